@@ -1,0 +1,36 @@
+//===- DSMAttrs.h - dsm dialect attributes and enums ------------*- C++ -*-===//
+//
+// Part of the FlashFuser project.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FF_DIALECT_DSM_IR_DSMATTRS_H
+#define FF_DIALECT_DSM_IR_DSMATTRS_H
+
+#include "mlir/IR/Attributes.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/DialectImplementation.h"
+
+#include "ff/Dialect/DSM/IR/DSMEnums.h.inc"
+
+namespace mlir::dsm {
+/// Parses `[e0, e1, ...]` with FieldParser<T> for each element.
+template <typename T>
+FailureOr<SmallVector<T>> parseBracketList(AsmParser &parser) {
+  SmallVector<T> elems;
+  if (parser.parseCommaSeparatedList(AsmParser::Delimiter::Square, [&] {
+        FailureOr<T> e = FieldParser<T>::parse(parser);
+        if (failed(e))
+          return failure();
+        elems.push_back(*e);
+        return success();
+      }))
+    return failure();
+  return elems;
+}
+} // namespace mlir::dsm
+
+#define GET_ATTRDEF_CLASSES
+#include "ff/Dialect/DSM/IR/DSMAttrs.h.inc"
+
+#endif // FF_DIALECT_DSM_IR_DSMATTRS_H

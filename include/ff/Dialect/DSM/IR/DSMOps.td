@@ -1,0 +1,359 @@
+//===- DSMOps.td - dsm dialect operations ------------------*- tablegen -*-===//
+//
+// Part of the FlashFuser project.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FF_DIALECT_DSM_IR_DSMOPS_TD
+#define FF_DIALECT_DSM_IR_DSMOPS_TD
+
+include "ff/Dialect/DSM/IR/DSMDialect.td"
+include "ff/Dialect/DSM/IR/DSMEnums.td"
+include "ff/Dialect/DSM/IR/DSMAttrs.td"
+include "ff/Dialect/DSM/IR/DSMTypes.td"
+include "mlir/Interfaces/ControlFlowInterfaces.td"
+include "mlir/Interfaces/InferTypeOpInterface.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+include "mlir/IR/OpAsmInterface.td"
+
+//===----------------------------------------------------------------------===//
+// Fused chains (tensor level)
+//===----------------------------------------------------------------------===//
+
+def DSM_FusedChainOp : DSM_Op<"fused_chain", [
+    IsolatedFromAbove, SingleBlock, RecursiveMemoryEffects]> {
+  let summary = "One fused GEMM chain and its schedule";
+  let description = [{
+    Holds the linalg computation of one fused GEMM chain (an FFN, a gated
+    FFN, a conv chain as GEMMs, or a longer chain) as produced by
+    `--dsm-fuse`. The region is isolated from above: its block arguments are
+    the chain's inputs in operand order, and `dsm.yield` returns its results.
+    `kind` says what `--dsm-fuse` recognised; `schedule`, written only by
+    `--dsm-search`, is a `#dsm.schedule` (static M) or a
+    `#dsm.schedule_table` (dynamic M).
+
+    Example:
+
+    ```mlir
+    %e = dsm.fused_chain ffn (%a, %b, %d)
+        : (tensor<128x512xbf16>, tensor<512x2048xbf16>, tensor<2048x512xbf16>)
+        -> tensor<128x512xbf16> {
+    ^bb0(%x: tensor<128x512xbf16>, %w1: tensor<512x2048xbf16>,
+         %w2: tensor<2048x512xbf16>):
+      ...
+      dsm.yield %out : tensor<128x512xbf16>
+    }
+    ```
+  }];
+  let arguments = (ins
+    Variadic<AnyType>:$inputs,
+    DSM_ChainKindAttr:$kind,
+    OptionalAttr<AnyAttrOf<[DSM_ScheduleAttr, DSM_ScheduleTableAttr]>>:$schedule);
+  let results = (outs Variadic<AnyType>:$results);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = [{
+    $kind `(` $inputs `)` attr-dict `:` functional-type($inputs, $results)
+    $body
+  }];
+  let hasVerifier = 1;
+  let hasRegionVerifier = 1;
+  let extraClassDeclaration = [{
+    ::mlir::Block &getBodyBlock() { return getBody().front(); }
+    /// The contractions of the body and the chain's {M, N, K, L}; fails
+    /// (without a diagnostic) when the body does not match `kind`.
+    ::mlir::FailureOr<::mlir::dsm::ChainShape> getChainShape();
+  }];
+}
+
+def DSM_YieldOp : DSM_Op<"yield", [
+    Pure, ReturnLike, Terminator, HasParent<"FusedChainOp">]> {
+  let summary = "Returns the results of a fused chain";
+  let description = [{
+    Terminates the body of a `dsm.fused_chain`.
+
+    Example: `dsm.yield %e : tensor<128x512xbf16>`
+  }];
+  let arguments = (ins Variadic<AnyType>:$values);
+  let assemblyFormat = "($values^ `:` type($values))? attr-dict";
+}
+
+//===----------------------------------------------------------------------===//
+// Cluster identity
+//===----------------------------------------------------------------------===//
+
+def DSM_ClusterRankOp : DSM_Op<"cluster_rank", [Pure]> {
+  let summary = "Rank of this CTA within its cluster";
+  let description = [{
+    `%cluster_ctarank`: a number in `[0, cluster size)`.
+
+    Example: `%r = dsm.cluster_rank : index`
+  }];
+  let results = (outs Index:$rank);
+  let assemblyFormat = "attr-dict `:` type($rank)";
+}
+
+def DSM_ClusterShapeOp : DSM_Op<"cluster_shape", [Pure]> {
+  let summary = "Shape of this CTA's cluster, in CTAs";
+  let description = [{
+    `%cluster_nctaid.{x,y,z}`.
+
+    Example: `%x, %y, %z = dsm.cluster_shape : index, index, index`
+  }];
+  let results = (outs Index:$x, Index:$y, Index:$z);
+  let assemblyFormat = "attr-dict `:` type($x) `,` type($y) `,` type($z)";
+}
+
+//===----------------------------------------------------------------------===//
+// Cluster-scoped buffers
+//===----------------------------------------------------------------------===//
+
+def DSM_AllocOp : DSM_Op<"alloc", [
+    MemoryEffects<[MemAlloc<DefaultResource>]>]> {
+  let summary = "Allocate a cluster-scoped buffer";
+  let description = [{
+    Every CTA of the cluster reserves its piece of the buffer at the same
+    shared-memory offset. Collective: all ranks must execute it.
+
+    Example: `%c = dsm.alloc : !dsm.buffer<128x1024xbf16, split = [1, 4]>`
+  }];
+  let results = (outs DSM_BufferType:$buffer);
+  let assemblyFormat = "attr-dict `:` qualified(type($buffer))";
+}
+
+def DSM_LocalViewOp : DSM_Op<"local_view", [Pure]> {
+  let summary = "This rank's piece of a cluster buffer";
+  let description = [{
+    The piece of the buffer that lives in this CTA, as a workgroup memref.
+
+    Example:
+
+    ```mlir
+    %v = dsm.local_view %c : !dsm.buffer<128x1024xbf16, split = [1, 4]>
+        -> memref<128x256xbf16, #gpu.address_space<workgroup>>
+    ```
+  }];
+  let arguments = (ins DSM_BufferType:$buffer);
+  let results = (outs AnyStaticShapeMemRef:$view);
+  let assemblyFormat = "$buffer attr-dict `:` qualified(type($buffer)) `->` type($view)";
+  let hasVerifier = 1;
+}
+
+def DSM_RemoteViewOp : DSM_Op<"remote_view", [Pure]> {
+  let summary = "A peer rank's piece of a cluster buffer (mapa)";
+  let description = [{
+    The piece of the buffer held by CTA `rank` of this cluster, addressed
+    through the `shared::cluster` window (`mapa.shared::cluster`). The view
+    may be read and written by ordinary and bulk-asynchronous accesses.
+
+    Example:
+
+    ```mlir
+    %p = dsm.remote_view %c[%peer] : !dsm.buffer<128x1024xbf16, split = [1, 4]>
+        -> memref<128x256xbf16, #dsm.shared_cluster>
+    ```
+  }];
+  let arguments = (ins DSM_BufferType:$buffer, Index:$rank);
+  let results = (outs AnyStaticShapeMemRef:$view);
+  let assemblyFormat =
+      "$buffer `[` $rank `]` attr-dict `:` qualified(type($buffer)) `->` type($view)";
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Synchronisation
+//===----------------------------------------------------------------------===//
+
+def DSM_ClusterArriveOp : DSM_Op<"cluster_arrive"> {
+  let summary = "Arrive at the cluster barrier (barrier.cluster.arrive)";
+  let description = [{
+    Non-blocking half of the cluster-wide barrier. `relaxed` drops the
+    release semantics (used at kernel start, after `fence.mbarrier_init`).
+
+    Example: `dsm.cluster_arrive relaxed`
+  }];
+  let arguments = (ins UnitAttr:$relaxed);
+  let assemblyFormat = "(`relaxed` $relaxed^)? attr-dict";
+}
+
+def DSM_ClusterWaitOp : DSM_Op<"cluster_wait"> {
+  let summary = "Wait at the cluster barrier (barrier.cluster.wait)";
+  let description = [{
+    Blocks until every thread of every CTA in the cluster arrived.
+
+    Example: `dsm.cluster_wait`
+  }];
+  let assemblyFormat = "attr-dict";
+}
+
+def DSM_BarrierCreateOp : DSM_Op<"barrier_create"> {
+  let summary = "Create and initialise a transaction-counted barrier";
+  let description = [{
+    Allocates an mbarrier in this CTA's shared memory and initialises it to
+    expect `count` arrivals per phase.
+
+    Example: `%b = dsm.barrier_create count = 1 : !dsm.barrier`
+  }];
+  let arguments = (ins ConfinedAttr<I64Attr, [IntPositive]>:$count);
+  let results = (outs DSM_BarrierType:$barrier);
+  let assemblyFormat = "`count` `=` $count attr-dict `:` type($barrier)";
+}
+
+def DSM_ExpectTxOp : DSM_Op<"expect_tx"> {
+  let summary = "Arrive and expect transaction bytes on a local barrier";
+  let description = [{
+    `mbarrier.arrive.expect_tx`: this phase completes once `bytes` have
+    landed through bulk copies that name the barrier.
+
+    Example: `dsm.expect_tx %b, %bytes : !dsm.barrier`
+  }];
+  let arguments = (ins DSM_BarrierType:$barrier, Index:$bytes);
+  let assemblyFormat = "$barrier `,` $bytes attr-dict `:` type($barrier)";
+}
+
+def DSM_SignalOp : DSM_Op<"signal"> {
+  let summary = "Arrive on a barrier of a peer CTA";
+  let description = [{
+    Remote `mbarrier.arrive` on the barrier of CTA `rank` (through `mapa`),
+    with `.release.cta` semantics: the cluster-scoped form measured ~40%
+    slower in a GEMM mainloop.
+
+    Example: `dsm.signal %b[%peer] : !dsm.barrier`
+  }];
+  let arguments = (ins DSM_BarrierType:$barrier, Index:$rank);
+  let assemblyFormat = "$barrier `[` $rank `]` attr-dict `:` type($barrier)";
+}
+
+def DSM_WaitOp : DSM_Op<"wait"> {
+  let summary = "Wait for a phase of a local barrier to complete";
+  let description = [{
+    `mbarrier.try_wait.parity` in a loop, on the phase with parity `phase`.
+
+    Example: `dsm.wait %b, %parity : !dsm.barrier`
+  }];
+  let arguments = (ins DSM_BarrierType:$barrier, I1:$phase);
+  let assemblyFormat = "$barrier `,` $phase attr-dict `:` type($barrier)";
+}
+
+//===----------------------------------------------------------------------===//
+// Collectives
+//===----------------------------------------------------------------------===//
+
+class DSM_CollectiveOp<string mnemonic, list<Trait> traits = []>
+    : DSM_Op<mnemonic, traits> {
+  let hasVerifier = 1;
+}
+
+def DSM_ReduceOp : DSM_CollectiveOp<"reduce"> {
+  let summary = "All-reduce or reduce-scatter within groups of CTAs";
+  let description = [{
+    FlashFuser's *reduce*. Every rank of a group of `group_size` CTAs (ranks
+    `base + i·group_stride`) contributes `src`, a full tile. With
+    `all_reduce` every rank ends with the combined tile in `dst` (the
+    `dsm_all_exchange` that ends GEMM0 when K is split in the cluster); with
+    `reduce_scatter` rank `i` of the group ends with slice `i` along `axis`
+    (the `dsm_reduce_scatter` of the Store phase when N is split).
+
+    Example:
+
+    ```mlir
+    dsm.reduce reduce_scatter add %p into %q axis = 1 group(4, 1)
+        : !dsm.buffer<128x256xf32, split = [1, 1]>, !dsm.buffer<128x64xf32, split = [1, 1]>
+    ```
+  }];
+  let arguments = (ins
+    Arg<DSM_BufferType, "", [MemRead]>:$src,
+    Arg<DSM_BufferType, "", [MemWrite]>:$dst,
+    DSM_ReduceModeAttr:$mode,
+    DSM_CombinerKindAttr:$combiner,
+    ConfinedAttr<I64Attr, [IntNonNegative]>:$axis,
+    ConfinedAttr<I64Attr, [IntPositive]>:$group_size,
+    ConfinedAttr<I64Attr, [IntPositive]>:$group_stride);
+  let assemblyFormat = [{
+    $mode $combiner $src `into` $dst `axis` `=` $axis
+    `group` `(` $group_size `,` $group_stride `)` attr-dict
+    `:` qualified(type($src)) `,` qualified(type($dst))
+  }];
+}
+
+def DSM_ShuffleOp : DSM_CollectiveOp<"shuffle"> {
+  let summary = "Ring exchange (all-gather) of slices within a shuffle group";
+  let description = [{
+    FlashFuser's *shuffle*. Each of the `group_size` CTAs of a shuffle group
+    holds one slice (`src`); after the ring exchange every rank holds all
+    slices, concatenated along `axis` in rank order (`dst`). Implemented as
+    `group_size - 1` ring steps so that GEMM1 can consume slice `j` while
+    slice `j+1` travels.
+
+    Example:
+
+    ```mlir
+    dsm.shuffle %s into %g axis = 1 group(2, 1)
+        : !dsm.buffer<128x128xbf16, split = [1, 1]>, !dsm.buffer<128x256xbf16, split = [1, 1]>
+    ```
+  }];
+  let arguments = (ins
+    Arg<DSM_BufferType, "", [MemRead]>:$src,
+    Arg<DSM_BufferType, "", [MemWrite]>:$dst,
+    ConfinedAttr<I64Attr, [IntNonNegative]>:$axis,
+    ConfinedAttr<I64Attr, [IntPositive]>:$group_size,
+    ConfinedAttr<I64Attr, [IntPositive]>:$group_stride);
+  let assemblyFormat = [{
+    $src `into` $dst `axis` `=` $axis `group` `(` $group_size `,` $group_stride `)`
+    attr-dict `:` qualified(type($src)) `,` qualified(type($dst))
+  }];
+}
+
+def DSM_MultiplyOp : DSM_CollectiveOp<"multiply"> {
+  let summary = "All-exchange that combines by elementwise product";
+  let description = [{
+    FlashFuser's *multiply*, for gated FFNs run spatially: the two branches
+    (e.g. `silu(X·Wg)` and `X·Wu`) are computed by different CTAs of a group
+    and every rank ends with their elementwise product.
+
+    Example:
+
+    ```mlir
+    dsm.multiply %g into %h group(2, 1)
+        : !dsm.buffer<128x128xf32, split = [1, 1]>, !dsm.buffer<128x128xf32, split = [1, 1]>
+    ```
+  }];
+  let arguments = (ins
+    Arg<DSM_BufferType, "", [MemRead]>:$src,
+    Arg<DSM_BufferType, "", [MemWrite]>:$dst,
+    ConfinedAttr<I64Attr, [IntPositive]>:$group_size,
+    ConfinedAttr<I64Attr, [IntPositive]>:$group_stride);
+  let assemblyFormat = [{
+    $src `into` $dst `group` `(` $group_size `,` $group_stride `)` attr-dict
+    `:` qualified(type($src)) `,` qualified(type($dst))
+  }];
+}
+
+def DSM_InterClusterReduceOp : DSM_Op<"inter_cluster_reduce"> {
+  let summary = "Reduce a tile into global memory across clusters";
+  let description = [{
+    Level 2 of FlashFuser's hierarchical reduction: adds this rank's piece of
+    `src` into the global tile of `dst` at `offsets`
+    (`cp.reduce.async.bulk.tensor` or atomics). With `deterministic`, the
+    clusters accumulate in a fixed order through a workspace instead.
+
+    Example:
+
+    ```mlir
+    dsm.inter_cluster_reduce add %q into %out[%i, %j]
+        : !dsm.buffer<128x64xf32, split = [1, 1]>, memref<128x4096xf32>
+    ```
+  }];
+  let arguments = (ins
+    Arg<DSM_BufferType, "", [MemRead]>:$src,
+    Arg<AnyMemRef, "", [MemRead, MemWrite]>:$dst,
+    Variadic<Index>:$offsets,
+    DSM_CombinerKindAttr:$combiner,
+    UnitAttr:$deterministic);
+  let assemblyFormat = [{
+    $combiner $src `into` $dst `[` $offsets `]` (`deterministic` $deterministic^)?
+    attr-dict `:` qualified(type($src)) `,` qualified(type($dst))
+  }];
+  let hasVerifier = 1;
+}
+
+#endif // FF_DIALECT_DSM_IR_DSMOPS_TD

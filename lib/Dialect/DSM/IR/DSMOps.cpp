@@ -1,0 +1,346 @@
+//===- DSMOps.cpp - dsm dialect operations ----------------------*- C++ -*-===//
+//
+// Part of the FlashFuser project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ff/Dialect/DSM/IR/DSMOps.h"
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/OpImplementation.h"
+
+using namespace mlir;
+using namespace mlir::dsm;
+
+#define GET_OP_CLASSES
+#include "ff/Dialect/DSM/IR/DSMOps.cpp.inc"
+
+//===----------------------------------------------------------------------===//
+// FusedChainOp
+//===----------------------------------------------------------------------===//
+
+static int64_t expectedGemmCount(ChainKind kind) {
+  switch (kind) {
+  case ChainKind::gemm:
+    return 1;
+  case ChainKind::ffn:
+    return 2;
+  case ChainKind::gated_ffn:
+    return 3;
+  case ChainKind::chain:
+    return -1; // three or more, checked separately
+  }
+  llvm_unreachable("unknown chain kind");
+}
+
+FailureOr<ChainShape> FusedChainOp::getChainShape() {
+  ChainShape shape;
+  for (Operation &op : getBodyBlock()) {
+    auto linalgOp = dyn_cast<linalg::LinalgOp>(&op);
+    if (!linalgOp || !linalg::isaContractionOpInterface(linalgOp))
+      continue;
+    FailureOr<linalg::ContractionDimensions> dims =
+        linalg::inferContractionDims(linalgOp);
+    if (failed(dims))
+      return failure();
+    SmallVector<int64_t> ranges = linalgOp.getStaticLoopRanges();
+    auto product = [&](ArrayRef<unsigned> loops) -> int64_t {
+      int64_t p = 1;
+      for (unsigned d : loops) {
+        if (ShapedType::isDynamic(ranges[d]))
+          return ShapedType::kDynamic;
+        p *= ranges[d];
+      }
+      return p;
+    };
+    ChainGemm gemm;
+    gemm.op = &op;
+    gemm.batch = product(dims->batch);
+    gemm.m = product(dims->m);
+    gemm.n = product(dims->n);
+    gemm.k = product(dims->k);
+    if (ShapedType::isDynamic(gemm.n) || ShapedType::isDynamic(gemm.k) ||
+        ShapedType::isDynamic(gemm.batch))
+      return failure();
+    if (shape.gemms.empty())
+      shape.elementType = getElementTypeOrSelf(linalgOp.getDpsInputs()[0]);
+    shape.gemms.push_back(gemm);
+  }
+
+  int64_t count = shape.gemms.size();
+  int64_t expected = expectedGemmCount(getKind());
+  if ((expected >= 0 && count != expected) || (expected < 0 && count < 3))
+    return failure();
+
+  const ChainGemm &first = shape.gemms.front();
+  shape.m = first.m;
+  shape.n = first.n;
+  shape.k = first.k;
+  if (count == 1)
+    return shape;
+  // The GEMM that consumes the intermediate: the second one, or the third
+  // for gated FFNs, whose first two GEMMs share the input.
+  const ChainGemm &down =
+      getKind() == ChainKind::gated_ffn ? shape.gemms[2] : shape.gemms[1];
+  if (getKind() == ChainKind::gated_ffn &&
+      (shape.gemms[1].n != first.n || shape.gemms[1].k != first.k))
+    return failure();
+  if (down.k != first.n)
+    return failure();
+  shape.l = down.n;
+  return shape;
+}
+
+LogicalResult FusedChainOp::verify() {
+  if (getSchedule() && getKind() == ChainKind::gemm)
+    if (auto sched = dyn_cast<ScheduleAttr>(*getSchedule()))
+      if (sched.getCluster()[3] != 1 || sched.getGrid()[3] != 1)
+        return emitOpError("a chain of one GEMM has no l dimension to split");
+  return success();
+}
+
+/// Checks that one spatial dimension of `sched` covers `extent` without
+/// idle CTAs, and that temporal block tiles do not exceed the extent.
+static LogicalResult verifyDimCoverage(FusedChainOp op, ScheduleAttr sched,
+                                       LoopDim d, int64_t extent) {
+  if (extent <= 0 || ShapedType::isDynamic(extent))
+    return success();
+  int64_t blk = sched.getBlockDim(d);
+  int64_t parallel = sched.getClusterDim(d) * sched.getGridDim(d);
+  StringRef name = stringifyLoopDim(d);
+  if (sched.isSpatial(d)) {
+    if (parallel * blk < extent)
+      return op.emitOpError("schedule covers ")
+             << parallel * blk << " of " << extent << " along spatial " << name
+             << " (cluster x grid x block)";
+    if ((parallel - 1) * blk >= extent)
+      return op.emitOpError("schedule leaves CTAs idle along ")
+             << name << ": " << parallel << " tiles of " << blk << " for "
+             << extent;
+    return success();
+  }
+  if (blk > static_cast<int64_t>(llvm::alignTo(extent, 16)))
+    return op.emitOpError("block tile ")
+           << blk << " along " << name << " exceeds the extent " << extent;
+  return success();
+}
+
+static LogicalResult verifyScheduleAgainstShape(FusedChainOp op,
+                                                ScheduleAttr sched,
+                                                const ChainShape &shape) {
+  if (failed(verifyDimCoverage(op, sched, LoopDim::m, shape.m)) ||
+      failed(verifyDimCoverage(op, sched, LoopDim::n, shape.n)) ||
+      failed(verifyDimCoverage(op, sched, LoopDim::k, shape.k)) ||
+      failed(verifyDimCoverage(op, sched, LoopDim::l, shape.l)))
+    return failure();
+  return success();
+}
+
+LogicalResult FusedChainOp::verifyRegions() {
+  Block &body = getBodyBlock();
+  if (body.getNumArguments() != getInputs().size())
+    return emitOpError("expected ")
+           << getInputs().size() << " block arguments, one per input, got "
+           << body.getNumArguments();
+  for (auto [i, arg, input] :
+       llvm::enumerate(body.getArguments(), getInputs()))
+    if (arg.getType() != input.getType())
+      return emitOpError("block argument ")
+             << i << " has type " << arg.getType() << " but input " << i
+             << " has type " << input.getType();
+  auto yield = dyn_cast<YieldOp>(body.getTerminator());
+  if (!yield)
+    return emitOpError("expected the body to end with dsm.yield");
+  if (yield.getValues().getTypes() != getResultTypes())
+    return yield.emitOpError("yields types that differ from the results of "
+                             "the enclosing dsm.fused_chain");
+
+  FailureOr<ChainShape> shape = getChainShape();
+  if (failed(shape))
+    return emitOpError("body does not hold a ")
+           << stringifyChainKind(getKind())
+           << " chain of static-N/K contractions";
+  if (!getSchedule())
+    return success();
+  if (auto sched = dyn_cast<ScheduleAttr>(*getSchedule()))
+    return verifyScheduleAgainstShape(*this, sched, *shape);
+  auto table = cast<ScheduleTableAttr>(*getSchedule());
+  if (!ShapedType::isDynamic(shape->m))
+    return emitOpError("a schedule_table is for dynamic M; M is ")
+           << shape->m;
+  for (ScheduleAttr plan : table.getPlans()) {
+    // M varies within a bin (tails handle it); the static dimensions must
+    // be covered by every plan.
+    if (failed(verifyDimCoverage(*this, plan, LoopDim::n, shape->n)) ||
+        failed(verifyDimCoverage(*this, plan, LoopDim::k, shape->k)) ||
+        failed(verifyDimCoverage(*this, plan, LoopDim::l, shape->l)))
+      return failure();
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Buffer views
+//===----------------------------------------------------------------------===//
+
+static LogicalResult verifyPieceView(Operation *op, BufferType buffer,
+                                     MemRefType view) {
+  if (view.getElementType() != buffer.getElementType())
+    return op->emitOpError("view element type ")
+           << view.getElementType() << " differs from the buffer's "
+           << buffer.getElementType();
+  if (view.getShape() != ArrayRef<int64_t>(buffer.getPieceShape()))
+    return op->emitOpError("view shape must be the piece one rank holds");
+  return success();
+}
+
+LogicalResult LocalViewOp::verify() {
+  auto view = cast<MemRefType>(getView().getType());
+  if (failed(verifyPieceView(*this, getBuffer().getType(), view)))
+    return failure();
+  if (isa_and_nonnull<SharedClusterAttr>(view.getMemorySpace()))
+    return emitOpError("a local view lives in this CTA's shared memory, not "
+                       "#dsm.shared_cluster");
+  return success();
+}
+
+LogicalResult RemoteViewOp::verify() {
+  auto view = cast<MemRefType>(getView().getType());
+  if (failed(verifyPieceView(*this, getBuffer().getType(), view)))
+    return failure();
+  if (!isa_and_nonnull<SharedClusterAttr>(view.getMemorySpace()))
+    return emitOpError("a remote view must be in the #dsm.shared_cluster "
+                       "memory space");
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Collectives
+//===----------------------------------------------------------------------===//
+
+/// The cluster size fixed by an enclosing kernel (`known_cluster_size` on a
+/// gpu.func), or 0 when no enclosing op fixes it.
+static int64_t getEnclosingClusterSize(Operation *op) {
+  for (Operation *p = op->getParentOp(); p; p = p->getParentOp())
+    if (auto dims = p->getAttrOfType<DenseI32ArrayAttr>("known_cluster_size")) {
+      int64_t n = 1;
+      for (int32_t d : dims.asArrayRef())
+        n *= d;
+      return n;
+    }
+  return 0;
+}
+
+static LogicalResult verifyGroup(Operation *op, int64_t size, int64_t stride) {
+  if (!llvm::isPowerOf2_64(size) || size > 16)
+    return op->emitOpError("group size ")
+           << size << " must be a power of two no larger than 16";
+  if (!llvm::isPowerOf2_64(stride))
+    return op->emitOpError("group stride ") << stride
+                                            << " must be a power of two";
+  int64_t cluster = getEnclosingClusterSize(op);
+  if (cluster && size * stride > cluster)
+    return op->emitOpError("group of ")
+           << size << " ranks with stride " << stride
+           << " does not fit the enclosing cluster of " << cluster << " CTAs";
+  if (cluster && cluster % (size * stride) != 0)
+    return op->emitOpError("groups of ")
+           << size << " ranks with stride " << stride
+           << " do not tile the enclosing cluster of " << cluster << " CTAs";
+  return success();
+}
+
+static LogicalResult verifySameElementType(Operation *op, BufferType src,
+                                           BufferType dst) {
+  if (src.getElementType() != dst.getElementType())
+    return op->emitOpError("source and destination element types differ (")
+           << src.getElementType() << " vs " << dst.getElementType() << ")";
+  if (!isa<FloatType>(src.getElementType()))
+    return op->emitOpError("expected a floating-point element type, got ")
+           << src.getElementType();
+  return success();
+}
+
+/// Checks that `big` is `small` scaled by `factor` along `axis`.
+static LogicalResult verifyScaledAlong(Operation *op, ArrayRef<int64_t> small,
+                                       ArrayRef<int64_t> big, int64_t axis,
+                                       int64_t factor, StringRef what) {
+  if (axis >= static_cast<int64_t>(small.size()) || small.size() != big.size())
+    return op->emitOpError("axis ")
+           << axis << " is out of range for rank " << small.size();
+  for (auto [i, s, b] : llvm::enumerate(small, big)) {
+    int64_t want = static_cast<int64_t>(i) == axis ? s * factor : s;
+    if (b != want)
+      return op->emitOpError(what)
+             << " dimension " << i << " is " << b << ", expected " << want;
+  }
+  return success();
+}
+
+LogicalResult ReduceOp::verify() {
+  if (failed(verifyGroup(*this, getGroupSize(), getGroupStride())) ||
+      failed(verifySameElementType(*this, getSrc().getType(),
+                                   getDst().getType())))
+    return failure();
+  auto src = getSrc().getType().getPieceShape();
+  auto dst = getDst().getType().getPieceShape();
+  if (getMode() == ReduceMode::all_reduce) {
+    if (src != dst)
+      return emitOpError("all_reduce keeps the tile shape");
+    return success();
+  }
+  int64_t axis = getAxis();
+  if (axis < static_cast<int64_t>(src.size()) &&
+      src[axis] % getGroupSize() != 0)
+    return emitOpError("reduce_scatter along axis ")
+           << axis << " of extent " << src[axis] << " is not divisible by "
+           << "the group size " << getGroupSize();
+  return verifyScaledAlong(*this, dst, src, axis, getGroupSize(), "source");
+}
+
+LogicalResult ShuffleOp::verify() {
+  if (failed(verifyGroup(*this, getGroupSize(), getGroupStride())))
+    return failure();
+  if (getSrc().getType().getElementType() !=
+      getDst().getType().getElementType())
+    return emitOpError("source and destination element types differ");
+  return verifyScaledAlong(*this, getSrc().getType().getPieceShape(),
+                           getDst().getType().getPieceShape(), getAxis(),
+                           getGroupSize(), "destination");
+}
+
+LogicalResult MultiplyOp::verify() {
+  if (failed(verifyGroup(*this, getGroupSize(), getGroupStride())) ||
+      failed(verifySameElementType(*this, getSrc().getType(),
+                                   getDst().getType())))
+    return failure();
+  if (getGroupSize() != 2)
+    return emitOpError("multiply combines the two branches of a gated FFN: "
+                       "expected a group of 2, got ")
+           << getGroupSize();
+  if (getSrc().getType().getPieceShape() != getDst().getType().getPieceShape())
+    return emitOpError("multiply keeps the tile shape");
+  return success();
+}
+
+LogicalResult InterClusterReduceOp::verify() {
+  auto dst = cast<MemRefType>(getDst().getType());
+  BufferType src = getSrc().getType();
+  if (dst.getElementType() != src.getElementType())
+    return emitOpError("destination element type ")
+           << dst.getElementType() << " differs from the source's "
+           << src.getElementType();
+  if (static_cast<int64_t>(getOffsets().size()) != dst.getRank())
+    return emitOpError("expected ")
+           << dst.getRank() << " offsets, one per destination dimension";
+  if (dst.getRank() != static_cast<int64_t>(src.getShape().size()))
+    return emitOpError("source and destination ranks differ");
+  if (isa_and_nonnull<SharedClusterAttr>(dst.getMemorySpace()))
+    return emitOpError("the destination must be global memory");
+  if (getCombiner() != CombinerKind::add)
+    return emitOpError("only add is supported across clusters");
+  return success();
+}
