@@ -45,12 +45,16 @@ void loadDriver(DriverState &st) {
   const char *override = std::getenv("FF_CUDA_DRIVER_LIB");
   const char *path = override && *override ? override : "libcuda.so.1";
   void *lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+  std::string why;
+  if (!lib) {
+    const char *e = dlerror();
+    why = e ? e : "";
+  }
   if (!lib && !override)
     lib = dlopen("libcuda.so", RTLD_NOW | RTLD_LOCAL);
   if (!lib) {
-    const char *why = dlerror();
     st.error = std::string("no CUDA driver found: cannot load ") + path +
-               (why ? std::string(" (") + why + ")" : std::string());
+               (why.empty() ? std::string() : " (" + why + ")");
     return;
   }
   Driver &d = st.driver;

@@ -159,6 +159,23 @@ bool ff::rt::validateArgs(const Manifest &man,
             std::to_string(man.chain.m);
     return false;
   }
+  int k = man.selectKernel(m);
+  if (k < 0) {
+    std::string bins;
+    for (const KernelSpec &ks : man.kernels)
+      bins += (bins.empty() ? "" : ", ") + std::string("[") +
+              std::to_string(ks.mLo) + ", " + std::to_string(ks.mHi) + "]";
+    error = "M = " + std::to_string(m) + " is outside every kernel's M bin (" +
+            bins + ")";
+    return false;
+  }
+  const KernelSpec &ks = man.kernels[size_t(k)];
+  if (m % ks.mMultiple != 0) {
+    error = "M = " + std::to_string(m) + " is not a multiple of " +
+            std::to_string(ks.mMultiple) + ", which kernel " + ks.name +
+            " requires";
+    return false;
+  }
   // Outputs must not overlap any other argument: a kernel reads inputs while
   // it writes outputs.
   auto bytes = [&](size_t i) {
@@ -180,23 +197,6 @@ bool ff::rt::validateArgs(const Manifest &man,
         return false;
       }
     }
-  int k = man.selectKernel(m);
-  if (k < 0) {
-    std::string bins;
-    for (const KernelSpec &ks : man.kernels)
-      bins += (bins.empty() ? "" : ", ") + std::string("[") +
-              std::to_string(ks.mLo) + ", " + std::to_string(ks.mHi) + "]";
-    error = "M = " + std::to_string(m) + " is outside every kernel's M bin (" +
-            bins + ")";
-    return false;
-  }
-  const KernelSpec &ks = man.kernels[size_t(k)];
-  if (m % ks.mMultiple != 0) {
-    error = "M = " + std::to_string(m) + " is not a multiple of " +
-            std::to_string(ks.mMultiple) + ", which kernel " + ks.name +
-            " requires";
-    return false;
-  }
   plan.m = m;
   plan.kernel = k;
   return computeGrid(ks, m, plan.grid, error);

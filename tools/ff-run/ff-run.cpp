@@ -9,7 +9,8 @@
 // --bench N reports the median of N event-timed launches after warm-up.
 //
 // Exit status: 0 ok; 1 check failed or output not fully written; 2 usage or
-// bundle error; 3 no CUDA driver/device; 4 CUDA error.
+// bundle error; 3 no CUDA driver/device; 4 CUDA error; 5 the bundle does not
+// serve this M (outside every kernel's bin, or not a required multiple).
 //
 //===----------------------------------------------------------------------===//
 
@@ -31,7 +32,14 @@ using namespace ff::rt::cu;
 using ff::run::HostTensor;
 
 namespace {
-enum Exit { kOk = 0, kCheckFailed = 1, kUsage = 2, kNoDevice = 3, kCuda = 4 };
+enum Exit {
+  kOk = 0,
+  kCheckFailed = 1,
+  kUsage = 2,
+  kNoDevice = 3,
+  kCuda = 4,
+  kUnsupportedM = 5
+};
 
 void usage() {
   std::fprintf(stderr,
@@ -202,6 +210,16 @@ int main(int argc, char **argv) {
     m = man.chain.m > 0 ? man.chain.m
                         : (man.selectKernel(128) >= 0 ? 128
                                                       : man.kernels[0].mLo);
+
+  int sel = man.selectKernel(m);
+  if (sel < 0 || (man.chain.m > 0 && m != man.chain.m) ||
+      m % man.kernels[size_t(sel)].mMultiple != 0) {
+    std::fprintf(stderr,
+                 "ff-run: M=%lld is not served by this bundle (static M "
+                 "%lld, kernel bins and multiples in manifest.json)\n",
+                 (long long)m, (long long)man.chain.m);
+    return kUnsupportedM;
+  }
 
   const Driver *dp = getDriver(error);
   if (!dp) {
