@@ -95,12 +95,12 @@ class Kernel:
                 f"{c['dtype']} M={c['m']} N={c['n']} K={c['k']} "
                 f"L={c.get('l', 0)} from {self.path}>")
 
-    def _convert(self, tensors: Sequence[Any]):
+    def _convert(self, tensors: Sequence[Any], start: int = 0):
+        """ffrt tensors of arguments start, start+1, ... (for messages)."""
+        specs = self.inputs + self.outputs
         out = []
-        for i, t in enumerate(tensors):
-            spec = (self.inputs + self.outputs)[i] \
-                if i < len(self.inputs) + len(self.outputs) else None
-            name = spec["name"] if spec else f"#{i}"
+        for i, t in enumerate(tensors, start):
+            name = specs[i]["name"] if i < len(specs) else f"#{i}"
             try:
                 ptr, dtype, shape, strides, _ = describe_tensor(t)
             except ValidationError as e:
@@ -126,6 +126,9 @@ class Kernel:
             names = ", ".join(t["name"] for t in self.inputs)
             raise ValidationError(f"expected {len(self.inputs)} inputs "
                                   f"({names}), got {len(inputs)}")
+        # Describe (and so type- and device-check) the inputs before
+        # anything touches their device.
+        args = self._convert(inputs)
         torch = None
         if hasattr(inputs[0], "data_ptr"):
             import torch  # noqa: F811 (only when given torch tensors)
@@ -133,15 +136,14 @@ class Kernel:
             if torch is None:
                 raise ValidationError("out= is required without PyTorch")
             x = inputs[0]
-            m = x.shape[0]
             spec = self.outputs[0]
-            shape = [m if d == -1 else d for d in spec["shape"]]
+            shape = [x.shape[0] if d == -1 else d for d in spec["shape"]]
             dtype = {"bf16": torch.bfloat16, "f16": torch.float16,
                      "f32": torch.float32}[spec["dtype"]]
             out = torch.empty(shape, dtype=dtype, device=x.device)
+        args += self._convert([out], start=len(inputs))
         if stream is None and torch is not None:
             stream = torch.cuda.current_stream(inputs[0].device)
-        args = self._convert(list(inputs) + [out])
         try:
             if torch is not None:
                 with torch.cuda.device(inputs[0].device):

@@ -85,9 +85,12 @@ __device__ __forceinline__ uint32_t clusterSize() {
   asm volatile("mov.u32 %0, %%cluster_nctarank;" : "=r"(r));
   return r;
 }
+/// Non-.aligned form: some kernels reach it right after a single-thread
+/// section, and .aligned requires the whole warp to execute it together.
 __device__ __forceinline__ void clusterSync() {
-  asm volatile("barrier.cluster.arrive.aligned;\n\t"
-               "barrier.cluster.wait.aligned;" ::
+  __syncwarp();
+  asm volatile("barrier.cluster.arrive;\n\t"
+               "barrier.cluster.wait;" ::
                    : "memory");
 }
 
@@ -323,6 +326,7 @@ float timeLaunch(Kernel kernel, Launch &l, bool occupancyGrid, Args... args) {
 
 int main(int argc, char **argv) {
   const char *outPath = argc > 1 ? argv[1] : "dsm_calibration.json";
+  std::setvbuf(stdout, nullptr, _IONBF, 0);
   cudaDeviceProp prop;
   CK(cudaGetDeviceProperties(&prop, 0));
   int clockKhz = 0;
@@ -354,6 +358,7 @@ int main(int argc, char **argv) {
               "ld GB/s", "st GB/s", "bulk GB/s", "per-CTA ld", "remote lat",
               "local lat");
   for (int c : {2, 4, 8, 16}) {
+    std::fprintf(stderr, "[cluster %d] ld/st\n", c);
     Launch l{c, threads, bwBytes, 0};
     float msLd = timeLaunch(pairwiseKernel, l, true, 0, bwIters, bwBytes, sink);
     int ctas = l.clusters * c;
@@ -362,11 +367,13 @@ int main(int argc, char **argv) {
     float msSt = timeLaunch(pairwiseKernel, l, true, 1, bwIters, bwBytes, sink);
     double stGbps = double(ctas) * bwIters * double(bwBytes) / (msSt * 1e-3) /
                     1e9;
+    std::fprintf(stderr, "[cluster %d] bulk\n", c);
     Launch lb{c, 128, 3 * chunkBytes * chunks, 0};
     float msBulk = timeLaunch(bulkKernel, lb, true, bulkIters, chunkBytes,
                               chunks, sink);
     double bulkGbps = double(lb.clusters * c) * bulkIters *
                       double(chunkBytes * chunks) / (msBulk * 1e-3) / 1e9;
+    std::fprintf(stderr, "[cluster %d] chase\n", c);
     Launch lc{c, 128, chaseWords * 4, 0};
     timeLaunch(chaseKernel, lc, false, chaseSteps, chaseWords, cycles, sink);
     std::vector<long long> cyc(c);
@@ -391,6 +398,7 @@ int main(int argc, char **argv) {
                   stGbps, bulkGbps, ldGbps / ctas, ctas);
     dsmJson += buf;
     for (int kind = 0; kind < 3; ++kind) {
+      std::fprintf(stderr, "[cluster %d] %s\n", c, collNames[kind]);
       Launch lk{c, 256, 2 * tileBytes, 0};
       float ms = timeLaunch(collectiveKernel, lk, true, kind, collIters,
                             tileBytes, sink);
