@@ -156,9 +156,13 @@ __global__ void chaseKernel(int steps, int words, long long *cycles,
   clusterSync();
 }
 
-/// Ring of cp.async.bulk pushes: every CTA sends `chunks` x `chunkBytes` per
-/// iteration into the next rank's receive buffer, completing on that rank's
-/// mbarrier (double-buffered so phases cannot mix).
+/// Pairwise cp.async.bulk exchange: every CTA sends `chunks` x `chunkBytes`
+/// per iteration into the receive buffer of its partner rank + n/2 (an
+/// involution, so each CTA's sender is also its receiver), completing on the
+/// partner's mbarrier. Double buffering plus that mutual dependency keep a
+/// copy of iteration i + 2 from landing in the phase of iteration i; a ring
+/// (rank + 1) has no such flow control and deadlocks once a sender runs two
+/// iterations ahead.
 __global__ void bulkKernel(int iters, int chunkBytes, int chunks,
                            unsigned long long *sink) {
   __shared__ __align__(8) uint64_t bar[2];
@@ -177,7 +181,7 @@ __global__ void bulkKernel(int iters, int chunkBytes, int chunks,
   }
   clusterSync();
   if (threadIdx.x == 0) {
-    uint32_t peer = (rank + 1) % n;
+    uint32_t peer = (rank + n / 2) % n;
     uint32_t myBar[2] = {smemAddr(&bar[0]), smemAddr(&bar[1])};
     uint32_t peerBar[2] = {mapa(myBar[0], peer), mapa(myBar[1], peer)};
     uint32_t peerRecv[2] = {mapa(smemAddr(recv), peer),
