@@ -65,7 +65,9 @@ class GpuTest(unittest.TestCase):
         with self.assertRaisesRegex(ValidationError, "dtype f16"):
             kern(x.half(), w, out=out)
         with self.assertRaisesRegex(ValidationError, "not a multiple of 128"):
-            kern(self.rand(100, 512), w, out=t.empty(100, 512, device="cuda"))
+            kern(self.rand(200, 512), w, out=t.empty(200, 512, device="cuda"))
+        with self.assertRaisesRegex(ValidationError, "outside every kernel"):
+            kern(self.rand(64, 512), w, out=t.empty(64, 512, device="cuda"))
         pinned = t.empty(128, 512, pin_memory=True)
         with self.assertRaisesRegex(ValidationError,
                                     "output 'out': pointer is pinned host"):

@@ -60,6 +60,33 @@ for manifest in $(find "$bundles" -name manifest.json | sort); do
   fi
 done
 
+# Negative control: the same kernel with its weight declared transposed
+# ("nk") must fail --check, or the check proves nothing.
+neg=$(mktemp -d)
+first=$(find "$bundles" -name manifest.json | sort | head -1)
+if [ -n "$first" ] && PYTHONPATH=$root/python python3 - "$(dirname "$first")" \
+    "$neg/nk" <<'PY'
+import json, os, sys
+from flashfuser.bundle import read_bundle, write_bundle
+m, _, files = read_bundle(sys.argv[1])
+w = m["chain"]["inputs"][1]
+if w["shape"][0] != w["shape"][1]:
+    sys.exit(1)  # needs a square weight to stay shape-compatible
+w["layout"] = "nk"
+write_bundle(sys.argv[2], m, files)
+PY
+then
+  mneg=$(for m in $ms; do "$ffrun" "$neg/nk" --m "$m" >/dev/null 2>&1 \
+    && { echo "$m"; break; }; done)
+  echo "== negative control ($(basename "$(dirname "$first")") as nk, M=$mneg)"
+  out=$("$ffrun" "$neg/nk" --m "$mneg" --check 2>&1); rc=$?
+  grep -E '^check:' <<<"$out"
+  if [ $rc = 1 ]; then st=PASS; else st="FAIL($rc)"; fail=1; fi
+  rows+=("$(printf '%-22s %-6s %-9s %-8s %s' negative-control "$mneg" \
+    "ff-run" "$st" "(expects the check to fail)")")
+fi
+rm -rf "$neg"
+
 if [ -x "$build/test/Unit/Runtime/FFRuntimeTests" ]; then
   echo "== runtime unit tests"
   if "$build/test/Unit/Runtime/FFRuntimeTests" --gtest_brief=1; then st=PASS
