@@ -6,8 +6,9 @@
 # installed, and the Python GPU tests when PyTorch is. Prints a table last.
 #
 # usage: scripts/gpu/validate.sh [BUNDLES_DIR] [BUILD_DIR]
-#   env: BENCH (default 50 timed runs), MS ("128 1000 4096"), SANITIZE=0 to
-#        skip compute-sanitizer
+#   env: BENCH (default 50 timed batches), MS ("128 1000 4096"), SANITIZE=0
+#        to skip compute-sanitizer, SANITIZE_ONLY=REGEX to sanitize only the
+#        bundles whose directory name matches
 # Exit status: 0 when nothing failed.
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -45,7 +46,8 @@ for manifest in $(find "$bundles" -name manifest.json | sort); do
       "ff-run" "$st" "$(field rel_l2 "$res")" "$(field max_rel "$res")" \
       "$(field median_us "$res")")")
   done
-  if [ "${SANITIZE:-1}" = 1 ] && command -v compute-sanitizer >/dev/null; then
+  if [ "${SANITIZE:-1}" = 1 ] && command -v compute-sanitizer >/dev/null \
+      && [[ $name =~ ${SANITIZE_ONLY:-.} ]]; then
     msan=$(for m in $ms; do "$ffrun" "$b" --m "$m" >/dev/null 2>&1 \
       && { echo "$m"; break; }; done)
     [ -z "$msan" ] && continue
