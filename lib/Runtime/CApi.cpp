@@ -1,9 +1,9 @@
 //===- CApi.cpp - C API of the FlashFuser runtime -------------------------===//
 
-#include "ff/Runtime/ffrt.h"
 #include "ff/Runtime/CudaDriver.h"
 #include "ff/Runtime/Runtime.h"
 #include "ff/Runtime/Sha256.h"
+#include "ff/Runtime/ffrt.h"
 
 #include <cstring>
 
@@ -90,8 +90,8 @@ int ffrt_bundle_compute_hash(const char *dir, char out[65]) {
   std::string error;
   if (!readBundle(dir, /*verifyHash=*/false, b, error))
     return fail(FFRT_ERROR_BUNDLE, error);
-  std::string hex = computeBundleHash(b.manifestText, b.manifest.hashDigitsBegin,
-                                      b.cubins, b.ptxs);
+  std::string hex = computeBundleHash(
+      b.manifestText, b.manifest.hashDigitsBegin, b.cubins, b.ptxs);
   std::memcpy(out, hex.c_str(), 65);
   return FFRT_OK;
 }

@@ -67,8 +67,7 @@ void loadDriver(DriverState &st) {
       resolve(lib, d.cuDeviceGetCount, {"cuDeviceGetCount"}, missing) &&
       resolve(lib, d.cuDeviceGet, {"cuDeviceGet"}, missing) &&
       resolve(lib, d.cuDeviceGetName, {"cuDeviceGetName"}, missing) &&
-      resolve(lib, d.cuDeviceGetAttribute, {"cuDeviceGetAttribute"},
-              missing) &&
+      resolve(lib, d.cuDeviceGetAttribute, {"cuDeviceGetAttribute"}, missing) &&
       resolve(lib, d.cuDevicePrimaryCtxRetain, {"cuDevicePrimaryCtxRetain"},
               missing) &&
       resolve(lib, d.cuDevicePrimaryCtxRelease,

@@ -196,10 +196,9 @@ public:
     if (v->array.size() < minLen || v->array.size() > maxLen)
       return fail(pre(key),
                   "expected " +
-                      (minLen == maxLen
-                           ? std::to_string(minLen)
-                           : std::to_string(minLen) + " to " +
-                                 std::to_string(maxLen)) +
+                      (minLen == maxLen ? std::to_string(minLen)
+                                        : std::to_string(minLen) + " to " +
+                                              std::to_string(maxLen)) +
                       " elements, got " + std::to_string(v->array.size()));
     out.clear();
     for (size_t i = 0; i < v->array.size(); ++i) {
@@ -253,8 +252,8 @@ public:
       names += names.empty() ? "" : ", ";
       names += name;
     }
-    return fail(pre(key), "unknown value \"" + s + "\" (expected " + names +
-                              ")");
+    return fail(pre(key),
+                "unknown value \"" + s + "\" (expected " + names + ")");
   }
 
   const JsonValue &obj;
@@ -291,12 +290,12 @@ bool parseTensor(const JsonValue &v, const std::string &path, TensorSpec &t,
     return r.fail(".name", "empty tensor name");
   auto dt = parseDType(dtype);
   if (!dt)
-    return r.fail(".dtype", "unknown dtype \"" + dtype +
-                                "\" (expected bf16, f16, f32)");
+    return r.fail(".dtype",
+                  "unknown dtype \"" + dtype + "\" (expected bf16, f16, f32)");
   t.dtype = *dt;
   if (t.layout != "kn" && t.layout != "nk")
-    return r.fail(".layout", "unknown layout \"" + t.layout +
-                                 "\" (expected kn, nk)");
+    return r.fail(".layout",
+                  "unknown layout \"" + t.layout + "\" (expected kn, nk)");
   for (size_t i = 0; i < t.shape.size(); ++i) {
     if (t.shape[i] == 0)
       return r.fail(".shape[" + std::to_string(i) + "]", "zero extent");
@@ -336,8 +335,8 @@ bool parseParam(const JsonValue &v, const std::string &path, ParamSpec &p,
       if (m.tensor(i).name == name)
         p.tensor = int(i);
     if (p.tensor < 0)
-      return r.fail(".tensor", "no chain input or output named \"" + name +
-                                   "\"");
+      return r.fail(".tensor",
+                    "no chain input or output named \"" + name + "\"");
     if (p.kind != ParamKind::TensorMap && p.kind != ParamKind::TensorMapPtr)
       return true;
     const TensorSpec &t = m.tensor(size_t(p.tensor));
@@ -433,8 +432,8 @@ bool parseKernel(const JsonValue &v, const std::string &path, KernelSpec &k,
                                std::to_string(k.mLo));
   uint64_t threads = uint64_t(k.block[0]) * k.block[1] * k.block[2];
   if (threads > 1024)
-    return r.fail(".block", std::to_string(threads) +
-                                " threads per block exceeds 1024");
+    return r.fail(".block",
+                  std::to_string(threads) + " threads per block exceeds 1024");
   uint64_t ctas = uint64_t(k.cluster[0]) * k.cluster[1] * k.cluster[2];
   if (ctas > 16)
     return r.fail(".cluster",
@@ -442,11 +441,11 @@ bool parseKernel(const JsonValue &v, const std::string &path, KernelSpec &k,
   for (int i = 0; i < 3; ++i) {
     // The M-scaled x extent is checked per launch; y and z are static.
     if (i > 0 && k.grid[i] % k.cluster[i] != 0)
-      return r.fail(".grid", "grid[" + std::to_string(i) + "] = " +
-                                 std::to_string(k.grid[i]) +
+      return r.fail(".grid", "grid[" + std::to_string(i) +
+                                 "] = " + std::to_string(k.grid[i]) +
                                  " is not a multiple of cluster[" +
-                                 std::to_string(i) + "] = " +
-                                 std::to_string(k.cluster[i]));
+                                 std::to_string(i) +
+                                 "] = " + std::to_string(k.cluster[i]));
   }
   if (k.gridMTile == 0 && k.grid[0] % k.cluster[0] != 0)
     return r.fail(".grid", "grid[0] is not a multiple of cluster[0]");
@@ -484,8 +483,8 @@ bool ff::rt::parseManifest(std::string_view text, Manifest &m,
   if (!r.str("format", format))
     return false;
   if (format != "flashfuser-bundle")
-    return r.fail("format", "expected \"flashfuser-bundle\", got \"" +
-                                format + "\"");
+    return r.fail("format",
+                  "expected \"flashfuser-bundle\", got \"" + format + "\"");
   if (!r.integer("version", version, 0, INT32_MAX))
     return false;
   if (version != 1)
@@ -531,8 +530,7 @@ bool ff::rt::parseManifest(std::string_view text, Manifest &m,
                               {"silu", Activation::Silu},
                               {"sigmoid", Activation::Sigmoid}},
                              "identity") ||
-      !cr.str("dtype", dtype) ||
-      !cr.integer("m", c.m, -1, int64_t(1) << 40) ||
+      !cr.str("dtype", dtype) || !cr.integer("m", c.m, -1, int64_t(1) << 40) ||
       !cr.integer("n", c.n, 1, int64_t(1) << 40) ||
       !cr.integer("k", c.k, 1, int64_t(1) << 40) ||
       !cr.integer("l", c.l, 0, int64_t(1) << 40, true))
@@ -569,11 +567,10 @@ bool ff::rt::parseManifest(std::string_view text, Manifest &m,
                           : c.kind == ChainKind::GatedFfn ? 4
                                                           : 0;
   if (expectedInputs && c.inputs.size() != expectedInputs)
-    return cr.fail(".inputs", std::string("a ") + chainKindName(c.kind) +
-                                  " chain takes " +
-                                  std::to_string(expectedInputs) +
-                                  " inputs, got " +
-                                  std::to_string(c.inputs.size()));
+    return cr.fail(".inputs",
+                   std::string("a ") + chainKindName(c.kind) + " chain takes " +
+                       std::to_string(expectedInputs) + " inputs, got " +
+                       std::to_string(c.inputs.size()));
 
   if (const JsonValue *plan = root.get("plan"))
     m.plan = *plan;
@@ -585,8 +582,8 @@ bool ff::rt::parseManifest(std::string_view text, Manifest &m,
     return r.fail("kernels", "a bundle needs at least one kernel");
   for (size_t i = 0; i < kernels->array.size(); ++i) {
     KernelSpec k;
-    if (!parseKernel(kernels->array[i], "kernels[" + std::to_string(i) + "]",
-                     k, m, error))
+    if (!parseKernel(kernels->array[i], "kernels[" + std::to_string(i) + "]", k,
+                     m, error))
       return false;
     m.kernels.push_back(std::move(k));
   }

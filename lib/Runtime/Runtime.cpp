@@ -3,6 +3,7 @@
 #include "ff/Runtime/Runtime.h"
 #include "ff/Runtime/CudaDriver.h"
 
+#include <cctype>
 #include <cstring>
 #include <map>
 #include <tuple>
@@ -101,10 +102,10 @@ bool ff::rt::describeDevice(std::string &name, int &ccMajor, int &ccMinor,
   char buf[256] = {0};
   d->cuDeviceGetName(buf, sizeof(buf) - 1, dev);
   name = buf;
-  d->cuDeviceGetAttribute(&ccMajor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR,
-                          dev);
-  d->cuDeviceGetAttribute(&ccMinor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR,
-                          dev);
+  d->cuDeviceGetAttribute(&ccMajor,
+                          CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, dev);
+  d->cuDeviceGetAttribute(&ccMinor,
+                          CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, dev);
   d->cuDeviceGetAttribute(&smCount, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT,
                           dev);
   return true;
@@ -206,9 +207,9 @@ bool LoadedBundle::loadKernels(ContextState &c, std::string &error) {
     bool ok = archSpecific ? (major == wantMajor && minor == wantMinor)
                            : (major * 10 + minor >= wantMajor * 10 + wantMinor);
     if (!ok) {
-      error = "bundle " + bundle.dir + " targets " + man.chip +
-              " but device " + std::to_string(c.device) + " (" + name +
-              ") is sm_" + std::to_string(major) + std::to_string(minor);
+      error = "bundle " + bundle.dir + " targets " + man.chip + " but device " +
+              std::to_string(c.device) + " (" + name + ") is sm_" +
+              std::to_string(major) + std::to_string(minor);
       return false;
     }
   }
@@ -252,12 +253,12 @@ bool LoadedBundle::loadKernels(ContextState &c, std::string &error) {
       cleanup();
       return false;
     }
-    if ((r = d.cuFuncSetAttribute(k.function,
-                                  CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                                  int(ks.dynamicSmem))) != CUDA_SUCCESS) {
-      error = where + ": " +
-              d.errorString("cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)",
-                            r);
+    if ((r = d.cuFuncSetAttribute(
+             k.function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+             int(ks.dynamicSmem))) != CUDA_SUCCESS) {
+      error =
+          where + ": " +
+          d.errorString("cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)", r);
       cleanup();
       return false;
     }
@@ -478,8 +479,7 @@ bool LoadedBundle::launch(const std::vector<TensorArg> &args, void *stream,
             p.elementStrides.data(), p.interleave, p.swizzle, p.l2Promotion,
             p.oobFill);
         if (r != CUDA_SUCCESS) {
-          error = where + " for tensor '" +
-                  man.tensor(size_t(p.tensor)).name +
+          error = where + " for tensor '" + man.tensor(size_t(p.tensor)).name +
                   "': " + d.errorString("cuTensorMapEncodeTiled", r);
           return false;
         }

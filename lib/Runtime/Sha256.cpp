@@ -25,8 +25,8 @@ static inline uint32_t rotr(uint32_t x, int n) {
 }
 
 Sha256::Sha256()
-    : state{0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f,
-            0x9b05688c, 0x1f83d9ab, 0x5be0cd19} {}
+    : state{0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
+            0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19} {}
 
 void Sha256::compress(const uint8_t *block) {
   uint32_t w[64];
@@ -38,8 +38,8 @@ void Sha256::compress(const uint8_t *block) {
     uint32_t s1 = rotr(w[i - 2], 17) ^ rotr(w[i - 2], 19) ^ (w[i - 2] >> 10);
     w[i] = w[i - 16] + s0 + w[i - 7] + s1;
   }
-  uint32_t a = state[0], b = state[1], c = state[2], d = state[3],
-           e = state[4], f = state[5], g = state[6], h = state[7];
+  uint32_t a = state[0], b = state[1], c = state[2], d = state[3], e = state[4],
+           f = state[5], g = state[6], h = state[7];
   for (int i = 0; i < 64; ++i) {
     uint32_t s1 = rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25);
     uint32_t ch = (e & f) ^ (~e & g);

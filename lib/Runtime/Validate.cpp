@@ -28,10 +28,10 @@ bool ff::rt::computeGrid(const KernelSpec &k, int64_t m,
     return false;
   }
   if (x % k.cluster[0] != 0) {
-    error = "kernel " + k.name + ": grid x = " + std::to_string(x) +
-            " for M = " + std::to_string(m) +
-            " is not a multiple of the cluster x = " +
-            std::to_string(k.cluster[0]);
+    error =
+        "kernel " + k.name + ": grid x = " + std::to_string(x) +
+        " for M = " + std::to_string(m) +
+        " is not a multiple of the cluster x = " + std::to_string(k.cluster[0]);
     return false;
   }
   grid = {uint32_t(x), k.grid[1], k.grid[2]};
@@ -63,8 +63,8 @@ bool ff::rt::validateArgs(const Manifest &man,
   for (size_t i = 0; i < n; ++i) {
     const TensorSpec &spec = man.tensor(i);
     const TensorArg &a = args[i];
-    std::string who = std::string(man.isOutput(i) ? "output" : "input") +
-                      " '" + spec.name + "'";
+    std::string who = std::string(man.isOutput(i) ? "output" : "input") + " '" +
+                      spec.name + "'";
     if (a.dtype != spec.dtype) {
       error = who + ": dtype " + dtypeName(a.dtype) +
               " does not match the bundle's " + dtypeName(spec.dtype);
@@ -88,8 +88,8 @@ bool ff::rt::validateArgs(const Manifest &man,
           mFrom = who;
         } else if (got != m) {
           error = who + ": M = " + std::to_string(got) +
-                  " is inconsistent with M = " + std::to_string(m) +
-                  " from " + mFrom;
+                  " is inconsistent with M = " + std::to_string(m) + " from " +
+                  mFrom;
           return false;
         }
       } else if (got != spec.shape[d]) {
@@ -155,8 +155,8 @@ bool ff::rt::validateArgs(const Manifest &man,
   if (m == -1)
     m = man.chain.m > 0 ? man.chain.m : 1;
   if (man.chain.m > 0 && m != man.chain.m) {
-    error = "M = " + std::to_string(m) + " but the bundle was built for M = " +
-            std::to_string(man.chain.m);
+    error = "M = " + std::to_string(m) +
+            " but the bundle was built for M = " + std::to_string(man.chain.m);
     return false;
   }
   int k = man.selectKernel(m);

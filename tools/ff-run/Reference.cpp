@@ -55,8 +55,8 @@ bool loadCublas(Cublas &c, std::string &error) {
       names.push_back(env);
     for (const char *n : {"libcublas.so.13", "libcublas.so.12", "libcublas.so"})
       names.push_back(n);
-    std::string home = std::getenv("CUDA_HOME") ? std::getenv("CUDA_HOME")
-                                                : "/usr/local/cuda";
+    std::string home =
+        std::getenv("CUDA_HOME") ? std::getenv("CUDA_HOME") : "/usr/local/cuda";
     names.push_back(home + "/lib64/libcublas.so");
     for (const std::string &n : names)
       if ((lib = dlopen(n.c_str(), RTLD_NOW | RTLD_LOCAL)))
@@ -66,7 +66,8 @@ bool loadCublas(Cublas &c, std::string &error) {
       return false;
     }
   }
-  c.create = reinterpret_cast<decltype(c.create)>(dlsym(lib, "cublasCreate_v2"));
+  c.create =
+      reinterpret_cast<decltype(c.create)>(dlsym(lib, "cublasCreate_v2"));
   c.destroy =
       reinterpret_cast<decltype(c.destroy)>(dlsym(lib, "cublasDestroy_v2"));
   c.gemmEx = reinterpret_cast<decltype(c.gemmEx)>(dlsym(lib, "cublasGemmEx"));
@@ -83,8 +84,9 @@ bool loadCublas(Cublas &c, std::string &error) {
 }
 
 int cudaType(DType t) {
-  return t == DType::BF16 ? CUDA_R_16BF : t == DType::F16 ? CUDA_R_16F
-                                                           : CUDA_R_32F;
+  return t == DType::BF16  ? CUDA_R_16BF
+         : t == DType::F16 ? CUDA_R_16F
+                           : CUDA_R_32F;
 }
 
 /// Row-major C[m, n] (fp32) = A[m, k] · B, where B is [k, n] ("kn") or

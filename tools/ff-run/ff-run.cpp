@@ -208,9 +208,9 @@ int main(int argc, char **argv) {
   }
   const Manifest &man = bundle->manifest();
   if (m <= 0)
-    m = man.chain.m > 0 ? man.chain.m
-                        : (man.selectKernel(128) >= 0 ? 128
-                                                      : man.kernels[0].mLo);
+    m = man.chain.m > 0
+            ? man.chain.m
+            : (man.selectKernel(128) >= 0 ? 128 : man.kernels[0].mLo);
 
   int sel = man.selectKernel(m);
   if (sel < 0 || (man.chain.m > 0 && m != man.chain.m) ||
@@ -371,8 +371,8 @@ int main(int argc, char **argv) {
     if (std::isnan(v))
       ++unwritten;
   bool ok = unwritten == 0;
-  std::printf("written: %s (%zu of %zu elements NaN)\n",
-              ok ? "all" : "NOT ALL", unwritten, count);
+  std::printf("written: %s (%zu of %zu elements NaN)\n", ok ? "all" : "NOT ALL",
+              unwritten, count);
 
   double relL2 = -1, relMax = -1;
   if (check) {
@@ -392,8 +392,8 @@ int main(int argc, char **argv) {
     double num = 0, den = 0, maxAbs = 0, maxRef = 0;
     size_t worst = 0;
     for (size_t i = 0; i < count; ++i) {
-      double diff = std::isnan(result[i]) ? INFINITY
-                                          : double(result[i]) - double(ref[i]);
+      double diff =
+          std::isnan(result[i]) ? INFINITY : double(result[i]) - double(ref[i]);
       num += diff * diff;
       den += double(ref[i]) * double(ref[i]);
       if (std::fabs(diff) > maxAbs) {
@@ -409,7 +409,8 @@ int main(int argc, char **argv) {
     std::printf("check: |out-ref|/|ref| = %.3e (tol %.1e), max|out-ref|/"
                 "max|ref| = %.3e (tol %.1e); worst at [%lld, %lld]: out %g "
                 "ref %g -> %s\n",
-                relL2, tolL2, relMax, tolMax, (long long)(int64_t(worst) / cols),
+                relL2, tolL2, relMax, tolMax,
+                (long long)(int64_t(worst) / cols),
                 (long long)(int64_t(worst) % cols), double(result[worst]),
                 double(ref[worst]), pass ? "PASS" : "FAIL");
     ok = ok && pass;

@@ -27,8 +27,8 @@ const char *runtimeVersion();
 
 /// Describes the GPU the current (or primary) context runs on; false with
 /// "no CUDA driver found" / "no CUDA device found" when there is none.
-bool describeDevice(std::string &name, int &ccMajor, int &ccMinor,
-                    int &smCount, std::string &error);
+bool describeDevice(std::string &name, int &ccMajor, int &ccMinor, int &smCount,
+                    std::string &error);
 
 class LoadedBundle {
 public:
@@ -37,9 +37,8 @@ public:
   LoadedBundle &operator=(const LoadedBundle &) = delete;
 
   /// Reads and validates a bundle directory; needs no GPU.
-  static std::unique_ptr<LoadedBundle> open(const std::string &dir,
-                                            bool verifyHash,
-                                            std::string &error);
+  static std::unique_ptr<LoadedBundle>
+  open(const std::string &dir, bool verifyHash, std::string &error);
 
   const Manifest &manifest() const { return bundle.manifest; }
   const Bundle &files() const { return bundle; }

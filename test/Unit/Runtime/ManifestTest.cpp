@@ -148,8 +148,8 @@ TEST(ManifestTest, RejectsInvalidManifestsNamingTheField) {
 TEST(ManifestTest, RejectsWrongInputCountForKind) {
   Manifest m;
   std::string error;
-  std::string text = edit(validManifest(), "\"kind\": \"ffn\"",
-                          "\"kind\": \"gated_ffn\"");
+  std::string text =
+      edit(validManifest(), "\"kind\": \"ffn\"", "\"kind\": \"gated_ffn\"");
   EXPECT_FALSE(parseManifest(text, m, error));
   EXPECT_NE(error.find("a gated_ffn chain takes 4 inputs, got 3"),
             std::string::npos)
@@ -191,9 +191,9 @@ protected:
     Manifest m;
     std::string error;
     ASSERT_TRUE(parseManifest(text, m, error)) << error;
-    std::string hash =
-        computeBundleHash(text, m.hashDigitsBegin,
-                          {"cubin-bytes-0", "cubin-bytes-1"}, {"ptx text 0", ""});
+    std::string hash = computeBundleHash(text, m.hashDigitsBegin,
+                                         {"cubin-bytes-0", "cubin-bytes-1"},
+                                         {"ptx text 0", ""});
     text.replace(m.hashDigitsBegin, 64, hash);
     write("manifest.json", text);
     expectedHash = hash;

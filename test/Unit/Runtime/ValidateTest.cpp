@@ -47,15 +47,13 @@ protected:
 TEST_F(ValidateTest, AcceptsGoodArgumentsAndPlansTheLaunch) {
   LaunchPlan plan;
   std::string error;
-  ASSERT_TRUE(validateArgs(man, args(200), nullptr, -1, plan, error))
-      << error;
+  ASSERT_TRUE(validateArgs(man, args(200), nullptr, -1, plan, error)) << error;
   EXPECT_EQ(plan.m, 200);
   EXPECT_EQ(plan.kernel, 0);
   // grid [4,1,1], x scaled by ceil(200 / 128) = 2.
   EXPECT_EQ(plan.grid, (std::array<uint32_t, 3>{8, 1, 1}));
 
-  ASSERT_TRUE(validateArgs(man, args(1024), nullptr, -1, plan, error))
-      << error;
+  ASSERT_TRUE(validateArgs(man, args(1024), nullptr, -1, plan, error)) << error;
   EXPECT_EQ(plan.kernel, 1);
   // grid [2,4,1], x scaled by ceil(1024 / 256) = 4.
   EXPECT_EQ(plan.grid, (std::array<uint32_t, 3>{8, 4, 1}));
@@ -78,8 +76,7 @@ TEST_F(ValidateTest, ErrorsNameTheArgument) {
 
   a = args(128);
   a[1].dtype = DType::F16;
-  EXPECT_EQ(fail(a),
-            "input 'w1': dtype f16 does not match the bundle's bf16");
+  EXPECT_EQ(fail(a), "input 'w1': dtype f16 does not match the bundle's bf16");
 
   a = args(128);
   a[2].shape = {2048, 256};
@@ -146,10 +143,8 @@ TEST_F(ValidateTest, StaticMMustMatch) {
 }
 
 TEST_F(ValidateTest, PointerQueryChecksDeviceMemoryAndOrdinal) {
-  std::map<uint64_t, int> devices = {{0x10000000, 0},
-                                     {0x20000000, 0},
-                                     {0x30000000, 1},
-                                     {0x40000000, 0}};
+  std::map<uint64_t, int> devices = {
+      {0x10000000, 0}, {0x20000000, 0}, {0x30000000, 1}, {0x40000000, 0}};
   PointerQuery query = [&](uint64_t p, int &device, std::string &why) {
     auto it = devices.find(p);
     if (it == devices.end()) {
