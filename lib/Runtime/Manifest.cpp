@@ -269,6 +269,18 @@ bool isHex64(const std::string &s) {
   });
 }
 
+/// "sm_" followed by two or three digits and an optional "a".
+bool isChipName(const std::string &s) {
+  if (s.rfind("sm_", 0) != 0)
+    return false;
+  size_t i = 3;
+  while (i < s.size() && s[i] >= '0' && s[i] <= '9')
+    ++i;
+  if (i - 3 < 2 || i - 3 > 3)
+    return false;
+  return i == s.size() || (i + 1 == s.size() && s[i] == 'a');
+}
+
 bool isPlainFileName(const std::string &s) {
   return !s.empty() && s.find('/') == std::string::npos &&
          s.find('\\') == std::string::npos && s != "." && s != "..";
@@ -509,6 +521,9 @@ bool ff::rt::parseManifest(std::string_view text, Manifest &m,
   Reader tr(*target, "target", error);
   if (!tr.str("name", m.targetName) || !tr.str("chip", m.chip))
     return false;
+  if (!isChipName(m.chip))
+    return tr.fail(".chip", "expected sm_XY or sm_XYa, got \"" + m.chip +
+                                "\"");
 
   const JsonValue *chain = r.need("chain", JsonValue::Kind::Object);
   if (!chain)

@@ -75,17 +75,17 @@ int tmaDataType(DType t) {
   return CU_TENSOR_MAP_DATA_TYPE_BFLOAT16;
 }
 
-/// Parses "sm_90a" / "sm_90" into (9, 0).
+/// Parses "sm_90a" / "sm_90" into (9, 0); the manifest parser has already
+/// checked the form.
 bool parseChip(const std::string &chip, int &major, int &minor) {
-  if (chip.rfind("sm_", 0) != 0 || chip.size() < 5)
+  int value = 0;
+  size_t i = 3;
+  for (; i < chip.size() && isdigit((unsigned char)chip[i]); ++i)
+    value = value * 10 + (chip[i] - '0');
+  if (chip.rfind("sm_", 0) != 0 || i < 5 || i > 6)
     return false;
-  std::string digits;
-  for (size_t i = 3; i < chip.size() && isdigit((unsigned char)chip[i]); ++i)
-    digits += chip[i];
-  if (digits.size() < 2)
-    return false;
-  major = std::stoi(digits.substr(0, digits.size() - 1));
-  minor = digits.back() - '0';
+  major = value / 10;
+  minor = value % 10;
   return true;
 }
 } // namespace

@@ -203,15 +203,19 @@ def _cached_kernel(spec: Dict, target: str) -> Kernel:
 
 def ffn(x, w1, w2, act: str = "gelu", out=None, stream=None,
         target: str = DEFAULT_TARGET, weight_layout: str = "kn",
-        out_dtype: Optional[str] = None):
+        out_dtype: Optional[str] = None, dynamic_m: bool = True):
     """out = act(x · w1) · w2 in one fused kernel; x [M, K], w1 [K, N],
     w2 [N, L] (weight_layout "kn"; "nk" takes nn.Linear weights [out, in]).
-    ``act="gelu"`` is the exact (erf) GELU, as torch.nn.functional.gelu."""
+    ``act="gelu"`` is the exact (erf) GELU, as torch.nn.functional.gelu.
+    With ``dynamic_m`` (default) one bundle serves every M (the runtime picks
+    the kernel whose M bin holds it); otherwise each M compiles its own."""
     nk = weight_layout == "nk"
     n = w1.shape[0] if nk else w1.shape[1]
     l = w2.shape[0] if nk else w2.shape[1]
     dtype = _dtype_of(x)
-    spec = normalize_spec({"kind": "ffn", "m": -1, "n": int(n),
+    spec = normalize_spec({"kind": "ffn",
+                           "m": -1 if dynamic_m else int(x.shape[0]),
+                           "n": int(n),
                            "k": int(x.shape[1]), "l": int(l),
                            "activation": act, "dtype": dtype,
                            "weight_layout": weight_layout,
@@ -221,13 +225,15 @@ def ffn(x, w1, w2, act: str = "gelu", out=None, stream=None,
 
 def gated_ffn(x, wg, wu, wd, act: str = "silu", out=None, stream=None,
               target: str = DEFAULT_TARGET, weight_layout: str = "kn",
-              out_dtype: Optional[str] = None):
+              out_dtype: Optional[str] = None, dynamic_m: bool = True):
     """out = (act(x · wg) ⊙ (x · wu)) · wd in one fused kernel."""
     nk = weight_layout == "nk"
     n = wg.shape[0] if nk else wg.shape[1]
     l = wd.shape[0] if nk else wd.shape[1]
     dtype = _dtype_of(x)
-    spec = normalize_spec({"kind": "gated_ffn", "m": -1, "n": int(n),
+    spec = normalize_spec({"kind": "gated_ffn",
+                           "m": -1 if dynamic_m else int(x.shape[0]),
+                           "n": int(n),
                            "k": int(x.shape[1]), "l": int(l),
                            "activation": act, "dtype": dtype,
                            "weight_layout": weight_layout,

@@ -173,3 +173,52 @@ class CacheTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class WrapperSpecTest(unittest.TestCase):
+    """ffn() / gated_ffn() derive the chain spec from the tensors."""
+
+    def capture(self):
+        calls = []
+
+        def fake(spec, target):
+            calls.append((spec, target))
+            return lambda *args, **kw: ("launched", len(args), kw)
+        return calls, mock.patch.object(ffc, "_cached_kernel", fake)
+
+    def test_ffn_spec(self):
+        from _util import FakeTensor
+        calls, patch = self.capture()
+        x = FakeTensor(0x1000, (128, 512))
+        w1 = FakeTensor(0x2000, (512, 2048))
+        w2 = FakeTensor(0x3000, (2048, 256))
+        with patch:
+            r = flashfuser.ffn(x, w1, w2)
+            flashfuser.ffn(x, FakeTensor(0x2000, (2048, 512)),
+                           FakeTensor(0x3000, (256, 2048)), act="relu",
+                           weight_layout="nk", dynamic_m=False)
+        self.assertEqual(r[0:2], ("launched", 3))
+        spec, target = calls[0]
+        self.assertEqual(target, "h100-sxm")
+        self.assertEqual((spec["kind"], spec["m"], spec["n"], spec["k"],
+                          spec["l"], spec["activation"], spec["dtype"],
+                          spec["out_dtype"], spec["weight_layout"]),
+                         ("ffn", -1, 2048, 512, 256, "gelu_erf", "bf16",
+                          "bf16", "kn"))
+        spec = calls[1][0]
+        self.assertEqual((spec["m"], spec["n"], spec["l"], spec["activation"],
+                          spec["weight_layout"]),
+                         (128, 2048, 256, "relu", "nk"))
+
+    def test_gated_spec(self):
+        from _util import FakeTensor
+        calls, patch = self.capture()
+        with patch:
+            flashfuser.gated_ffn(FakeTensor(0x1000, (64, 256), "<f2"),
+                                 FakeTensor(0x2000, (256, 1024), "<f2"),
+                                 FakeTensor(0x3000, (256, 1024), "<f2"),
+                                 FakeTensor(0x4000, (1024, 256), "<f2"))
+        spec = calls[0][0]
+        self.assertEqual((spec["kind"], spec["n"], spec["k"], spec["l"],
+                          spec["activation"], spec["dtype"]),
+                         ("gated_ffn", 1024, 256, 256, "silu", "f16"))

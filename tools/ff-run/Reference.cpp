@@ -178,6 +178,9 @@ bool ff::run::computeReference(const Driver &d, const Manifest &man, int64_t m,
     return false;
   }
   if (c.kind == ChainKind::Gemm) {
+    // gemm: out = act(x·w), the activation as an epilogue.
+    for (float &v : h)
+      v = float(activate(c.activation, double(v)));
     out = std::move(h);
     return true;
   }
