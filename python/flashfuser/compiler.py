@@ -192,6 +192,11 @@ def _dtype_of(t) -> str:
     return describe_tensor(t)[1]
 
 
+def _shape_of(t):
+    """Shape of a torch tensor or a __cuda_array_interface__ object."""
+    return describe_tensor(t)[2]
+
+
 def _cached_kernel(spec: Dict, target: str) -> Kernel:
     key = (tuple(sorted(spec.items())), target)
     k = _kernels.get(key)
@@ -210,13 +215,14 @@ def ffn(x, w1, w2, act: str = "gelu", out=None, stream=None,
     With ``dynamic_m`` (default) one bundle serves every M (the runtime picks
     the kernel whose M bin holds it); otherwise each M compiles its own."""
     nk = weight_layout == "nk"
-    n = w1.shape[0] if nk else w1.shape[1]
-    l = w2.shape[0] if nk else w2.shape[1]
+    xs, w1s, w2s = _shape_of(x), _shape_of(w1), _shape_of(w2)
+    n = w1s[0] if nk else w1s[1]
+    l = w2s[0] if nk else w2s[1]
     dtype = _dtype_of(x)
     spec = normalize_spec({"kind": "ffn",
-                           "m": -1 if dynamic_m else int(x.shape[0]),
+                           "m": -1 if dynamic_m else int(xs[0]),
                            "n": int(n),
-                           "k": int(x.shape[1]), "l": int(l),
+                           "k": int(xs[1]), "l": int(l),
                            "activation": act, "dtype": dtype,
                            "weight_layout": weight_layout,
                            "out_dtype": out_dtype or dtype})
@@ -228,13 +234,14 @@ def gated_ffn(x, wg, wu, wd, act: str = "silu", out=None, stream=None,
               out_dtype: Optional[str] = None, dynamic_m: bool = True):
     """out = (act(x · wg) ⊙ (x · wu)) · wd in one fused kernel."""
     nk = weight_layout == "nk"
-    n = wg.shape[0] if nk else wg.shape[1]
-    l = wd.shape[0] if nk else wd.shape[1]
+    xs, wgs, wds = _shape_of(x), _shape_of(wg), _shape_of(wd)
+    n = wgs[0] if nk else wgs[1]
+    l = wds[0] if nk else wds[1]
     dtype = _dtype_of(x)
     spec = normalize_spec({"kind": "gated_ffn",
-                           "m": -1 if dynamic_m else int(x.shape[0]),
+                           "m": -1 if dynamic_m else int(xs[0]),
                            "n": int(n),
-                           "k": int(x.shape[1]), "l": int(l),
+                           "k": int(xs[1]), "l": int(l),
                            "activation": act, "dtype": dtype,
                            "weight_layout": weight_layout,
                            "out_dtype": out_dtype or dtype})
