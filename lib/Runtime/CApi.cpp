@@ -20,12 +20,17 @@ static int fail(int code, std::string message) {
   return code;
 }
 
+/// Maps a runtime error message to an FFRT_* code. The runtime reports
+/// errors as text; these prefixes and phrases are the ones it emits.
 static int classify(const std::string &error) {
   if (error.rfind("no CUDA", 0) == 0)
     return FFRT_ERROR_NO_DEVICE;
   if (error.find(" failed: ") != std::string::npos)
     return FFRT_ERROR_CUDA;
-  if (error.rfind("bundle ", 0) == 0)
+  if (error.rfind("bundle ", 0) == 0 ||
+      error.find("cannot be scheduled") != std::string::npos ||
+      error.find("bytes of dynamic shared memory, device allows") !=
+          std::string::npos)
     return FFRT_ERROR_BUNDLE;
   return FFRT_ERROR_INVALID_ARGUMENT;
 }
