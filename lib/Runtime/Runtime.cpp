@@ -385,6 +385,21 @@ bool LoadedBundle::launch(const std::vector<TensorArg> &args, void *stream,
     params.push_back(&words.back());
   };
 
+  // Flush the tensor-map cache before building params when this launch
+  // could overflow it, so no param points into an evicted entry.
+  size_t mapParams = 0;
+  for (const ParamSpec &p : ks.params)
+    mapParams +=
+        p.kind == ParamKind::TensorMap || p.kind == ParamKind::TensorMapPtr;
+  if (c->maps.size() + mapParams > kMaxCachedMaps) {
+    // Launches in flight may still read the device copies.
+    d.cuCtxSynchronize();
+    for (auto &[key, entry] : c->maps)
+      if (entry->deviceCopy)
+        d.cuMemFree(entry->deviceCopy);
+    c->maps.clear();
+  }
+
   for (size_t pi = 0; pi < ks.params.size(); ++pi) {
     const ParamSpec &p = ks.params[pi];
     std::string where = "kernel " + ks.name + " param " + std::to_string(pi) +
@@ -456,13 +471,6 @@ bool LoadedBundle::launch(const std::vector<TensorArg> &args, void *stream,
       ContextState::MapKey key{plan.kernel, int(pi), a.data, a.shape};
       auto it = c->maps.find(key);
       if (it == c->maps.end()) {
-        if (c->maps.size() >= kMaxCachedMaps) {
-          d.cuCtxSynchronize();
-          for (auto &[mk, e] : c->maps)
-            if (e->deviceCopy)
-              d.cuMemFree(e->deviceCopy);
-          c->maps.clear();
-        }
         auto entry = std::make_unique<ContextState::MapEntry>();
         size_t rank = a.shape.size();
         uint64_t dims[5], strides[5];
