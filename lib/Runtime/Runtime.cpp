@@ -402,8 +402,11 @@ bool LoadedBundle::launch(const std::vector<TensorArg> &args, void *stream,
 
   for (size_t pi = 0; pi < ks.params.size(); ++pi) {
     const ParamSpec &p = ks.params[pi];
-    std::string where = "kernel " + ks.name + " param " + std::to_string(pi) +
-                        " (" + paramKindName(p.kind) + ")";
+    // Built only on the error path: the launch path stays allocation-light.
+    auto where = [&] {
+      return "kernel " + ks.name + " param " + std::to_string(pi) + " (" +
+             paramKindName(p.kind) + ")";
+    };
     switch (p.kind) {
     case ParamKind::Ptr:
       push(args[size_t(p.tensor)].data);
@@ -449,7 +452,7 @@ bool LoadedBundle::launch(const std::vector<TensorArg> &args, void *stream,
         CUresult r = d.cuMemAlloc(&ws.first, bytes);
         if (r != CUDA_SUCCESS) {
           ws = {0, 0};
-          error = where + ": " + d.errorString("cuMemAlloc", r) + " for " +
+          error = where() + ": " + d.errorString("cuMemAlloc", r) + " for " +
                   std::to_string(bytes) + " bytes of workspace";
           return false;
         }
@@ -458,7 +461,7 @@ bool LoadedBundle::launch(const std::vector<TensorArg> &args, void *stream,
       if (p.zero) {
         CUresult r = d.cuMemsetD8Async(ws.first, 0, bytes, s);
         if (r != CUDA_SUCCESS) {
-          error = where + ": " + d.errorString("cuMemsetD8Async", r);
+          error = where() + ": " + d.errorString("cuMemsetD8Async", r);
           return false;
         }
       }
@@ -487,7 +490,8 @@ bool LoadedBundle::launch(const std::vector<TensorArg> &args, void *stream,
             p.elementStrides.data(), p.interleave, p.swizzle, p.l2Promotion,
             p.oobFill);
         if (r != CUDA_SUCCESS) {
-          error = where + " for tensor '" + man.tensor(size_t(p.tensor)).name +
+          error = where() + " for tensor '" +
+                  man.tensor(size_t(p.tensor)).name +
                   "': " + d.errorString("cuTensorMapEncodeTiled", r);
           return false;
         }
@@ -496,7 +500,7 @@ bool LoadedBundle::launch(const std::vector<TensorArg> &args, void *stream,
                   CUDA_SUCCESS ||
               (r = d.cuMemcpyHtoD(entry->deviceCopy, &entry->map,
                                   sizeof(CUtensorMap))) != CUDA_SUCCESS) {
-            error = where + ": " + d.errorString("copying a tensor map", r);
+            error = where() + ": " + d.errorString("copying a tensor map", r);
             if (entry->deviceCopy)
               d.cuMemFree(entry->deviceCopy);
             return false;

@@ -59,41 +59,44 @@ bool ff::rt::validateArgs(const Manifest &man,
         viaTma[size_t(p.tensor)] = true;
 
   int64_t m = -1;
-  std::string mFrom;
+  size_t mFrom = 0;
   for (size_t i = 0; i < n; ++i) {
     const TensorSpec &spec = man.tensor(i);
     const TensorArg &a = args[i];
-    std::string who = std::string(man.isOutput(i) ? "output" : "input") + " '" +
-                      spec.name + "'";
+    // Names are built only on the error path (this runs on every launch).
+    auto who = [&](size_t t) {
+      return std::string(man.isOutput(t) ? "output" : "input") + " '" +
+             man.tensor(t).name + "'";
+    };
     if (a.dtype != spec.dtype) {
-      error = who + ": dtype " + dtypeName(a.dtype) +
+      error = who(i) + ": dtype " + dtypeName(a.dtype) +
               " does not match the bundle's " + dtypeName(spec.dtype);
       return false;
     }
     if (a.shape.size() != spec.shape.size()) {
-      error = who + ": rank " + std::to_string(a.shape.size()) +
+      error = who(i) + ": rank " + std::to_string(a.shape.size()) +
               " does not match the bundle's shape " + shapeString(spec.shape);
       return false;
     }
     for (size_t d = 0; d < spec.shape.size(); ++d) {
       int64_t got = a.shape[d];
       if (got <= 0) {
-        error = who + ": dimension " + std::to_string(d) + " is " +
+        error = who(i) + ": dimension " + std::to_string(d) + " is " +
                 std::to_string(got) + " (must be positive)";
         return false;
       }
       if (spec.shape[d] == -1) {
         if (m == -1) {
           m = got;
-          mFrom = who;
+          mFrom = i;
         } else if (got != m) {
-          error = who + ": M = " + std::to_string(got) +
+          error = who(i) + ": M = " + std::to_string(got) +
                   " is inconsistent with M = " + std::to_string(m) + " from " +
-                  mFrom;
+                  who(mFrom);
           return false;
         }
       } else if (got != spec.shape[d]) {
-        error = who + ": dimension " + std::to_string(d) + " is " +
+        error = who(i) + ": dimension " + std::to_string(d) + " is " +
                 std::to_string(got) + ", the bundle needs " +
                 std::to_string(spec.shape[d]) + " (shape " +
                 shapeString(spec.shape) + ")";
@@ -102,7 +105,7 @@ bool ff::rt::validateArgs(const Manifest &man,
     }
     if (!a.strides.empty()) {
       if (a.strides.size() != a.shape.size()) {
-        error = who + ": " + std::to_string(a.strides.size()) +
+        error = who(i) + ": " + std::to_string(a.strides.size()) +
                 " strides for rank " + std::to_string(a.shape.size());
         return false;
       }
@@ -111,7 +114,7 @@ bool ff::rt::validateArgs(const Manifest &man,
         // A stride over an extent of 1 is never used, so PyTorch may report
         // anything there.
         if (a.shape[d] != 1 && a.strides[d] != expect) {
-          error = who + ": not contiguous row-major (stride of dimension " +
+          error = who(i) + ": not contiguous row-major (stride of dimension " +
                   std::to_string(d) + " is " + std::to_string(a.strides[d]) +
                   ", expected " + std::to_string(expect) +
                   "); call .contiguous() first";
@@ -121,11 +124,11 @@ bool ff::rt::validateArgs(const Manifest &man,
       }
     }
     if (a.data == 0) {
-      error = who + ": null data pointer";
+      error = who(i) + ": null data pointer";
       return false;
     }
     if (a.data % 16 != 0) {
-      error = who + ": data pointer 0x" + [&] {
+      error = who(i) + ": data pointer 0x" + [&] {
         char buf[32];
         snprintf(buf, sizeof(buf), "%llx", (unsigned long long)a.data);
         return std::string(buf);
@@ -134,7 +137,7 @@ bool ff::rt::validateArgs(const Manifest &man,
     }
     int64_t rowBytes = a.shape.back() * dtypeSize(a.dtype);
     if (viaTma[i] && a.shape.size() > 1 && rowBytes % 16 != 0) {
-      error = who + ": row of " + std::to_string(rowBytes) +
+      error = who(i) + ": row of " + std::to_string(rowBytes) +
               " bytes is not a multiple of 16 (TMA stride rule)";
       return false;
     }
@@ -142,11 +145,11 @@ bool ff::rt::validateArgs(const Manifest &man,
       int dev = -1;
       std::string why;
       if (!(*query)(a.data, dev, why)) {
-        error = who + ": " + why;
+        error = who(i) + ": " + why;
         return false;
       }
       if (device >= 0 && dev != device) {
-        error = who + ": lives on device " + std::to_string(dev) +
+        error = who(i) + ": lives on device " + std::to_string(dev) +
                 ", the launch targets device " + std::to_string(device);
         return false;
       }
