@@ -522,8 +522,7 @@ bool ff::rt::parseManifest(std::string_view text, Manifest &m,
   if (!tr.str("name", m.targetName) || !tr.str("chip", m.chip))
     return false;
   if (!isChipName(m.chip))
-    return tr.fail(".chip", "expected sm_XY or sm_XYa, got \"" + m.chip +
-                                "\"");
+    return tr.fail(".chip", "expected sm_XY or sm_XYa, got \"" + m.chip + "\"");
 
   const JsonValue *chain = r.need("chain", JsonValue::Kind::Object);
   if (!chain)
@@ -552,6 +551,9 @@ bool ff::rt::parseManifest(std::string_view text, Manifest &m,
     return false;
   if (c.m == 0)
     return cr.fail(".m", "M must be positive or -1 (dynamic)");
+  if ((c.kind == ChainKind::Ffn || c.kind == ChainKind::GatedFfn) && c.l < 1)
+    return cr.fail(".l", std::string("a ") + chainKindName(c.kind) +
+                             " chain needs L >= 1");
   auto dt = parseDType(dtype);
   if (!dt)
     return cr.fail(".dtype", "unknown dtype \"" + dtype + "\"");

@@ -100,6 +100,7 @@ TEST(ManifestTest, RejectsInvalidManifestsNamingTheField) {
       {"\"dtype\": \"bf16\",\n            \"m\"",
        "\"dtype\": \"fp8\",\n            \"m\"", "chain.dtype: unknown dtype"},
       {"\"m\": -1", "\"m\": 0", "chain.m: M must be positive"},
+      {"\"l\": 512", "\"l\": 0", "chain.l: a ffn chain needs L >= 1"},
       {"\"shape\": [512, 2048]", "\"shape\": [512, -1]",
        "chain.inputs[1].shape[1]: only the outermost dimension may be M"},
       {"\"name\": \"w2\"", "\"name\": \"w1\"", "duplicate tensor name \"w1\""},
