@@ -11,16 +11,6 @@ include "ff/Dialect/DSM/IR/DSMDialect.td"
 include "ff/Dialect/DSM/IR/DSMEnums.td"
 include "mlir/IR/BuiltinAttributeInterfaces.td"
 
-/// An array parameter written `[a, b, c]`.
-class DSM_ListParameter<string elt, string desc = "">
-    : ArrayRefParameter<elt, desc> {
-  let parser = "::mlir::dsm::parseBracketList<" # elt # ">($_parser)";
-  let printer = [{
-    $_printer << '[';
-    ::llvm::interleaveComma($_self, $_printer);
-    $_printer << ']';
-  }];
-}
 
 //===----------------------------------------------------------------------===//
 // #dsm.target
@@ -162,8 +152,8 @@ def DSM_ScheduleTableAttr : DSM_Attr<"ScheduleTable", "schedule_table"> {
     ```
   }];
   let parameters = (ins
-    ArrayRefParameter<"::mlir::dsm::ScheduleAttr">:$plans);
-  let assemblyFormat = "`<` `[` $plans `]` `>`";
+    DSM_ListParameter<"::mlir::dsm::ScheduleAttr">:$plans);
+  let assemblyFormat = "`<` $plans `>`";
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
     /// The plan whose bin holds `m`, or null.
