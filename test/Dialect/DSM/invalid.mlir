@@ -524,3 +524,22 @@ func.func @yield_outside() {
   // expected-error @+1 {{expects parent op 'dsm.fused_chain'}}
   dsm.yield
 }
+
+// -----
+
+func.func @bad_kind(%a: tensor<4xf32>) {
+  // expected-error @+1 {{unknown keyword 'attention'}}
+  %r = dsm.fused_chain attention(%a) : (tensor<4xf32>) -> tensor<4xf32> {
+  ^bb0(%x: tensor<4xf32>):
+    dsm.yield %x : tensor<4xf32>
+  }
+  return
+}
+
+// -----
+
+func.func @bad_combiner(%s: !dsm.buffer<128x64xf32, split = [1, 1]>, %g: memref<128x4096xf32>, %i: index) {
+  // expected-error @+1 {{unknown keyword 'mul'}}
+  dsm.inter_cluster_reduce mul %s into %g[%i, %i] : !dsm.buffer<128x64xf32, split = [1, 1]>, memref<128x4096xf32>
+  return
+}

@@ -15,6 +15,27 @@
 using namespace mlir;
 using namespace mlir::dsm;
 
+/// Enum attributes of dsm ops print as a bare keyword (`ffn`, `add`).
+template <typename AttrT>
+static ParseResult parseEnumKeyword(OpAsmParser &parser, AttrT &attr) {
+  using EnumT = decltype(std::declval<AttrT>().getValue());
+  SMLoc loc = parser.getCurrentLocation();
+  StringRef keyword;
+  if (parser.parseKeyword(&keyword))
+    return failure();
+  std::optional<EnumT> value = symbolizeEnum<EnumT>(keyword);
+  if (!value)
+    return parser.emitError(loc, "unknown keyword '") << keyword << "'";
+  attr = AttrT::get(parser.getContext(), *value);
+  return success();
+}
+
+template <typename AttrT>
+static void printEnumKeyword(OpAsmPrinter &printer, Operation *,
+                             AttrT attr) {
+  printer << stringifyEnum(attr.getValue());
+}
+
 #define GET_OP_CLASSES
 #include "ff/Dialect/DSM/IR/DSMOps.cpp.inc"
 

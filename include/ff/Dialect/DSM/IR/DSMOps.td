@@ -52,7 +52,7 @@ def DSM_FusedChainOp : DSM_Op<"fused_chain", [
   let results = (outs Variadic<AnyType>:$results);
   let regions = (region SizedRegion<1>:$body);
   let assemblyFormat = [{
-    $kind `(` $inputs `)` attr-dict `:` functional-type($inputs, $results)
+    custom<EnumKeyword>($kind) `(` $inputs `)` attr-dict `:` functional-type($inputs, $results)
     $body
   }];
   let hasVerifier = 1;
@@ -274,7 +274,7 @@ def DSM_ReduceOp : DSM_CollectiveOp<"reduce"> {
     ConfinedAttr<I64Attr, [IntPositive]>:$group_size,
     ConfinedAttr<I64Attr, [IntPositive]>:$group_stride);
   let assemblyFormat = [{
-    $mode $combiner $src `into` $dst `axis` `=` $axis
+    custom<EnumKeyword>($mode) custom<EnumKeyword>($combiner) $src `into` $dst `axis` `=` $axis
     `group` `(` $group_size `,` $group_stride `)` attr-dict
     `:` qualified(type($src)) `,` qualified(type($dst))
   }];
@@ -355,7 +355,7 @@ def DSM_InterClusterReduceOp : DSM_Op<"inter_cluster_reduce"> {
     DSM_CombinerKindAttr:$combiner,
     UnitAttr:$deterministic);
   let assemblyFormat = [{
-    $combiner $src `into` $dst `[` $offsets `]` (`deterministic` $deterministic^)?
+    custom<EnumKeyword>($combiner) $src `into` $dst `[` $offsets `]` (`deterministic` $deterministic^)?
     attr-dict `:` qualified(type($src)) `,` qualified(type($dst))
   }];
   let hasVerifier = 1;
