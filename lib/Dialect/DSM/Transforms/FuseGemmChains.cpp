@@ -383,12 +383,16 @@ std::optional<Chain> BlockFuser::analyzeConsumer(Gemm &down) {
   // Keep the slice ops that depend on a producer GEMM (the others compute
   // external operands such as broadcast biases) and note which producers each
   // depends on.
+  SmallVector<Operation *> leafOps = leaves.takeVector();
+  llvm::sort(leafOps, [&](Operation *a, Operation *b) {
+    return order[a] < order[b];
+  });
   SmallVector<Operation *> sliceOps = slice.takeVector();
   llvm::sort(sliceOps, [&](Operation *a, Operation *b) {
     return order[a] < order[b];
   });
-  DenseMap<Operation *, unsigned> deps; // bit i: depends on leaves[i]
-  for (auto [i, leaf] : llvm::enumerate(leaves))
+  DenseMap<Operation *, unsigned> deps; // bit i: depends on leafOps[i]
+  for (auto [i, leaf] : llvm::enumerate(leafOps))
     deps[leaf] = 1u << std::min<size_t>(i, 31);
   Chain chain;
   for (Operation *op : sliceOps) {
@@ -411,11 +415,10 @@ std::optional<Chain> BlockFuser::analyzeConsumer(Gemm &down) {
     }
   }
 
+  // Producers in program order; bit i of `deps` stands for producers[i].
   SmallVector<Gemm *> producers;
-  for (Operation *leaf : leaves)
+  for (Operation *leaf : leafOps)
     producers.push_back(gemmOf[leaf]);
-  llvm::sort(producers,
-             [](Gemm *a, Gemm *b) { return a->order < b->order; });
 
   auto fail = [&](const std::string &reason) -> std::optional<Chain> {
     if (chain.illegal.empty())
