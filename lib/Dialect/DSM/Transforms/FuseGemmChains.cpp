@@ -148,8 +148,22 @@ std::optional<Gemm> matchConv(linalg::Conv2DNhwcHwcfOp conv) {
 /// whose form the pass cannot fuse comes back with `illegal` set.
 std::optional<Gemm> matchGemm(Operation *op) {
   auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
-  if (!linalgOp || !linalgOp.hasPureTensorSemantics() ||
-      linalgOp->getNumResults() != 1)
+  if (!linalgOp)
+    return std::nullopt;
+  if (!linalgOp.hasPureTensorSemantics()) {
+    // Report GEMMs on buffers, which the pass cannot move into a region.
+    if (!isa<linalg::Conv2DNhwcHwcfOp>(op) &&
+        (linalgOp.getNumDpsInputs() != 2 ||
+         !linalg::isaContractionOpInterface(linalgOp)))
+      return std::nullopt;
+    Gemm g;
+    g.op = op;
+    g.lhs = linalgOp.getDpsInputOperand(0);
+    g.rhs = linalgOp.getDpsInputOperand(1);
+    g.illegal = "operates on buffers (run --dsm-fuse before bufferization)";
+    return g;
+  }
+  if (linalgOp->getNumResults() != 1)
     return std::nullopt;
   if (auto conv = dyn_cast<linalg::Conv2DNhwcHwcfOp>(op))
     return matchConv(conv);
@@ -863,7 +877,7 @@ struct FuseGemmChainsPass
     if (minDim < 1) {
       emitError(getOperation()->getLoc(), "dsm-fuse: min-dim must be at "
                                           "least 1, got ")
-          << minDim;
+          << static_cast<int64_t>(minDim);
       return signalPassFailure();
     }
     // Blocks outside dsm.fused_chain bodies, collected before rewriting.

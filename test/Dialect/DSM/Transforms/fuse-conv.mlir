@@ -12,7 +12,7 @@
 #ch = affine_map<(n, h, w, c) -> (c)>
 
 // The im2col of @strided_3x3: row (n, oh, ow), column (kh, kw, c).
-// CHECK-DAG:   #[[IM2COL:.+]] = affine_map<(d0, d1) -> (d0 floordiv 49, ((d0 mod 49) floordiv 7) * 2 + d1 floordiv 192, (d0 mod 7) * 2 + (d1 mod 192) floordiv 64, d1 mod 64)>
+// CHECK-DAG:   #[[$IM2COL:.+]] = affine_map<(d0, d1) -> (d0 floordiv 49, ((d0 mod 49) floordiv 7) * 2 + d1 floordiv 192, (d0 mod 7) * 2 + (d1 mod 192) floordiv 64, d1 mod 64)>
 
 // 1x1 -> ReLU -> 1x1 with a dynamic batch and a per-channel bias epilogue.
 // CHECK-LABEL: func.func @pointwise_dynamic_batch(
@@ -66,7 +66,7 @@ func.func @pointwise_dynamic_batch(%x: tensor<?x28x28x128xbf16>, %w1: tensor<1x1
 // with the stride.
 // CHECK-LABEL: func.func @strided_3x3(
 // CHECK:         dsm.fused_chain ffn
-// CHECK:           %[[COL:.+]] = linalg.generic {indexing_maps = [#[[IM2COL]], #{{.+}}], iterator_types = ["parallel", "parallel"]} ins(%{{.+}} : tensor<1x15x15x64xbf16>) outs(%{{.+}} : tensor<49x576xbf16>)
+// CHECK:           %[[COL:.+]] = linalg.generic {indexing_maps = [#[[$IM2COL]], #{{.+}}], iterator_types = ["parallel", "parallel"]} ins(%{{.+}} : tensor<1x15x15x64xbf16>) outs(%{{.+}} : tensor<49x576xbf16>)
 // CHECK:           linalg.matmul ins(%[[COL]], %{{.+}} : tensor<49x576xbf16>, tensor<576x128xbf16>) outs(%{{.+}} : tensor<49x128xf32>)
 // CHECK:           linalg.matmul ins(%{{.+}}, %{{.+}} : tensor<49x128xbf16>, tensor<128x256xbf16>) outs(%{{.+}} : tensor<49x256xf32>)
 func.func @strided_3x3(%x: tensor<1x15x15x64xbf16>, %w1: tensor<3x3x64x128xbf16>, %w2: tensor<1x1x128x256xbf16>) -> tensor<1x7x7x256xf32> {
