@@ -26,9 +26,13 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/IRMapping.h"
-#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/IR/Dominance.h"
+#include "mlir/Transforms/CSE.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/Transforms/RegionUtils.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SetVector.h"
@@ -697,6 +701,98 @@ void BodyBuilder::emitConvAsMatmul(const Gemm &g) {
   mapping.map(conv->getResult(0), result);
 }
 
+/// dim(expand_shape(x) output_shape [..., %d, ...]) -> %d, which the upstream
+/// patterns would compute from x through affine.apply.
+struct FoldDimOfExpandOutputShape : OpRewritePattern<tensor::DimOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(tensor::DimOp dimOp,
+                                PatternRewriter &rewriter) const override {
+    auto expand = dimOp.getSource().getDefiningOp<tensor::ExpandShapeOp>();
+    std::optional<int64_t> index = dimOp.getConstantIndex();
+    if (!expand || !index)
+      return failure();
+    OpFoldResult size = expand.getMixedOutputShape()[*index];
+    if (auto value = dyn_cast<Value>(size)) {
+      rewriter.replaceOp(dimOp, value);
+      return success();
+    }
+    rewriter.replaceOpWithNewOp<arith::ConstantIndexOp>(
+        dimOp, *getConstantIntValue(size));
+    return success();
+  }
+};
+
+/// collapse_shape(tensor.empty) -> tensor.empty of the collapsed shape. (The
+/// upstream pattern needs the tensor shape-reification models registered.)
+struct FoldCollapseOfEmpty : OpRewritePattern<tensor::CollapseShapeOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(tensor::CollapseShapeOp collapse,
+                                PatternRewriter &rewriter) const override {
+    auto empty = collapse.getSrc().getDefiningOp<tensor::EmptyOp>();
+    if (!empty)
+      return failure();
+    Location loc = collapse.getLoc();
+    RankedTensorType type = collapse.getResultType();
+    SmallVector<OpFoldResult> sizes = empty.getMixedSizes();
+    SmallVector<Value> dynamicSizes;
+    for (auto [i, group] :
+         llvm::enumerate(collapse.getReassociationIndices())) {
+      if (!type.isDynamicDim(i))
+        continue;
+      Value size;
+      int64_t staticSize = 1;
+      for (int64_t d : group) {
+        if (std::optional<int64_t> c = getConstantIntValue(sizes[d])) {
+          staticSize *= *c;
+          continue;
+        }
+        Value v = cast<Value>(sizes[d]);
+        size = size ? arith::MulIOp::create(rewriter, loc, size, v) : v;
+      }
+      if (staticSize != 1)
+        size = arith::MulIOp::create(
+            rewriter, loc, size,
+            arith::ConstantIndexOp::create(rewriter, loc, staticSize));
+      dynamicSizes.push_back(size);
+    }
+    rewriter.replaceOpWithNewOp<tensor::EmptyOp>(collapse, type, dynamicSizes);
+    return success();
+  }
+};
+
+/// Rewrites the NHWC elementwise ops of a conv chain's body onto
+/// [N·H·W, C] and folds the reshapes that then meet, so that the body is a
+/// chain of 2-D ops between one collapse of the input and one expand of the
+/// result. Ops whose broadcasts do not survive the collapse stay 4-D.
+void flattenConvBody(FusedChainOp fused) {
+  MLIRContext *ctx = fused->getContext();
+  IRRewriter rewriter(ctx);
+  SmallVector<linalg::LinalgOp> candidates;
+  for (Operation &op : fused.getBodyBlock())
+    if (auto linalgOp = dyn_cast<linalg::LinalgOp>(&op);
+        linalgOp && linalgOp.getNumLoops() == 4 && isElementwise(&op))
+      candidates.push_back(linalgOp);
+  SmallVector<ReassociationIndices> rows{{0, 1, 2}, {3}};
+  for (linalg::LinalgOp op : candidates) {
+    rewriter.setInsertionPoint(op);
+    FailureOr<linalg::CollapseResult> collapsed =
+        linalg::collapseOpIterationDims(op, rows, rewriter);
+    if (succeeded(collapsed))
+      rewriter.replaceOp(op, collapsed->results);
+  }
+  RewritePatternSet patterns(ctx);
+  patterns.add<FoldCollapseOfEmpty, FoldDimOfExpandOutputShape>(ctx);
+  tensor::CollapseShapeOp::getCanonicalizationPatterns(patterns, ctx);
+  tensor::ExpandShapeOp::getCanonicalizationPatterns(patterns, ctx);
+  tensor::DimOp::getCanonicalizationPatterns(patterns, ctx);
+  tensor::EmptyOp::getCanonicalizationPatterns(patterns, ctx);
+  linalg::FillOp::getCanonicalizationPatterns(patterns, ctx);
+  (void)applyPatternsGreedily(fused.getBody(), std::move(patterns));
+  // The per-op rebuilt dims and inits are duplicates of each other.
+  DominanceInfo domInfo;
+  eliminateCommonSubExpressions(rewriter, domInfo, fused);
+}
+
 LogicalResult BlockFuser::rewrite(Chain &chain) {
   Operation *lastOp =
       chain.epilogue.empty() ? chain.last()->op : chain.epilogue.back();
@@ -733,6 +829,8 @@ LogicalResult BlockFuser::rewrite(Chain &chain) {
                                     chain.kind, /*schedule=*/Attribute());
   fused.getBody().push_back(bb.release());
   result.replaceAllUsesWith(fused->getResult(0));
+  if (chain.gemms.front()->isConv)
+    flattenConvBody(fused);
 
   // Erase the originals, users first, then the cheap producers that died.
   SmallVector<Operation *> dead(chain.epilogue.begin(), chain.epilogue.end());

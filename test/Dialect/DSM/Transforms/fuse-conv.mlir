@@ -4,9 +4,10 @@
 // RUN: diff %t.once.mlir %t.twice.mlir
 
 // Conv chains (linalg.conv_2d_nhwc_hwcf) as GEMM chains. Inside the body a
-// 1x1 conv is collapse_shape + matmul + expand_shape and a kxk conv is an
-// im2col generic + matmul, so every body is a chain of matmuls with
-// M = N·OH·OW.
+// 1x1 conv is collapse_shape + matmul and a kxk conv is an im2col generic +
+// matmul, and the elementwise ops are rewritten onto [N·OH·OW, C], so every
+// body is a chain of 2-D ops with M = N·OH·OW, between one collapse of the
+// input and one expand_shape of the result.
 
 #id4 = affine_map<(n, h, w, c) -> (n, h, w, c)>
 #ch = affine_map<(n, h, w, c) -> (c)>
@@ -26,14 +27,12 @@
 // CHECK:           %[[E1:.+]] = tensor.empty(%[[M]]) : tensor<?x512xf32>
 // CHECK:           %[[Z1:.+]] = linalg.fill ins(%{{.+}} : f32) outs(%[[E1]] : tensor<?x512xf32>)
 // CHECK:           %[[C:.+]] = linalg.matmul ins(%[[A]], %[[B]] : tensor<?x128xbf16>, tensor<128x512xbf16>) outs(%[[Z1]] : tensor<?x512xf32>)
-// CHECK:           %[[C4:.+]] = tensor.expand_shape %[[C]] {{\[\[}}0, 1, 2], [3]] output_shape [%[[N]], 28, 28, 512]
-// CHECK:           %[[H:.+]] = linalg.generic {{.*}} ins(%[[C4]] : tensor<?x28x28x512xf32>)
-// CHECK:           %[[H2:.+]] = tensor.collapse_shape %[[H]] {{\[\[}}0, 1, 2], [3]] : tensor<?x28x28x512xbf16> into tensor<?x512xbf16>
+// CHECK:           %[[H:.+]] = linalg.generic {{.*}} ins(%[[C]] : tensor<?x512xf32>) outs(%{{.+}} : tensor<?x512xbf16>)
 // CHECK:           %[[D:.+]] = tensor.collapse_shape %[[BW2]]
-// CHECK:           %[[E:.+]] = linalg.matmul ins(%[[H2]], %[[D]] : tensor<?x512xbf16>, tensor<512x128xbf16>) outs(%{{.+}} : tensor<?x128xf32>)
-// CHECK:           %[[E4:.+]] = tensor.expand_shape %[[E]]
-// CHECK:           %[[Y:.+]] = linalg.generic {{.*}} ins(%[[E4]], %[[BB]] : tensor<?x28x28x128xf32>, tensor<128xf32>)
-// CHECK:           dsm.yield %[[Y]]
+// CHECK:           %[[E:.+]] = linalg.matmul ins(%[[H]], %[[D]] : tensor<?x512xbf16>, tensor<512x128xbf16>) outs(%{{.+}} : tensor<?x128xf32>)
+// CHECK:           %[[Y:.+]] = linalg.generic {{.*}} ins(%[[E]], %[[BB]] : tensor<?x128xf32>, tensor<128xf32>) outs(%{{.+}} : tensor<?x128xbf16>)
+// CHECK:           %[[Y4:.+]] = tensor.expand_shape %[[Y]] {{\[\[}}0, 1, 2], [3]] output_shape [%[[N]], 28, 28, 128]
+// CHECK-NEXT:      dsm.yield %[[Y4]]
 // CHECK:         return %[[R]]
 func.func @pointwise_dynamic_batch(%x: tensor<?x28x28x128xbf16>, %w1: tensor<1x1x128x512xbf16>, %w2: tensor<1x1x512x128xbf16>, %bias: tensor<128xf32>) -> tensor<?x28x28x128xbf16> {
   %c0 = arith.constant 0 : index
@@ -67,8 +66,10 @@ func.func @pointwise_dynamic_batch(%x: tensor<?x28x28x128xbf16>, %w1: tensor<1x1
 // CHECK-LABEL: func.func @strided_3x3(
 // CHECK:         dsm.fused_chain ffn
 // CHECK:           %[[COL:.+]] = linalg.generic {indexing_maps = [#[[$IM2COL]], #{{.+}}], iterator_types = ["parallel", "parallel"]} ins(%{{.+}} : tensor<1x15x15x64xbf16>) outs(%{{.+}} : tensor<49x576xbf16>)
-// CHECK:           linalg.matmul ins(%[[COL]], %{{.+}} : tensor<49x576xbf16>, tensor<576x128xbf16>) outs(%{{.+}} : tensor<49x128xf32>)
-// CHECK:           linalg.matmul ins(%{{.+}}, %{{.+}} : tensor<49x128xbf16>, tensor<128x256xbf16>) outs(%{{.+}} : tensor<49x256xf32>)
+// CHECK:           %[[C:.+]] = linalg.matmul ins(%[[COL]], %{{.+}} : tensor<49x576xbf16>, tensor<576x128xbf16>) outs(%{{.+}} : tensor<49x128xf32>)
+// CHECK:           %[[H:.+]] = linalg.generic {{.*}} ins(%[[C]] : tensor<49x128xf32>) outs(%{{.+}} : tensor<49x128xbf16>)
+// CHECK:           %[[E:.+]] = linalg.matmul ins(%[[H]], %{{.+}} : tensor<49x128xbf16>, tensor<128x256xbf16>) outs(%{{.+}} : tensor<49x256xf32>)
+// CHECK:           tensor.expand_shape %[[E]] {{\[\[}}0, 1, 2], [3]] output_shape [1, 7, 7, 256]
 func.func @strided_3x3(%x: tensor<1x15x15x64xbf16>, %w1: tensor<3x3x64x128xbf16>, %w2: tensor<1x1x128x256xbf16>) -> tensor<1x7x7x256xf32> {
   %zero = arith.constant 0.0 : f32
   %e0 = tensor.empty() : tensor<1x7x7x128xf32>

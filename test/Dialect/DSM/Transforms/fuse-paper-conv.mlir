@@ -17,9 +17,9 @@
 // CHECK:           %[[A:.+]] = tensor.collapse_shape %[[BX]] {{\[\[}}0, 1, 2], [3]] : tensor<1x56x56x64xbf16> into tensor<3136x64xbf16>
 // CHECK:           %[[B:.+]] = tensor.collapse_shape %[[BW1]] {{\[\[}}0, 1, 2], [3]] : tensor<1x1x64x256xbf16> into tensor<64x256xbf16>
 // CHECK:           %[[C:.+]] = linalg.matmul ins(%[[A]], %[[B]] : tensor<3136x64xbf16>, tensor<64x256xbf16>) outs(%{{.+}} : tensor<3136x256xf32>)
-// CHECK:           linalg.generic
+// CHECK:           %[[H:.+]] = linalg.generic {{.*}} ins(%[[C]] : tensor<3136x256xf32>) outs(%{{.+}} : tensor<3136x256xbf16>)
 // CHECK:           %[[D:.+]] = tensor.collapse_shape %[[BW2]] {{\[\[}}0, 1, 2], [3]] : tensor<1x1x256x64xbf16> into tensor<256x64xbf16>
-// CHECK:           %[[E:.+]] = linalg.matmul ins(%{{.+}}, %[[D]] : tensor<3136x256xbf16>, tensor<256x64xbf16>) outs(%{{.+}} : tensor<3136x64xf32>)
+// CHECK:           %[[E:.+]] = linalg.matmul ins(%[[H]], %[[D]] : tensor<3136x256xbf16>, tensor<256x64xbf16>) outs(%{{.+}} : tensor<3136x64xf32>)
 // CHECK:           %[[Y:.+]] = tensor.expand_shape %[[E]] {{\[\[}}0, 1, 2], [3]] output_shape [1, 56, 56, 64]
 // CHECK-NEXT:      dsm.yield %[[Y]]
 // CHECK:         return %[[R]]
@@ -55,9 +55,9 @@ func.func @c1(%x: tensor<1x56x56x64xbf16>, %w1: tensor<1x1x64x256xbf16>, %w2: te
 // CHECK:           %[[A:.+]] = tensor.collapse_shape %[[BX]] {{\[\[}}0, 1, 2], [3]] : tensor<1x28x28x128xbf16> into tensor<784x128xbf16>
 // CHECK:           %[[B:.+]] = tensor.collapse_shape %[[BW1]] {{\[\[}}0, 1, 2], [3]] : tensor<1x1x128x512xbf16> into tensor<128x512xbf16>
 // CHECK:           %[[C:.+]] = linalg.matmul ins(%[[A]], %[[B]] : tensor<784x128xbf16>, tensor<128x512xbf16>) outs(%{{.+}} : tensor<784x512xf32>)
-// CHECK:           linalg.generic
+// CHECK:           %[[H:.+]] = linalg.generic {{.*}} ins(%[[C]] : tensor<784x512xf32>) outs(%{{.+}} : tensor<784x512xbf16>)
 // CHECK:           %[[D:.+]] = tensor.collapse_shape %[[BW2]] {{\[\[}}0, 1, 2], [3]] : tensor<1x1x512x128xbf16> into tensor<512x128xbf16>
-// CHECK:           %[[E:.+]] = linalg.matmul ins(%{{.+}}, %[[D]] : tensor<784x512xbf16>, tensor<512x128xbf16>) outs(%{{.+}} : tensor<784x128xf32>)
+// CHECK:           %[[E:.+]] = linalg.matmul ins(%[[H]], %[[D]] : tensor<784x512xbf16>, tensor<512x128xbf16>) outs(%{{.+}} : tensor<784x128xf32>)
 // CHECK:           %[[Y:.+]] = tensor.expand_shape %[[E]] {{\[\[}}0, 1, 2], [3]] output_shape [1, 28, 28, 128]
 // CHECK-NEXT:      dsm.yield %[[Y]]
 // CHECK:         return %[[R]]
@@ -93,9 +93,9 @@ func.func @c2(%x: tensor<1x28x28x128xbf16>, %w1: tensor<1x1x128x512xbf16>, %w2: 
 // CHECK:           %[[A:.+]] = tensor.collapse_shape %[[BX]] {{\[\[}}0, 1, 2], [3]] : tensor<1x14x14x256xbf16> into tensor<196x256xbf16>
 // CHECK:           %[[B:.+]] = tensor.collapse_shape %[[BW1]] {{\[\[}}0, 1, 2], [3]] : tensor<1x1x256x1024xbf16> into tensor<256x1024xbf16>
 // CHECK:           %[[C:.+]] = linalg.matmul ins(%[[A]], %[[B]] : tensor<196x256xbf16>, tensor<256x1024xbf16>) outs(%{{.+}} : tensor<196x1024xf32>)
-// CHECK:           linalg.generic
+// CHECK:           %[[H:.+]] = linalg.generic {{.*}} ins(%[[C]] : tensor<196x1024xf32>) outs(%{{.+}} : tensor<196x1024xbf16>)
 // CHECK:           %[[D:.+]] = tensor.collapse_shape %[[BW2]] {{\[\[}}0, 1, 2], [3]] : tensor<1x1x1024x256xbf16> into tensor<1024x256xbf16>
-// CHECK:           %[[E:.+]] = linalg.matmul ins(%{{.+}}, %[[D]] : tensor<196x1024xbf16>, tensor<1024x256xbf16>) outs(%{{.+}} : tensor<196x256xf32>)
+// CHECK:           %[[E:.+]] = linalg.matmul ins(%[[H]], %[[D]] : tensor<196x1024xbf16>, tensor<1024x256xbf16>) outs(%{{.+}} : tensor<196x256xf32>)
 // CHECK:           %[[Y:.+]] = tensor.expand_shape %[[E]] {{\[\[}}0, 1, 2], [3]] output_shape [1, 14, 14, 256]
 // CHECK-NEXT:      dsm.yield %[[Y]]
 // CHECK:         return %[[R]]
@@ -131,9 +131,9 @@ func.func @c3(%x: tensor<1x14x14x256xbf16>, %w1: tensor<1x1x256x1024xbf16>, %w2:
 // CHECK:           %[[A:.+]] = tensor.collapse_shape %[[BX]] {{\[\[}}0, 1, 2], [3]] : tensor<1x7x7x512xbf16> into tensor<49x512xbf16>
 // CHECK:           %[[B:.+]] = tensor.collapse_shape %[[BW1]] {{\[\[}}0, 1, 2], [3]] : tensor<1x1x512x2048xbf16> into tensor<512x2048xbf16>
 // CHECK:           %[[C:.+]] = linalg.matmul ins(%[[A]], %[[B]] : tensor<49x512xbf16>, tensor<512x2048xbf16>) outs(%{{.+}} : tensor<49x2048xf32>)
-// CHECK:           linalg.generic
+// CHECK:           %[[H:.+]] = linalg.generic {{.*}} ins(%[[C]] : tensor<49x2048xf32>) outs(%{{.+}} : tensor<49x2048xbf16>)
 // CHECK:           %[[D:.+]] = tensor.collapse_shape %[[BW2]] {{\[\[}}0, 1, 2], [3]] : tensor<1x1x2048x512xbf16> into tensor<2048x512xbf16>
-// CHECK:           %[[E:.+]] = linalg.matmul ins(%{{.+}}, %[[D]] : tensor<49x2048xbf16>, tensor<2048x512xbf16>) outs(%{{.+}} : tensor<49x512xf32>)
+// CHECK:           %[[E:.+]] = linalg.matmul ins(%[[H]], %[[D]] : tensor<49x2048xbf16>, tensor<2048x512xbf16>) outs(%{{.+}} : tensor<49x512xf32>)
 // CHECK:           %[[Y:.+]] = tensor.expand_shape %[[E]] {{\[\[}}0, 1, 2], [3]] output_shape [1, 7, 7, 512]
 // CHECK-NEXT:      dsm.yield %[[Y]]
 // CHECK:         return %[[R]]
@@ -170,9 +170,9 @@ func.func @c4(%x: tensor<1x7x7x512xbf16>, %w1: tensor<1x1x512x2048xbf16>, %w2: t
 // CHECK:           %[[A:.+]] = linalg.generic {{.*}} ins(%[[P]] : tensor<1x58x58x64xbf16>) outs(%{{.+}} : tensor<3136x576xbf16>)
 // CHECK:           %[[B:.+]] = tensor.collapse_shape %[[BW1]] {{\[\[}}0, 1, 2], [3]] : tensor<3x3x64x64xbf16> into tensor<576x64xbf16>
 // CHECK:           %[[C:.+]] = linalg.matmul ins(%[[A]], %[[B]] : tensor<3136x576xbf16>, tensor<576x64xbf16>) outs(%{{.+}} : tensor<3136x64xf32>)
-// CHECK:           linalg.generic
+// CHECK:           %[[H:.+]] = linalg.generic {{.*}} ins(%[[C]] : tensor<3136x64xf32>) outs(%{{.+}} : tensor<3136x64xbf16>)
 // CHECK:           %[[D:.+]] = tensor.collapse_shape %[[BW2]] {{\[\[}}0, 1, 2], [3]] : tensor<1x1x64x256xbf16> into tensor<64x256xbf16>
-// CHECK:           %[[E:.+]] = linalg.matmul ins(%{{.+}}, %[[D]] : tensor<3136x64xbf16>, tensor<64x256xbf16>) outs(%{{.+}} : tensor<3136x256xf32>)
+// CHECK:           %[[E:.+]] = linalg.matmul ins(%[[H]], %[[D]] : tensor<3136x64xbf16>, tensor<64x256xbf16>) outs(%{{.+}} : tensor<3136x256xf32>)
 // CHECK:           %[[Y:.+]] = tensor.expand_shape %[[E]] {{\[\[}}0, 1, 2], [3]] output_shape [1, 56, 56, 256]
 // CHECK-NEXT:      dsm.yield %[[Y]]
 // CHECK:         return %[[R]]
@@ -214,9 +214,9 @@ func.func @c5(%x: tensor<1x56x56x64xbf16>, %w1: tensor<3x3x64x64xbf16>, %w2: ten
 // CHECK:           %[[A:.+]] = linalg.generic {{.*}} ins(%[[P]] : tensor<1x30x30x128xbf16>) outs(%{{.+}} : tensor<784x1152xbf16>)
 // CHECK:           %[[B:.+]] = tensor.collapse_shape %[[BW1]] {{\[\[}}0, 1, 2], [3]] : tensor<3x3x128x128xbf16> into tensor<1152x128xbf16>
 // CHECK:           %[[C:.+]] = linalg.matmul ins(%[[A]], %[[B]] : tensor<784x1152xbf16>, tensor<1152x128xbf16>) outs(%{{.+}} : tensor<784x128xf32>)
-// CHECK:           linalg.generic
+// CHECK:           %[[H:.+]] = linalg.generic {{.*}} ins(%[[C]] : tensor<784x128xf32>) outs(%{{.+}} : tensor<784x128xbf16>)
 // CHECK:           %[[D:.+]] = tensor.collapse_shape %[[BW2]] {{\[\[}}0, 1, 2], [3]] : tensor<1x1x128x512xbf16> into tensor<128x512xbf16>
-// CHECK:           %[[E:.+]] = linalg.matmul ins(%{{.+}}, %[[D]] : tensor<784x128xbf16>, tensor<128x512xbf16>) outs(%{{.+}} : tensor<784x512xf32>)
+// CHECK:           %[[E:.+]] = linalg.matmul ins(%[[H]], %[[D]] : tensor<784x128xbf16>, tensor<128x512xbf16>) outs(%{{.+}} : tensor<784x512xf32>)
 // CHECK:           %[[Y:.+]] = tensor.expand_shape %[[E]] {{\[\[}}0, 1, 2], [3]] output_shape [1, 28, 28, 512]
 // CHECK-NEXT:      dsm.yield %[[Y]]
 // CHECK:         return %[[R]]
@@ -258,9 +258,9 @@ func.func @c6(%x: tensor<1x28x28x128xbf16>, %w1: tensor<3x3x128x128xbf16>, %w2: 
 // CHECK:           %[[A:.+]] = linalg.generic {{.*}} ins(%[[P]] : tensor<1x16x16x256xbf16>) outs(%{{.+}} : tensor<196x2304xbf16>)
 // CHECK:           %[[B:.+]] = tensor.collapse_shape %[[BW1]] {{\[\[}}0, 1, 2], [3]] : tensor<3x3x256x256xbf16> into tensor<2304x256xbf16>
 // CHECK:           %[[C:.+]] = linalg.matmul ins(%[[A]], %[[B]] : tensor<196x2304xbf16>, tensor<2304x256xbf16>) outs(%{{.+}} : tensor<196x256xf32>)
-// CHECK:           linalg.generic
+// CHECK:           %[[H:.+]] = linalg.generic {{.*}} ins(%[[C]] : tensor<196x256xf32>) outs(%{{.+}} : tensor<196x256xbf16>)
 // CHECK:           %[[D:.+]] = tensor.collapse_shape %[[BW2]] {{\[\[}}0, 1, 2], [3]] : tensor<1x1x256x1024xbf16> into tensor<256x1024xbf16>
-// CHECK:           %[[E:.+]] = linalg.matmul ins(%{{.+}}, %[[D]] : tensor<196x256xbf16>, tensor<256x1024xbf16>) outs(%{{.+}} : tensor<196x1024xf32>)
+// CHECK:           %[[E:.+]] = linalg.matmul ins(%[[H]], %[[D]] : tensor<196x256xbf16>, tensor<256x1024xbf16>) outs(%{{.+}} : tensor<196x1024xf32>)
 // CHECK:           %[[Y:.+]] = tensor.expand_shape %[[E]] {{\[\[}}0, 1, 2], [3]] output_shape [1, 14, 14, 1024]
 // CHECK-NEXT:      dsm.yield %[[Y]]
 // CHECK:         return %[[R]]
@@ -302,9 +302,9 @@ func.func @c7(%x: tensor<1x14x14x256xbf16>, %w1: tensor<3x3x256x256xbf16>, %w2: 
 // CHECK:           %[[A:.+]] = linalg.generic {{.*}} ins(%[[P]] : tensor<1x9x9x512xbf16>) outs(%{{.+}} : tensor<49x4608xbf16>)
 // CHECK:           %[[B:.+]] = tensor.collapse_shape %[[BW1]] {{\[\[}}0, 1, 2], [3]] : tensor<3x3x512x512xbf16> into tensor<4608x512xbf16>
 // CHECK:           %[[C:.+]] = linalg.matmul ins(%[[A]], %[[B]] : tensor<49x4608xbf16>, tensor<4608x512xbf16>) outs(%{{.+}} : tensor<49x512xf32>)
-// CHECK:           linalg.generic
+// CHECK:           %[[H:.+]] = linalg.generic {{.*}} ins(%[[C]] : tensor<49x512xf32>) outs(%{{.+}} : tensor<49x512xbf16>)
 // CHECK:           %[[D:.+]] = tensor.collapse_shape %[[BW2]] {{\[\[}}0, 1, 2], [3]] : tensor<1x1x512x2048xbf16> into tensor<512x2048xbf16>
-// CHECK:           %[[E:.+]] = linalg.matmul ins(%{{.+}}, %[[D]] : tensor<49x512xbf16>, tensor<512x2048xbf16>) outs(%{{.+}} : tensor<49x2048xf32>)
+// CHECK:           %[[E:.+]] = linalg.matmul ins(%[[H]], %[[D]] : tensor<49x512xbf16>, tensor<512x2048xbf16>) outs(%{{.+}} : tensor<49x2048xf32>)
 // CHECK:           %[[Y:.+]] = tensor.expand_shape %[[E]] {{\[\[}}0, 1, 2], [3]] output_shape [1, 7, 7, 2048]
 // CHECK-NEXT:      dsm.yield %[[Y]]
 // CHECK:         return %[[R]]

@@ -210,9 +210,9 @@ def conv(wid, ic, h, w, oc1, oc2, k1, k2):
 {lhs_check}\
 // CHECK:           %[[B:.+]] = tensor.collapse_shape %[[BW1]] {{{{\\[\\[}}}}0, 1, 2], [3]] : tensor<{k1}x{k1}x{ic}x{oc1}xbf16> into tensor<{kk}x{oc1}xbf16>
 // CHECK:           %[[C:.+]] = linalg.matmul ins(%[[A]], %[[B]] : tensor<{rows}x{kk}xbf16>, tensor<{kk}x{oc1}xbf16>) outs(%{{{{.+}}}} : tensor<{rows}x{oc1}xf32>)
-// CHECK:           linalg.generic
+// CHECK:           %[[H:.+]] = linalg.generic {{{{.*}}}} ins(%[[C]] : tensor<{rows}x{oc1}xf32>) outs(%{{{{.+}}}} : tensor<{rows}x{oc1}xbf16>)
 // CHECK:           %[[D:.+]] = tensor.collapse_shape %[[BW2]] {{{{\\[\\[}}}}0, 1, 2], [3]] : tensor<1x1x{oc1}x{oc2}xbf16> into tensor<{oc1}x{oc2}xbf16>
-// CHECK:           %[[E:.+]] = linalg.matmul ins(%{{{{.+}}}}, %[[D]] : tensor<{rows}x{oc1}xbf16>, tensor<{oc1}x{oc2}xbf16>) outs(%{{{{.+}}}} : tensor<{rows}x{oc2}xf32>)
+// CHECK:           %[[E:.+]] = linalg.matmul ins(%[[H]], %[[D]] : tensor<{rows}x{oc1}xbf16>, tensor<{oc1}x{oc2}xbf16>) outs(%{{{{.+}}}} : tensor<{rows}x{oc2}xf32>)
 // CHECK:           %[[Y:.+]] = tensor.expand_shape %[[E]] {{{{\\[\\[}}}}0, 1, 2], [3]] output_shape [1, {h}, {w}, {oc2}]
 // CHECK-NEXT:      dsm.yield %[[Y]]
 // CHECK:         return %[[R]]
