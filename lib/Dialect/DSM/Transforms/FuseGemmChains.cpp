@@ -247,7 +247,14 @@ SmallVector<OpOperand *> getReadOperands(linalg::LinalgOp op) {
 /// Cheap producers that are cloned into a chain's body instead of becoming
 /// inputs: constants, empty tensors, fills and dims.
 bool isRematerializable(Operation *op) {
-  if (isa<arith::ConstantOp, tensor::EmptyOp, tensor::DimOp, linalg::FillOp>(op))
+  // Scalars and splats only: a dense weight constant is an input.
+  if (auto cst = dyn_cast<arith::ConstantOp>(op)) {
+    if (!isa<ShapedType>(cst.getType()))
+      return true;
+    auto dense = dyn_cast<DenseElementsAttr>(cst.getValue());
+    return dense && dense.isSplat();
+  }
+  if (isa<tensor::EmptyOp, tensor::DimOp, linalg::FillOp>(op))
     return true;
   if (auto generic = dyn_cast<linalg::GenericOp>(op))
     return generic.hasPureTensorSemantics() &&
