@@ -24,17 +24,21 @@ def DSMFuseGemmChains : Pass<"dsm-fuse"> {
       an elementwise product, then the down GEMM (body order: gate, up,
       down);
     - conv chains (1×1 then 1×1, or k×k then 1×1) are rewritten inside the
-      body as matmuls on [N·H·W, C] (collapse_shape or an im2col generic), so
-      that every body is a chain of matmuls;
+      body as matmuls on [N·H·W, C] (collapse_shape or an im2col generic),
+      with the elementwise ops between them collapsed to 2-D, so that every
+      body is a chain of matmuls;
     - `gemm` (only with `fuse-single-gemms`): one GEMM and its epilogue.
 
-    Epilogue ops (bias, residual, activation, casts) whose only input from
-    the chain is its result are pulled in. A chain is legal when its
-    intermediates are used only inside it, its GEMMs take f16/bf16 operands,
-    N and K are static, at least `min-dim` and multiples of 8. Chains of
-    three or more GEMMs are cut into pairs (the lowering supports two GEMMs
-    and the gated form). With `report`, every GEMM left alone gets a remark
-    that says why. Running the pass twice changes nothing.
+    Elementwise epilogue ops (bias, residual, activation, casts) that are the
+    only user of the chain's result are pulled in, one after the other. A chain is legal when its
+    intermediates are used only inside it (the region yields only the final
+    result), its GEMMs take f16/bf16 operands (f32, int8 and f64 are left
+    alone), N and K are static (M may be dynamic), at least `min-dim` and
+    multiples of 8. Chains of three or more GEMMs are cut into consecutive
+    pairs of kind `ffn` (the lowering supports two GEMMs plus the gated
+    form); the GEMM left over gets a remark. With `report`, every GEMM left
+    alone gets a remark that says why. Running the pass twice changes
+    nothing. See docs/fuse.md.
 
     Example:
 
