@@ -55,7 +55,8 @@ protected:
                                           const std::string &type = "f32") {
     std::string t = "tensor<8x" + type + ">";
     return matchIn(
-        "func.func @f(%x: " + t + ", %e: " + t + ") -> " + t + " {\n"
+        "func.func @f(%x: " + t + ", %e: " + t + ") -> " + t +
+        " {\n"
         "  %r = linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, "
         "affine_map<(i) -> (i)>], iterator_types = [\"parallel\"]} ins(%x : " +
         t + ") outs(%e : " + t + ") {\n  ^bb0(%a: " + type + ", %o: " + type +

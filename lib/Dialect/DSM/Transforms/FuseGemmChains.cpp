@@ -1,4 +1,4 @@
-//===- FuseGemmChains.cpp - group GEMM chains into dsm.fused_chain -*- C++ -*-===//
+//===- FuseGemmChains.cpp - GEMM chains into dsm.fused_chain ---*- C++ -*-===//
 //
 // Part of the FlashFuser project.
 //
@@ -14,8 +14,8 @@
 //     only inside the chain) and claim candidates in program order, so that a
 //     longer chain is cut into pairs;
 //  4. pull in the single-use elementwise epilogue of each chain, clone the
-//     chain into a dsm.fused_chain (convs become matmuls on [N·H·W, C]), rewire
-//     the uses and erase the originals.
+//     chain into a dsm.fused_chain (convs become matmuls on [N·H·W, C]),
+//     rewire the uses and erase the originals.
 // See docs/fuse.md.
 //
 //===----------------------------------------------------------------------===//
@@ -28,9 +28,9 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/Dominance.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
-#include "mlir/IR/Dominance.h"
 #include "mlir/Transforms/CSE.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/Transforms/RegionUtils.h"
@@ -74,7 +74,9 @@ struct Gemm {
 
 bool isSupportedOperandType(Type t) { return t.isF16() || t.isBF16(); }
 
-bool isSupportedResultType(Type t) { return t.isF16() || t.isBF16() || t.isF32(); }
+bool isSupportedResultType(Type t) {
+  return t.isF16() || t.isBF16() || t.isF32();
+}
 
 std::string typeString(Type t) {
   std::string s;
@@ -409,13 +411,11 @@ std::optional<Chain> BlockFuser::analyzeConsumer(Gemm &down) {
   // external operands such as broadcast biases) and note which producers each
   // depends on.
   SmallVector<Operation *> leafOps = leaves.takeVector();
-  llvm::sort(leafOps, [&](Operation *a, Operation *b) {
-    return order[a] < order[b];
-  });
+  llvm::sort(leafOps,
+             [&](Operation *a, Operation *b) { return order[a] < order[b]; });
   SmallVector<Operation *> sliceOps = slice.takeVector();
-  llvm::sort(sliceOps, [&](Operation *a, Operation *b) {
-    return order[a] < order[b];
-  });
+  llvm::sort(sliceOps,
+             [&](Operation *a, Operation *b) { return order[a] < order[b]; });
   DenseMap<Operation *, unsigned> deps; // bit i: depends on leafOps[i]
   for (auto [i, leaf] : llvm::enumerate(leafOps))
     deps[leaf] = 1u << std::min<size_t>(i, 31);
@@ -480,7 +480,8 @@ std::optional<Chain> BlockFuser::analyzeConsumer(Gemm &down) {
         break;
       }
     auto isProduct = [](Operation *op) {
-      Value y = cast<linalg::LinalgOp>(op).getBlock()->getTerminator()->getOperand(0);
+      Value y =
+          cast<linalg::LinalgOp>(op).getBlock()->getTerminator()->getOperand(0);
       while (Operation *def = y.getDefiningOp()) {
         if (!isa<arith::ExtFOp, arith::TruncFOp>(def))
           break;
@@ -518,11 +519,19 @@ std::optional<Chain> BlockFuser::analyzeConsumer(Gemm &down) {
     if (!g->illegal.empty())
       return fail(g->illegal);
 
-  // Intermediates are used only inside the chain.
-  DenseSet<Operation *> inside(chain.between.begin(), chain.between.end());
+  // Intermediates are used only inside the chain, and only as data: the
+  // weights of every GEMM come from outside. Checked in a fixed order so that
+  // the remark is deterministic.
+  SmallVector<Operation *> insideOps;
   for (Gemm *g : chain.gemms)
-    inside.insert(g->op);
-  for (Operation *op : inside) {
+    insideOps.push_back(g->op);
+  llvm::append_range(insideOps, chain.between);
+  DenseSet<Operation *> inside(insideOps.begin(), insideOps.end());
+  for (Gemm *g : chain.gemms)
+    if (Operation *def = g->rhs->get().getDefiningOp();
+        def && inside.contains(def))
+      return fail("the intermediate feeds the weights operand of a GEMM");
+  for (Operation *op : insideOps) {
     if (op == down.op)
       continue;
     for (Operation *user : op->getUsers())
@@ -665,11 +674,10 @@ void BodyBuilder::emitConvAsMatmul(const Gemm &g) {
                x = row % ow;
     AffineExpr ky = col.floorDiv(g.kw * c), kx = (col % (g.kw * c)).floorDiv(c),
                ch = col % c;
-    AffineMap inputMap = AffineMap::get(
-        2, 0,
-        {n, y * g.strideH + ky * g.dilationH, x * g.strideW + kx * g.dilationW,
-         ch},
-        ctx);
+    AffineMap inputMap = AffineMap::get(2, 0,
+                                        {n, y * g.strideH + ky * g.dilationH,
+                                         x * g.strideW + kx * g.dilationW, ch},
+                                        ctx);
     AffineMap outMap = AffineMap::getMultiDimIdentityMap(2, ctx);
     Value empty = makeEmpty(g.k, elemType);
     lhs = linalg::GenericOp::create(
@@ -691,9 +699,10 @@ void BodyBuilder::emitConvAsMatmul(const Gemm &g) {
   if (auto fill = origInit.getDefiningOp<linalg::FillOp>();
       fill && fill.getOutputs()[0].getDefiningOp<tensor::EmptyOp>()) {
     Value empty = makeEmpty(f, outType.getElementType());
-    init = linalg::FillOp::create(b, loc, ValueRange{resolve(fill.getInputs()[0])},
-                                  ValueRange{empty})
-               ->getResult(0);
+    init =
+        linalg::FillOp::create(b, loc, ValueRange{resolve(fill.getInputs()[0])},
+                               ValueRange{empty})
+            ->getResult(0);
   } else {
     init = tensor::CollapseShapeOp::create(b, loc, resolve(origInit), toRows);
   }
@@ -701,10 +710,11 @@ void BodyBuilder::emitConvAsMatmul(const Gemm &g) {
                                       ValueRange{lhs, rhs}, ValueRange{init})
                  ->getResult(0);
   SmallVector<OpFoldResult> outShape{
-      dynBatch ? OpFoldResult(dynBatch) : OpFoldResult(b.getIndexAttr(outType.getDimSize(0))),
+      dynBatch ? OpFoldResult(dynBatch)
+               : OpFoldResult(b.getIndexAttr(outType.getDimSize(0))),
       b.getIndexAttr(oh), b.getIndexAttr(ow), b.getIndexAttr(f)};
-  Value result = tensor::ExpandShapeOp::create(b, loc, outType, mm, toRows,
-                                               outShape);
+  Value result =
+      tensor::ExpandShapeOp::create(b, loc, outType, mm, toRows, outShape);
   mapping.map(conv->getResult(0), result);
 }
 
@@ -846,9 +856,8 @@ LogicalResult BlockFuser::rewrite(Chain &chain) {
   dead.append(chain.between.begin(), chain.between.end());
   if (chain.pad)
     dead.push_back(chain.pad);
-  llvm::sort(dead, [&](Operation *a, Operation *b) {
-    return order[a] > order[b];
-  });
+  llvm::sort(dead,
+             [&](Operation *a, Operation *b) { return order[a] > order[b]; });
   DenseSet<Operation *> deadSet(dead.begin(), dead.end());
   SetVector<Operation *> producers;
   auto addProducers = [&](Operation *op) {
@@ -904,11 +913,11 @@ LogicalResult BlockFuser::run() {
         addReason(g->op, c.illegal);
       continue;
     }
-    bool conflict = llvm::any_of(c.gemms, [&](Gemm *g) {
-      return claimed.contains(g->op);
-    }) || llvm::any_of(c.between, [&](Operation *op) {
-      return claimed.contains(op);
-    });
+    bool conflict =
+        llvm::any_of(c.gemms,
+                     [&](Gemm *g) { return claimed.contains(g->op); }) ||
+        llvm::any_of(c.between,
+                     [&](Operation *op) { return claimed.contains(op); });
     if (conflict) {
       bool cut = llvm::any_of(ArrayRef(c.gemms).drop_back(), [&](Gemm *g) {
         return chainEnds.contains(g->op);

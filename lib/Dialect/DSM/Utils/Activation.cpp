@@ -1,4 +1,4 @@
-//===- Activation.cpp - recognise elementwise activations ------*- C++ -*-===//
+//===- Activation.cpp - recognise elementwise activations -------*- C++ -*-===//
 //
 // Part of the FlashFuser project.
 //
@@ -6,8 +6,8 @@
 //
 // The scalar body of an elementwise op is flattened into a sum of terms
 // c·a1·a2·…, where the atoms are x, 1/(expression) or any other value
-// (erf(…), tanh(…), exp(…)). Products are distributed, so every way of writing
-// x·0.5·(1 + erf(x/√2)) flattens to the same {0.5·x, 0.5·x·erf(z)} with
+// (erf(…), tanh(…), exp(…)). Products are distributed, so every way of
+// writing x·0.5·(1 + erf(x/√2)) flattens to {0.5·x, 0.5·x·erf(z)} with
 // z = {0.7071·x}; the matchers then compare the terms and recurse into the
 // arguments of erf, tanh and exp.
 //
@@ -138,7 +138,8 @@ static Poly normalize(Poly p) {
   Poly out;
   for (Term &t : p) {
     llvm::sort(t.atoms);
-    auto it = llvm::find_if(out, [&](const Term &o) { return o.atoms == t.atoms; });
+    auto it =
+        llvm::find_if(out, [&](const Term &o) { return o.atoms == t.atoms; });
     if (it != out.end())
       it->coef += t.coef;
     else
@@ -229,8 +230,8 @@ std::optional<Poly> Flattener::flatten(Value v, unsigned depth) {
         return std::nullopt;
       return scale(*num, 1.0 / *c);
     }
-    return multiply(*num,
-                    makeAtom({Atom::Kind::recip, stripCasts(def->getOperand(1))}));
+    return multiply(
+        *num, makeAtom({Atom::Kind::recip, stripCasts(def->getOperand(1))}));
   }
   // Small integer powers (x³ in the tanh form of GELU).
   if (isa<math::PowFOp, math::FPowIOp>(def)) {
@@ -258,8 +259,7 @@ std::optional<Poly> Flattener::flatten(Value v, unsigned depth) {
 
 /// Returns true if `p` is c·x^power with c ≈ `coef`.
 static bool isMonomial(const Poly &p, double coef, unsigned power = 1) {
-  if (p.size() != 1 || !approx(p[0].coef, coef) ||
-      p[0].atoms.size() != power)
+  if (p.size() != 1 || !approx(p[0].coef, coef) || p[0].atoms.size() != power)
     return false;
   return llvm::all_of(p[0].atoms,
                       [](const Atom &a) { return a.kind == Atom::Kind::x; });
@@ -301,8 +301,8 @@ static bool isOnePlusExpNegX(Flattener &f, Value denominator) {
 static bool isTimesSigmoid(Flattener &f, const Poly &p, bool timesX) {
   unsigned xs = timesX ? 1 : 0;
   auto countX = [](const Term &t) {
-    return llvm::count_if(t.atoms,
-                          [](const Atom &a) { return a.kind == Atom::Kind::x; });
+    return llvm::count_if(
+        t.atoms, [](const Atom &a) { return a.kind == Atom::Kind::x; });
   };
   if (p.size() == 1) {
     const Term &t = p[0];
@@ -388,24 +388,47 @@ static bool matchRelu(Flattener &f, Value y) {
     // 0 < x is x > 0: swap the operands and mirror the predicate.
     std::swap(lhs, rhs);
     switch (cmp.getPredicate()) {
-    case P::OLT: pred = P::OGT; break;
-    case P::OLE: pred = P::OGE; break;
-    case P::ULT: pred = P::UGT; break;
-    case P::ULE: pred = P::UGE; break;
-    case P::OGT: pred = P::OLT; break;
-    case P::OGE: pred = P::OLE; break;
-    case P::UGT: pred = P::ULT; break;
-    case P::UGE: pred = P::ULE; break;
-    default: return false;
+    case P::OLT:
+      pred = P::OGT;
+      break;
+    case P::OLE:
+      pred = P::OGE;
+      break;
+    case P::ULT:
+      pred = P::UGT;
+      break;
+    case P::ULE:
+      pred = P::UGE;
+      break;
+    case P::OGT:
+      pred = P::OLT;
+      break;
+    case P::OGE:
+      pred = P::OLE;
+      break;
+    case P::UGT:
+      pred = P::ULT;
+      break;
+    case P::UGE:
+      pred = P::ULE;
+      break;
+    default:
+      return false;
     }
   }
   if (!f.isX(lhs) || !isZero(rhs))
     return false;
   Value t = select.getTrueValue(), e = select.getFalseValue();
   switch (pred) {
-  case P::OGT: case P::OGE: case P::UGT: case P::UGE:
+  case P::OGT:
+  case P::OGE:
+  case P::UGT:
+  case P::UGE:
     return f.isX(t) && isZero(e);
-  case P::OLT: case P::OLE: case P::ULT: case P::ULE:
+  case P::OLT:
+  case P::OLE:
+  case P::ULT:
+  case P::ULE:
     return isZero(t) && f.isX(e);
   default:
     return false;

@@ -252,3 +252,17 @@ func.func @mixed_conv_matmul(%x: tensor<1x16x16x64xbf16>, %w: tensor<1x1x64x64xb
   %o = linalg.matmul ins(%f, %d : tensor<256x64xbf16>, tensor<64x64xbf16>) outs(%z2 : tensor<256x64xbf16>) -> tensor<256x64xbf16>
   return %o : tensor<256x64xbf16>
 }
+
+// -----
+
+// The intermediate feeds the second GEMM as both LHS and weights (C·C): the
+// weights of a fused GEMM must come from outside.
+// CHECK-LABEL: func.func @intermediate_as_weights
+// CHECK-NOT:     dsm.fused_chain
+func.func @intermediate_as_weights(%a: tensor<256x256xbf16>, %b: tensor<256x256xbf16>, %z: tensor<256x256xbf16>) -> tensor<256x256xbf16> {
+  // expected-remark @below {{GEMM not fused: the intermediate feeds the weights operand of a GEMM}}
+  %c = linalg.matmul ins(%a, %b : tensor<256x256xbf16>, tensor<256x256xbf16>) outs(%z : tensor<256x256xbf16>) -> tensor<256x256xbf16>
+  // expected-remark @below {{GEMM not fused: the intermediate feeds the weights operand of a GEMM}}
+  %o = linalg.matmul ins(%c, %c : tensor<256x256xbf16>, tensor<256x256xbf16>) outs(%z : tensor<256x256xbf16>) -> tensor<256x256xbf16>
+  return %o : tensor<256x256xbf16>
+}
