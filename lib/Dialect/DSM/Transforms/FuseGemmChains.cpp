@@ -237,13 +237,48 @@ bool isElementwise(Operation *op) {
          !isRematerializable(op) && isElementwiseLinalgOp(linalgOp);
 }
 
-/// The operands of an elementwise op whose values its body reads.
-SmallVector<OpOperand *> getReadOperands(linalg::LinalgOp op) {
+/// A tensor.expand_shape or tensor.collapse_shape that only splits or merges
+/// the leading (row) dimensions and keeps the innermost one, as torch-mlir
+/// emits around each 2-D matmul of a [B, S, H] model. Such a reshape keeps
+/// the rows of the intermediate in order, so a chain may pass through it.
+bool isRowReshape(Operation *op) {
+  SmallVector<ReassociationIndices> groups;
+  if (auto collapse = dyn_cast<tensor::CollapseShapeOp>(op))
+    groups = collapse.getReassociationIndices();
+  else if (auto expand = dyn_cast<tensor::ExpandShapeOp>(op))
+    groups = expand.getReassociationIndices();
+  else
+    return false;
+  return groups.size() >= 2 && groups.back().size() == 1;
+}
+
+/// The ops a chain passes through between and after its GEMMs.
+bool isChainLink(Operation *op) {
+  return isElementwise(op) || isRowReshape(op);
+}
+
+/// The operands of a chain link whose values it reads: the source of a
+/// reshape, the inputs of an elementwise op and the inits its body reads.
+SmallVector<OpOperand *> getReadOperands(Operation *op) {
+  if (isRowReshape(op))
+    return {&op->getOpOperand(0)};
+  auto linalgOp = cast<linalg::LinalgOp>(op);
   SmallVector<OpOperand *> read;
   for (OpOperand &operand : op->getOpOperands())
-    if (op.isDpsInput(&operand) || op.payloadUsesValueFromOperand(&operand))
+    if (linalgOp.isDpsInput(&operand) ||
+        linalgOp.payloadUsesValueFromOperand(&operand))
       read.push_back(&operand);
   return read;
+}
+
+/// Returns true if `operand` of the chain link `op` takes the chain's value
+/// element for element (a reshape, or an identity indexing map).
+bool readsInPlace(Operation *op, OpOperand *operand) {
+  if (isRowReshape(op))
+    return true;
+  return cast<linalg::LinalgOp>(op)
+      .getMatchingIndexingMap(operand)
+      .isIdentity();
 }
 
 /// Cheap producers that are cloned into a chain's body instead of becoming
@@ -364,10 +399,10 @@ std::optional<Chain> BlockFuser::analyzeConsumer(Gemm &down) {
       leaves.insert(def);
       continue;
     }
-    if (!isElementwise(def))
+    if (!isChainLink(def))
       continue;
     slice.insert(def);
-    for (OpOperand *operand : getReadOperands(cast<linalg::LinalgOp>(def)))
+    for (OpOperand *operand : getReadOperands(def))
       work.push_back(operand->get());
   }
 
@@ -399,7 +434,7 @@ std::optional<Chain> BlockFuser::analyzeConsumer(Gemm &down) {
       if (gemmOf.count(def))
         continue;
       Operation *nextBlocker = blocker;
-      if (!nextBlocker && !isElementwise(def))
+      if (!nextBlocker && !isChainLink(def))
         nextBlocker = def;
       for (Value operand : def->getOperands())
         bfs.push_back({operand, nextBlocker});
@@ -422,14 +457,13 @@ std::optional<Chain> BlockFuser::analyzeConsumer(Gemm &down) {
   Chain chain;
   for (Operation *op : sliceOps) {
     unsigned mask = 0;
-    auto linalgOp = cast<linalg::LinalgOp>(op);
-    for (OpOperand *operand : getReadOperands(linalgOp)) {
+    for (OpOperand *operand : getReadOperands(op)) {
       Operation *def = operand->get().getDefiningOp();
       auto it = def ? deps.find(def) : deps.end();
       if (it == deps.end())
         continue;
       mask |= it->second;
-      if (!linalgOp.getMatchingIndexingMap(operand).isIdentity())
+      if (!readsInPlace(op, operand))
         chain.illegal = "'" + op->getName().getStringRef().str() +
                         "' between the GEMMs broadcasts or transposes the "
                         "intermediate";
@@ -456,8 +490,6 @@ std::optional<Chain> BlockFuser::analyzeConsumer(Gemm &down) {
   if (producers.size() == 1) {
     chain.kind = ChainKind::ffn;
     chain.gemms = {producers[0], &down};
-    if (producers[0]->isConv != down.isConv)
-      return fail("a chain mixes convolutions and matmuls");
     if (down.isConv && !down.isPointwiseConv())
       return fail("the second convolution is not 1x1 with stride 1 (it would "
                   "need a halo of the intermediate)");
@@ -480,8 +512,10 @@ std::optional<Chain> BlockFuser::analyzeConsumer(Gemm &down) {
         break;
       }
     auto isProduct = [](Operation *op) {
-      Value y =
-          cast<linalg::LinalgOp>(op).getBlock()->getTerminator()->getOperand(0);
+      auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+      if (!linalgOp)
+        return false;
+      Value y = linalgOp.getBlock()->getTerminator()->getOperand(0);
       while (Operation *def = y.getDefiningOp()) {
         if (!isa<arith::ExtFOp, arith::TruncFOp>(def))
           break;
@@ -499,8 +533,10 @@ std::optional<Chain> BlockFuser::analyzeConsumer(Gemm &down) {
       unsigned mask = deps[op];
       if (mask != 1u && mask != 2u)
         continue;
-      std::optional<ElementwiseActivation> act =
-          matchActivation(cast<linalg::LinalgOp>(op));
+      auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+      if (!linalgOp)
+        continue;
+      std::optional<ElementwiseActivation> act = matchActivation(linalgOp);
       if (act && isNonLinear(act->kind))
         activated |= mask;
     }
@@ -558,12 +594,10 @@ void BlockFuser::extendEpilogue(Chain &chain) {
     OpOperand &use = *result.getUses().begin();
     Operation *user = use.getOwner();
     if (user->getBlock() != &block || claimed.contains(user) ||
-        gemmOf.count(user) || !isElementwise(user))
+        gemmOf.count(user) || !isChainLink(user))
       break;
-    auto linalgOp = cast<linalg::LinalgOp>(user);
-    if (!linalgOp.getMatchingIndexingMap(&use).isIdentity() ||
-        (!linalgOp.isDpsInput(&use) &&
-         !linalgOp.payloadUsesValueFromOperand(&use)))
+    if (!llvm::is_contained(getReadOperands(user), &use) ||
+        !readsInPlace(user, &use))
       break;
     chain.epilogue.push_back(user);
     claimed.insert(user);
@@ -777,23 +811,27 @@ struct FoldCollapseOfEmpty : OpRewritePattern<tensor::CollapseShapeOp> {
   }
 };
 
-/// Rewrites the NHWC elementwise ops of a conv chain's body onto
-/// [N·H·W, C] and folds the reshapes that then meet, so that the body is a
-/// chain of 2-D ops between one collapse of the input and one expand of the
-/// result. Ops whose broadcasts do not survive the collapse stay 4-D.
-void flattenConvBody(FusedChainOp fused) {
+/// Rewrites the elementwise ops of a body that reshapes its rows (conv
+/// chains, whose ops are NHWC, and chains through row reshapes) onto
+/// [rows, innermost] and folds the reshapes that then meet, so that the body
+/// is a chain of 2-D ops between collapses of the inputs and one expand of the
+/// result. Ops whose broadcasts do not survive the collapse keep their rank.
+void flattenBody(FusedChainOp fused) {
   MLIRContext *ctx = fused->getContext();
   IRRewriter rewriter(ctx);
   SmallVector<linalg::LinalgOp> candidates;
   for (Operation &op : fused.getBodyBlock())
     if (auto linalgOp = dyn_cast<linalg::LinalgOp>(&op);
-        linalgOp && linalgOp.getNumLoops() == 4 && isElementwise(&op))
+        linalgOp && linalgOp.getNumLoops() > 2 && isElementwise(&op))
       candidates.push_back(linalgOp);
-  SmallVector<ReassociationIndices> rows{{0, 1, 2}, {3}};
   for (linalg::LinalgOp op : candidates) {
+    int64_t rank = op.getNumLoops();
+    ReassociationIndices rows =
+        llvm::to_vector(llvm::seq<int64_t>(0, rank - 1));
+    SmallVector<ReassociationIndices> groups{rows, {rank - 1}};
     rewriter.setInsertionPoint(op);
     FailureOr<linalg::CollapseResult> collapsed =
-        linalg::collapseOpIterationDims(op, rows, rewriter);
+        linalg::collapseOpIterationDims(op, groups, rewriter);
     if (succeeded(collapsed))
       rewriter.replaceOp(op, collapsed->results);
   }
@@ -808,6 +846,15 @@ void flattenConvBody(FusedChainOp fused) {
   // The per-op rebuilt dims and inits are duplicates of each other.
   DominanceInfo domInfo;
   eliminateCommonSubExpressions(rewriter, domInfo, fused);
+
+  // Inputs that only fed folded reshapes (their dynamic sizes) are gone.
+  Block &body = fused.getBodyBlock();
+  for (int64_t i = body.getNumArguments() - 1; i >= 0; --i) {
+    if (!body.getArgument(i).use_empty())
+      continue;
+    body.eraseArgument(i);
+    fused.getInputsMutable().erase(i);
+  }
 }
 
 LogicalResult BlockFuser::rewrite(Chain &chain) {
@@ -846,8 +893,10 @@ LogicalResult BlockFuser::rewrite(Chain &chain) {
                                     chain.kind, /*schedule=*/Attribute());
   fused.getBody().push_back(bb.release());
   result.replaceAllUsesWith(fused->getResult(0));
-  if (chain.gemms.front()->isConv)
-    flattenConvBody(fused);
+  if (llvm::any_of(chain.gemms, [](Gemm *g) { return g->isConv; }) ||
+      llvm::any_of(chain.between, isRowReshape) ||
+      llvm::any_of(chain.epilogue, isRowReshape))
+    flattenBody(fused);
 
   // Erase the originals, users first, then the cheap producers that died.
   SmallVector<Operation *> dead(chain.epilogue.begin(), chain.epilogue.end());

@@ -87,6 +87,64 @@ func.func @strided_3x3(%x: tensor<1x15x15x64xbf16>, %w1: tensor<3x3x64x128xbf16>
   return %e : tensor<1x7x7x256xf32>
 }
 
+// A conv feeding a matmul through a row collapse, and a matmul feeding a 1x1
+// conv through a row expand, are chains too (M = N·H·W on both sides).
+// CHECK-LABEL: func.func @conv_then_matmul(
+// CHECK-SAME:      %[[X:[a-z0-9]+]]: tensor<2x16x16x64xbf16>, %[[W:[a-z0-9]+]]: tensor<1x1x64x128xbf16>, %[[D:[a-z0-9]+]]: tensor<128x64xbf16>)
+// CHECK:         %[[R:.+]] = dsm.fused_chain ffn(%[[X]], %[[W]], %[[D]])
+// CHECK-NEXT:    ^bb0(%[[BX:.+]]: tensor<2x16x16x64xbf16>, %[[BW:.+]]: tensor<1x1x64x128xbf16>, %[[BD:.+]]: tensor<128x64xbf16>):
+// CHECK:           %[[A:.+]] = tensor.collapse_shape %[[BX]]
+// CHECK:           %[[C:.+]] = linalg.matmul ins(%[[A]], %{{.+}} : tensor<512x64xbf16>, tensor<64x128xbf16>)
+// CHECK:           %[[H:.+]] = linalg.generic {{.*}} ins(%[[C]] : tensor<512x128xf32>) outs(%{{.+}} : tensor<512x128xbf16>)
+// CHECK-NOT:       tensor.collapse_shape
+// CHECK:           %[[E:.+]] = linalg.matmul ins(%[[H]], %[[BD]] : tensor<512x128xbf16>, tensor<128x64xbf16>)
+// CHECK-NEXT:      dsm.yield %[[E]]
+// CHECK:         return %[[R]]
+func.func @conv_then_matmul(%x: tensor<2x16x16x64xbf16>, %w: tensor<1x1x64x128xbf16>, %d: tensor<128x64xbf16>) -> tensor<512x64xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<2x16x16x128xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<2x16x16x128xf32>) -> tensor<2x16x16x128xf32>
+  %c = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%x, %w : tensor<2x16x16x64xbf16>, tensor<1x1x64x128xbf16>) outs(%z : tensor<2x16x16x128xf32>) -> tensor<2x16x16x128xf32>
+  %eb = tensor.empty() : tensor<2x16x16x128xbf16>
+  %r = linalg.generic {indexing_maps = [#id4, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%c : tensor<2x16x16x128xf32>) outs(%eb : tensor<2x16x16x128xbf16>) {
+  ^bb0(%a: f32, %o: bf16):
+    %0 = arith.maximumf %a, %zero : f32
+    %1 = arith.truncf %0 : f32 to bf16
+    linalg.yield %1 : bf16
+  } -> tensor<2x16x16x128xbf16>
+  %f = tensor.collapse_shape %r [[0, 1, 2], [3]] : tensor<2x16x16x128xbf16> into tensor<512x128xbf16>
+  %e2 = tensor.empty() : tensor<512x64xf32>
+  %z2 = linalg.fill ins(%zero : f32) outs(%e2 : tensor<512x64xf32>) -> tensor<512x64xf32>
+  %o = linalg.matmul ins(%f, %d : tensor<512x128xbf16>, tensor<128x64xbf16>) outs(%z2 : tensor<512x64xf32>) -> tensor<512x64xf32>
+  return %o : tensor<512x64xf32>
+}
+
+// CHECK-LABEL: func.func @matmul_then_conv(
+// CHECK:         dsm.fused_chain ffn
+// CHECK:           %[[C:.+]] = linalg.matmul ins(%{{.+}}, %{{.+}} : tensor<512x64xbf16>, tensor<64x128xbf16>)
+// CHECK:           %[[H:.+]] = linalg.generic {{.*}} ins(%[[C]] : tensor<512x128xf32>)
+// CHECK:           %[[D:.+]] = tensor.collapse_shape %{{.+}} {{\[\[}}0, 1, 2], [3]] : tensor<1x1x128x64xbf16> into tensor<128x64xbf16>
+// CHECK:           %[[E:.+]] = linalg.matmul ins(%[[H]], %[[D]] : tensor<512x128xbf16>, tensor<128x64xbf16>)
+// CHECK:           %[[Y:.+]] = tensor.expand_shape %[[E]] {{\[\[}}0, 1, 2], [3]] output_shape [2, 16, 16, 64]
+// CHECK-NEXT:      dsm.yield %[[Y]]
+func.func @matmul_then_conv(%x: tensor<512x64xbf16>, %w: tensor<64x128xbf16>, %d: tensor<1x1x128x64xbf16>) -> tensor<2x16x16x64xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<512x128xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<512x128xf32>) -> tensor<512x128xf32>
+  %c = linalg.matmul ins(%x, %w : tensor<512x64xbf16>, tensor<64x128xbf16>) outs(%z : tensor<512x128xf32>) -> tensor<512x128xf32>
+  %eb = tensor.empty() : tensor<512x128xbf16>
+  %r = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%c : tensor<512x128xf32>) outs(%eb : tensor<512x128xbf16>) {
+  ^bb0(%a: f32, %o: bf16):
+    %1 = arith.truncf %a : f32 to bf16
+    linalg.yield %1 : bf16
+  } -> tensor<512x128xbf16>
+  %f = tensor.expand_shape %r [[0, 1, 2], [3]] output_shape [2, 16, 16, 128] : tensor<512x128xbf16> into tensor<2x16x16x128xbf16>
+  %e2 = tensor.empty() : tensor<2x16x16x64xf32>
+  %z2 = linalg.fill ins(%zero : f32) outs(%e2 : tensor<2x16x16x64xf32>) -> tensor<2x16x16x64xf32>
+  %o = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%f, %d : tensor<2x16x16x128xbf16>, tensor<1x1x128x64xbf16>) outs(%z2 : tensor<2x16x16x64xf32>) -> tensor<2x16x16x64xf32>
+  return %o : tensor<2x16x16x64xf32>
+}
+
 // A 3x3 conv after a GEMM needs a halo of the intermediate: not a chain.
 // CHECK-LABEL: func.func @second_conv_3x3(
 // CHECK-NOT:     dsm.fused_chain

@@ -80,6 +80,82 @@ func.func @torch_mlp(%x: tensor<128x768xbf16>, %w1: tensor<3072x768xbf16>, %b1: 
   return %13 : tensor<128x768xbf16>
 }
 
+// torch-mlir on a [B, S, H] model: each Linear collapses the rows to 2-D
+// around its matmul and expands them back, and bias, GELU and the residual
+// run on 3-D tensors. Row reshapes are transparent: the chain is fused and
+// its body is rewritten to 2-D, with one expand of the result. B is dynamic.
+// CHECK-LABEL: func.func @torch_mlp_3d(
+// CHECK-SAME:      %[[X:[a-z0-9]+]]: tensor<?x64x768xbf16>, %[[W1:[a-z0-9]+]]: tensor<3072x768xbf16>, %[[B1:[a-z0-9]+]]: tensor<3072xbf16>, %[[W2:[a-z0-9]+]]: tensor<768x3072xbf16>, %[[B2:[a-z0-9]+]]: tensor<768xbf16>)
+// CHECK:         %[[XC:.+]] = tensor.collapse_shape %[[X]]
+// CHECK:         %[[T1:.+]] = linalg.generic {{.*}} ins(%[[W1]] :
+// CHECK:         %[[T2:.+]] = linalg.generic {{.*}} ins(%[[W2]] :
+// CHECK:         %[[R:.+]] = dsm.fused_chain ffn(%[[XC]], %[[T1]], %[[X]], %[[B1]], %[[T2]], %[[B2]])
+// CHECK-NEXT:    ^bb0(%[[BXC:.+]]: tensor<?x768xbf16>, %[[BT1:.+]]: tensor<768x3072xbf16>, %[[BX:.+]]: tensor<?x64x768xbf16>, %[[BB1:.+]]: tensor<3072xbf16>, %[[BT2:.+]]: tensor<3072x768xbf16>, %[[BB2:.+]]: tensor<768xbf16>):
+// CHECK:           %[[C:.+]] = linalg.matmul ins(%[[BXC]], %[[BT1]] :
+// CHECK:           %[[H1:.+]] = linalg.generic {{.*}} ins(%[[C]], %[[BB1]] : tensor<?x3072xbf16>, tensor<3072xbf16>)
+// CHECK:           %[[H2:.+]] = linalg.generic {{.*}} ins(%[[H1]] : tensor<?x3072xbf16>)
+// CHECK:             math.erf
+// CHECK:           %[[E:.+]] = linalg.matmul ins(%[[H2]], %[[BT2]] :
+// CHECK:           %[[RES:.+]] = tensor.collapse_shape %[[BX]] {{\[\[}}0, 1], [2]]
+// CHECK:           %[[Y:.+]] = linalg.generic {{.*}} ins(%[[E]], %[[BB2]], %[[RES]] : tensor<?x768xbf16>, tensor<768xbf16>, tensor<?x768xbf16>)
+// CHECK:           %[[Y3:.+]] = tensor.expand_shape %[[Y]] {{\[\[}}0, 1], [2]] output_shape [%{{.+}}, 64, 768]
+// CHECK-NEXT:      dsm.yield %[[Y3]]
+// CHECK:         return %[[R]]
+// GEN-LABEL:   func.func @torch_mlp_3d(
+// GEN:           dsm.fused_chain ffn
+func.func @torch_mlp_3d(%x: tensor<?x64x768xbf16>, %w1: tensor<3072x768xbf16>, %b1: tensor<3072xbf16>, %w2: tensor<768x3072xbf16>, %b2: tensor<768xbf16>) -> tensor<?x64x768xbf16> {
+  %c0 = arith.constant 0 : index
+  %cst = arith.constant 0.000000e+00 : bf16
+  %cst_0 = arith.constant 1.000000e+00 : bf16
+  %cst_1 = arith.constant 5.000000e-01 : bf16
+  %cst_2 = arith.constant 0.707106769 : bf16
+  %b = tensor.dim %x, %c0 : tensor<?x64x768xbf16>
+  %xc = tensor.collapse_shape %x [[0, 1], [2]] : tensor<?x64x768xbf16> into tensor<?x768xbf16>
+  %0 = tensor.empty() : tensor<768x3072xbf16>
+  %1 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1, d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%w1 : tensor<3072x768xbf16>) outs(%0 : tensor<768x3072xbf16>) {
+  ^bb0(%in: bf16, %out: bf16):
+    linalg.yield %in : bf16
+  } -> tensor<768x3072xbf16>
+  %m = tensor.dim %xc, %c0 : tensor<?x768xbf16>
+  %2 = tensor.empty(%m) : tensor<?x3072xbf16>
+  %3 = linalg.fill ins(%cst : bf16) outs(%2 : tensor<?x3072xbf16>) -> tensor<?x3072xbf16>
+  %4 = linalg.matmul ins(%xc, %1 : tensor<?x768xbf16>, tensor<768x3072xbf16>) outs(%3 : tensor<?x3072xbf16>) -> tensor<?x3072xbf16>
+  %h = tensor.expand_shape %4 [[0, 1], [2]] output_shape [%b, 64, 3072] : tensor<?x3072xbf16> into tensor<?x64x3072xbf16>
+  %e3 = tensor.empty(%b) : tensor<?x64x3072xbf16>
+  %5 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%h, %b1 : tensor<?x64x3072xbf16>, tensor<3072xbf16>) outs(%e3 : tensor<?x64x3072xbf16>) {
+  ^bb0(%in: bf16, %in_3: bf16, %out: bf16):
+    %20 = arith.addf %in, %in_3 : bf16
+    linalg.yield %20 : bf16
+  } -> tensor<?x64x3072xbf16>
+  %6 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%5 : tensor<?x64x3072xbf16>) outs(%e3 : tensor<?x64x3072xbf16>) {
+  ^bb0(%in: bf16, %out: bf16):
+    %20 = arith.mulf %in, %cst_2 : bf16
+    %21 = math.erf %20 : bf16
+    %22 = arith.addf %21, %cst_0 : bf16
+    %23 = arith.mulf %22, %cst_1 : bf16
+    %24 = arith.mulf %in, %23 : bf16
+    linalg.yield %24 : bf16
+  } -> tensor<?x64x3072xbf16>
+  %hc = tensor.collapse_shape %6 [[0, 1], [2]] : tensor<?x64x3072xbf16> into tensor<?x3072xbf16>
+  %7 = tensor.empty() : tensor<3072x768xbf16>
+  %8 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1, d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%w2 : tensor<768x3072xbf16>) outs(%7 : tensor<3072x768xbf16>) {
+  ^bb0(%in: bf16, %out: bf16):
+    linalg.yield %in : bf16
+  } -> tensor<3072x768xbf16>
+  %9 = tensor.empty(%m) : tensor<?x768xbf16>
+  %10 = linalg.fill ins(%cst : bf16) outs(%9 : tensor<?x768xbf16>) -> tensor<?x768xbf16>
+  %11 = linalg.matmul ins(%hc, %8 : tensor<?x3072xbf16>, tensor<3072x768xbf16>) outs(%10 : tensor<?x768xbf16>) -> tensor<?x768xbf16>
+  %y = tensor.expand_shape %11 [[0, 1], [2]] output_shape [%b, 64, 768] : tensor<?x768xbf16> into tensor<?x64x768xbf16>
+  %e4 = tensor.empty(%b) : tensor<?x64x768xbf16>
+  %12 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%y, %b2, %x : tensor<?x64x768xbf16>, tensor<768xbf16>, tensor<?x64x768xbf16>) outs(%e4 : tensor<?x64x768xbf16>) {
+  ^bb0(%in: bf16, %in_3: bf16, %r: bf16, %out: bf16):
+    %20 = arith.addf %in, %in_3 : bf16
+    %21 = arith.addf %20, %r : bf16
+    linalg.yield %21 : bf16
+  } -> tensor<?x64x768xbf16>
+  return %12 : tensor<?x64x768xbf16>
+}
+
 // StableHLO -> linalg: dot_general as a linalg.generic contraction with f32
 // accumulation, ReLU as maximumf against a splat constant tensor, and
 // converts between bf16 and f32.

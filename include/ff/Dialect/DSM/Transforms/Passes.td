@@ -16,8 +16,9 @@ def DSMFuseGemmChains : Pass<"dsm-fuse"> {
   let description = [{
     Finds chains of contractions in linalg on tensors (linalg.matmul in all
     its indexing-map forms, linalg.batch_matmul, contraction linalg.generic
-    ops, and linalg.conv_2d_nhwc_hwcf) connected through elementwise ops, and
-    moves each legal chain into one `dsm.fused_chain` region:
+    ops, and linalg.conv_2d_nhwc_hwcf) connected through elementwise ops and
+    reshapes of the rows (torch-mlir's [B, S, H] <-> [B*S, H]), and moves
+    each legal chain into one `dsm.fused_chain` region:
 
     - `ffn`: C = A·B, elementwise ops (activation, bias, casts), E = C'·D;
     - `gated_ffn`: two GEMMs sharing their input, an activation on the gate,
@@ -25,8 +26,9 @@ def DSMFuseGemmChains : Pass<"dsm-fuse"> {
       down);
     - conv chains (1×1 then 1×1, or k×k then 1×1) are rewritten inside the
       body as matmuls on [N·H·W, C] (collapse_shape or an im2col generic),
-      with the elementwise ops between them collapsed to 2-D, so that every
-      body is a chain of matmuls;
+      with the elementwise ops between them collapsed to 2-D (bodies with
+      row reshapes are flattened the same way), so that every body is a
+      chain of matmuls;
     - `gemm` (only with `fuse-single-gemms`): one GEMM and its epilogue.
 
     Elementwise epilogue ops (bias, residual, activation, casts) that are the
