@@ -843,9 +843,24 @@ void flattenBody(FusedChainOp fused) {
   tensor::EmptyOp::getCanonicalizationPatterns(patterns, ctx);
   linalg::FillOp::getCanonicalizationPatterns(patterns, ctx);
   (void)applyPatternsGreedily(fused.getBody(), std::move(patterns));
-  // The per-op rebuilt dims and inits are duplicates of each other.
-  DominanceInfo domInfo;
-  eliminateCommonSubExpressions(rewriter, domInfo, fused);
+  // The per-op rebuilt dims, sizes and inits duplicate each other. Only
+  // these are merged: a CSE of linalg ops could merge two GEMMs and leave
+  // the body without the contractions its kind promises.
+  SmallVector<Operation *> seen;
+  for (Operation &op : llvm::make_early_inc_range(fused.getBodyBlock())) {
+    if (isa<linalg::LinalgOp>(op) || op.getNumRegions() != 0 ||
+        op.getNumResults() == 0 || !isPure(&op))
+      continue;
+    auto *twin = llvm::find_if(seen, [&](Operation *other) {
+      return OperationEquivalence::isEquivalentTo(
+          other, &op, OperationEquivalence::IgnoreLocations);
+    });
+    if (twin == seen.end()) {
+      seen.push_back(&op);
+      continue;
+    }
+    rewriter.replaceOp(&op, (*twin)->getResults());
+  }
 
   // Inputs that only fed folded reshapes (their dynamic sizes) are gone.
   Block &body = fused.getBodyBlock();

@@ -117,6 +117,48 @@ func.func @geglu_fused_body(%x: tensor<128x512xbf16>, %wu: tensor<512x2048xbf16>
   return %d : tensor<128x512xf32>
 }
 
+// SwiGLU on a [B, S, H] model (torch-mlir): row reshapes around the GEMMs and
+// 3-D elementwise ops; the body comes out 2-D.
+// CHECK-LABEL: func.func @swiglu_3d(
+// CHECK-SAME:      %[[X:[a-z0-9]+]]: tensor<4x32x512xbf16>, %[[WG:[a-z0-9]+]]: tensor<1024x512xbf16>, %[[WU:[a-z0-9]+]]: tensor<1024x512xbf16>, %[[WD:[a-z0-9]+]]: tensor<512x1024xbf16>)
+// CHECK:         %[[XC:.+]] = tensor.collapse_shape %[[X]]
+// CHECK:         %[[R:.+]] = dsm.fused_chain gated_ffn(%[[XC]], %[[WG]], %[[WU]], %[[WD]]) : ({{.*}}) -> tensor<4x32x512xbf16>
+// CHECK:           %[[G:.+]] = linalg.matmul {{.*}} -> tensor<128x1024xbf16>
+// CHECK:           %[[U:.+]] = linalg.matmul {{.*}} -> tensor<128x1024xbf16>
+// CHECK:           %[[S:.+]] = linalg.generic {{.*}} ins(%[[G]] : tensor<128x1024xbf16>)
+// CHECK:           %[[P:.+]] = linalg.mul ins(%[[S]], %[[U]] : tensor<128x1024xbf16>, tensor<128x1024xbf16>)
+// CHECK:           %[[E:.+]] = linalg.matmul indexing_maps = [#{{.+}}, #{{.+}}, #{{.+}}] ins(%[[P]], %{{.+}} :
+// CHECK:           %[[Y:.+]] = tensor.expand_shape %[[E]]
+// CHECK-NEXT:      dsm.yield %[[Y]]
+// CHECK:         return %[[R]]
+func.func @swiglu_3d(%x: tensor<4x32x512xbf16>, %wg: tensor<1024x512xbf16>, %wu: tensor<1024x512xbf16>, %wd: tensor<512x1024xbf16>) -> tensor<4x32x512xbf16> {
+  %zero = arith.constant 0.0 : bf16
+  %one = arith.constant 1.0 : bf16
+  %xc = tensor.collapse_shape %x [[0, 1], [2]] : tensor<4x32x512xbf16> into tensor<128x512xbf16>
+  %e = tensor.empty() : tensor<128x1024xbf16>
+  %z = linalg.fill ins(%zero : bf16) outs(%e : tensor<128x1024xbf16>) -> tensor<128x1024xbf16>
+  %g = linalg.matmul indexing_maps = [#mk, #nk, #mn] ins(%xc, %wg : tensor<128x512xbf16>, tensor<1024x512xbf16>) outs(%z : tensor<128x1024xbf16>) -> tensor<128x1024xbf16>
+  %u = linalg.matmul indexing_maps = [#mk, #nk, #mn] ins(%xc, %wu : tensor<128x512xbf16>, tensor<1024x512xbf16>) outs(%z : tensor<128x1024xbf16>) -> tensor<128x1024xbf16>
+  %g3 = tensor.expand_shape %g [[0, 1], [2]] output_shape [4, 32, 1024] : tensor<128x1024xbf16> into tensor<4x32x1024xbf16>
+  %u3 = tensor.expand_shape %u [[0, 1], [2]] output_shape [4, 32, 1024] : tensor<128x1024xbf16> into tensor<4x32x1024xbf16>
+  %e3 = tensor.empty() : tensor<4x32x1024xbf16>
+  %s = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%g3 : tensor<4x32x1024xbf16>) outs(%e3 : tensor<4x32x1024xbf16>) {
+  ^bb0(%a: bf16, %o: bf16):
+    %0 = arith.negf %a : bf16
+    %1 = math.exp %0 : bf16
+    %2 = arith.addf %1, %one : bf16
+    %3 = arith.divf %a, %2 : bf16
+    linalg.yield %3 : bf16
+  } -> tensor<4x32x1024xbf16>
+  %p = linalg.mul ins(%s, %u3 : tensor<4x32x1024xbf16>, tensor<4x32x1024xbf16>) outs(%e3 : tensor<4x32x1024xbf16>) -> tensor<4x32x1024xbf16>
+  %pc = tensor.collapse_shape %p [[0, 1], [2]] : tensor<4x32x1024xbf16> into tensor<128x1024xbf16>
+  %e2 = tensor.empty() : tensor<128x512xbf16>
+  %z2 = linalg.fill ins(%zero : bf16) outs(%e2 : tensor<128x512xbf16>) -> tensor<128x512xbf16>
+  %d = linalg.matmul indexing_maps = [#mk, #nk, #mn] ins(%pc, %wd : tensor<128x1024xbf16>, tensor<512x1024xbf16>) outs(%z2 : tensor<128x512xbf16>) -> tensor<128x512xbf16>
+  %y = tensor.expand_shape %d [[0, 1], [2]] output_shape [4, 32, 512] : tensor<128x512xbf16> into tensor<4x32x512xbf16>
+  return %y : tensor<4x32x512xbf16>
+}
+
 // A bilinear GLU (no activation on either branch): the earlier GEMM is taken
 // as the gate.
 // CHECK-LABEL: func.func @bilinear(
