@@ -307,9 +307,10 @@ struct Chain {
   ChainKind kind = ChainKind::gemm;
   /// In body order: {g1, g2}, {gate, up, down} or {gemm}.
   SmallVector<Gemm *> gemms;
-  /// Elementwise ops between the GEMMs, in program order.
+  /// Chain links (elementwise ops, row reshapes) between the GEMMs, in
+  /// program order.
   SmallVector<Operation *> between;
-  /// Elementwise ops after the last GEMM, in program order.
+  /// Chain links after the last GEMM, in program order.
   SmallVector<Operation *> epilogue;
   /// A tensor.pad of the first conv's input, used only by it.
   Operation *pad = nullptr;
@@ -380,10 +381,10 @@ void BlockFuser::collectGemms() {
     gemmOf[g.op] = &g;
 }
 
-/// Walks back from the LHS of `down` through elementwise ops to the GEMMs that
+/// Walks back from the LHS of `down` through chain links to the GEMMs that
 /// produce it and builds the candidate chain ending at `down`.
 std::optional<Chain> BlockFuser::analyzeConsumer(Gemm &down) {
-  // Backward slice through elementwise ops of this block.
+  // Backward slice through the chain links of this block.
   SetVector<Operation *> slice;
   SetVector<Operation *> leaves;
   SmallVector<Value> work{down.lhs->get()};
@@ -586,8 +587,8 @@ void BlockFuser::claim(Chain &chain) {
   chainEnds.insert(chain.last()->op);
 }
 
-/// Pulls in the elementwise ops that consume the chain's result when it is
-/// their only input from the chain, and the tensor.pad of a first conv.
+/// Pulls in the chain links that consume the chain's result while it has one
+/// user, and the tensor.pad of a first conv.
 void BlockFuser::extendEpilogue(Chain &chain) {
   Value result = chain.last()->op->getResult(0);
   while (result.hasOneUse()) {
@@ -618,7 +619,7 @@ void BlockFuser::extendEpilogue(Chain &chain) {
 /// Clones a chain into the body of a new dsm.fused_chain.
 class BodyBuilder {
 public:
-  BodyBuilder(MLIRContext *ctx) : body(new Block), builder(ctx) {
+  explicit BodyBuilder(MLIRContext *ctx) : body(new Block), builder(ctx) {
     builder.setInsertionPointToStart(body);
   }
   ~BodyBuilder() { delete body; }
