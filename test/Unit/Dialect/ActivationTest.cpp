@@ -302,6 +302,21 @@ TEST_F(ActivationTest, NotActivations) {
             std::nullopt);
 }
 
+TEST_F(ActivationTest, DeepDagsStayCheap) {
+  // Forty repeated squarings: a tree walk would take 2^40 steps and the
+  // expanded product 2^40 factors; the memoised, capped flattening gives up
+  // at once.
+  std::string body;
+  std::string prev = "%a";
+  for (int i = 0; i < 40; ++i) {
+    std::string next = "%s" + std::to_string(i);
+    body += "    " + next + " = arith.mulf " + prev + ", " + prev + " : f32\n";
+    prev = next;
+  }
+  body += "    linalg.yield " + prev + " : f32";
+  EXPECT_EQ(matchBody(body), std::nullopt);
+}
+
 TEST_F(ActivationTest, Stringify) {
   EXPECT_EQ(stringifyActivationKind(ActivationKind::gelu_tanh), "gelu_tanh");
   EXPECT_TRUE(isNonLinear(ActivationKind::silu));

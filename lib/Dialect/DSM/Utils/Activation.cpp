@@ -77,6 +77,7 @@ using Poly = SmallVector<Term, 4>;
 
 /// Bounds the work on pathological bodies.
 constexpr unsigned kMaxTerms = 16;
+constexpr unsigned kMaxAtoms = 8;
 constexpr unsigned kMaxDepth = 32;
 
 bool approx(double a, double b) {
@@ -111,13 +112,17 @@ public:
   Flattener(function_ref<bool(Value)> sameAsX, ScalarConstantFn constantOf)
       : sameAsX(sameAsX), constantOf(constantOf) {}
 
+  /// The sum-of-products form of `v`, memoised (bodies are DAGs).
   std::optional<Poly> flatten(Value v, unsigned depth = 0);
   std::optional<double> constant(Value v);
   bool isX(Value v) { return sameAsX(stripCasts(v)); }
 
 private:
+  std::optional<Poly> flattenUncached(Value v, unsigned depth);
+
   function_ref<bool(Value)> sameAsX;
   ScalarConstantFn constantOf;
+  DenseMap<Value, std::optional<Poly>> cache;
 };
 } // namespace
 
@@ -161,6 +166,8 @@ static std::optional<Poly> multiply(const Poly &a, const Poly &b) {
   Poly out;
   for (const Term &ta : a)
     for (const Term &tb : b) {
+      if (ta.atoms.size() + tb.atoms.size() > kMaxAtoms)
+        return std::nullopt;
       Term t{ta.coef * tb.coef, ta.atoms};
       t.atoms.append(tb.atoms.begin(), tb.atoms.end());
       out.push_back(std::move(t));
@@ -182,6 +189,15 @@ std::optional<Poly> Flattener::flatten(Value v, unsigned depth) {
   if (depth > kMaxDepth)
     return std::nullopt;
   v = stripCasts(v);
+  auto it = cache.find(v);
+  if (it != cache.end())
+    return it->second;
+  std::optional<Poly> result = flattenUncached(v, depth);
+  cache[v] = result;
+  return result;
+}
+
+std::optional<Poly> Flattener::flattenUncached(Value v, unsigned depth) {
   if (sameAsX(v))
     return makeAtom({Atom::Kind::x, Value()});
   if (std::optional<double> c = constant(v))
