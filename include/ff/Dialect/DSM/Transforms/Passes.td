@@ -31,12 +31,12 @@ def DSMFuseGemmChains : Pass<"dsm-fuse"> {
       chain of matmuls;
     - `gemm` (only with `fuse-single-gemms`): one GEMM and its epilogue.
 
-    Elementwise epilogue ops (bias, residual, activation, casts) that are the
-    only user of the chain's result are pulled in, one after the other. A chain is legal when its
-    intermediates are used only inside it (the region yields only the final
-    result), its GEMMs take f16/bf16 operands (f32, int8 and f64 are left
-    alone), N and K are static (M may be dynamic), at least `min-dim` and
-    multiples of 8. Chains of three or more GEMMs are cut into consecutive
+    Elementwise epilogue ops (bias, residual, activation, casts) that are
+    the only user of the chain's result are pulled in, one after the other.
+    A chain is legal when its intermediates are used only inside it (the
+    region yields only the final result), its GEMMs take f16/bf16 operands
+    (f32, int8 and f64 are left alone), N and K are static (M may be
+    dynamic), at least `min-dim` and multiples of 8. Chains of three or more GEMMs are cut into consecutive
     pairs of kind `ffn` (the lowering supports two GEMMs plus the gated
     form); the GEMM left over gets a remark. With `report`, every GEMM left
     alone gets a remark that says why. Running the pass twice changes
