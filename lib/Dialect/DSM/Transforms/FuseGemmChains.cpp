@@ -314,6 +314,9 @@ struct Chain {
   SmallVector<Operation *> epilogue;
   /// A tensor.pad of the first conv's input, used only by it.
   Operation *pad = nullptr;
+  /// Elementwise producers of GEMM inits used only there, such as the bias
+  /// broadcast that torch-mlir's addmm accumulates onto, by GEMM.
+  DenseMap<Operation *, Operation *> initProducers;
   /// Why the candidate cannot be fused; empty when it can.
   std::string illegal;
 
@@ -588,7 +591,8 @@ void BlockFuser::claim(Chain &chain) {
 }
 
 /// Pulls in the chain links that consume the chain's result while it has one
-/// user, and the tensor.pad of a first conv.
+/// user, the elementwise producers of GEMM inits used only there, and the
+/// tensor.pad of a first conv.
 void BlockFuser::extendEpilogue(Chain &chain) {
   Value result = chain.last()->op->getResult(0);
   while (result.hasOneUse()) {
@@ -603,6 +607,16 @@ void BlockFuser::extendEpilogue(Chain &chain) {
     chain.epilogue.push_back(user);
     claimed.insert(user);
     result = user->getResult(0);
+  }
+
+  for (Gemm *g : chain.gemms) {
+    Value init = cast<DestinationStyleOpInterface>(g->op).getDpsInits()[0];
+    Operation *def = init.getDefiningOp();
+    if (def && def->getBlock() == &block && def->hasOneUse() &&
+        !claimed.contains(def) && isElementwise(def)) {
+      chain.initProducers[g->op] = def;
+      claimed.insert(def);
+    }
   }
 
   Gemm *first = chain.gemms.front();
@@ -884,6 +898,11 @@ LogicalResult BlockFuser::rewrite(Chain &chain) {
   // Producer GEMMs first, in body order (gate before up), then the ops
   // between in program order, the consumer GEMM and the epilogue.
   auto emitGemm = [&](Gemm *g) {
+    // Operands first, so that inputs read LHS, weights, then bias.
+    bb.resolve(g->lhs->get());
+    bb.resolve(g->rhs->get());
+    if (Operation *init = chain.initProducers.lookup(g->op))
+      bb.cloneOp(init);
     if (g->isConv)
       bb.emitConvAsMatmul(*g);
     else
@@ -921,6 +940,9 @@ LogicalResult BlockFuser::rewrite(Chain &chain) {
   dead.append(chain.between.begin(), chain.between.end());
   if (chain.pad)
     dead.push_back(chain.pad);
+  for (Gemm *g : chain.gemms)
+    if (Operation *init = chain.initProducers.lookup(g->op))
+      dead.push_back(init);
   llvm::sort(dead,
              [&](Operation *a, Operation *b) { return order[a] > order[b]; });
   DenseSet<Operation *> deadSet(dead.begin(), dead.end());
@@ -961,7 +983,7 @@ LogicalResult BlockFuser::run() {
   if (gemms.empty())
     return success();
 
-  SmallVector<Chain> candidates;
+  std::vector<Chain> candidates;
   for (Gemm &g : gemms)
     if (std::optional<Chain> c = analyzeConsumer(g))
       candidates.push_back(std::move(*c));
@@ -1001,7 +1023,7 @@ LogicalResult BlockFuser::run() {
   }
 
   // Single GEMMs, when asked for.
-  SmallVector<Chain> singles;
+  std::vector<Chain> singles;
   if (fuseSingleGemms) {
     for (Gemm &g : gemms) {
       if (claimed.contains(g.op) || !g.illegal.empty())

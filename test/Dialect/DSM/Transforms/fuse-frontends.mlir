@@ -156,6 +156,42 @@ func.func @torch_mlp_3d(%x: tensor<?x64x768xbf16>, %w1: tensor<3072x768xbf16>, %
   return %12 : tensor<?x64x768xbf16>
 }
 
+// torch-mlir's aten.addmm: the bias is broadcast into the GEMM's init and
+// accumulated onto. A broadcast used only as an init is pulled in, so the
+// region takes the bias vector, not an [M, N] tensor.
+// CHECK-LABEL: func.func @addmm(
+// CHECK-SAME:      %[[X:[a-z0-9]+]]: tensor<128x768xbf16>, %[[W1:[a-z0-9]+]]: tensor<768x3072xbf16>, %[[B1:[a-z0-9]+]]: tensor<3072xbf16>, %[[W2:[a-z0-9]+]]: tensor<3072x768xbf16>, %[[B2:[a-z0-9]+]]: tensor<768xbf16>)
+// CHECK-NOT:     linalg.
+// CHECK:         %[[R:.+]] = dsm.fused_chain ffn(%[[X]], %[[W1]], %[[B1]], %[[W2]], %[[B2]])
+// CHECK-NEXT:    ^bb0(%[[BX:.+]]: tensor<128x768xbf16>, %[[BW1:.+]]: tensor<768x3072xbf16>, %[[BB1:.+]]: tensor<3072xbf16>, %[[BW2:.+]]: tensor<3072x768xbf16>, %[[BB2:.+]]: tensor<768xbf16>):
+// CHECK:           %[[I1:.+]] = linalg.generic {{.*}} ins(%[[BB1]] : tensor<3072xbf16>)
+// CHECK:           %[[C:.+]] = linalg.matmul ins(%[[BX]], %[[BW1]] : {{.*}}) outs(%[[I1]] :
+// CHECK:           %[[H:.+]] = linalg.generic {{.*}} ins(%[[C]] :
+// CHECK:           %[[I2:.+]] = linalg.broadcast ins(%[[BB2]] :
+// CHECK:           %[[E:.+]] = linalg.matmul ins(%[[H]], %[[BW2]] : {{.*}}) outs(%[[I2]] :
+// CHECK-NEXT:      dsm.yield %[[E]]
+// CHECK:         return %[[R]]
+// GEN-LABEL:   func.func @addmm(
+// GEN:           dsm.fused_chain ffn
+func.func @addmm(%x: tensor<128x768xbf16>, %w1: tensor<768x3072xbf16>, %b1: tensor<3072xbf16>, %w2: tensor<3072x768xbf16>, %b2: tensor<768xbf16>) -> tensor<128x768xbf16> {
+  %e1 = tensor.empty() : tensor<128x3072xbf16>
+  %bb1 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%b1 : tensor<3072xbf16>) outs(%e1 : tensor<128x3072xbf16>) {
+  ^bb0(%in: bf16, %out: bf16):
+    linalg.yield %in : bf16
+  } -> tensor<128x3072xbf16>
+  %c = linalg.matmul ins(%x, %w1 : tensor<128x768xbf16>, tensor<768x3072xbf16>) outs(%bb1 : tensor<128x3072xbf16>) -> tensor<128x3072xbf16>
+  %z = arith.constant 0.0 : bf16
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%c : tensor<128x3072xbf16>) outs(%e1 : tensor<128x3072xbf16>) {
+  ^bb0(%in: bf16, %out: bf16):
+    %0 = arith.maximumf %in, %z : bf16
+    linalg.yield %0 : bf16
+  } -> tensor<128x3072xbf16>
+  %e2 = tensor.empty() : tensor<128x768xbf16>
+  %bb2 = linalg.broadcast ins(%b2 : tensor<768xbf16>) outs(%e2 : tensor<128x768xbf16>) dimensions = [0]
+  %y = linalg.matmul ins(%r, %w2 : tensor<128x3072xbf16>, tensor<3072x768xbf16>) outs(%bb2 : tensor<128x768xbf16>) -> tensor<128x768xbf16>
+  return %y : tensor<128x768xbf16>
+}
+
 // StableHLO -> linalg: dot_general as a linalg.generic contraction with f32
 // accumulation, ReLU as maximumf against a splat constant tensor, and
 // converts between bf16 and f32.
