@@ -4,18 +4,20 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// --dsm-fuse. For every block of a function:
+// --dsm-fuse. For every block outside existing dsm.fused_chain regions:
 //  1. find the GEMMs (contractions with one M, N and K loop, and NHWC/HWCF
 //     2-D convolutions);
-//  2. for every GEMM, walk back from its LHS through elementwise ops to the
-//     GEMMs that produce it: one producer gives an FFN candidate, two that
-//     share their input and meet in a product give a gated-FFN candidate;
+//  2. for every GEMM, walk back from its LHS through chain links
+//     (elementwise ops, row reshapes) to the GEMMs that produce it: one
+//     producer gives an FFN candidate, two that share their input and meet
+//     in a product give a gated-FFN candidate;
 //  3. check legality (element types, static N/K, sizes, intermediates used
 //     only inside the chain) and claim candidates in program order, so that a
 //     longer chain is cut into pairs;
-//  4. pull in the single-use elementwise epilogue of each chain, clone the
-//     chain into a dsm.fused_chain (convs become matmuls on [N·H·W, C]),
-//     rewire the uses and erase the originals.
+//  4. pull in the single-use epilogue and init producers of each chain, clone
+//     the chain into a dsm.fused_chain (convs become matmuls on [N·H·W, C],
+//     bodies with reshapes are flattened to 2-D), rewire the uses and erase
+//     the originals.
 // See docs/fuse.md.
 //
 //===----------------------------------------------------------------------===//
