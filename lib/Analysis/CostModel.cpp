@@ -122,13 +122,14 @@ Dataflow mlir::ff::analyzeDataflow(const ChainDesc &chain, const Plan &plan,
   const double cTile = blkM * blkN * b;
   if (two)
     fixed += cTile * (sh > 1 ? 2 : 1);
-  if (clsK > 1)
-    fixed += blkM * blkN * acc * g;
+  // The all-exchange receive buffer (end of GEMM0) and the E staging tile
+  // (end of GEMM1) are never live together: they share one allocation.
+  const double exchange = clsK > 1 ? blkM * blkN * acc * g : 0;
   const double eTileAcc = blkM * blkL * acc;
+  double staging = cTile;
   if (two)
-    fixed += (rd > 1 || gridN > 1) ? eTileAcc : blkM * blkL * b;
-  else
-    fixed += cTile;
+    staging = (rd > 1 || gridN > 1) ? eTileAcc : blkM * blkL * b;
+  fixed += std::max(exchange, staging);
   if (fixed > target.smemPerBlock) {
     f.reason = "capacity: operand pipeline and staging exceed shared memory";
     return f;
