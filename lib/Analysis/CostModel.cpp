@@ -185,7 +185,10 @@ Dataflow mlir::ff::analyzeDataflow(const ChainDesc &chain, const Plan &plan,
 
   // Global (L2) traffic of one CTA.
   const double aL2 = tp * blkM * ext(Dim::k) * b;
-  const double bL2 = tp * ext(Dim::k) * blkN * b * g;
+  // A one-GEMM cluster along M multicasts each B tile to its cls_m CTAs
+  // (TMA .multicast::cluster): L2 serves it once per cluster.
+  const double bL2 = tp * ext(Dim::k) * blkN * b * g /
+                     (two ? 1 : plan.cls(Dim::m));
   const double dL2 = two ? tp * sh * blkN * ext(Dim::l) * b : 0;
   double eL2 = 0;
   if (two)
