@@ -203,21 +203,18 @@ private:
                           llvm::json::Array &dump);
   /// The chosen candidate of `result`, warning when lowerable-only finds
   /// nothing in the lowerable family.
-  const ff::Candidate *choose(FusedChainOp op, const ff::SearchResult &result,
-                              StringRef what);
+  const ff::Candidate *choose(FusedChainOp op,
+                              const ff::SearchResult &result);
 };
 
 } // namespace
 
 const ff::Candidate *DSMSearchPass::choose(FusedChainOp op,
-                                           const ff::SearchResult &result,
-                                           StringRef what) {
+                                           const ff::SearchResult &result) {
   const ff::Candidate *chosen = result.getChosen(lowerableOnly);
   if (chosen && lowerableOnly && !chosen->lowerable)
-    op.emitWarning("no plan ")
-        << what
-        << "is in the lowerable family; recording the best plan of the "
-           "full space";
+    op.emitWarning("no plan is in the lowerable family; recording the best "
+                   "plan of the full space");
   return chosen;
 }
 
@@ -284,7 +281,7 @@ LogicalResult DSMSearchPass::searchOne(FusedChainOp op,
     record["bins"] = std::move(bins);
   } else {
     ff::SearchResult result = ff::searchChain(*chain, target, options);
-    const ff::Candidate *chosen = choose(op, result, "");
+    const ff::Candidate *chosen = choose(op, result);
     if (!chosen)
       return op.emitOpError("no legal plan for this chain on ")
              << target.name;
