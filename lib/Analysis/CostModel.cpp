@@ -71,9 +71,9 @@ Dataflow mlir::ff::analyzeDataflow(const ChainDesc &chain, const Plan &plan,
   const int64_t gridN = plan.grd(Dim::n);
   const int64_t tp = tr(Dim::m) * tr(Dim::n);
   const int64_t flushes = two ? tr(Dim::m) * tr(Dim::l) : 0;
-  const int64_t kc =
-      plan.isSpatial(Dim::k) ? std::min(kMaxChunk, plan.blk(Dim::k))
-                             : plan.blk(Dim::k);
+  const int64_t kc = plan.isSpatial(Dim::k)
+                         ? std::min(kMaxChunk, plan.blk(Dim::k))
+                         : plan.blk(Dim::k);
   const int64_t nc = std::min(kMaxChunk, blkN);
 
   f.numClusters = plan.getNumClusters();
@@ -96,9 +96,9 @@ Dataflow mlir::ff::analyzeDataflow(const ChainDesc &chain, const Plan &plan,
 
   // Registers of one consumer thread: a 64 x w fp32 tile over a
   // warpgroup's 128 threads is w / 2 registers.
-  f.regBudget = std::min<int64_t>(
-      target.maxRegsPerThread,
-      (target.regsPerSm - 128 * kProducerRegs) / (128 * f.consumerWarpgroups));
+  f.regBudget = std::min<int64_t>(target.maxRegsPerThread,
+                                  (target.regsPerSm - 128 * kProducerRegs) /
+                                      (128 * f.consumerWarpgroups));
   const int64_t rC = g * blkN / 2;
   const int64_t rE = two ? blkL / 2 : 0;
   if (kRegOverhead + rC > f.regBudget || kRegOverhead + rE > f.regBudget) {
@@ -107,11 +107,11 @@ Dataflow mlir::ff::analyzeDataflow(const ChainDesc &chain, const Plan &plan,
   }
   int64_t eRegTiles = 0;
   if (ePersist && rE > 0)
-    eRegTiles = std::min<int64_t>(
-        eLiveTiles, (f.regBudget - kRegOverhead - rC) / rE);
+    eRegTiles =
+        std::min<int64_t>(eLiveTiles, (f.regBudget - kRegOverhead - rC) / rE);
   const int64_t persistentRegs = eRegTiles * rE;
-  f.regsPerThread = kRegOverhead + std::max(rC + persistentRegs,
-                                            std::max(rE, persistentRegs));
+  f.regsPerThread = kRegOverhead +
+                    std::max(rC + persistentRegs, std::max(rE, persistentRegs));
 
   // Shared memory fixed by the plan: operand pipeline, the act(C) tile(s)
   // GEMM1 reads, collective receive buffers, the epilogue staging tile.
@@ -150,9 +150,7 @@ Dataflow mlir::ff::analyzeDataflow(const ChainDesc &chain, const Plan &plan,
     double spilled = live - inSmem;
     bool shared = clsK > 1 || sh > 1;
     cT.placed = {0, shared ? 0 : inSmem, shared ? inSmem : 0, spilled};
-    cT.residency = spilled > 0 ? Tier::global
-                   : shared    ? Tier::dsm
-                               : Tier::smem;
+    cT.residency = spilled > 0 ? Tier::global : shared ? Tier::dsm : Tier::smem;
     double eLive = eTileAcc * eLiveTiles;
     double inReg = std::min(eLive, eTileAcc * std::max<int64_t>(eRegTiles, 1));
     double eSmem = std::min(eLive - inReg, smemFree);
@@ -169,8 +167,8 @@ Dataflow mlir::ff::analyzeDataflow(const ChainDesc &chain, const Plan &plan,
   }
   f.smemBytes = static_cast<int64_t>(target.smemPerBlock - smemFree);
 
-  const int64_t regsPerCta = 128 * f.consumerWarpgroups * f.regsPerThread +
-                             128 * kProducerRegs;
+  const int64_t regsPerCta =
+      128 * f.consumerWarpgroups * f.regsPerThread + 128 * kProducerRegs;
   f.ctasPerSm = std::min({target.smemPerSm / std::max<int64_t>(f.smemBytes, 1),
                           target.regsPerSm / regsPerCta,
                           target.maxThreadsPerSm / f.threadsPerCta});
@@ -187,8 +185,8 @@ Dataflow mlir::ff::analyzeDataflow(const ChainDesc &chain, const Plan &plan,
   const double aL2 = tp * blkM * ext(Dim::k) * b;
   // A one-GEMM cluster along M multicasts each B tile to its cls_m CTAs
   // (TMA .multicast::cluster): L2 serves it once per cluster.
-  const double bL2 = tp * ext(Dim::k) * blkN * b * g /
-                     (two ? 1 : plan.cls(Dim::m));
+  const double bL2 =
+      tp * ext(Dim::k) * blkN * b * g / (two ? 1 : plan.cls(Dim::m));
   const double dL2 = two ? tp * sh * blkN * ext(Dim::l) * b : 0;
   double eL2 = 0;
   if (two)
@@ -206,17 +204,15 @@ Dataflow mlir::ff::analyzeDataflow(const ChainDesc &chain, const Plan &plan,
     f.collectives.push_back({kind, group, bytes, steps});
   };
   if (clsK > 1)
-    addCollective(chain.isGated() ? Collective::multiply
-                                  : Collective::allExchange,
-                  clsK, tp * (clsK - 1) * blkM * blkN * acc * g,
-                  tp * (clsK - 1));
+    addCollective(
+        chain.isGated() ? Collective::multiply : Collective::allExchange, clsK,
+        tp * (clsK - 1) * blkM * blkN * acc * g, tp * (clsK - 1));
   if (sh > 1)
     addCollective(Collective::shuffle, sh, tp * (sh - 1) * cTile,
                   tp * (sh - 1));
   if (rd > 1)
     addCollective(Collective::reduceScatter, rd,
-                  flushes * double(rd - 1) / rd * eTileAcc,
-                  flushes * (rd - 1));
+                  flushes * double(rd - 1) / rd * eTileAcc, flushes * (rd - 1));
   if (gridN > 1)
     addCollective(Collective::interClusterReduce, gridN, eL2, flushes);
   // Latency on the critical path: every all-exchange and shuffle round
@@ -255,14 +251,14 @@ Dataflow mlir::ff::analyzeDataflow(const ChainDesc &chain, const Plan &plan,
   f.volume.l2 = ctas * f.ctaL2Bytes;
   f.volume.dsm = ctas * f.ctaDsmBytes;
   f.volume.smem = ctas * f.ctaSmemBytes;
-  f.volume.reg = ctas * tp *
-                 (blkM * blkN * acc * g + (two ? blkM * blkL * acc : 0));
+  f.volume.reg =
+      ctas * tp * (blkM * blkN * acc * g + (two ? blkM * blkL * acc : 0));
   const double M = chain.m, N = chain.n, K = chain.k, L = chain.l;
   const double eOut = two ? M * L : M * N;
   const double eHbm = eOut * ((two && gridN > 1) ? acc : b);
   const double spillHbm = ctas * (cSpill + eSpill);
-  f.volume.hbm = M * K * b + K * N * b * g + (two ? N * L * b : 0) + eHbm +
-                 spillHbm;
+  f.volume.hbm =
+      M * K * b + K * N * b * g + (two ? N * L * b : 0) + eHbm + spillHbm;
 
   // Per-tensor report.
   auto io = [&](const char *name, double l2, double hbm) {
@@ -354,9 +350,9 @@ Cost mlir::ff::estimateCost(const ChainDesc &chain, const Plan &plan,
         (flow.ctaCollectiveSteps * (cs > 1 ? target.getDsmLatency(cs) : 0) +
          flow.ctaBarriers * target.clusterBarrierCycles) *
         nsPerCycle;
-    double fill = (target.globalLatencyCycles +
-                   flow.ctaTilePairs * kPhaseSwitchCycles) *
-                  nsPerCycle;
+    double fill =
+        (target.globalLatencyCycles + flow.ctaTilePairs * kPhaseSwitchCycles) *
+        nsPerCycle;
     // One stage cannot overlap a load with the wgmma that consumes it.
     double body = plan.stages > 1 ? std::max(comp, mem) : comp + mem;
     double total = body + blocking + sync + fill;

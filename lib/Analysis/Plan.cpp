@@ -91,10 +91,11 @@ std::string Plan::str() const {
   list("block", block);
   list("grid", grid);
   os << "order=[";
-  llvm::interleave(order, os, [&](Dim d) { os << stringifyDim(d); }, ",");
+  llvm::interleave(
+      order, os, [&](Dim d) { os << stringifyDim(d); }, ",");
   os << "] spatial=[";
-  llvm::interleave(getSpatialDims(), os, [&](Dim d) { os << stringifyDim(d); },
-                   ",");
+  llvm::interleave(
+      getSpatialDims(), os, [&](Dim d) { os << stringifyDim(d); }, ",");
   os << "] stages=" << stages;
   return s;
 }

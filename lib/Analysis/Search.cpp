@@ -17,7 +17,9 @@ using namespace mlir::ff;
 static int64_t ceilDiv(int64_t a, int64_t b) {
   return static_cast<int64_t>(llvm::divideCeil(a, b));
 }
-static int64_t align16(int64_t v) { return static_cast<int64_t>(llvm::alignTo(v, 16)); }
+static int64_t align16(int64_t v) {
+  return static_cast<int64_t>(llvm::alignTo(v, 16));
+}
 static constexpr uint8_t bit(Dim d) { return 1u << static_cast<unsigned>(d); }
 
 //===----------------------------------------------------------------------===//
@@ -200,8 +202,8 @@ SearchResult mlir::ff::searchChain(const ChainDesc &chain,
     auto twin = llvm::find_if(r, [&](const Candidate &o) {
       return o.cost.totalNs == cand.cost.totalNs &&
              o.plan.cluster == cand.plan.cluster &&
-             o.plan.block == cand.plan.block &&
-             o.plan.grid == cand.plan.grid && o.plan.stages == cand.plan.stages;
+             o.plan.block == cand.plan.block && o.plan.grid == cand.plan.grid &&
+             o.plan.stages == cand.plan.stages;
     });
     if (twin != r.end()) {
       if (!better(cand, *twin))
@@ -250,10 +252,9 @@ SearchResult mlir::ff::searchChain(const ChainDesc &chain,
             // Spatial k and l: one block tile per CTA, so the tile is
             // fixed by the cluster extent.
             llvm::SmallVector<int64_t, 4> kTiles =
-                isSpatial(Dim::k)
-                    ? llvm::SmallVector<int64_t, 4>{align16(
-                          ceilDiv(chain.k, ck))}
-                    : reductionTiles(chain.k);
+                isSpatial(Dim::k) ? llvm::SmallVector<int64_t, 4>{align16(
+                                        ceilDiv(chain.k, ck))}
+                                  : reductionTiles(chain.k);
             llvm::SmallVector<int64_t, 12> lTiles;
             if (!two)
               lTiles = {16};
@@ -286,14 +287,18 @@ SearchResult mlir::ff::searchChain(const ChainDesc &chain,
 }
 
 llvm::SmallVector<MBin> mlir::ff::getDefaultMBins() {
-  return {{1, 64, 64},       {65, 128, 128},   {129, 256, 256},
-          {257, 512, 512},   {513, 1024, 1024}, {1025, 4096, 4096},
+  return {{1, 64, 64},
+          {65, 128, 128},
+          {129, 256, 256},
+          {257, 512, 512},
+          {513, 1024, 1024},
+          {1025, 4096, 4096},
           {4097, kOpenBinHi, 8192}};
 }
 
-std::vector<BinnedPlan>
-mlir::ff::searchDynamicM(const ChainDesc &chain, const GpuTarget &target,
-                         const SearchOptions &options) {
+std::vector<BinnedPlan> mlir::ff::searchDynamicM(const ChainDesc &chain,
+                                                 const GpuTarget &target,
+                                                 const SearchOptions &options) {
   std::vector<BinnedPlan> table;
   for (const MBin &bin : getDefaultMBins()) {
     ChainDesc at = chain;
@@ -307,8 +312,7 @@ mlir::ff::searchDynamicM(const ChainDesc &chain, const GpuTarget &target,
       x.grid[0] = y.grid[0] = 0;
       return x == y;
     };
-    if (!table.empty() &&
-        sameButM(table.back().candidate.plan, chosen->plan)) {
+    if (!table.empty() && sameButM(table.back().candidate.plan, chosen->plan)) {
       table.back().bin.hi = bin.hi;
       table.back().bin.rep = bin.rep;
       table.back().candidate = *chosen;

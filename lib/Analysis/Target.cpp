@@ -175,8 +175,8 @@ llvm::Expected<GpuTarget> mlir::ff::lookupTarget(llvm::StringRef name) {
     if (t.name == name)
       return t;
   return llvm::createStringError(
-      "unknown target '" + name.str() + "' (known: " +
-      llvm::join(getKnownTargetNames(), ", ") + ")");
+      "unknown target '" + name.str() +
+      "' (known: " + llvm::join(getKnownTargetNames(), ", ") + ")");
 }
 
 //===----------------------------------------------------------------------===//
@@ -207,7 +207,8 @@ llvm::Error mlir::ff::applyCalibration(GpuTarget &target,
   if (entries->empty())
     return calibrationError("'dsm' has no entries");
 
-  std::array<int64_t, 4> gbps = target.dsmGbps, latency = target.dsmLatencyCycles;
+  std::array<int64_t, 4> gbps = target.dsmGbps,
+                         latency = target.dsmLatencyCycles;
   std::array<bool, 4> seen = {};
   for (auto [i, entry] : llvm::enumerate(*entries)) {
     std::string where = "dsm[" + std::to_string(i) + "]";
@@ -228,9 +229,8 @@ llvm::Error mlir::ff::applyCalibration(GpuTarget &target,
     std::optional<double> bw = obj->getNumber("bandwidth_gbps");
     std::optional<double> lat = obj->getNumber("latency_cycles");
     if (!bw || !lat)
-      return calibrationError(where +
-                              " needs numbers 'bandwidth_gbps' and "
-                              "'latency_cycles'");
+      return calibrationError(where + " needs numbers 'bandwidth_gbps' and "
+                                      "'latency_cycles'");
     if (!(*bw > 0) || !(*lat > 0))
       return calibrationError(where + ": bandwidth and latency must be "
                                       "positive");

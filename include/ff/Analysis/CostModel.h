@@ -45,10 +45,10 @@ struct TensorTraffic {
 /// Traffic of one collective.
 struct CollectiveTraffic {
   Collective kind;
-  int64_t groupSize = 1;     ///< CTAs taking part
-  double bytesPerCta = 0;    ///< received over DSM (or L2 for the
-                             ///< inter-cluster reduce), whole kernel
-  int64_t stepsPerCta = 0;   ///< latency-bound rounds, whole kernel
+  int64_t groupSize = 1;   ///< CTAs taking part
+  double bytesPerCta = 0;  ///< received over DSM (or L2 for the
+                           ///< inter-cluster reduce), whole kernel
+  int64_t stepsPerCta = 0; ///< latency-bound rounds, whole kernel
 };
 
 /// Result of the dataflow analyzer for one plan.
@@ -59,20 +59,20 @@ struct Dataflow {
 
   int64_t numCtas = 0, numClusters = 0, clusterSize = 0;
   int64_t consumerWarpgroups = 0, threadsPerCta = 0;
-  int64_t regsPerThread = 0;  ///< consumer threads, incl. overhead
-  int64_t regBudget = 0;      ///< per consumer thread
-  int64_t smemBytes = 0;      ///< per CTA, incl. the reserved budget
+  int64_t regsPerThread = 0; ///< consumer threads, incl. overhead
+  int64_t regBudget = 0;     ///< per consumer thread
+  int64_t smemBytes = 0;     ///< per CTA, incl. the reserved budget
   int64_t ctasPerSm = 0;
 
   /// Per-CTA quantities.
-  double ctaFlops = 0;        ///< incl. tile padding
-  double ctaL2Bytes = 0;      ///< loads + stores + reduces through L2
+  double ctaFlops = 0;   ///< incl. tile padding
+  double ctaL2Bytes = 0; ///< loads + stores + reduces through L2
   double ctaDsmBytes = 0;
   double ctaSmemBytes = 0;
   int64_t ctaCollectiveSteps = 0;
   int64_t ctaBarriers = 0;
-  int64_t ctaTilePairs = 0;   ///< (m, n) tiles a CTA computes
-  double stageBytes = 0;      ///< bytes one pipeline stage brings in
+  int64_t ctaTilePairs = 0; ///< (m, n) tiles a CTA computes
+  double stageBytes = 0;    ///< bytes one pipeline stage brings in
 
   double usefulFlops = 0;
   TierVolumes volume;

@@ -26,8 +26,7 @@ namespace mlir::ff {
 
 /// Unified loop dimensions, in the order of `#dsm.schedule` lists.
 enum class Dim : uint8_t { m = 0, n = 1, k = 2, l = 3 };
-inline constexpr std::array<Dim, 4> kAllDims = {Dim::m, Dim::n, Dim::k,
-                                                Dim::l};
+inline constexpr std::array<Dim, 4> kAllDims = {Dim::m, Dim::n, Dim::k, Dim::l};
 /// Memory tiers, fastest first (dsm::MemTier).
 enum class Tier : uint8_t { reg = 0, smem = 1, dsm = 2, global = 3 };
 /// dsm_comm patterns (dsm::CollectiveKind).

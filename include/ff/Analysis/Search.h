@@ -69,15 +69,15 @@ struct Candidate {
 };
 
 struct SearchStats {
-  int64_t schedules = 0;         ///< loop schedules considered (41)
-  int64_t prunedActivation = 0;  ///< schedules removed by rule 3
-  int64_t clusterShapes = 0;     ///< (schedule, cluster) pairs kept by rule 2
+  int64_t schedules = 0;        ///< loop schedules considered (41)
+  int64_t prunedActivation = 0; ///< schedules removed by rule 3
+  int64_t clusterShapes = 0;    ///< (schedule, cluster) pairs kept by rule 2
   int64_t prunedCluster = 0;
-  int64_t prunedTile = 0;        ///< rule 1
-  int64_t prunedDependency = 0;  ///< rule 4
-  int64_t prunedCapacity = 0;    ///< rule 5 + registers + occupancy
-  int64_t evaluated = 0;         ///< plans analysed and costed
-  int64_t lowerable = 0;         ///< of those, in the lowerable family
+  int64_t prunedTile = 0;       ///< rule 1
+  int64_t prunedDependency = 0; ///< rule 4
+  int64_t prunedCapacity = 0;   ///< rule 5 + registers + occupancy
+  int64_t evaluated = 0;        ///< plans analysed and costed
+  int64_t lowerable = 0;        ///< of those, in the lowerable family
 };
 
 struct SearchResult {
@@ -113,8 +113,8 @@ struct BinnedPlan {
 /// whose plans differ only in the M grid. Fails (empty) if some bin has no
 /// plan.
 std::vector<BinnedPlan> searchDynamicM(const ChainDesc &chain,
-                                             const GpuTarget &target,
-                                             const SearchOptions &options = {});
+                                       const GpuTarget &target,
+                                       const SearchOptions &options = {});
 
 } // namespace mlir::ff
 

@@ -37,28 +37,28 @@ int getDsmIndex(int64_t clusterSize);
 
 /// One GPU. Integers where the `#dsm.target` attribute holds integers.
 struct GpuTarget {
-  std::string name;  ///< e.g. "h100-sxm"
-  std::string chip;  ///< LLVM chip, "sm_90a"
+  std::string name; ///< e.g. "h100-sxm"
+  std::string chip; ///< LLVM chip, "sm_90a"
   int64_t sms = 0;
   /// SMs per GPC; a cluster's CTAs all sit in one GPC.
   llvm::SmallVector<int64_t, 8> gpcSms;
-  int64_t smemPerSm = 0;       ///< bytes
-  int64_t smemPerBlock = 0;    ///< bytes, opt-in maximum for one CTA
-  int64_t smemReserved = 0;    ///< bytes of the per-block budget taken by
-                               ///< mbarriers and static smem
-  int64_t regsPerSm = 0;       ///< 32-bit registers
+  int64_t smemPerSm = 0;    ///< bytes
+  int64_t smemPerBlock = 0; ///< bytes, opt-in maximum for one CTA
+  int64_t smemReserved = 0; ///< bytes of the per-block budget taken by
+                            ///< mbarriers and static smem
+  int64_t regsPerSm = 0;    ///< 32-bit registers
   int64_t maxRegsPerThread = 0;
   int64_t maxThreadsPerSm = 0;
-  int64_t maxCluster = 0;      ///< portable
+  int64_t maxCluster = 0; ///< portable
   int64_t maxClusterNonportable = 0;
   int64_t clockMhz = 0;
-  int64_t hbmGbps = 0;         ///< spec HBM bandwidth, GB/s
+  int64_t hbmGbps = 0; ///< spec HBM bandwidth, GB/s
   int64_t l2Bytes = 0;
-  int64_t l2Gbps = 0;          ///< aggregate L2 bandwidth, GB/s
-  int64_t smemBytesPerClk = 0; ///< per SM
+  int64_t l2Gbps = 0;             ///< aggregate L2 bandwidth, GB/s
+  int64_t smemBytesPerClk = 0;    ///< per SM
   int64_t l2BytesPerClkPerSm = 0; ///< L2 -> SM port of one SM
-  int64_t l2ReduceGbps = 0;    ///< aggregate throughput of bulk reductions
-                               ///< (cp.reduce.async.bulk) into L2, GB/s
+  int64_t l2ReduceGbps = 0;       ///< aggregate throughput of bulk reductions
+                                  ///< (cp.reduce.async.bulk) into L2, GB/s
   int64_t globalLatencyCycles = 0;
   /// Aggregate (whole-GPU) DSM bandwidth in GB/s and remote-smem latency in
   /// cycles, per cluster size 2, 4, 8, 16.
@@ -83,7 +83,8 @@ struct GpuTarget {
   /// Clusters of `clusterSize` CTAs that can be resident at once, with
   /// `ctasPerSm` CTAs per SM: clusters never straddle GPCs, so SMs of a GPC
   /// that do not fill a whole cluster stay idle.
-  int64_t getMaxActiveClusters(int64_t clusterSize, int64_t ctasPerSm = 1) const;
+  int64_t getMaxActiveClusters(int64_t clusterSize,
+                               int64_t ctasPerSm = 1) const;
   /// Nanoseconds per cycle.
   double getNsPerCycle() const { return 1000.0 / clockMhz; }
 };

@@ -148,9 +148,8 @@ TEST(CostModelTest, LowerableFfnByHand) {
   EXPECT_EQ(icr->groupSize, 2);
   EXPECT_DOUBLE_EQ(icr->bytesPerCta, 32768);
   // HBM: A + B + D in bf16, E as the fp32 reduction target.
-  EXPECT_DOUBLE_EQ(f.volume.hbm,
-                   128 * 512 * 2 + 512 * 1024 * 2 + 1024 * 256 * 2 +
-                       128 * 256 * 4);
+  EXPECT_DOUBLE_EQ(f.volume.hbm, 128 * 512 * 2 + 512 * 1024 * 2 +
+                                     1024 * 256 * 2 + 128 * 256 * 4);
   EXPECT_EQ(f.residency[0], Tier::smem);
   EXPECT_EQ(f.eAccumulator, Tier::reg);
 
@@ -164,8 +163,7 @@ TEST(CostModelTest, LowerableFfnByHand) {
   EXPECT_EQ(c.fullWaves, 0);
   EXPECT_EQ(c.tailClusters, 2);
   // Launch + zeroing E for the inter-cluster reduce.
-  EXPECT_NEAR(c.launchNs, 2000 + 1000 + 128.0 * 256 * 4 / (3350 * 0.9),
-              1e-6);
+  EXPECT_NEAR(c.launchNs, 2000 + 1000 + 128.0 * 256 * 4 / (3350 * 0.9), 1e-6);
   EXPECT_NEAR(c.totalNs, c.launchNs + c.ctaNs, 1e-6);
   EXPECT_GE(c.ctaNs, c.ctaComputeNs);
 }
@@ -174,8 +172,8 @@ TEST(CostModelTest, LowerableFfnByHand) {
 // across the n loop and spill reg -> smem -> global.
 TEST(CostModelTest, PersistentEAccumulatorSpills) {
   ChainDesc chain = ffn(128, 1024, 64, 512);
-  Plan p = makePlan({1, 1, 1, 1}, {128, 128, 64, 128}, {1, 1, 1, 1},
-                    bit(Dim::m));
+  Plan p =
+      makePlan({1, 1, 1, 1}, {128, 128, 64, 128}, {1, 1, 1, 1}, bit(Dim::m));
   Dataflow f = analyzeDataflow(chain, p, h100());
   ASSERT_TRUE(f.feasible) << f.reason;
   // 4 live E tiles of 64 KiB; registers hold (236 - 32 - 64) / 64 = 2.
@@ -189,8 +187,8 @@ TEST(CostModelTest, PersistentEAccumulatorSpills) {
   EXPECT_DOUBLE_EQ(e.placed[3], 262144 - 131072 - 67584);
   // The spilled part is written and read back on 7 of the 8 n trips; the
   // rest is A + B + D (8 n tiles) + E.
-  EXPECT_DOUBLE_EQ(f.ctaL2Bytes, 8 * 16384 + 8 * 16384 + 8 * 131072 +
-                                     131072 + 63488.0 * 2 * 7);
+  EXPECT_DOUBLE_EQ(f.ctaL2Bytes, 8 * 16384 + 8 * 16384 + 8 * 131072 + 131072 +
+                                     63488.0 * 2 * 7);
 }
 
 // l outside n with n temporal: the CTA holds C for every n tile.
@@ -237,9 +235,9 @@ TEST(CostModelTest, RegisterLimit) {
 
 TEST(CostModelTest, SharedMemoryLimit) {
   ChainDesc chain = ffn(128, 4096, 1024, 1024);
-  Plan p = makePlan({1, 1, 1, 1}, {128, 256, 128, 256}, {1, 16, 1, 1},
-                    bit(Dim::m) | bit(Dim::n), {Dim::m, Dim::n, Dim::k, Dim::l},
-                    4);
+  Plan p =
+      makePlan({1, 1, 1, 1}, {128, 256, 128, 256}, {1, 16, 1, 1},
+               bit(Dim::m) | bit(Dim::n), {Dim::m, Dim::n, Dim::k, Dim::l}, 4);
   Dataflow f = analyzeDataflow(chain, p, h100());
   EXPECT_FALSE(f.feasible);
   EXPECT_STREQ(f.reason,
@@ -285,8 +283,8 @@ TEST(CostModelTest, CalibrationMovesTheCost) {
                     bit(Dim::m) | bit(Dim::n));
   Dataflow f = analyzeDataflow(chain, p, t);
   Cost before = estimateCost(chain, p, f, t);
-  ASSERT_FALSE(static_cast<bool>(applyCalibration(
-      t, R"({"target": "h100-sxm", "dsm": [{"cluster": 4,
+  ASSERT_FALSE(static_cast<bool>(
+      applyCalibration(t, R"({"target": "h100-sxm", "dsm": [{"cluster": 4,
              "bandwidth_gbps": 3100, "latency_cycles": 1200}]})")));
   Cost after = estimateCost(chain, p, f, t);
   EXPECT_NEAR(after.ctaSyncNs - before.ctaSyncNs, 3 * 1000 * 1000.0 / 1830,

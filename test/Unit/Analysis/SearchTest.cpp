@@ -19,8 +19,7 @@ constexpr uint8_t kMN = bit(Dim::m) | bit(Dim::n);
 
 GpuTarget h100() { return llvm::cantFail(lookupTarget("h100-sxm")); }
 
-ChainDesc chainOf(ChainKind kind, int64_t m, int64_t n, int64_t k,
-                  int64_t l) {
+ChainDesc chainOf(ChainKind kind, int64_t m, int64_t n, int64_t k, int64_t l) {
   ChainDesc c;
   c.kind = kind;
   c.m = m;
@@ -204,9 +203,9 @@ TEST(SearchTest, PaperWorkloads) {
     ChainDesc chain = chainOf(w.kind, w.m, w.n, w.k, w.l);
     auto start = std::chrono::steady_clock::now();
     SearchResult r = searchChain(chain, t);
-    double seconds = std::chrono::duration<double>(
-                         std::chrono::steady_clock::now() - start)
-                         .count();
+    double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+            .count();
     EXPECT_LT(seconds, 1.0);
     EXPECT_EQ(r.stats.schedules, 41);
     EXPECT_EQ(r.stats.prunedActivation, 12);

@@ -41,12 +41,12 @@ struct TestCostModelPass
   Option<std::string> targetName{*this, "target",
                                  llvm::cl::desc("Target of the cost model"),
                                  llvm::cl::init("h100-sxm")};
-  Option<std::string> calibration{
-      *this, "calibration", llvm::cl::desc("DSM calibration JSON file"),
-      llvm::cl::init("")};
+  Option<std::string> calibration{*this, "calibration",
+                                  llvm::cl::desc("DSM calibration JSON file"),
+                                  llvm::cl::init("")};
 
-  void report(FusedChainOp op, const ff::ChainDesc &chain,
-              const ff::Plan &plan, const ff::GpuTarget &target) {
+  void report(FusedChainOp op, const ff::ChainDesc &chain, const ff::Plan &plan,
+              const ff::GpuTarget &target) {
     ff::Dataflow f = ff::analyzeDataflow(chain, plan, target);
     op.emitRemark("plan ") << plan.str()
                            << (ff::isLowerable(plan, chain) ? " (lowerable)"
@@ -65,10 +65,9 @@ struct TestCostModelPass
         << ", dsm = " << num(f.volume.dsm) << ", smem = " << num(f.volume.smem)
         << " B";
     for (const ff::TensorTraffic &t : f.tensors)
-      op.emitRemark("tensor ")
-          << t.name << ": l2 = " << num(t.l2Bytes)
-          << ", hbm = " << num(t.hbmBytes) << ", tier = "
-          << ff::stringifyTier(t.residency);
+      op.emitRemark("tensor ") << t.name << ": l2 = " << num(t.l2Bytes)
+                               << ", hbm = " << num(t.hbmBytes)
+                               << ", tier = " << ff::stringifyTier(t.residency);
     for (const ff::CollectiveTraffic &c : f.collectives)
       op.emitRemark("collective ")
           << ff::stringifyCollective(c.kind) << ": group = " << c.groupSize
@@ -76,18 +75,17 @@ struct TestCostModelPass
           << ", steps/cta = " << c.stepsPerCta;
     ff::Cost c = ff::estimateCost(chain, plan, f, target);
     op.emitRemark("minimax hbm = ")
-        << num(c.hbmNs) << ", l2 = " << num(c.l2Ns) << ", dsm = "
-        << num(c.dsmNs) << ", smem = " << num(c.smemNs)
-        << " -> " << num(c.minimaxNs) << " ns; compute = " << num(c.computeNs)
-        << " ns";
+        << num(c.hbmNs) << ", l2 = " << num(c.l2Ns)
+        << ", dsm = " << num(c.dsmNs) << ", smem = " << num(c.smemNs) << " -> "
+        << num(c.minimaxNs) << " ns; compute = " << num(c.computeNs) << " ns";
     op.emitRemark("cta compute = ")
         << num(c.ctaComputeNs) << ", memory = " << num(c.ctaMemoryNs)
         << ", sync = " << num(c.ctaSyncNs) << ", fill = " << num(c.ctaFillNs)
         << " -> " << num(c.ctaNs) << " ns";
     op.emitRemark("waves: ")
-        << c.fullWaves << " full of " << c.maxActiveClusters
-        << " clusters + " << c.tailClusters << " tail; launch = "
-        << num(c.launchNs) << " ns; total = " << num(c.totalNs) << " ns";
+        << c.fullWaves << " full of " << c.maxActiveClusters << " clusters + "
+        << c.tailClusters << " tail; launch = " << num(c.launchNs)
+        << " ns; total = " << num(c.totalNs) << " ns";
   }
 
   void runOnOperation() override {

@@ -34,14 +34,12 @@ using namespace mlir::dsm;
 // IR <-> library conversions
 //===----------------------------------------------------------------------===//
 
-TargetAttr mlir::dsm::getTargetAttr(MLIRContext *ctx,
-                                    const ff::GpuTarget &t) {
-  return TargetAttr::get(ctx, t.name, t.chip, t.sms, t.smemPerSm,
-                         t.smemPerBlock, t.regsPerSm, t.maxCluster,
-                         t.maxClusterNonportable, t.clockMhz, t.hbmGbps,
-                         t.l2Bytes, ArrayRef<int64_t>(t.dsmGbps),
-                         ArrayRef<int64_t>(t.dsmLatencyCycles), t.tflopsBf16,
-                         t.tflopsF16, t.tflopsF32);
+TargetAttr mlir::dsm::getTargetAttr(MLIRContext *ctx, const ff::GpuTarget &t) {
+  return TargetAttr::get(
+      ctx, t.name, t.chip, t.sms, t.smemPerSm, t.smemPerBlock, t.regsPerSm,
+      t.maxCluster, t.maxClusterNonportable, t.clockMhz, t.hbmGbps, t.l2Bytes,
+      ArrayRef<int64_t>(t.dsmGbps), ArrayRef<int64_t>(t.dsmLatencyCycles),
+      t.tflopsBf16, t.tflopsF16, t.tflopsF32);
 }
 
 FailureOr<ff::GpuTarget>
@@ -92,10 +90,11 @@ FailureOr<ff::ChainDesc> mlir::dsm::getChainDesc(FusedChainOp op) {
   return chain;
 }
 
-ScheduleAttr mlir::dsm::getScheduleAttr(
-    MLIRContext *ctx, const ff::Plan &plan, const ff::Dataflow &flow,
-    const ff::ChainDesc &chain, double costNs, int64_t mLo, int64_t mHi,
-    function_ref<InFlightDiagnostic()> emitError) {
+ScheduleAttr
+mlir::dsm::getScheduleAttr(MLIRContext *ctx, const ff::Plan &plan,
+                           const ff::Dataflow &flow, const ff::ChainDesc &chain,
+                           double costNs, int64_t mLo, int64_t mHi,
+                           function_ref<InFlightDiagnostic()> emitError) {
   SmallVector<LoopDim> order, spatial;
   for (ff::Dim d : plan.order)
     order.push_back(static_cast<LoopDim>(d));
@@ -112,8 +111,7 @@ ScheduleAttr mlir::dsm::getScheduleAttr(
       ArrayRef<int64_t>(plan.block), ArrayRef<int64_t>(plan.grid),
       ArrayRef<LoopDim>(order), ArrayRef<LoopDim>(spatial),
       ArrayRef<MemTier>(residency), ArrayRef<CollectiveKind>(collectives),
-      plan.stages,
-      static_cast<int64_t>(std::llround(costNs)), mLo, mHi);
+      plan.stages, static_cast<int64_t>(std::llround(costNs)), mLo, mHi);
 }
 
 ff::Plan mlir::dsm::getPlan(ScheduleAttr sched) {
@@ -136,9 +134,7 @@ ff::Plan mlir::dsm::getPlan(ScheduleAttr sched) {
 
 namespace {
 
-std::string formatNs(double ns) {
-  return llvm::formatv("{0:F0}", ns).str();
-}
+std::string formatNs(double ns) { return llvm::formatv("{0:F0}", ns).str(); }
 
 llvm::json::Object toJson(const ff::Candidate &c, int64_t rank) {
   auto arr = [](const std::array<int64_t, 4> &v) {
@@ -203,8 +199,7 @@ private:
                           llvm::json::Array &dump);
   /// The chosen candidate of `result`, warning when lowerable-only finds
   /// nothing in the lowerable family.
-  const ff::Candidate *choose(FusedChainOp op,
-                              const ff::SearchResult &result);
+  const ff::Candidate *choose(FusedChainOp op, const ff::SearchResult &result);
 };
 
 } // namespace
@@ -253,18 +248,17 @@ LogicalResult DSMSearchPass::searchOne(FusedChainOp op,
             << bp.bin.lo << ", " << bp.bin.hi
             << "] is in the lowerable family; recording the best plan of "
                "the full space";
-      ScheduleAttr s = getScheduleAttr(ctx, bp.candidate.plan,
-                                       bp.candidate.flow, at,
-                                       bp.candidate.cost.totalNs, bp.bin.lo,
-                                       bp.bin.hi, emitError);
+      ScheduleAttr s = getScheduleAttr(
+          ctx, bp.candidate.plan, bp.candidate.flow, at,
+          bp.candidate.cost.totalNs, bp.bin.lo, bp.bin.hi, emitError);
       if (!s)
         return failure();
       plans.push_back(s);
       if (topK > 0)
-        op.emitRemark("m in [")
-            << bp.bin.lo << ", " << bp.bin.hi << "] (searched at m = "
-            << bp.bin.rep << "): " << formatNs(bp.candidate.cost.totalNs)
-            << " ns " << bp.candidate.plan.str();
+        op.emitRemark("m in [") << bp.bin.lo << ", " << bp.bin.hi
+                                << "] (searched at m = " << bp.bin.rep
+                                << "): " << formatNs(bp.candidate.cost.totalNs)
+                                << " ns " << bp.candidate.plan.str();
       llvm::json::Object bin = toJson(bp.candidate, 0);
       bin["m_lo"] = bp.bin.lo;
       bin["m_hi"] = bp.bin.hi;
@@ -283,24 +277,22 @@ LogicalResult DSMSearchPass::searchOne(FusedChainOp op,
     ff::SearchResult result = ff::searchChain(*chain, target, options);
     const ff::Candidate *chosen = choose(op, result);
     if (!chosen)
-      return op.emitOpError("no legal plan for this chain on ")
-             << target.name;
-    ScheduleAttr s =
-        getScheduleAttr(ctx, chosen->plan, chosen->flow, *chain,
-                        chosen->cost.totalNs, 0, 0, emitError);
+      return op.emitOpError("no legal plan for this chain on ") << target.name;
+    ScheduleAttr s = getScheduleAttr(ctx, chosen->plan, chosen->flow, *chain,
+                                     chosen->cost.totalNs, 0, 0, emitError);
     if (!s)
       return failure();
     op.setScheduleAttr(s);
     if (topK > 0) {
       op.emitRemark("evaluated ")
-          << result.stats.evaluated << " plans ("
-          << result.stats.lowerable << " lowerable); chose "
-          << formatNs(chosen->cost.totalNs) << " ns " << chosen->plan.str();
-      for (auto [i, c] : llvm::enumerate(llvm::ArrayRef(result.ranked)
-                                             .take_front(topK)))
-        op.emitRemark("#")
-            << i + 1 << ": " << formatNs(c.cost.totalNs) << " ns "
-            << c.plan.str() << (c.lowerable ? "" : " (not lowerable)");
+          << result.stats.evaluated << " plans (" << result.stats.lowerable
+          << " lowerable); chose " << formatNs(chosen->cost.totalNs) << " ns "
+          << chosen->plan.str();
+      for (auto [i, c] :
+           llvm::enumerate(llvm::ArrayRef(result.ranked).take_front(topK)))
+        op.emitRemark("#") << i + 1 << ": " << formatNs(c.cost.totalNs)
+                           << " ns " << c.plan.str()
+                           << (c.lowerable ? "" : " (not lowerable)");
     }
     llvm::json::Array ranked;
     for (auto [i, c] : llvm::enumerate(result.ranked))
@@ -321,9 +313,8 @@ LogicalResult DSMSearchPass::searchOne(FusedChainOp op,
 void DSMSearchPass::runOnOperation() {
   ModuleOp module = getOperation();
   FailureOr<ff::GpuTarget> target =
-      loadSearchTarget(targetName, calibration, [&] {
-        return module.emitError("--dsm-search: ");
-      });
+      loadSearchTarget(targetName, calibration,
+                       [&] { return module.emitError("--dsm-search: "); });
   if (failed(target))
     return signalPassFailure();
   module->setAttr("dsm.target", getTargetAttr(&getContext(), *target));
@@ -345,10 +336,9 @@ void DSMSearchPass::runOnOperation() {
           << dumpFile << "': " << ec.message();
       return signalPassFailure();
     }
-    os << llvm::formatv("{0:2}",
-                        llvm::json::Value(llvm::json::Object{
-                            {"target", target->name},
-                            {"chains", std::move(dump)}}))
+    os << llvm::formatv("{0:2}", llvm::json::Value(llvm::json::Object{
+                                     {"target", target->name},
+                                     {"chains", std::move(dump)}}))
        << "\n";
   }
 }

@@ -1,4 +1,5 @@
-//===- SearchSchedule.h - glue between dsm IR and the cost model -*- C++ -*-===//
+//===- SearchSchedule.h - glue between dsm IR and the cost model -*- C++
+//-*-===//
 //
 // Part of the FlashFuser project.
 //
