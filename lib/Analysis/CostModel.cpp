@@ -213,7 +213,7 @@ Dataflow mlir::ff::analyzeDataflow(const ChainDesc &chain, const Plan &plan,
   if (rd > 1)
     addCollective(Collective::reduceScatter, rd,
                   flushes * double(rd - 1) / rd * eTileAcc, flushes * (rd - 1));
-  if (gridN > 1)
+  if (gridN > 1 && two)
     addCollective(Collective::interClusterReduce, gridN, eL2, flushes);
   // Latency on the critical path: every all-exchange and shuffle round
   // (the activation and the next ring step wait on them) and the rounds of

@@ -68,12 +68,15 @@ Plan::getCollectives(const ChainDesc &chain) const {
   if (cls(Dim::k) > 1)
     out.push_back(chain.isGated() ? Collective::multiply
                                   : Collective::allExchange);
-  if (getShuffleGroup() > 1)
-    out.push_back(Collective::shuffle);
-  if (getReduceGroup() > 1)
-    out.push_back(Collective::reduceScatter);
-  if (grd(Dim::n) > 1)
-    out.push_back(Collective::interClusterReduce);
+  // One GEMM has no second reduction: splitting its n is plain parallelism.
+  if (chain.hasSecondGemm()) {
+    if (getShuffleGroup() > 1)
+      out.push_back(Collective::shuffle);
+    if (getReduceGroup() > 1)
+      out.push_back(Collective::reduceScatter);
+    if (grd(Dim::n) > 1)
+      out.push_back(Collective::interClusterReduce);
+  }
   llvm::sort(out, [](Collective a, Collective b) {
     return static_cast<unsigned>(a) < static_cast<unsigned>(b);
   });

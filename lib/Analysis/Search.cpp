@@ -240,11 +240,7 @@ SearchResult mlir::ff::searchChain(const ChainDesc &chain,
             base.spatialMask = sched.spatialMask;
             base.order = sched.order;
             base.cluster = {cm, cn, ck, cl};
-            // A one-GEMM chain has no reduction over n to place a
-            // collective on: the #dsm.schedule verifier would demand one
-            // for cls_n > 1 or grid_n > 1 (docs/cost-model.md).
-            if (!passesClusterRule(base, target.maxClusterNonportable) ||
-                (!two && cn != 1)) {
+            if (!passesClusterRule(base, target.maxClusterNonportable)) {
               ++st.prunedCluster;
               continue;
             }
@@ -266,10 +262,6 @@ SearchResult mlir::ff::searchChain(const ChainDesc &chain,
               int64_t gm = isSpatial(Dim::m) ? ceilDiv(chain.m, cm * bm) : 1;
               for (int64_t bn : wideTiles(chain.n)) {
                 int64_t gn = isSpatial(Dim::n) ? ceilDiv(chain.n, cn * bn) : 1;
-                if (!two && gn != 1) {
-                  ++st.prunedCluster;
-                  continue;
-                }
                 for (int64_t bk : kTiles)
                   for (int64_t bl : lTiles)
                     for (int64_t stages = 1; stages <= 4; ++stages) {

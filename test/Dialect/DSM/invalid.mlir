@@ -102,31 +102,6 @@ func.func @s() attributes {s = #dsm.schedule<cluster = [1, 4, 1, 1], block = [12
 
 // -----
 
-// expected-error @+1 {{cls_k > 1 needs all_exchange or multiply}}
-func.func @s() attributes {s = #dsm.schedule<cluster = [1, 2, 2, 2], block = [128, 128, 64, 128], grid = [1, 1, 1, 1], order = [m, n, k, l], spatial = [m, n, k, l], residency = [smem], collectives = [reduce_scatter], stages = 4, cost_ns = 100>} { return }
-
-// -----
-
-// expected-error @+1 {{shuffle groups of 2 CTAs need the shuffle collective}}
-func.func @s() attributes {s = #dsm.schedule<cluster = [1, 4, 1, 2], block = [128, 128, 64, 128], grid = [1, 1, 1, 1], order = [m, n, k, l], spatial = [m, n, l], residency = [smem], collectives = [reduce_scatter], stages = 4, cost_ns = 100>} { return }
-
-// -----
-
-// expected-error @+1 {{reduce groups of 4 CTAs need the reduce_scatter collective}}
-func.func @s() attributes {s = #dsm.schedule<cluster = [1, 4, 1, 1], block = [128, 128, 64, 128], grid = [1, 1, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [], stages = 4, cost_ns = 100>} { return }
-
-// -----
-
-// expected-error @+1 {{splitting n over 2 clusters needs inter_cluster_reduce}}
-func.func @s() attributes {s = #dsm.schedule<cluster = [1, 4, 1, 1], block = [128, 128, 64, 128], grid = [1, 2, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [reduce_scatter], stages = 4, cost_ns = 100>} { return }
-
-// -----
-
-// expected-error @+1 {{collective shuffle is listed but the cluster shape needs none}}
-func.func @s() attributes {s = #dsm.schedule<cluster = [1, 4, 1, 1], block = [128, 128, 64, 128], grid = [1, 1, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [reduce_scatter, shuffle], stages = 4, cost_ns = 100>} { return }
-
-// -----
-
 // expected-error @+1 {{expected 1 to 8 pipeline stages, got 0}}
 func.func @s() attributes {s = #dsm.schedule<cluster = [1, 4, 1, 1], block = [128, 128, 64, 128], grid = [1, 1, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [reduce_scatter], stages = 0, cost_ns = 100>} { return }
 
@@ -542,4 +517,140 @@ func.func @bad_combiner(%s: !dsm.buffer<128x64xf32, split = [1, 1]>, %g: memref<
   // expected-error @+1 {{unknown keyword 'mul'}}
   dsm.inter_cluster_reduce mul %s into %g[%i, %i] : !dsm.buffer<128x64xf32, split = [1, 1]>, memref<128x4096xf32>
   return
+}
+
+// -----
+
+func.func @needs_all_exchange(%a: tensor<128x128xbf16>, %b: tensor<128x256xbf16>, %d: tensor<256x256xbf16>) -> tensor<128x256xf32> {
+  // expected-error @+1 {{cls_k > 1 needs all_exchange or multiply}}
+  %r = dsm.fused_chain ffn(%a, %b, %d) {schedule = #dsm.schedule<cluster = [1, 2, 2, 2], block = [128, 128, 64, 128], grid = [1, 1, 1, 1], order = [m, n, k, l], spatial = [m, n, k, l], residency = [smem], collectives = [reduce_scatter], stages = 4, cost_ns = 1>} : (tensor<128x128xbf16>, tensor<128x256xbf16>, tensor<256x256xbf16>) -> tensor<128x256xf32> {
+  ^bb0(%x: tensor<128x128xbf16>, %w1: tensor<128x256xbf16>, %w2: tensor<256x256xbf16>):
+    %z = arith.constant 0.0 : f32
+    %e0 = tensor.empty() : tensor<128x256xf32>
+    %f0 = linalg.fill ins(%z : f32) outs(%e0 : tensor<128x256xf32>) -> tensor<128x256xf32>
+    %c = linalg.matmul ins(%x, %w1 : tensor<128x128xbf16>, tensor<128x256xbf16>) outs(%f0 : tensor<128x256xf32>) -> tensor<128x256xf32>
+    %hb = tensor.empty() : tensor<128x256xbf16>
+    %h = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%c : tensor<128x256xf32>) outs(%hb : tensor<128x256xbf16>) {
+    ^bb0(%in: f32, %out: bf16):
+      %t = arith.truncf %in : f32 to bf16
+      linalg.yield %t : bf16
+    } -> tensor<128x256xbf16>
+    %e1 = tensor.empty() : tensor<128x256xf32>
+    %f1 = linalg.fill ins(%z : f32) outs(%e1 : tensor<128x256xf32>) -> tensor<128x256xf32>
+    %o = linalg.matmul ins(%h, %w2 : tensor<128x256xbf16>, tensor<256x256xbf16>) outs(%f1 : tensor<128x256xf32>) -> tensor<128x256xf32>
+    dsm.yield %o : tensor<128x256xf32>
+  }
+  return %r : tensor<128x256xf32>
+}
+
+// -----
+
+func.func @needs_shuffle(%a: tensor<128x256xbf16>, %b: tensor<256x512xbf16>, %d: tensor<512x256xbf16>) -> tensor<128x256xf32> {
+  // expected-error @+1 {{shuffle groups of 2 CTAs need the shuffle collective}}
+  %r = dsm.fused_chain ffn(%a, %b, %d) {schedule = #dsm.schedule<cluster = [1, 4, 1, 2], block = [128, 128, 64, 128], grid = [1, 1, 1, 1], order = [m, n, k, l], spatial = [m, n, l], residency = [smem], collectives = [reduce_scatter], stages = 4, cost_ns = 1>} : (tensor<128x256xbf16>, tensor<256x512xbf16>, tensor<512x256xbf16>) -> tensor<128x256xf32> {
+  ^bb0(%x: tensor<128x256xbf16>, %w1: tensor<256x512xbf16>, %w2: tensor<512x256xbf16>):
+    %z = arith.constant 0.0 : f32
+    %e0 = tensor.empty() : tensor<128x512xf32>
+    %f0 = linalg.fill ins(%z : f32) outs(%e0 : tensor<128x512xf32>) -> tensor<128x512xf32>
+    %c = linalg.matmul ins(%x, %w1 : tensor<128x256xbf16>, tensor<256x512xbf16>) outs(%f0 : tensor<128x512xf32>) -> tensor<128x512xf32>
+    %hb = tensor.empty() : tensor<128x512xbf16>
+    %h = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%c : tensor<128x512xf32>) outs(%hb : tensor<128x512xbf16>) {
+    ^bb0(%in: f32, %out: bf16):
+      %t = arith.truncf %in : f32 to bf16
+      linalg.yield %t : bf16
+    } -> tensor<128x512xbf16>
+    %e1 = tensor.empty() : tensor<128x256xf32>
+    %f1 = linalg.fill ins(%z : f32) outs(%e1 : tensor<128x256xf32>) -> tensor<128x256xf32>
+    %o = linalg.matmul ins(%h, %w2 : tensor<128x512xbf16>, tensor<512x256xbf16>) outs(%f1 : tensor<128x256xf32>) -> tensor<128x256xf32>
+    dsm.yield %o : tensor<128x256xf32>
+  }
+  return %r : tensor<128x256xf32>
+}
+
+// -----
+
+func.func @needs_reduce_scatter(%a: tensor<128x256xbf16>, %b: tensor<256x512xbf16>, %d: tensor<512x256xbf16>) -> tensor<128x256xf32> {
+  // expected-error @+1 {{reduce groups of 4 CTAs need the reduce_scatter collective}}
+  %r = dsm.fused_chain ffn(%a, %b, %d) {schedule = #dsm.schedule<cluster = [1, 4, 1, 1], block = [128, 128, 64, 128], grid = [1, 1, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [], stages = 4, cost_ns = 1>} : (tensor<128x256xbf16>, tensor<256x512xbf16>, tensor<512x256xbf16>) -> tensor<128x256xf32> {
+  ^bb0(%x: tensor<128x256xbf16>, %w1: tensor<256x512xbf16>, %w2: tensor<512x256xbf16>):
+    %z = arith.constant 0.0 : f32
+    %e0 = tensor.empty() : tensor<128x512xf32>
+    %f0 = linalg.fill ins(%z : f32) outs(%e0 : tensor<128x512xf32>) -> tensor<128x512xf32>
+    %c = linalg.matmul ins(%x, %w1 : tensor<128x256xbf16>, tensor<256x512xbf16>) outs(%f0 : tensor<128x512xf32>) -> tensor<128x512xf32>
+    %hb = tensor.empty() : tensor<128x512xbf16>
+    %h = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%c : tensor<128x512xf32>) outs(%hb : tensor<128x512xbf16>) {
+    ^bb0(%in: f32, %out: bf16):
+      %t = arith.truncf %in : f32 to bf16
+      linalg.yield %t : bf16
+    } -> tensor<128x512xbf16>
+    %e1 = tensor.empty() : tensor<128x256xf32>
+    %f1 = linalg.fill ins(%z : f32) outs(%e1 : tensor<128x256xf32>) -> tensor<128x256xf32>
+    %o = linalg.matmul ins(%h, %w2 : tensor<128x512xbf16>, tensor<512x256xbf16>) outs(%f1 : tensor<128x256xf32>) -> tensor<128x256xf32>
+    dsm.yield %o : tensor<128x256xf32>
+  }
+  return %r : tensor<128x256xf32>
+}
+
+// -----
+
+func.func @needs_inter_cluster_reduce(%a: tensor<128x256xbf16>, %b: tensor<256x1024xbf16>, %d: tensor<1024x256xbf16>) -> tensor<128x256xf32> {
+  // expected-error @+1 {{splitting n over 2 clusters needs inter_cluster_reduce}}
+  %r = dsm.fused_chain ffn(%a, %b, %d) {schedule = #dsm.schedule<cluster = [1, 4, 1, 1], block = [128, 128, 64, 128], grid = [1, 2, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [reduce_scatter], stages = 4, cost_ns = 1>} : (tensor<128x256xbf16>, tensor<256x1024xbf16>, tensor<1024x256xbf16>) -> tensor<128x256xf32> {
+  ^bb0(%x: tensor<128x256xbf16>, %w1: tensor<256x1024xbf16>, %w2: tensor<1024x256xbf16>):
+    %z = arith.constant 0.0 : f32
+    %e0 = tensor.empty() : tensor<128x1024xf32>
+    %f0 = linalg.fill ins(%z : f32) outs(%e0 : tensor<128x1024xf32>) -> tensor<128x1024xf32>
+    %c = linalg.matmul ins(%x, %w1 : tensor<128x256xbf16>, tensor<256x1024xbf16>) outs(%f0 : tensor<128x1024xf32>) -> tensor<128x1024xf32>
+    %hb = tensor.empty() : tensor<128x1024xbf16>
+    %h = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%c : tensor<128x1024xf32>) outs(%hb : tensor<128x1024xbf16>) {
+    ^bb0(%in: f32, %out: bf16):
+      %t = arith.truncf %in : f32 to bf16
+      linalg.yield %t : bf16
+    } -> tensor<128x1024xbf16>
+    %e1 = tensor.empty() : tensor<128x256xf32>
+    %f1 = linalg.fill ins(%z : f32) outs(%e1 : tensor<128x256xf32>) -> tensor<128x256xf32>
+    %o = linalg.matmul ins(%h, %w2 : tensor<128x1024xbf16>, tensor<1024x256xbf16>) outs(%f1 : tensor<128x256xf32>) -> tensor<128x256xf32>
+    dsm.yield %o : tensor<128x256xf32>
+  }
+  return %r : tensor<128x256xf32>
+}
+
+// -----
+
+func.func @not_needed(%a: tensor<128x256xbf16>, %b: tensor<256x512xbf16>, %d: tensor<512x256xbf16>) -> tensor<128x256xf32> {
+  // expected-error @+1 {{collective shuffle is listed but the ffn plan needs none}}
+  %r = dsm.fused_chain ffn(%a, %b, %d) {schedule = #dsm.schedule<cluster = [1, 4, 1, 1], block = [128, 128, 64, 128], grid = [1, 1, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [reduce_scatter, shuffle], stages = 4, cost_ns = 1>} : (tensor<128x256xbf16>, tensor<256x512xbf16>, tensor<512x256xbf16>) -> tensor<128x256xf32> {
+  ^bb0(%x: tensor<128x256xbf16>, %w1: tensor<256x512xbf16>, %w2: tensor<512x256xbf16>):
+    %z = arith.constant 0.0 : f32
+    %e0 = tensor.empty() : tensor<128x512xf32>
+    %f0 = linalg.fill ins(%z : f32) outs(%e0 : tensor<128x512xf32>) -> tensor<128x512xf32>
+    %c = linalg.matmul ins(%x, %w1 : tensor<128x256xbf16>, tensor<256x512xbf16>) outs(%f0 : tensor<128x512xf32>) -> tensor<128x512xf32>
+    %hb = tensor.empty() : tensor<128x512xbf16>
+    %h = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%c : tensor<128x512xf32>) outs(%hb : tensor<128x512xbf16>) {
+    ^bb0(%in: f32, %out: bf16):
+      %t = arith.truncf %in : f32 to bf16
+      linalg.yield %t : bf16
+    } -> tensor<128x512xbf16>
+    %e1 = tensor.empty() : tensor<128x256xf32>
+    %f1 = linalg.fill ins(%z : f32) outs(%e1 : tensor<128x256xf32>) -> tensor<128x256xf32>
+    %o = linalg.matmul ins(%h, %w2 : tensor<128x512xbf16>, tensor<512x256xbf16>) outs(%f1 : tensor<128x256xf32>) -> tensor<128x256xf32>
+    dsm.yield %o : tensor<128x256xf32>
+  }
+  return %r : tensor<128x256xf32>
+}
+
+// -----
+
+// Splitting the n of one GEMM is plain parallelism: no reduction to name.
+func.func @gemm_needs_none(%a: tensor<128x256xbf16>, %b: tensor<256x512xbf16>) -> tensor<128x512xf32> {
+  // expected-error @+1 {{collective inter_cluster_reduce is listed but the gemm plan needs none}}
+  %r = dsm.fused_chain gemm(%a, %b) {schedule = #dsm.schedule<cluster = [1, 1, 1, 1], block = [128, 256, 64, 16], grid = [1, 2, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [], collectives = [inter_cluster_reduce], stages = 4, cost_ns = 1>} : (tensor<128x256xbf16>, tensor<256x512xbf16>) -> tensor<128x512xf32> {
+  ^bb0(%x: tensor<128x256xbf16>, %w: tensor<256x512xbf16>):
+    %z = arith.constant 0.0 : f32
+    %e = tensor.empty() : tensor<128x512xf32>
+    %f = linalg.fill ins(%z : f32) outs(%e : tensor<128x512xf32>) -> tensor<128x512xf32>
+    %c = linalg.matmul ins(%x, %w : tensor<128x256xbf16>, tensor<256x512xbf16>) outs(%f : tensor<128x512xf32>) -> tensor<128x512xf32>
+    dsm.yield %c : tensor<128x512xf32>
+  }
+  return %r : tensor<128x512xf32>
 }

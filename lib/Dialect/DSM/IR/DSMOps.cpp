@@ -116,10 +116,21 @@ FailureOr<ChainShape> FusedChainOp::getChainShape() {
 }
 
 LogicalResult FusedChainOp::verify() {
-  if (getSchedule() && getKind() == ChainKind::gemm)
-    if (auto sched = dyn_cast<ScheduleAttr>(*getSchedule()))
-      if (sched.getCluster()[3] != 1)
-        return emitOpError("a chain of one GEMM has no l dimension to split");
+  if (!getSchedule())
+    return success();
+  SmallVector<ScheduleAttr> plans;
+  if (auto sched = dyn_cast<ScheduleAttr>(*getSchedule()))
+    plans.push_back(sched);
+  else
+    llvm::append_range(plans,
+                       cast<ScheduleTableAttr>(*getSchedule()).getPlans());
+  for (ScheduleAttr plan : plans) {
+    if (getKind() == ChainKind::gemm && plan.getCluster()[3] != 1)
+      return emitOpError("a chain of one GEMM has no l dimension to split");
+    if (failed(plan.verifyCollectives(getKind(),
+                                      [&] { return emitOpError(); })))
+      return failure();
+  }
   return success();
 }
 

@@ -1,13 +1,13 @@
 // RUN: ff-opt %s --dsm-search | FileCheck %s
 
 // A chain of one GEMM: the lowerable 128x256x64 tile, no l dimension (its
-// block entry is the placeholder 16), no intermediate, no collective. The
-// #dsm.schedule verifier demands inter_cluster_reduce for any split of n
-// across clusters, which a single GEMM does not perform, so n stays a
-// temporal loop inside each CTA (docs/cost-model.md, "One GEMM").
+// block entry is the placeholder 16), no intermediate, no collective. Its n
+// is an output dimension, so splitting it over the grid needs no reduction:
+// 4096^3 runs on a 32x16 grid of CTAs, like cuBLAS, while an n of one tile
+// stays on a 1-D grid.
 
 // CHECK-LABEL: func.func @mm(
-// CHECK: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 1, 1, 1], block = [128, 256, 64, 16], grid = [32, 1, 1, 1], order = [m, n, k, l], spatial = [m], residency = [], collectives = [], stages = {{[1-4]}}, cost_ns = {{[0-9]+}}>}
+// CHECK: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 1, 1, 1], block = [128, 256, 64, 16], grid = [32, 16, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [], collectives = [], stages = {{[1-4]}}, cost_ns = {{[0-9]+}}>}
 // CHECK-LABEL: func.func @mm_small_n(
 // CHECK: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 1, 1, 1], block = [128, 256, 64, 16], grid = [64, 1, 1, 1], order = [m, n, k, l], spatial = [m], residency = [], collectives = [], stages = {{[1-4]}}, cost_ns = {{[0-9]+}}>}
 

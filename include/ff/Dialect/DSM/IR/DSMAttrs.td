@@ -84,7 +84,9 @@ def DSM_ScheduleAttr : DSM_Attr<"Schedule", "schedule"> {
     - `order`: the loop nest, outermost first; `spatial`: the dimensions
       mapped onto the grid and cluster (the rest are temporal loops).
     - `residency`: the memory tier of each intermediate, in chain order.
-    - `collectives`: the `dsm_comm` patterns the kernel uses.
+    - `collectives`: the `dsm_comm` patterns the kernel uses; exactly those
+      the cluster shape implies for the chain it is attached to (checked by
+      `dsm.fused_chain`).
     - `stages`: depth of the operand pipeline; `cost_ns`: the model's
       estimate in nanoseconds.
     - `m_lo`, `m_hi`: for dynamic M, the bin of rows this plan serves
@@ -132,6 +134,11 @@ def DSM_ScheduleAttr : DSM_Attr<"Schedule", "schedule"> {
     }
     bool isSpatial(::mlir::dsm::LoopDim d) const;
     bool uses(::mlir::dsm::CollectiveKind c) const;
+    /// Checks that `collectives` is exactly the set a chain of `kind` needs
+    /// under this plan (the attribute alone cannot tell: splitting n needs a
+    /// reduction only when a second GEMM reduces over it).
+    ::mlir::LogicalResult verifyCollectives(::mlir::dsm::ChainKind kind,
+        ::llvm::function_ref<::mlir::InFlightDiagnostic()> emitError) const;
     /// Whether this plan serves a bin of a dynamic-M table.
     bool hasMBin() const { return getMHi() != 0; }
   }];
