@@ -19,6 +19,7 @@ config.test_exec_root = os.path.join(config.ff_obj_root, "test")
 
 config.substitutions.append(("%PATH%", config.environment["PATH"]))
 config.substitutions.append(("%ff_src_root", config.ff_src_root))
+config.substitutions.append(("%ff_obj_root", config.ff_obj_root))
 config.substitutions.append(("%python", config.python_executable))
 
 # Same as MLIR's own suite: catch stale captured variables.

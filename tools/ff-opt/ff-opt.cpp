@@ -15,8 +15,14 @@
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/raw_ostream.h"
 
+namespace mlir::ff::test {
+// Defined in the test directory, no public header.
+void registerTestAnalysisPasses();
+} // namespace mlir::ff::test
+
 int main(int argc, char **argv) {
   mlir::ff::registerAllPasses();
+  mlir::ff::test::registerTestAnalysisPasses();
 
   // Only the dialects ff-opt parses or produces; see ff::registerAllDialects.
   mlir::DialectRegistry registry;

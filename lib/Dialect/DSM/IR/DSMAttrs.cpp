@@ -131,9 +131,28 @@ LogicalResult ScheduleAttr::verify(
                          << " cannot be split over the cluster or grid";
   }
 
-  // Every collective the cluster shape implies must be listed, and nothing
-  // else: the lowering emits exactly these.
-  int64_t shuffle = clsL / clsK, reduce = clsN * clsK / clsL;
+  if (stages < 1 || stages > 8)
+    return emitError() << "expected 1 to 8 pipeline stages, got " << stages;
+  if (costNs < 0)
+    return emitError() << "expected a non-negative cost estimate";
+  if ((mLo != 0 || mHi != 0) && (mLo < 1 || mLo > mHi))
+    return emitError() << "expected 1 <= m_lo <= m_hi, got [" << mLo << ", "
+                       << mHi << "]";
+  return success();
+}
+
+LogicalResult ScheduleAttr::verifyCollectives(
+    ChainKind kind, function_ref<InFlightDiagnostic()> emitError) const {
+  ArrayRef<int64_t> cluster = getCluster();
+  ArrayRef<CollectiveKind> collectives = getCollectives();
+  int64_t clsN = cluster[1], clsK = cluster[2], clsL = cluster[3];
+  // Every collective the plan implies must be listed, and nothing else: the
+  // lowering emits exactly these. A chain of one GEMM reduces only over k;
+  // splitting its n (an output dimension) is plain parallelism.
+  bool second = kind != ChainKind::gemm;
+  int64_t shuffle = second ? clsL / clsK : 1;
+  int64_t reduce = second ? clsN * clsK / clsL : 1;
+  int64_t clustersN = second ? getGrid()[1] : 1;
   auto listed = [&](CollectiveKind c) {
     return llvm::is_contained(collectives, c);
   };
@@ -146,8 +165,8 @@ LogicalResult ScheduleAttr::verify(
   if (reduce > 1 && !listed(CollectiveKind::reduce_scatter))
     return emitError() << "reduce groups of " << reduce
                        << " CTAs need the reduce_scatter collective";
-  if (grid[1] > 1 && !listed(CollectiveKind::inter_cluster_reduce))
-    return emitError() << "splitting n over " << grid[1]
+  if (clustersN > 1 && !listed(CollectiveKind::inter_cluster_reduce))
+    return emitError() << "splitting n over " << clustersN
                        << " clusters needs inter_cluster_reduce";
   for (CollectiveKind c : collectives) {
     bool needed = false;
@@ -163,21 +182,14 @@ LogicalResult ScheduleAttr::verify(
       needed = reduce > 1;
       break;
     case CollectiveKind::inter_cluster_reduce:
-      needed = grid[1] > 1;
+      needed = clustersN > 1;
       break;
     }
     if (!needed)
       return emitError() << "collective " << stringifyCollectiveKind(c)
-                         << " is listed but the cluster shape needs none";
+                         << " is listed but the " << stringifyChainKind(kind)
+                         << " plan needs none";
   }
-
-  if (stages < 1 || stages > 8)
-    return emitError() << "expected 1 to 8 pipeline stages, got " << stages;
-  if (costNs < 0)
-    return emitError() << "expected a non-negative cost estimate";
-  if ((mLo != 0 || mHi != 0) && (mLo < 1 || mLo > mHi))
-    return emitError() << "expected 1 <= m_lo <= m_hi, got [" << mLo << ", "
-                       << mHi << "]";
   return success();
 }
 

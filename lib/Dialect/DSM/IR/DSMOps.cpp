@@ -15,6 +15,27 @@
 using namespace mlir;
 using namespace mlir::dsm;
 
+/// Enum attributes of dsm ops print as a bare keyword (`ffn`, `add`).
+template <typename AttrT>
+static ParseResult parseEnumKeyword(OpAsmParser &parser, AttrT &attr) {
+  using EnumT = decltype(std::declval<AttrT>().getValue());
+  SMLoc loc = parser.getCurrentLocation();
+  StringRef keyword;
+  if (parser.parseKeyword(&keyword))
+    return failure();
+  std::optional<EnumT> value = symbolizeEnum<EnumT>(keyword);
+  if (!value)
+    return parser.emitError(loc, "unknown keyword '") << keyword << "'";
+  attr = AttrT::get(parser.getContext(), *value);
+  return success();
+}
+
+template <typename AttrT>
+static void printEnumKeyword(OpAsmPrinter &printer, Operation *,
+                             AttrT attr) {
+  printer << stringifyEnum(attr.getValue());
+}
+
 #define GET_OP_CLASSES
 #include "ff/Dialect/DSM/IR/DSMOps.cpp.inc"
 
@@ -95,10 +116,21 @@ FailureOr<ChainShape> FusedChainOp::getChainShape() {
 }
 
 LogicalResult FusedChainOp::verify() {
-  if (getSchedule() && getKind() == ChainKind::gemm)
-    if (auto sched = dyn_cast<ScheduleAttr>(*getSchedule()))
-      if (sched.getCluster()[3] != 1 || sched.getGrid()[3] != 1)
-        return emitOpError("a chain of one GEMM has no l dimension to split");
+  if (!getSchedule())
+    return success();
+  SmallVector<ScheduleAttr> plans;
+  if (auto sched = dyn_cast<ScheduleAttr>(*getSchedule()))
+    plans.push_back(sched);
+  else
+    llvm::append_range(plans,
+                       cast<ScheduleTableAttr>(*getSchedule()).getPlans());
+  for (ScheduleAttr plan : plans) {
+    if (getKind() == ChainKind::gemm && plan.getCluster()[3] != 1)
+      return emitOpError("a chain of one GEMM has no l dimension to split");
+    if (failed(plan.verifyCollectives(getKind(),
+                                      [&] { return emitOpError(); })))
+      return failure();
+  }
   return success();
 }
 

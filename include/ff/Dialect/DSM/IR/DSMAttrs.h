@@ -28,6 +28,14 @@ FailureOr<SmallVector<T>> parseBracketList(AsmParser &parser) {
     return failure();
   return elems;
 }
+
+template <typename T>
+void printListElement(AsmPrinter &printer, const T &e) {
+  if constexpr (std::is_base_of_v<Attribute, T>)
+    printer.printAttribute(e);
+  else
+    printer << e;
+}
 } // namespace mlir::dsm
 
 #define GET_ATTRDEF_CLASSES

@@ -11,16 +11,6 @@ include "ff/Dialect/DSM/IR/DSMDialect.td"
 include "ff/Dialect/DSM/IR/DSMEnums.td"
 include "mlir/IR/BuiltinAttributeInterfaces.td"
 
-/// An array parameter written `[a, b, c]`.
-class DSM_ListParameter<string elt, string desc = "">
-    : ArrayRefParameter<elt, desc> {
-  let parser = "::mlir::dsm::parseBracketList<" # elt # ">($_parser)";
-  let printer = [{
-    $_printer << '[';
-    ::llvm::interleaveComma($_self, $_printer);
-    $_printer << ']';
-  }];
-}
 
 //===----------------------------------------------------------------------===//
 // #dsm.target
@@ -94,7 +84,9 @@ def DSM_ScheduleAttr : DSM_Attr<"Schedule", "schedule"> {
     - `order`: the loop nest, outermost first; `spatial`: the dimensions
       mapped onto the grid and cluster (the rest are temporal loops).
     - `residency`: the memory tier of each intermediate, in chain order.
-    - `collectives`: the `dsm_comm` patterns the kernel uses.
+    - `collectives`: the `dsm_comm` patterns the kernel uses; exactly those
+      the cluster shape implies for the chain it is attached to (checked by
+      `dsm.fused_chain`).
     - `stages`: depth of the operand pipeline; `cost_ns`: the model's
       estimate in nanoseconds.
     - `m_lo`, `m_hi`: for dynamic M, the bin of rows this plan serves
@@ -142,6 +134,11 @@ def DSM_ScheduleAttr : DSM_Attr<"Schedule", "schedule"> {
     }
     bool isSpatial(::mlir::dsm::LoopDim d) const;
     bool uses(::mlir::dsm::CollectiveKind c) const;
+    /// Checks that `collectives` is exactly the set a chain of `kind` needs
+    /// under this plan (the attribute alone cannot tell: splitting n needs a
+    /// reduction only when a second GEMM reduces over it).
+    ::mlir::LogicalResult verifyCollectives(::mlir::dsm::ChainKind kind,
+        ::llvm::function_ref<::mlir::InFlightDiagnostic()> emitError) const;
     /// Whether this plan serves a bin of a dynamic-M table.
     bool hasMBin() const { return getMHi() != 0; }
   }];
@@ -162,8 +159,8 @@ def DSM_ScheduleTableAttr : DSM_Attr<"ScheduleTable", "schedule_table"> {
     ```
   }];
   let parameters = (ins
-    ArrayRefParameter<"::mlir::dsm::ScheduleAttr">:$plans);
-  let assemblyFormat = "`<` `[` $plans `]` `>`";
+    DSM_ListParameter<"::mlir::dsm::ScheduleAttr">:$plans);
+  let assemblyFormat = "`<` $plans `>`";
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
     /// The plan whose bin holds `m`, or null.

@@ -7,6 +7,7 @@
 #ifndef FF_DIALECT_DSM_IR_DSMDIALECT_H
 #define FF_DIALECT_DSM_IR_DSMDIALECT_H
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/Dialect.h"
 

@@ -31,7 +31,9 @@ def DSM_Dialect : Dialect {
   }];
   let useDefaultAttributePrinterParser = 1;
   let useDefaultTypePrinterParser = 1;
-  let dependentDialects = ["::mlir::memref::MemRefDialect"];
+  let hasConstantMaterializer = 1;
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::memref::MemRefDialect"];
   let extraClassDeclaration = [{
     void registerAttributes();
     void registerTypes();
@@ -49,6 +51,20 @@ class DSM_Attr<string name, string attrMnemonic, list<Trait> traits = []>
 class DSM_Type<string name, string typeMnemonic, list<Trait> traits = []>
     : TypeDef<DSM_Dialect, name, traits> {
   let mnemonic = typeMnemonic;
+}
+
+/// An array parameter written `[a, b, c]`.
+class DSM_ListParameter<string elt, string desc = "">
+    : ArrayRefParameter<elt, desc> {
+  let parser = "::mlir::dsm::parseBracketList<" # elt # ">($_parser)";
+  // Attributes print fully qualified (#dsm.schedule<...>), so that a plan
+  // reads the same inside a table as on its own.
+  let printer = [{
+    $_printer << '[';
+    ::llvm::interleaveComma($_self, $_printer,
+                            [&](auto e) { ::mlir::dsm::printListElement($_printer, e); });
+    $_printer << ']';
+  }];
 }
 
 #endif // FF_DIALECT_DSM_IR_DSMDIALECT_TD

@@ -52,11 +52,12 @@ def DSM_FusedChainOp : DSM_Op<"fused_chain", [
   let results = (outs Variadic<AnyType>:$results);
   let regions = (region SizedRegion<1>:$body);
   let assemblyFormat = [{
-    $kind `(` $inputs `)` attr-dict `:` functional-type($inputs, $results)
+    custom<EnumKeyword>($kind) `(` $inputs `)` attr-dict `:` functional-type($inputs, $results)
     $body
   }];
   let hasVerifier = 1;
   let hasRegionVerifier = 1;
+  let hasCanonicalizer = 1;
   let extraClassDeclaration = [{
     ::mlir::Block &getBodyBlock() { return getBody().front(); }
     /// The contractions of the body and the chain's {M, N, K, L}; fails
@@ -84,23 +85,27 @@ def DSM_YieldOp : DSM_Op<"yield", [
 def DSM_ClusterRankOp : DSM_Op<"cluster_rank", [Pure]> {
   let summary = "Rank of this CTA within its cluster";
   let description = [{
-    `%cluster_ctarank`: a number in `[0, cluster size)`.
+    `%cluster_ctarank`: a number in `[0, cluster size)`. Folds to 0 inside a
+    kernel whose `known_cluster_size` is 1x1x1.
 
     Example: `%r = dsm.cluster_rank : index`
   }];
   let results = (outs Index:$rank);
   let assemblyFormat = "attr-dict `:` type($rank)";
+  let hasFolder = 1;
 }
 
 def DSM_ClusterShapeOp : DSM_Op<"cluster_shape", [Pure]> {
   let summary = "Shape of this CTA's cluster, in CTAs";
   let description = [{
-    `%cluster_nctaid.{x,y,z}`.
+    `%cluster_nctaid.{x,y,z}`. Folds to constants inside a kernel that fixes
+    `known_cluster_size`.
 
     Example: `%x, %y, %z = dsm.cluster_shape : index, index, index`
   }];
   let results = (outs Index:$x, Index:$y, Index:$z);
   let assemblyFormat = "attr-dict `:` type($x) `,` type($y) `,` type($z)";
+  let hasFolder = 1;
 }
 
 //===----------------------------------------------------------------------===//
@@ -269,7 +274,7 @@ def DSM_ReduceOp : DSM_CollectiveOp<"reduce"> {
     ConfinedAttr<I64Attr, [IntPositive]>:$group_size,
     ConfinedAttr<I64Attr, [IntPositive]>:$group_stride);
   let assemblyFormat = [{
-    $mode $combiner $src `into` $dst `axis` `=` $axis
+    custom<EnumKeyword>($mode) custom<EnumKeyword>($combiner) $src `into` $dst `axis` `=` $axis
     `group` `(` $group_size `,` $group_stride `)` attr-dict
     `:` qualified(type($src)) `,` qualified(type($dst))
   }];
@@ -350,7 +355,7 @@ def DSM_InterClusterReduceOp : DSM_Op<"inter_cluster_reduce"> {
     DSM_CombinerKindAttr:$combiner,
     UnitAttr:$deterministic);
   let assemblyFormat = [{
-    $combiner $src `into` $dst `[` $offsets `]` (`deterministic` $deterministic^)?
+    custom<EnumKeyword>($combiner) $src `into` $dst `[` $offsets `]` (`deterministic` $deterministic^)?
     attr-dict `:` qualified(type($src)) `,` qualified(type($dst))
   }];
   let hasVerifier = 1;

@@ -7,6 +7,7 @@
 #ifndef FF_DIALECT_DSM_IR_DSMTYPES_H
 #define FF_DIALECT_DSM_IR_DSMTYPES_H
 
+#include "ff/Dialect/DSM/IR/DSMAttrs.h"
 #include "mlir/IR/DialectImplementation.h"
 #include "mlir/IR/Types.h"
 

@@ -31,9 +31,9 @@ def DSM_BufferType : DSM_Type<"Buffer", "buffer"> {
   let parameters = (ins
     ArrayRefParameter<"int64_t">:$shape,
     "::mlir::Type":$elementType,
-    ArrayRefParameter<"int64_t">:$split);
+    DSM_ListParameter<"int64_t">:$split);
   let assemblyFormat =
-      "`<` custom<TileShape>($shape, $elementType) `,` `split` `=` `[` $split `]` `>`";
+      "`<` custom<TileShape>($shape, $elementType) `,` `split` `=` $split `>`";
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
     /// Shape of the piece one rank holds.

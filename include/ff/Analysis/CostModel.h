@@ -1,0 +1,118 @@
+//===- CostModel.h - dataflow analyzer and cost model -----------*- C++ -*-===//
+//
+// Part of the FlashFuser project.
+//
+// FlashFuser's dataflow analyzer (Algorithm 1: per-tier data volumes, greedy
+// reg -> smem -> dsm -> global residency of the reused tensors, traffic of
+// every dsm_comm collective) and a cost model that extends the paper's
+// minimax of volume/bandwidth with tensor-core time, collective and barrier
+// latency, launch overhead and wave quantisation. Every formula is written
+// down in docs/cost-model.md.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FF_ANALYSIS_COSTMODEL_H
+#define FF_ANALYSIS_COSTMODEL_H
+
+#include "ff/Analysis/Plan.h"
+#include "ff/Analysis/Target.h"
+
+#include "llvm/ADT/SmallVector.h"
+
+#include <string>
+
+namespace mlir::ff {
+
+/// Bytes moved at each tier, summed over the whole kernel.
+struct TierVolumes {
+  double hbm = 0;  ///< DRAM
+  double l2 = 0;   ///< L2 <-> SM (every global load/store/reduce)
+  double dsm = 0;  ///< SM-to-SM (collectives)
+  double smem = 0; ///< local shared-memory reads + writes
+  double reg = 0;  ///< accumulator bytes kept in registers (not a cost)
+};
+
+/// Traffic of one tensor of the chain.
+struct TensorTraffic {
+  const char *name = ""; ///< A, B, Bu (gated up), C (intermediate), D, E
+  double l2Bytes = 0, hbmBytes = 0;
+  /// Live bytes per CTA placed on each tier by the greedy placement
+  /// (reg, smem, dsm, global); zero for streamed I/O tensors.
+  std::array<double, 4> placed = {0, 0, 0, 0};
+  Tier residency = Tier::global;
+};
+
+/// Traffic of one collective.
+struct CollectiveTraffic {
+  Collective kind;
+  int64_t groupSize = 1;   ///< CTAs taking part
+  double bytesPerCta = 0;  ///< received over DSM (or L2 for the
+                           ///< inter-cluster reduce), whole kernel
+  int64_t stepsPerCta = 0; ///< latency-bound rounds, whole kernel
+};
+
+/// Result of the dataflow analyzer for one plan.
+struct Dataflow {
+  bool feasible = false;
+  /// Which rule rejected the plan (empty when feasible).
+  const char *reason = "";
+
+  int64_t numCtas = 0, numClusters = 0, clusterSize = 0;
+  int64_t consumerWarpgroups = 0, threadsPerCta = 0;
+  int64_t regsPerThread = 0; ///< consumer threads, incl. overhead
+  int64_t regBudget = 0;     ///< per consumer thread
+  int64_t smemBytes = 0;     ///< per CTA, incl. the reserved budget
+  int64_t ctasPerSm = 0;
+
+  /// Per-CTA quantities.
+  double ctaFlops = 0;   ///< incl. tile padding
+  double ctaL2Bytes = 0; ///< loads + stores + reduces through L2
+  double ctaDsmBytes = 0;
+  double ctaSmemBytes = 0;
+  int64_t ctaCollectiveSteps = 0;
+  int64_t ctaBarriers = 0;
+  int64_t ctaTilePairs = 0; ///< (m, n) tiles a CTA computes
+  double stageBytes = 0;    ///< bytes one pipeline stage brings in
+
+  double usefulFlops = 0;
+  TierVolumes volume;
+  llvm::SmallVector<TensorTraffic, 6> tensors;
+  llvm::SmallVector<CollectiveTraffic, 4> collectives;
+  /// Residency of each intermediate in chain order (what #dsm.schedule
+  /// records): one entry for ffn/chain, two for gated (gate, up), none for
+  /// one GEMM.
+  llvm::SmallVector<Tier, 2> residency;
+  /// Where the fp32 accumulator of E lives (reported, not recorded).
+  Tier eAccumulator = Tier::reg;
+};
+
+/// Runs the dataflow analyzer (Algorithm 1) on `plan`. Plans that break a
+/// capacity rule (registers, shared memory, no co-resident cluster) come
+/// back with feasible = false and the reason.
+Dataflow analyzeDataflow(const ChainDesc &chain, const Plan &plan,
+                         const GpuTarget &target);
+
+/// Cost terms of one plan, all in nanoseconds except where noted.
+struct Cost {
+  // Paper's minimax over levels (whole kernel, all SMs): V_l / B_l.
+  double hbmNs = 0, l2Ns = 0, dsmNs = 0, smemNs = 0;
+  double minimaxNs = 0; ///< max of the four above
+  // Tensor cores at computeEfficiency of the peak, all SMs.
+  double computeNs = 0;
+  // Per-CTA (wave) model.
+  double ctaComputeNs = 0, ctaMemoryNs = 0, ctaSyncNs = 0, ctaFillNs = 0;
+  double ctaNs = 0;
+  int64_t maxActiveClusters = 0;
+  int64_t fullWaves = 0, tailClusters = 0;
+  double wavesNs = 0;
+  double launchNs = 0;
+  double totalNs = 0;
+};
+
+/// Estimates the run time of an analysed plan.
+Cost estimateCost(const ChainDesc &chain, const Plan &plan,
+                  const Dataflow &flow, const GpuTarget &target);
+
+} // namespace mlir::ff
+
+#endif // FF_ANALYSIS_COSTMODEL_H

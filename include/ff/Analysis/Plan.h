@@ -1,0 +1,129 @@
+//===- Plan.h - GEMM-chain descriptions and execution plans -----*- C++ -*-===//
+//
+// Part of the FlashFuser project.
+//
+// The library-side mirror of `#dsm.schedule`: a chain C[M,N] = A[M,K]·B[K,N],
+// E[M,L] = act(C)·D[N,L] and one point of FlashFuser's search space (loop
+// schedule, cluster shape, tiles, grid, pipeline depth). Enumerators have the
+// values of the dsm dialect's LoopDim / MemTier / CollectiveKind so the pass
+// converts with a static_cast.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FF_ANALYSIS_PLAN_H
+#define FF_ANALYSIS_PLAN_H
+
+#include "ff/Analysis/Target.h"
+
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <array>
+#include <cstdint>
+#include <string>
+
+namespace mlir::ff {
+
+/// Unified loop dimensions, in the order of `#dsm.schedule` lists.
+enum class Dim : uint8_t { m = 0, n = 1, k = 2, l = 3 };
+inline constexpr std::array<Dim, 4> kAllDims = {Dim::m, Dim::n, Dim::k, Dim::l};
+/// Memory tiers, fastest first (dsm::MemTier).
+enum class Tier : uint8_t { reg = 0, smem = 1, dsm = 2, global = 3 };
+/// dsm_comm patterns (dsm::CollectiveKind).
+enum class Collective : uint8_t {
+  allExchange = 0,
+  shuffle = 1,
+  reduceScatter = 2,
+  multiply = 3,
+  interClusterReduce = 4
+};
+/// What --dsm-fuse recognised (dsm::ChainKind).
+enum class ChainKind : uint8_t { gemm = 0, ffn = 1, gatedFfn = 2, chain = 3 };
+
+llvm::StringRef stringifyDim(Dim d);
+llvm::StringRef stringifyTier(Tier t);
+llvm::StringRef stringifyCollective(Collective c);
+
+/// A GEMM chain as the cost model sees it. `l` is 0 for one GEMM; longer
+/// chains are described by their first pair. Gated FFNs have two
+/// up-projections (gate and up) sharing A.
+struct ChainDesc {
+  ChainKind kind = ChainKind::ffn;
+  int64_t m = 0, n = 0, k = 0, l = 0;
+  DType dtype = DType::bf16;
+
+  bool isGated() const { return kind == ChainKind::gatedFfn; }
+  bool hasSecondGemm() const { return kind != ChainKind::gemm; }
+  /// Up-projection matrices sharing A: 2 for gated FFNs, else 1.
+  int64_t getNumUpProjections() const { return isGated() ? 2 : 1; }
+  int64_t getExtent(Dim d) const;
+  /// Useful FLOPs of the chain (without tile padding).
+  double getFlops() const;
+};
+
+/// One point of the search space. `cluster`, `block`, `grid` are indexed by
+/// Dim. `order` is the loop nest outermost first; dimensions in `spatial`
+/// are mapped on cluster x grid (one block tile per CTA), the others are
+/// loops inside each CTA.
+struct Plan {
+  std::array<int64_t, 4> cluster = {1, 1, 1, 1};
+  std::array<int64_t, 4> block = {16, 16, 16, 16};
+  std::array<int64_t, 4> grid = {1, 1, 1, 1};
+  std::array<Dim, 4> order = {Dim::m, Dim::n, Dim::k, Dim::l};
+  /// Bit i set: Dim(i) is spatial.
+  uint8_t spatialMask = 0;
+  int64_t stages = 2;
+
+  int64_t cls(Dim d) const { return cluster[static_cast<unsigned>(d)]; }
+  int64_t blk(Dim d) const { return block[static_cast<unsigned>(d)]; }
+  int64_t grd(Dim d) const { return grid[static_cast<unsigned>(d)]; }
+  bool isSpatial(Dim d) const {
+    return spatialMask & (1u << static_cast<unsigned>(d));
+  }
+  llvm::SmallVector<Dim, 4> getSpatialDims() const;
+  /// Position of `d` in `order`.
+  unsigned getPosition(Dim d) const;
+  /// CTAs per cluster: cls_m * cls_n * cls_k.
+  int64_t getClusterSize() const {
+    return cls(Dim::m) * cls(Dim::n) * cls(Dim::k);
+  }
+  /// cls_shuffle = cls_l / cls_k (FlashFuser §III-A).
+  int64_t getShuffleGroup() const { return cls(Dim::l) / cls(Dim::k); }
+  /// cls_reduce = cls_n * cls_k / cls_l.
+  int64_t getReduceGroup() const {
+    return cls(Dim::n) * cls(Dim::k) / cls(Dim::l);
+  }
+  int64_t getNumClusters() const {
+    return grd(Dim::m) * grd(Dim::n) * grd(Dim::k) * grd(Dim::l);
+  }
+  int64_t getNumCtas() const { return getNumClusters() * getClusterSize(); }
+
+  /// The dsm_comm collectives this plan needs on `chain`, in the order of
+  /// dsm::CollectiveKind.
+  llvm::SmallVector<Collective, 4> getCollectives(const ChainDesc &chain) const;
+
+  /// Compact one-line form, e.g.
+  /// "cluster=[1,4,1,1] block=[128,128,64,128] grid=[1,8,1,1] order=[m,n,k,l]
+  /// spatial=[m,n] stages=4".
+  std::string str() const;
+  bool operator==(const Plan &o) const {
+    return cluster == o.cluster && block == o.block && grid == o.grid &&
+           order == o.order && spatialMask == o.spatialMask &&
+           stages == o.stages;
+  }
+};
+
+/// Whether the lowering can carry `plan` out today (docs/cost-model.md,
+/// "The lowerable family"):
+/// - two-GEMM chains (ffn, gated_ffn, chain): cluster (1, cls_n, 1, 1) with
+///   cls_n in {1, 2, 4, 8, 16}; spatial = [m, n]; order = [m, n, k, l];
+///   grid = [ceil(M/blk_m), g_n, 1, 1]; blk_m in {64, 128}, blk_k = 64,
+///   blk_n, blk_l in {64, 128, 256}, blk_n | N, blk_l | L; 1 <= stages <= 4.
+/// - one GEMM: cluster (1,1,1,1) or (2,1,1,1) (B multicast), block
+///   128 x 256 x 64, order [m, n, k, l], m spatial, 1 <= stages <= 4.
+/// `m` may be unknown (dynamic): pass chain.m = 0 to skip the grid check.
+bool isLowerable(const Plan &plan, const ChainDesc &chain);
+
+} // namespace mlir::ff
+
+#endif // FF_ANALYSIS_PLAN_H

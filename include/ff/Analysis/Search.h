@@ -1,0 +1,121 @@
+//===- Search.h - FlashFuser search engine ----------------------*- C++ -*-===//
+//
+// Part of the FlashFuser project.
+//
+// Algorithm 2 without the profiling step: enumerate the search space (41
+// loop schedules x cluster shapes x block tiles x grid x pipeline depth),
+// prune it with the paper's five rules plus register and occupancy limits,
+// analyse and cost every survivor, and rank. Dynamic M is served by a plan
+// table over M bins.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FF_ANALYSIS_SEARCH_H
+#define FF_ANALYSIS_SEARCH_H
+
+#include "ff/Analysis/CostModel.h"
+#include "ff/Analysis/Plan.h"
+#include "ff/Analysis/Target.h"
+
+#include "llvm/ADT/SmallVector.h"
+
+#include <array>
+#include <optional>
+#include <vector>
+
+namespace mlir::ff {
+
+/// A loop schedule (FlashFuser Table IV): which dimensions are spatial and
+/// the nesting order. Only the order of the temporal dimensions matters;
+/// spatial ones are listed first in the order.
+struct LoopSchedule {
+  uint8_t spatialMask = 0;
+  std::array<Dim, 4> order = {Dim::m, Dim::n, Dim::k, Dim::l};
+};
+
+/// The 41 schedules of Table IV: every non-empty spatial subset of
+/// {m, n, k, l} with every order of the remaining temporal dimensions.
+std::vector<LoopSchedule> enumerateLoopSchedules();
+
+/// Pruning rules. Each returns true when the plan survives.
+/// Rule 1: block tiles are multiples of 16 and either divide the extent or
+/// leave an explicit tail of at most a quarter of the padded extent (M,
+/// whose tail is masked by TMA, may always have one); spatial dimensions
+/// are covered without idle CTAs.
+bool passesTileRule(const Plan &plan, const ChainDesc &chain);
+/// Rule 2: cluster extents are powers of two <= 16, the cluster holds at
+/// most `maxCluster` CTAs (the same shape serves both GEMMs), shuffle and
+/// reduce groups are whole, temporal dimensions are not split.
+bool passesClusterRule(const Plan &plan, int64_t maxCluster);
+/// Rule 3: K is innermost before the activation (k after m and n).
+bool passesActivationRule(const LoopSchedule &schedule);
+/// Rule 4: L (and K) are not split across clusters.
+bool passesDependencyRule(const Plan &plan);
+/// Rule 5 and the register/occupancy limits are checked by
+/// analyzeDataflow (feasible = false with the reason).
+
+struct SearchOptions {
+  /// Restrict the chosen plan to isLowerable (the ranking is unchanged).
+  bool lowerableOnly = true;
+  /// How many of the best candidates of the full space to keep.
+  int64_t keep = 32;
+};
+
+struct Candidate {
+  Plan plan;
+  Dataflow flow;
+  Cost cost;
+  bool lowerable = false;
+};
+
+struct SearchStats {
+  int64_t schedules = 0;        ///< loop schedules considered (41)
+  int64_t prunedActivation = 0; ///< schedules removed by rule 3
+  int64_t clusterShapes = 0;    ///< (schedule, cluster) pairs kept by rule 2
+  int64_t prunedCluster = 0;
+  int64_t prunedTile = 0;       ///< rule 1
+  int64_t prunedDependency = 0; ///< rule 4
+  int64_t prunedCapacity = 0;   ///< rule 5 + registers + occupancy
+  int64_t evaluated = 0;        ///< plans analysed and costed
+  int64_t lowerable = 0;        ///< of those, in the lowerable family
+};
+
+struct SearchResult {
+  /// The best `keep` candidates of the full space, best first.
+  std::vector<Candidate> ranked;
+  /// The best candidate in the lowerable family, if any.
+  std::optional<Candidate> bestLowerable;
+  SearchStats stats;
+  /// The chosen plan: bestLowerable when lowerableOnly and one exists,
+  /// else ranked.front(); null when nothing survived pruning.
+  const Candidate *getChosen(bool lowerableOnly) const;
+};
+
+/// Searches the plan space of `chain` (chain.m must be positive).
+SearchResult searchChain(const ChainDesc &chain, const GpuTarget &target,
+                         const SearchOptions &options = {});
+
+/// One bin of a dynamic-M plan table: rows [lo, hi]; `rep` is the M the
+/// plan is searched at.
+struct MBin {
+  int64_t lo, hi, rep;
+};
+/// Upper bound recorded for the open last bin.
+inline constexpr int64_t kOpenBinHi = 2147483647;
+/// 1-64, 65-128, 129-256, 257-512, 513-1024, 1025-4096, 4097-open.
+llvm::SmallVector<MBin> getDefaultMBins();
+
+struct BinnedPlan {
+  MBin bin;
+  Candidate candidate;
+};
+/// Searches every bin at its representative M and merges neighbouring bins
+/// whose plans differ only in the M grid. Fails (empty) if some bin has no
+/// plan.
+std::vector<BinnedPlan> searchDynamicM(const ChainDesc &chain,
+                                       const GpuTarget &target,
+                                       const SearchOptions &options = {});
+
+} // namespace mlir::ff
+
+#endif // FF_ANALYSIS_SEARCH_H

@@ -1,0 +1,113 @@
+//===- Target.h - Hopper hardware table for the schedule search -*- C++ -*-===//
+//
+// Part of the FlashFuser project.
+//
+// A POD database of the GPUs the cost model knows (IREE KnownTargets style),
+// plus the DSM calibration file that replaces the documented defaults by
+// measurements. Pure C++: no MLIR IR dependency.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FF_ANALYSIS_TARGET_H
+#define FF_ANALYSIS_TARGET_H
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <array>
+#include <cstdint>
+#include <string>
+
+namespace mlir::ff {
+
+/// Element types the cost model distinguishes (tensor-core peak and bytes).
+enum class DType { bf16, f16, f32, f8 };
+
+/// Bytes per element of `t`.
+int64_t getByteWidth(DType t);
+
+/// DSM figures are tabulated for cluster sizes 2, 4, 8 and 16.
+inline constexpr std::array<int64_t, 4> kDsmClusterSizes = {2, 4, 8, 16};
+
+/// Index into the DSM tables for `clusterSize` (a power of two in [2, 16]);
+/// -1 for 1 (no DSM traffic) or an invalid size.
+int getDsmIndex(int64_t clusterSize);
+
+/// One GPU. Integers where the `#dsm.target` attribute holds integers.
+struct GpuTarget {
+  std::string name; ///< e.g. "h100-sxm"
+  std::string chip; ///< LLVM chip, "sm_90a"
+  int64_t sms = 0;
+  /// SMs per GPC; a cluster's CTAs all sit in one GPC.
+  llvm::SmallVector<int64_t, 8> gpcSms;
+  int64_t smemPerSm = 0;    ///< bytes
+  int64_t smemPerBlock = 0; ///< bytes, opt-in maximum for one CTA
+  int64_t smemReserved = 0; ///< bytes of the per-block budget taken by
+                            ///< mbarriers and static smem
+  int64_t regsPerSm = 0;    ///< 32-bit registers
+  int64_t maxRegsPerThread = 0;
+  int64_t maxThreadsPerSm = 0;
+  int64_t maxCluster = 0; ///< portable
+  int64_t maxClusterNonportable = 0;
+  int64_t clockMhz = 0;
+  int64_t hbmGbps = 0; ///< spec HBM bandwidth, GB/s
+  int64_t l2Bytes = 0;
+  int64_t l2Gbps = 0;             ///< aggregate L2 bandwidth, GB/s
+  int64_t smemBytesPerClk = 0;    ///< per SM
+  int64_t l2BytesPerClkPerSm = 0; ///< L2 -> SM port of one SM
+  int64_t l2ReduceGbps = 0;       ///< aggregate throughput of bulk reductions
+                                  ///< (cp.reduce.async.bulk) into L2, GB/s
+  int64_t globalLatencyCycles = 0;
+  /// Aggregate (whole-GPU) DSM bandwidth in GB/s and remote-smem latency in
+  /// cycles, per cluster size 2, 4, 8, 16.
+  std::array<int64_t, 4> dsmGbps = {};
+  std::array<int64_t, 4> dsmLatencyCycles = {};
+  /// Cycles of one mbarrier arrive/wait round across the cluster.
+  int64_t clusterBarrierCycles = 0;
+  /// Dense tensor-core peaks, TFLOP/s (f32 means TF32).
+  int64_t tflopsBf16 = 0, tflopsF16 = 0, tflopsF32 = 0, tflopsF8 = 0;
+  /// Fraction of the spec peaks / bandwidths a good kernel reaches.
+  double computeEfficiency = 0.8;
+  double hbmEfficiency = 0.9;
+  /// Launch plus prologue/epilogue of one kernel, ns.
+  int64_t launchOverheadNs = 0;
+
+  /// Dense tensor-core peak for `t` in TFLOP/s.
+  int64_t getPeakTflops(DType t) const;
+  /// Aggregate DSM bandwidth (GB/s) at `clusterSize` (>= 2).
+  int64_t getDsmGbps(int64_t clusterSize) const;
+  /// Remote shared-memory latency (cycles) at `clusterSize` (>= 2).
+  int64_t getDsmLatency(int64_t clusterSize) const;
+  /// Clusters of `clusterSize` CTAs that can be resident at once, with
+  /// `ctasPerSm` CTAs per SM: clusters never straddle GPCs, so SMs of a GPC
+  /// that do not fill a whole cluster stay idle.
+  int64_t getMaxActiveClusters(int64_t clusterSize,
+                               int64_t ctasPerSm = 1) const;
+  /// Nanoseconds per cycle.
+  double getNsPerCycle() const { return 1000.0 / clockMhz; }
+};
+
+/// The names of the known targets, default first.
+llvm::SmallVector<llvm::StringRef> getKnownTargetNames();
+
+/// The table entry called `name` (h100-sxm, h100-pcie, h200, h800), or an
+/// error that lists the known names.
+llvm::Expected<GpuTarget> lookupTarget(llvm::StringRef name);
+
+/// Replaces the DSM bandwidth/latency defaults of `target` by the contents
+/// of a calibration file:
+///   {"target": "h100-sxm",
+///    "dsm": [{"cluster": 2, "bandwidth_gbps": 3300, "latency_cycles": 190},
+///            ...]}
+/// `target` must name `target.name`; entries may cover a subset of the
+/// cluster sizes 2, 4, 8, 16; values must be positive.
+llvm::Error applyCalibration(GpuTarget &target, llvm::StringRef json);
+
+/// Reads `path` and applies it with applyCalibration.
+llvm::Error applyCalibrationFile(GpuTarget &target, llvm::StringRef path);
+
+} // namespace mlir::ff
+
+#endif // FF_ANALYSIS_TARGET_H

@@ -1,0 +1,386 @@
+//===- CostModel.cpp - dataflow analyzer and cost model ---------*- C++ -*-===//
+//
+// Part of the FlashFuser project.
+//
+// docs/cost-model.md states every formula below with its assumptions; keep
+// the two in sync.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ff/Analysis/CostModel.h"
+
+#include "llvm/Support/MathExtras.h"
+
+#include <algorithm>
+#include <cmath>
+
+using namespace mlir::ff;
+
+namespace {
+/// Registers of a consumer thread that are not accumulators: addresses,
+/// loop counters, barrier phases, activation temporaries.
+constexpr int64_t kRegOverhead = 32;
+/// Registers of the producer (TMA) warpgroup after setmaxnreg.dec.
+constexpr int64_t kProducerRegs = 40;
+/// Bytes of the fp32 accumulators and of partial sums exchanged before
+/// rounding.
+constexpr int64_t kAccBytes = 4;
+/// Cycles between the last GEMM0 wgmma of a tile and the first GEMM1 wgmma
+/// (activation, conversion, store to smem, fence).
+constexpr int64_t kPhaseSwitchCycles = 300;
+/// Longest operand chunk one pipeline stage streams along a reduction.
+constexpr int64_t kMaxChunk = 64;
+} // namespace
+
+static int64_t ceilDiv(int64_t a, int64_t b) {
+  return static_cast<int64_t>(llvm::divideCeil(a, b));
+}
+
+Dataflow mlir::ff::analyzeDataflow(const ChainDesc &chain, const Plan &plan,
+                                   const GpuTarget &target) {
+  Dataflow f;
+  const bool two = chain.hasSecondGemm();
+  const double b = getByteWidth(chain.dtype);
+  const double acc = kAccBytes;
+  const int64_t g = chain.getNumUpProjections();
+
+  // Per-CTA extents (padded to whole tiles) and temporal trip counts.
+  std::array<int64_t, 4> e = {}, trips = {};
+  for (Dim d : kAllDims) {
+    unsigned i = static_cast<unsigned>(d);
+    if (d == Dim::l && !two) {
+      e[i] = 0;
+      trips[i] = 1;
+      continue;
+    }
+    if (plan.isSpatial(d)) {
+      e[i] = plan.block[i];
+      trips[i] = 1;
+    } else {
+      trips[i] = ceilDiv(chain.getExtent(d), plan.block[i]);
+      e[i] = trips[i] * plan.block[i];
+    }
+  }
+  auto ext = [&](Dim d) { return e[static_cast<unsigned>(d)]; };
+  auto tr = [&](Dim d) { return trips[static_cast<unsigned>(d)]; };
+  const int64_t blkM = plan.blk(Dim::m), blkN = plan.blk(Dim::n),
+                blkL = two ? plan.blk(Dim::l) : 0;
+  const int64_t sh = two ? plan.getShuffleGroup() : 1;
+  const int64_t rd = two ? plan.getReduceGroup() : 1;
+  const int64_t clsK = plan.cls(Dim::k);
+  const int64_t gridN = plan.grd(Dim::n);
+  const int64_t tp = tr(Dim::m) * tr(Dim::n);
+  const int64_t flushes = two ? tr(Dim::m) * tr(Dim::l) : 0;
+  const int64_t kc = plan.isSpatial(Dim::k)
+                         ? std::min(kMaxChunk, plan.blk(Dim::k))
+                         : plan.blk(Dim::k);
+  const int64_t nc = std::min(kMaxChunk, blkN);
+
+  f.numClusters = plan.getNumClusters();
+  f.clusterSize = plan.getClusterSize();
+  f.numCtas = plan.getNumCtas();
+  f.ctaTilePairs = tp;
+  f.consumerWarpgroups = std::max<int64_t>(1, blkM / 64);
+  f.threadsPerCta = 128 * (f.consumerWarpgroups + 1);
+  f.usefulFlops = chain.getFlops();
+
+  // Loop structure: does the CTA hold C for every n tile (l loop outside a
+  // temporal n loop), or E accumulators across the n loop (n outside l)?
+  const bool nLoops = tr(Dim::n) > 1;
+  const bool lOuter = two && nLoops && !plan.isSpatial(Dim::l) &&
+                      tr(Dim::l) > 1 &&
+                      plan.getPosition(Dim::l) < plan.getPosition(Dim::n);
+  const bool ePersist = two && nLoops && !lOuter;
+  const int64_t eLiveTiles = ePersist ? tr(Dim::l) : 1;
+  const int64_t cLiveTiles = lOuter ? tr(Dim::n) : 1;
+
+  // Registers of one consumer thread: a 64 x w fp32 tile over a
+  // warpgroup's 128 threads is w / 2 registers.
+  f.regBudget = std::min<int64_t>(target.maxRegsPerThread,
+                                  (target.regsPerSm - 128 * kProducerRegs) /
+                                      (128 * f.consumerWarpgroups));
+  const int64_t rC = g * blkN / 2;
+  const int64_t rE = two ? blkL / 2 : 0;
+  if (kRegOverhead + rC > f.regBudget || kRegOverhead + rE > f.regBudget) {
+    f.reason = "registers: accumulator tile exceeds the per-thread budget";
+    return f;
+  }
+  int64_t eRegTiles = 0;
+  if (ePersist && rE > 0)
+    eRegTiles =
+        std::min<int64_t>(eLiveTiles, (f.regBudget - kRegOverhead - rC) / rE);
+  const int64_t persistentRegs = eRegTiles * rE;
+  f.regsPerThread = kRegOverhead +
+                    std::max(rC + persistentRegs, std::max(rE, persistentRegs));
+
+  // Shared memory fixed by the plan: operand pipeline, the act(C) tile(s)
+  // GEMM1 reads, collective receive buffers, the epilogue staging tile.
+  const double stage0 = (blkM * kc + kc * blkN * g) * b;
+  const double stage1 = two ? nc * blkL * b : 0;
+  f.stageBytes = stage0;
+  double fixed = target.smemReserved + plan.stages * (stage0 + stage1);
+  const double cTile = blkM * blkN * b;
+  if (two)
+    fixed += cTile * (sh > 1 ? 2 : 1);
+  // The all-exchange receive buffer (end of GEMM0) and the E staging tile
+  // (end of GEMM1) are never live together: they share one allocation.
+  const double exchange = clsK > 1 ? blkM * blkN * acc * g : 0;
+  const double eTileAcc = blkM * blkL * acc;
+  double staging = cTile;
+  if (two)
+    staging = (rd > 1 || gridN > 1) ? eTileAcc : blkM * blkL * b;
+  fixed += std::max(exchange, staging);
+  if (fixed > target.smemPerBlock) {
+    f.reason = "capacity: operand pipeline and staging exceed shared memory";
+    return f;
+  }
+  double smemFree = target.smemPerBlock - fixed;
+
+  // Greedy residency (Algorithm 1, step 4): reg -> smem -> dsm -> global.
+  // Only tensors other CTAs read live in the DSM tier; a CTA's private
+  // overflow cannot borrow a peer's smem because every peer needs the same.
+  TensorTraffic cT, eT;
+  cT.name = "C";
+  eT.name = "E";
+  if (two) {
+    double live = cTile * cLiveTiles;
+    double extra = live - cTile;
+    double inSmem = cTile + std::min(extra, smemFree);
+    smemFree -= inSmem - cTile;
+    double spilled = live - inSmem;
+    bool shared = clsK > 1 || sh > 1;
+    cT.placed = {0, shared ? 0 : inSmem, shared ? inSmem : 0, spilled};
+    cT.residency = spilled > 0 ? Tier::global : shared ? Tier::dsm : Tier::smem;
+    double eLive = eTileAcc * eLiveTiles;
+    double inReg = std::min(eLive, eTileAcc * std::max<int64_t>(eRegTiles, 1));
+    double eSmem = std::min(eLive - inReg, smemFree);
+    smemFree -= eSmem;
+    double eGlobal = eLive - inReg - eSmem;
+    eT.placed = {inReg, eSmem, 0, eGlobal};
+    f.eAccumulator = eGlobal > 0 ? Tier::global
+                     : eSmem > 0 ? Tier::smem
+                                 : Tier::reg;
+    eT.residency = f.eAccumulator;
+    f.residency.push_back(cT.residency);
+    if (chain.isGated())
+      f.residency.push_back(cT.residency);
+  }
+  f.smemBytes = static_cast<int64_t>(target.smemPerBlock - smemFree);
+
+  const int64_t regsPerCta =
+      128 * f.consumerWarpgroups * f.regsPerThread + 128 * kProducerRegs;
+  f.ctasPerSm = std::min({target.smemPerSm / std::max<int64_t>(f.smemBytes, 1),
+                          target.regsPerSm / regsPerCta,
+                          target.maxThreadsPerSm / f.threadsPerCta});
+  if (f.ctasPerSm < 1) {
+    f.reason = "capacity: the CTA does not fit on one SM";
+    return f;
+  }
+  if (target.getMaxActiveClusters(f.clusterSize, f.ctasPerSm) < 1) {
+    f.reason = "occupancy: no GPC holds a cluster of this size";
+    return f;
+  }
+
+  // Global (L2) traffic of one CTA.
+  const double aL2 = tp * blkM * ext(Dim::k) * b;
+  // A one-GEMM cluster along M multicasts each B tile to its cls_m CTAs
+  // (TMA .multicast::cluster): L2 serves it once per cluster.
+  const double bL2 =
+      tp * ext(Dim::k) * blkN * b * g / (two ? 1 : plan.cls(Dim::m));
+  const double dL2 = two ? tp * sh * blkN * ext(Dim::l) * b : 0;
+  double eL2 = 0;
+  if (two)
+    eL2 = flushes * blkM * blkL / rd * (gridN > 1 ? acc : b);
+  else
+    eL2 = tp * cTile;
+  const double cSpill = two ? tr(Dim::m) * cT.placed[3] * (1 + tr(Dim::l)) : 0;
+  const double eSpill =
+      two ? tr(Dim::m) * eT.placed[3] * 2 * (tr(Dim::n) - 1) : 0;
+  f.ctaL2Bytes = aL2 + bL2 + dL2 + eL2 + cSpill + eSpill;
+
+  // Collectives (bytes each CTA receives; steps are latency-bound rounds).
+  auto addCollective = [&](Collective kind, int64_t group, double bytes,
+                           int64_t steps) {
+    f.collectives.push_back({kind, group, bytes, steps});
+  };
+  if (clsK > 1)
+    addCollective(
+        chain.isGated() ? Collective::multiply : Collective::allExchange, clsK,
+        tp * (clsK - 1) * blkM * blkN * acc * g, tp * (clsK - 1));
+  if (sh > 1)
+    addCollective(Collective::shuffle, sh, tp * (sh - 1) * cTile,
+                  tp * (sh - 1));
+  if (rd > 1)
+    addCollective(Collective::reduceScatter, rd,
+                  flushes * double(rd - 1) / rd * eTileAcc, flushes * (rd - 1));
+  if (gridN > 1 && two)
+    addCollective(Collective::interClusterReduce, gridN, eL2, flushes);
+  // Latency on the critical path: every all-exchange and shuffle round
+  // (the activation and the next ring step wait on them) and the rounds of
+  // the last reduce-scatter (earlier ones overlap the next E tile).
+  f.ctaDsmBytes = 0;
+  for (const CollectiveTraffic &c : f.collectives) {
+    if (c.kind == Collective::interClusterReduce)
+      continue;
+    f.ctaDsmBytes += c.bytesPerCta;
+    f.ctaCollectiveSteps +=
+        c.kind == Collective::reduceScatter ? c.groupSize - 1 : c.stepsPerCta;
+  }
+  // Cluster-wide barriers: after mbarrier init and before exit (a CTA may
+  // not leave while peers can still touch its smem); the rest of the
+  // synchronisation is mbarrier hand-offs counted in the steps.
+  if (f.clusterSize > 1)
+    f.ctaBarriers = 2;
+
+  // Shared-memory traffic: TMA writes of every operand, wgmma reads (each
+  // consumer warpgroup reads all of B and D, its own rows of A and C),
+  // collective buffers written and read, epilogue staging.
+  const int64_t wg = f.consumerWarpgroups;
+  const double lReads = two ? (plan.isSpatial(Dim::l) ? 1 : tr(Dim::l)) : 0;
+  f.ctaSmemBytes = (aL2 + bL2 + dL2) + (aL2 + wg * bL2 + wg * dL2) +
+                   (two ? tp * cTile * (1 + sh * lReads) : 0) +
+                   2 * f.ctaDsmBytes + 2 * eL2 +
+                   (two ? tr(Dim::m) * eT.placed[1] * 2 * (tr(Dim::n) - 1) : 0);
+
+  f.ctaFlops = tp * 2.0 * blkM * blkN * ext(Dim::k) * g;
+  if (two)
+    f.ctaFlops += tp * 2.0 * blkM * sh * blkN * ext(Dim::l);
+
+  // Whole-kernel volumes.
+  const double ctas = f.numCtas;
+  f.volume.l2 = ctas * f.ctaL2Bytes;
+  f.volume.dsm = ctas * f.ctaDsmBytes;
+  f.volume.smem = ctas * f.ctaSmemBytes;
+  f.volume.reg =
+      ctas * tp * (blkM * blkN * acc * g + (two ? blkM * blkL * acc : 0));
+  const double M = chain.m, N = chain.n, K = chain.k, L = chain.l;
+  const double eOut = two ? M * L : M * N;
+  const double eHbm = eOut * ((two && gridN > 1) ? acc : b);
+  const double spillHbm = ctas * (cSpill + eSpill);
+  f.volume.hbm =
+      M * K * b + K * N * b * g + (two ? N * L * b : 0) + eHbm + spillHbm;
+
+  // Per-tensor report.
+  auto io = [&](const char *name, double l2, double hbm) {
+    TensorTraffic t;
+    t.name = name;
+    t.l2Bytes = l2;
+    t.hbmBytes = hbm;
+    t.residency = Tier::global;
+    f.tensors.push_back(t);
+  };
+  io("A", ctas * aL2, M * K * b);
+  if (g == 2) {
+    io("B", ctas * bL2 / 2, K * N * b);
+    io("Bu", ctas * bL2 / 2, K * N * b);
+  } else {
+    io("B", ctas * bL2, K * N * b);
+  }
+  if (two) {
+    cT.l2Bytes = ctas * cSpill;
+    cT.hbmBytes = ctas * cSpill;
+    f.tensors.push_back(cT);
+    io("D", ctas * dL2, N * L * b);
+    eT.l2Bytes = ctas * (eL2 + eSpill);
+    eT.hbmBytes = eHbm + ctas * eSpill;
+    f.tensors.push_back(eT);
+  } else {
+    io("C", ctas * eL2, eHbm);
+  }
+  f.feasible = true;
+  return f;
+}
+
+Cost mlir::ff::estimateCost(const ChainDesc &chain, const Plan &plan,
+                            const Dataflow &flow, const GpuTarget &target) {
+  Cost c;
+  const double nsPerCycle = target.getNsPerCycle();
+  const double peak = target.getPeakTflops(chain.dtype) * 1e3; // GFLOP/s
+  const double peakPerSm = peak * target.computeEfficiency / target.sms;
+  const double hbmGbps = target.hbmGbps * target.hbmEfficiency;
+  const double smemGbpsPerSm =
+      target.smemBytesPerClk * target.clockMhz / 1000.0;
+  const double l2GbpsPerSm =
+      target.l2BytesPerClkPerSm * target.clockMhz / 1000.0;
+  const int64_t cs = flow.clusterSize;
+  const double dsmGbps = cs > 1 ? target.getDsmGbps(cs) : 0;
+
+  // The paper's minimax over memory levels (bytes / (GB/s) = ns).
+  c.hbmNs = flow.volume.hbm / hbmGbps;
+  c.l2Ns = flow.volume.l2 / target.l2Gbps;
+  c.dsmNs = cs > 1 ? flow.volume.dsm / dsmGbps : 0;
+  c.smemNs = flow.volume.smem / (smemGbpsPerSm * target.sms);
+  c.minimaxNs = std::max({c.hbmNs, c.l2Ns, c.dsmNs, c.smemNs});
+  const double busySms = std::min<double>(flow.numCtas, target.sms);
+  c.computeNs = flow.ctaFlops * flow.numCtas / (peakPerSm * busySms);
+
+  // The all-exchange (or multiply) blocks the activation, which needs the
+  // complete sums; the shuffle ring runs inside GEMM1's loop and the
+  // reduce-scatter of a finished E tile overlaps the next tile's GEMM1
+  // (TMA + mbarrier, FlashFuser §IV), so their bytes compete as a resource.
+  double blockingDsm = 0, overlappedDsm = 0, icrBytes = 0;
+  for (const CollectiveTraffic &t : flow.collectives) {
+    if (t.kind == Collective::interClusterReduce)
+      icrBytes += t.bytesPerCta;
+    else if (t.kind == Collective::allExchange ||
+             t.kind == Collective::multiply)
+      blockingDsm += t.bytesPerCta;
+    else
+      overlappedDsm += t.bytesPerCta;
+  }
+  const double loadBytes = flow.ctaL2Bytes - icrBytes;
+  const double inflightGbps =
+      plan.stages * flow.stageBytes / (target.globalLatencyCycles * nsPerCycle);
+
+  auto waveNs = [&](int64_t clusters, Cost *terms) {
+    const double w = double(clusters) * cs;
+    const double share = std::max(1.0, std::ceil(w / target.sms));
+    double comp = flow.ctaFlops * share / peakPerSm;
+    double l2 = std::max(flow.ctaL2Bytes * w / target.l2Gbps,
+                         flow.ctaL2Bytes * share / l2GbpsPerSm);
+    double hbm = flow.volume.hbm * (w / flow.numCtas) / hbmGbps;
+    double smem = flow.ctaSmemBytes * share / smemGbpsPerSm;
+    double little = loadBytes / inflightGbps;
+    double icr = icrBytes * w / target.l2ReduceGbps;
+    double dsmPerSm = cs > 1 ? dsmGbps / target.sms : 1;
+    double dsm = cs > 1 ? overlappedDsm * share / dsmPerSm : 0;
+    double blocking = cs > 1 ? blockingDsm * share / dsmPerSm : 0;
+    double mem = std::max({l2, hbm, smem, little, icr, dsm});
+    double sync =
+        (flow.ctaCollectiveSteps * (cs > 1 ? target.getDsmLatency(cs) : 0) +
+         flow.ctaBarriers * target.clusterBarrierCycles) *
+        nsPerCycle;
+    double fill =
+        (target.globalLatencyCycles + flow.ctaTilePairs * kPhaseSwitchCycles) *
+        nsPerCycle;
+    // One stage cannot overlap a load with the wgmma that consumes it.
+    double body = plan.stages > 1 ? std::max(comp, mem) : comp + mem;
+    double total = body + blocking + sync + fill;
+    if (terms) {
+      terms->ctaComputeNs = comp;
+      terms->ctaMemoryNs = std::max(mem, 0.0) + blocking;
+      terms->ctaSyncNs = sync;
+      terms->ctaFillNs = fill;
+      terms->ctaNs = total;
+    }
+    return total;
+  };
+
+  c.maxActiveClusters = target.getMaxActiveClusters(cs, flow.ctasPerSm);
+  c.fullWaves = flow.numClusters / c.maxActiveClusters;
+  c.tailClusters = flow.numClusters % c.maxActiveClusters;
+  c.wavesNs = 0;
+  if (c.fullWaves > 0)
+    c.wavesNs += c.fullWaves * waveNs(c.maxActiveClusters, &c);
+  if (c.tailClusters > 0)
+    c.wavesNs += waveNs(c.tailClusters, c.fullWaves > 0 ? nullptr : &c);
+
+  // Launch; an inter-cluster reduce also needs E zeroed first (a memset
+  // node: half a launch plus the bytes).
+  c.launchNs = target.launchOverheadNs;
+  if (plan.grd(Dim::n) > 1 && chain.hasSecondGemm())
+    c.launchNs += target.launchOverheadNs / 2.0 +
+                  double(chain.m) * chain.l * kAccBytes / hbmGbps;
+  c.totalNs = c.launchNs + c.wavesNs;
+  return c;
+}

@@ -1,0 +1,146 @@
+//===- Plan.cpp - GEMM-chain descriptions and execution plans ---*- C++ -*-===//
+//
+// Part of the FlashFuser project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ff/Analysis/Plan.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/MathExtras.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir::ff;
+
+llvm::StringRef mlir::ff::stringifyDim(Dim d) {
+  static constexpr const char *names[] = {"m", "n", "k", "l"};
+  return names[static_cast<unsigned>(d)];
+}
+
+llvm::StringRef mlir::ff::stringifyTier(Tier t) {
+  static constexpr const char *names[] = {"reg", "smem", "dsm", "global"};
+  return names[static_cast<unsigned>(t)];
+}
+
+llvm::StringRef mlir::ff::stringifyCollective(Collective c) {
+  static constexpr const char *names[] = {"all_exchange", "shuffle",
+                                          "reduce_scatter", "multiply",
+                                          "inter_cluster_reduce"};
+  return names[static_cast<unsigned>(c)];
+}
+
+int64_t ChainDesc::getExtent(Dim d) const {
+  switch (d) {
+  case Dim::m:
+    return m;
+  case Dim::n:
+    return n;
+  case Dim::k:
+    return k;
+  case Dim::l:
+    return l;
+  }
+  llvm_unreachable("unknown dim");
+}
+
+double ChainDesc::getFlops() const {
+  double f = 2.0 * m * n * k * getNumUpProjections();
+  if (hasSecondGemm())
+    f += 2.0 * m * n * l;
+  return f;
+}
+
+llvm::SmallVector<Dim, 4> Plan::getSpatialDims() const {
+  llvm::SmallVector<Dim, 4> dims;
+  for (Dim d : kAllDims)
+    if (isSpatial(d))
+      dims.push_back(d);
+  return dims;
+}
+
+unsigned Plan::getPosition(Dim d) const {
+  return llvm::find(order, d) - order.begin();
+}
+
+llvm::SmallVector<Collective, 4>
+Plan::getCollectives(const ChainDesc &chain) const {
+  llvm::SmallVector<Collective, 4> out;
+  if (cls(Dim::k) > 1)
+    out.push_back(chain.isGated() ? Collective::multiply
+                                  : Collective::allExchange);
+  // One GEMM has no second reduction: splitting its n is plain parallelism.
+  if (chain.hasSecondGemm()) {
+    if (getShuffleGroup() > 1)
+      out.push_back(Collective::shuffle);
+    if (getReduceGroup() > 1)
+      out.push_back(Collective::reduceScatter);
+    if (grd(Dim::n) > 1)
+      out.push_back(Collective::interClusterReduce);
+  }
+  llvm::sort(out, [](Collective a, Collective b) {
+    return static_cast<unsigned>(a) < static_cast<unsigned>(b);
+  });
+  return out;
+}
+
+std::string Plan::str() const {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  auto list = [&](llvm::StringRef name, const std::array<int64_t, 4> &v) {
+    os << name << "=[" << v[0] << "," << v[1] << "," << v[2] << "," << v[3]
+       << "] ";
+  };
+  list("cluster", cluster);
+  list("block", block);
+  list("grid", grid);
+  os << "order=[";
+  llvm::interleave(
+      order, os, [&](Dim d) { os << stringifyDim(d); }, ",");
+  os << "] spatial=[";
+  llvm::interleave(
+      getSpatialDims(), os, [&](Dim d) { os << stringifyDim(d); }, ",");
+  os << "] stages=" << stages;
+  return s;
+}
+
+bool mlir::ff::isLowerable(const Plan &plan, const ChainDesc &chain) {
+  if (plan.stages < 1 || plan.stages > 4)
+    return false;
+  if (plan.order != std::array<Dim, 4>{Dim::m, Dim::n, Dim::k, Dim::l})
+    return false;
+  int64_t blkM = plan.blk(Dim::m);
+  if (!chain.hasSecondGemm()) {
+    bool multicast = plan.cluster == std::array<int64_t, 4>{2, 1, 1, 1};
+    if (plan.cluster != std::array<int64_t, 4>{1, 1, 1, 1} && !multicast)
+      return false;
+    if (blkM != 128 || plan.blk(Dim::n) != 256 || plan.blk(Dim::k) != 64)
+      return false;
+    if (!plan.isSpatial(Dim::m) || plan.isSpatial(Dim::k) ||
+        plan.isSpatial(Dim::l))
+      return false;
+    return chain.m <= 0 ||
+           plan.grd(Dim::m) * plan.cls(Dim::m) ==
+               static_cast<int64_t>(llvm::divideCeil(chain.m, blkM));
+  }
+  int64_t clsN = plan.cls(Dim::n);
+  if (plan.cls(Dim::m) != 1 || plan.cls(Dim::k) != 1 || plan.cls(Dim::l) != 1 ||
+      !llvm::isPowerOf2_64(clsN) || clsN > 16)
+    return false;
+  if (plan.spatialMask != ((1u << unsigned(Dim::m)) | (1u << unsigned(Dim::n))))
+    return false;
+  if (plan.grd(Dim::k) != 1 || plan.grd(Dim::l) != 1)
+    return false;
+  if (blkM != 64 && blkM != 128)
+    return false;
+  if (plan.blk(Dim::k) != 64)
+    return false;
+  auto wide = [](int64_t b) { return b == 64 || b == 128 || b == 256; };
+  int64_t blkN = plan.blk(Dim::n), blkL = plan.blk(Dim::l);
+  if (!wide(blkN) || !wide(blkL) || chain.n % blkN != 0 || chain.l % blkL != 0)
+    return false;
+  if (clsN * plan.grd(Dim::n) * blkN != chain.n)
+    return false;
+  return chain.m <= 0 ||
+         plan.grd(Dim::m) ==
+             static_cast<int64_t>(llvm::divideCeil(chain.m, blkM));
+}

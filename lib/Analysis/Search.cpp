@@ -1,0 +1,316 @@
+//===- Search.cpp - FlashFuser search engine --------------------*- C++ -*-===//
+//
+// Part of the FlashFuser project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ff/Analysis/Search.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <algorithm>
+#include <tuple>
+
+using namespace mlir::ff;
+
+static int64_t ceilDiv(int64_t a, int64_t b) {
+  return static_cast<int64_t>(llvm::divideCeil(a, b));
+}
+static int64_t align16(int64_t v) {
+  return static_cast<int64_t>(llvm::alignTo(v, 16));
+}
+static constexpr uint8_t bit(Dim d) { return 1u << static_cast<unsigned>(d); }
+
+//===----------------------------------------------------------------------===//
+// Loop schedules and pruning rules
+//===----------------------------------------------------------------------===//
+
+/// Spatial dimensions first (k, if spatial, right after m and n so that the
+/// order keeps k inside them), then the temporal ones in `temporal` order.
+static std::array<Dim, 4> buildOrder(uint8_t mask,
+                                     llvm::ArrayRef<Dim> temporal) {
+  llvm::SmallVector<Dim, 4> order;
+  for (Dim d : {Dim::m, Dim::n, Dim::l})
+    if (mask & bit(d))
+      order.push_back(d);
+  order.append(temporal.begin(), temporal.end());
+  if (mask & bit(Dim::k)) {
+    auto pos = [&](Dim d) {
+      return static_cast<size_t>(llvm::find(order, d) - order.begin());
+    };
+    size_t at = std::max(pos(Dim::m), pos(Dim::n)) + 1;
+    order.insert(order.begin() + at, Dim::k);
+  }
+  return {order[0], order[1], order[2], order[3]};
+}
+
+std::vector<LoopSchedule> mlir::ff::enumerateLoopSchedules() {
+  std::vector<LoopSchedule> out;
+  // Fewer spatial dimensions first, as in Table IV.
+  for (int count = 1; count <= 4; ++count) {
+    for (uint8_t mask = 1; mask < 16; ++mask) {
+      if (llvm::popcount(mask) != count)
+        continue;
+      llvm::SmallVector<Dim, 4> temporal;
+      for (Dim d : kAllDims)
+        if (!(mask & bit(d)))
+          temporal.push_back(d);
+      do {
+        out.push_back({mask, buildOrder(mask, temporal)});
+      } while (std::next_permutation(temporal.begin(), temporal.end()));
+    }
+  }
+  return out;
+}
+
+bool mlir::ff::passesActivationRule(const LoopSchedule &s) {
+  auto pos = [&](Dim d) { return llvm::find(s.order, d) - s.order.begin(); };
+  return pos(Dim::k) > pos(Dim::m) && pos(Dim::k) > pos(Dim::n);
+}
+
+bool mlir::ff::passesClusterRule(const Plan &plan, int64_t maxCluster) {
+  for (Dim d : kAllDims) {
+    int64_t c = plan.cls(d);
+    if (c < 1 || c > 16 || !llvm::isPowerOf2_64(c))
+      return false;
+    if (!plan.isSpatial(d) && c != 1)
+      return false;
+  }
+  if (plan.getClusterSize() > maxCluster)
+    return false;
+  int64_t clsN = plan.cls(Dim::n), clsK = plan.cls(Dim::k),
+          clsL = plan.cls(Dim::l);
+  return clsL % clsK == 0 && (clsN * clsK) % clsL == 0;
+}
+
+bool mlir::ff::passesDependencyRule(const Plan &plan) {
+  return plan.grd(Dim::l) == 1 && plan.grd(Dim::k) == 1;
+}
+
+bool mlir::ff::passesTileRule(const Plan &plan, const ChainDesc &chain) {
+  for (Dim d : kAllDims) {
+    int64_t extent = chain.getExtent(d);
+    if (extent <= 0)
+      continue; // l of one GEMM
+    int64_t blk = plan.blk(d);
+    if (blk <= 0 || blk % 16 != 0)
+      return false;
+    int64_t padded;
+    if (plan.isSpatial(d)) {
+      int64_t parallel = plan.cls(d) * plan.grd(d);
+      if (parallel * blk < extent || (parallel - 1) * blk >= extent)
+        return false; // uncovered rows or idle CTAs
+      padded = parallel * blk;
+    } else {
+      if (plan.cls(d) != 1 || plan.grd(d) != 1 || blk > align16(extent))
+        return false;
+      padded = ceilDiv(extent, blk) * blk;
+    }
+    // An explicit tail wastes at most a quarter of the work; M's tail is
+    // masked by TMA and always allowed (small and dynamic M need it).
+    if (d != Dim::m && 4 * (padded - extent) > padded)
+      return false;
+  }
+  return true;
+}
+
+//===----------------------------------------------------------------------===//
+// Search
+//===----------------------------------------------------------------------===//
+
+const Candidate *SearchResult::getChosen(bool lowerableOnly) const {
+  if (lowerableOnly && bestLowerable)
+    return &*bestLowerable;
+  return ranked.empty() ? nullptr : &ranked.front();
+}
+
+/// Strict, deterministic ranking: cost, then smaller clusters, then fewer
+/// stages, then the plan's fields.
+static bool better(const Candidate &a, const Candidate &b) {
+  if (a.cost.totalNs != b.cost.totalNs)
+    return a.cost.totalNs < b.cost.totalNs;
+  auto key = [](const Plan &p) {
+    return std::make_tuple(p.getClusterSize(), p.stages, p.cluster, p.block,
+                           p.grid, p.spatialMask, p.order);
+  };
+  return key(a.plan) < key(b.plan);
+}
+
+/// Candidate tiles along a temporal dimension (or a spatial one split over
+/// the grid): multiples of 16 that wgmma shapes take, and the extent itself
+/// when it is one tile.
+static llvm::SmallVector<int64_t, 12> wideTiles(int64_t extent) {
+  llvm::SmallVector<int64_t, 12> tiles;
+  for (int64_t t : {16, 32, 48, 64, 96, 128, 192, 256})
+    if (t <= align16(extent))
+      tiles.push_back(t);
+  int64_t whole = align16(extent);
+  if (whole <= 256 && !llvm::is_contained(tiles, whole))
+    tiles.push_back(whole);
+  return tiles;
+}
+
+static llvm::SmallVector<int64_t, 4> reductionTiles(int64_t extent) {
+  llvm::SmallVector<int64_t, 4> tiles;
+  for (int64_t t : {32, 64, 128})
+    if (t <= align16(extent))
+      tiles.push_back(t);
+  if (tiles.empty())
+    tiles.push_back(align16(extent));
+  return tiles;
+}
+
+SearchResult mlir::ff::searchChain(const ChainDesc &chain,
+                                   const GpuTarget &target,
+                                   const SearchOptions &options) {
+  SearchResult result;
+  SearchStats &st = result.stats;
+  const bool two = chain.hasSecondGemm();
+  const size_t keep = std::max<int64_t>(options.keep, 1);
+  static const int64_t kClusterExtents[] = {1, 2, 4, 8, 16};
+
+  auto consider = [&](const Plan &plan) {
+    if (!passesTileRule(plan, chain)) {
+      ++st.prunedTile;
+      return;
+    }
+    if (!passesDependencyRule(plan)) {
+      ++st.prunedDependency;
+      return;
+    }
+    Candidate cand;
+    cand.plan = plan;
+    cand.flow = analyzeDataflow(chain, plan, target);
+    if (!cand.flow.feasible) {
+      ++st.prunedCapacity;
+      return;
+    }
+    cand.cost = estimateCost(chain, plan, cand.flow, target);
+    cand.lowerable = isLowerable(plan, chain);
+    ++st.evaluated;
+    if (cand.lowerable) {
+      ++st.lowerable;
+      if (!result.bestLowerable || better(cand, *result.bestLowerable))
+        result.bestLowerable = cand;
+    }
+    auto &r = result.ranked;
+    if (r.size() == keep && !better(cand, r.back()))
+      return;
+    // Schedules that differ only in the position of a one-trip loop cost
+    // the same: keep one representative of each.
+    auto twin = llvm::find_if(r, [&](const Candidate &o) {
+      return o.cost.totalNs == cand.cost.totalNs &&
+             o.plan.cluster == cand.plan.cluster &&
+             o.plan.block == cand.plan.block && o.plan.grid == cand.plan.grid &&
+             o.plan.stages == cand.plan.stages;
+    });
+    if (twin != r.end()) {
+      if (!better(cand, *twin))
+        return;
+      r.erase(twin);
+    }
+    auto it = std::upper_bound(r.begin(), r.end(), cand, better);
+    r.insert(it, std::move(cand));
+    if (r.size() > keep)
+      r.pop_back();
+  };
+
+  for (const LoopSchedule &sched : enumerateLoopSchedules()) {
+    ++st.schedules;
+    if (!passesActivationRule(sched)) {
+      ++st.prunedActivation;
+      continue;
+    }
+    // One GEMM has no l: keep l temporal and last (the other placements
+    // are the same schedule).
+    if (!two && ((sched.spatialMask & bit(Dim::l)) || sched.order[3] != Dim::l))
+      continue;
+    auto isSpatial = [&](Dim d) { return sched.spatialMask & bit(d); };
+    auto extentsFor = [&](Dim d) -> llvm::ArrayRef<int64_t> {
+      if (!isSpatial(d))
+        return llvm::ArrayRef<int64_t>(kClusterExtents, 1);
+      return kClusterExtents;
+    };
+    for (int64_t cm : extentsFor(Dim::m))
+      for (int64_t cn : extentsFor(Dim::n))
+        for (int64_t ck : extentsFor(Dim::k))
+          for (int64_t cl : extentsFor(Dim::l)) {
+            Plan base;
+            base.spatialMask = sched.spatialMask;
+            base.order = sched.order;
+            base.cluster = {cm, cn, ck, cl};
+            if (!passesClusterRule(base, target.maxClusterNonportable)) {
+              ++st.prunedCluster;
+              continue;
+            }
+            ++st.clusterShapes;
+            // Spatial k and l: one block tile per CTA, so the tile is
+            // fixed by the cluster extent.
+            llvm::SmallVector<int64_t, 4> kTiles =
+                isSpatial(Dim::k) ? llvm::SmallVector<int64_t, 4>{align16(
+                                        ceilDiv(chain.k, ck))}
+                                  : reductionTiles(chain.k);
+            llvm::SmallVector<int64_t, 12> lTiles;
+            if (!two)
+              lTiles = {16};
+            else if (isSpatial(Dim::l))
+              lTiles = {align16(ceilDiv(chain.l, cl))};
+            else
+              lTiles = wideTiles(chain.l);
+            for (int64_t bm : {64, 128}) {
+              int64_t gm = isSpatial(Dim::m) ? ceilDiv(chain.m, cm * bm) : 1;
+              for (int64_t bn : wideTiles(chain.n)) {
+                int64_t gn = isSpatial(Dim::n) ? ceilDiv(chain.n, cn * bn) : 1;
+                for (int64_t bk : kTiles)
+                  for (int64_t bl : lTiles)
+                    for (int64_t stages = 1; stages <= 4; ++stages) {
+                      Plan p = base;
+                      p.block = {bm, bn, bk, bl};
+                      p.grid = {gm, gn, 1, 1};
+                      p.stages = stages;
+                      consider(p);
+                    }
+              }
+            }
+          }
+  }
+  return result;
+}
+
+llvm::SmallVector<MBin> mlir::ff::getDefaultMBins() {
+  return {{1, 64, 64},
+          {65, 128, 128},
+          {129, 256, 256},
+          {257, 512, 512},
+          {513, 1024, 1024},
+          {1025, 4096, 4096},
+          {4097, kOpenBinHi, 8192}};
+}
+
+std::vector<BinnedPlan> mlir::ff::searchDynamicM(const ChainDesc &chain,
+                                                 const GpuTarget &target,
+                                                 const SearchOptions &options) {
+  std::vector<BinnedPlan> table;
+  for (const MBin &bin : getDefaultMBins()) {
+    ChainDesc at = chain;
+    at.m = bin.rep;
+    SearchResult r = searchChain(at, target, options);
+    const Candidate *chosen = r.getChosen(options.lowerableOnly);
+    if (!chosen)
+      return {};
+    auto sameButM = [](const Plan &a, const Plan &b) {
+      Plan x = a, y = b;
+      x.grid[0] = y.grid[0] = 0;
+      return x == y;
+    };
+    if (!table.empty() && sameButM(table.back().candidate.plan, chosen->plan)) {
+      table.back().bin.hi = bin.hi;
+      table.back().bin.rep = bin.rep;
+      table.back().candidate = *chosen;
+      continue;
+    }
+    table.push_back({bin, *chosen});
+  }
+  return table;
+}

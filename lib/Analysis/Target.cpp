@@ -1,0 +1,257 @@
+//===- Target.cpp - Hopper hardware table and DSM calibration ---*- C++ -*-===//
+//
+// Part of the FlashFuser project.
+//
+// Sources of the numbers (docs/cost-model.md has the full table):
+// - SM counts, clocks, peaks, HBM: NVIDIA H100/H200 datasheets; dense peaks
+//   are 4096 bf16 FLOP/clk/SM at the listed clock.
+// - GPC sizes: H100 SXM has 8 GPCs of 16-18 SMs with one floor-swept GPC;
+//   {18,18,18,16,16,16,16,14} reproduces the measured 15 active clusters of
+//   8 CTAs (120 of 132 SMs, accel-sim PR #87) and 7 clusters of 16.
+// - DSM bandwidth/latency: DEFAULTS, to be replaced by the runtime's
+//   microbenchmark through a calibration file. Latency 190/200/280 cycles at
+//   cluster 2/4/16 and 2.90 TB/s at 16 are ClusterFusion's measurements; 8 is
+//   interpolated. FlashFuser Fig. 4 puts DSM bandwidth above HBM (2.96 TB/s
+//   measured) for clusters 2-8 and on a 0-3 TB/s axis.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ff/Analysis/Target.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
+
+#include <vector>
+
+using namespace mlir::ff;
+
+int64_t mlir::ff::getByteWidth(DType t) {
+  switch (t) {
+  case DType::bf16:
+  case DType::f16:
+    return 2;
+  case DType::f32:
+    return 4;
+  case DType::f8:
+    return 1;
+  }
+  llvm_unreachable("unknown dtype");
+}
+
+int mlir::ff::getDsmIndex(int64_t clusterSize) {
+  for (auto [i, c] : llvm::enumerate(kDsmClusterSizes))
+    if (c == clusterSize)
+      return static_cast<int>(i);
+  return -1;
+}
+
+int64_t GpuTarget::getPeakTflops(DType t) const {
+  switch (t) {
+  case DType::bf16:
+    return tflopsBf16;
+  case DType::f16:
+    return tflopsF16;
+  case DType::f32:
+    return tflopsF32;
+  case DType::f8:
+    return tflopsF8;
+  }
+  llvm_unreachable("unknown dtype");
+}
+
+/// Cluster sizes that are not a tabulated power of two use the next larger
+/// entry (more CTAs never communicate faster).
+static int dsmIndexAtLeast(int64_t clusterSize) {
+  for (auto [i, c] : llvm::enumerate(kDsmClusterSizes))
+    if (c >= clusterSize)
+      return static_cast<int>(i);
+  return kDsmClusterSizes.size() - 1;
+}
+
+int64_t GpuTarget::getDsmGbps(int64_t clusterSize) const {
+  return dsmGbps[dsmIndexAtLeast(clusterSize)];
+}
+
+int64_t GpuTarget::getDsmLatency(int64_t clusterSize) const {
+  return dsmLatencyCycles[dsmIndexAtLeast(clusterSize)];
+}
+
+int64_t GpuTarget::getMaxActiveClusters(int64_t clusterSize,
+                                        int64_t ctasPerSm) const {
+  if (clusterSize <= 0 || ctasPerSm <= 0)
+    return 0;
+  int64_t n = 0;
+  for (int64_t g : gpcSms)
+    n += g * ctasPerSm / clusterSize;
+  return n;
+}
+
+//===----------------------------------------------------------------------===//
+// Known targets
+//===----------------------------------------------------------------------===//
+
+/// The H100 SXM5 entry; the others are edits of it.
+static GpuTarget makeH100Sxm() {
+  GpuTarget t;
+  t.name = "h100-sxm";
+  t.chip = "sm_90a";
+  t.sms = 132;
+  t.gpcSms = {18, 18, 18, 16, 16, 16, 16, 14};
+  t.smemPerSm = 228 * 1024;
+  t.smemPerBlock = 227 * 1024;
+  t.smemReserved = 1024;
+  t.regsPerSm = 65536;
+  t.maxRegsPerThread = 255;
+  t.maxThreadsPerSm = 2048;
+  t.maxCluster = 8;
+  t.maxClusterNonportable = 16;
+  t.clockMhz = 1830;
+  t.hbmGbps = 3350;
+  t.l2Bytes = 50 * 1024 * 1024;
+  t.l2Gbps = 12000;
+  t.smemBytesPerClk = 128;
+  t.l2BytesPerClkPerSm = 64;
+  t.l2ReduceGbps = 1350;
+  t.globalLatencyCycles = 830;
+  t.dsmGbps = {3300, 3100, 3000, 2900};
+  t.dsmLatencyCycles = {190, 200, 240, 280};
+  t.clusterBarrierCycles = 380;
+  t.tflopsBf16 = 989;
+  t.tflopsF16 = 989;
+  t.tflopsF32 = 494;
+  t.tflopsF8 = 1979;
+  t.launchOverheadNs = 2000;
+  return t;
+}
+
+static std::vector<GpuTarget> buildTable() {
+  std::vector<GpuTarget> table;
+  table.push_back(makeH100Sxm());
+
+  GpuTarget pcie = makeH100Sxm();
+  pcie.name = "h100-pcie";
+  pcie.sms = 114;
+  pcie.gpcSms = {16, 16, 14, 14, 14, 14, 14, 12};
+  pcie.clockMhz = 1620;
+  pcie.hbmGbps = 2000;
+  pcie.l2Gbps = 9300;
+  pcie.l2ReduceGbps = 1030;
+  // Aggregate DSM bandwidth scales with SMs x clock: 114/132 * 1620/1830.
+  pcie.dsmGbps = {2520, 2370, 2290, 2220};
+  pcie.tflopsBf16 = 756;
+  pcie.tflopsF16 = 756;
+  pcie.tflopsF32 = 378;
+  pcie.tflopsF8 = 1513;
+  table.push_back(pcie);
+
+  GpuTarget h200 = makeH100Sxm();
+  h200.name = "h200";
+  h200.hbmGbps = 4800;
+  table.push_back(h200);
+
+  // H800: the H100 SXM die with cut NVLink; on-chip figures are the same.
+  GpuTarget h800 = makeH100Sxm();
+  h800.name = "h800";
+  table.push_back(h800);
+  return table;
+}
+
+static const std::vector<GpuTarget> &getTable() {
+  static const std::vector<GpuTarget> table = buildTable();
+  return table;
+}
+
+llvm::SmallVector<llvm::StringRef> mlir::ff::getKnownTargetNames() {
+  llvm::SmallVector<llvm::StringRef> names;
+  for (const GpuTarget &t : getTable())
+    names.push_back(t.name);
+  return names;
+}
+
+llvm::Expected<GpuTarget> mlir::ff::lookupTarget(llvm::StringRef name) {
+  for (const GpuTarget &t : getTable())
+    if (t.name == name)
+      return t;
+  return llvm::createStringError(
+      "unknown target '" + name.str() +
+      "' (known: " + llvm::join(getKnownTargetNames(), ", ") + ")");
+}
+
+//===----------------------------------------------------------------------===//
+// Calibration
+//===----------------------------------------------------------------------===//
+
+static llvm::Error calibrationError(const llvm::Twine &msg) {
+  return llvm::createStringError("invalid DSM calibration: " + msg.str());
+}
+
+llvm::Error mlir::ff::applyCalibration(GpuTarget &target,
+                                       llvm::StringRef json) {
+  llvm::Expected<llvm::json::Value> parsed = llvm::json::parse(json);
+  if (!parsed)
+    return calibrationError(llvm::toString(parsed.takeError()));
+  const llvm::json::Object *root = parsed->getAsObject();
+  if (!root)
+    return calibrationError("expected a JSON object at the top level");
+  std::optional<llvm::StringRef> name = root->getString("target");
+  if (!name)
+    return calibrationError("expected a string field 'target'");
+  if (*name != target.name)
+    return calibrationError("file is for target '" + *name +
+                            "' but the search targets '" + target.name + "'");
+  const llvm::json::Array *entries = root->getArray("dsm");
+  if (!entries)
+    return calibrationError("expected an array field 'dsm'");
+  if (entries->empty())
+    return calibrationError("'dsm' has no entries");
+
+  std::array<int64_t, 4> gbps = target.dsmGbps,
+                         latency = target.dsmLatencyCycles;
+  std::array<bool, 4> seen = {};
+  for (auto [i, entry] : llvm::enumerate(*entries)) {
+    std::string where = "dsm[" + std::to_string(i) + "]";
+    const llvm::json::Object *obj = entry.getAsObject();
+    if (!obj)
+      return calibrationError(where + " is not an object");
+    std::optional<int64_t> cluster = obj->getInteger("cluster");
+    if (!cluster)
+      return calibrationError(where + " has no integer 'cluster'");
+    int idx = getDsmIndex(*cluster);
+    if (idx < 0)
+      return calibrationError(where + ": cluster " + std::to_string(*cluster) +
+                              " is not one of 2, 4, 8, 16");
+    if (seen[idx])
+      return calibrationError(where + ": cluster " + std::to_string(*cluster) +
+                              " is listed twice");
+    seen[idx] = true;
+    std::optional<double> bw = obj->getNumber("bandwidth_gbps");
+    std::optional<double> lat = obj->getNumber("latency_cycles");
+    if (!bw || !lat)
+      return calibrationError(where + " needs numbers 'bandwidth_gbps' and "
+                                      "'latency_cycles'");
+    if (!(*bw > 0) || !(*lat > 0))
+      return calibrationError(where + ": bandwidth and latency must be "
+                                      "positive");
+    gbps[idx] = static_cast<int64_t>(*bw + 0.5);
+    latency[idx] = static_cast<int64_t>(*lat + 0.5);
+    if (gbps[idx] <= 0 || latency[idx] <= 0)
+      return calibrationError(where + ": bandwidth and latency must be at "
+                                      "least 1 after rounding");
+  }
+  target.dsmGbps = gbps;
+  target.dsmLatencyCycles = latency;
+  return llvm::Error::success();
+}
+
+llvm::Error mlir::ff::applyCalibrationFile(GpuTarget &target,
+                                           llvm::StringRef path) {
+  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> buffer =
+      llvm::MemoryBuffer::getFile(path, /*IsText=*/true);
+  if (!buffer)
+    return llvm::createStringError("cannot read calibration file '" +
+                                   path.str() +
+                                   "': " + buffer.getError().message());
+  return applyCalibration(target, (*buffer)->getBuffer());
+}

@@ -1,0 +1,344 @@
+//===- SearchSchedule.cpp - choose the plan of each fused chain -*- C++ -*-===//
+//
+// Part of the FlashFuser project.
+//
+// --dsm-search: runs the search engine of ff/Analysis on every
+// dsm.fused_chain and records the chosen plan as its `schedule`.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ff/Dialect/DSM/Transforms/SearchSchedule.h"
+
+#include "ff/Analysis/Search.h"
+#include "ff/Dialect/DSM/Transforms/Passes.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Diagnostics.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cmath>
+
+namespace mlir::dsm {
+#define GEN_PASS_DEF_DSMSEARCH
+#include "ff/Dialect/DSM/Transforms/Passes.h.inc"
+} // namespace mlir::dsm
+
+using namespace mlir;
+using namespace mlir::dsm;
+
+//===----------------------------------------------------------------------===//
+// IR <-> library conversions
+//===----------------------------------------------------------------------===//
+
+TargetAttr mlir::dsm::getTargetAttr(MLIRContext *ctx, const ff::GpuTarget &t) {
+  return TargetAttr::get(
+      ctx, t.name, t.chip, t.sms, t.smemPerSm, t.smemPerBlock, t.regsPerSm,
+      t.maxCluster, t.maxClusterNonportable, t.clockMhz, t.hbmGbps, t.l2Bytes,
+      ArrayRef<int64_t>(t.dsmGbps), ArrayRef<int64_t>(t.dsmLatencyCycles),
+      t.tflopsBf16, t.tflopsF16, t.tflopsF32);
+}
+
+FailureOr<ff::GpuTarget>
+mlir::dsm::loadSearchTarget(StringRef name, StringRef calibration,
+                            function_ref<InFlightDiagnostic()> emitError) {
+  llvm::Expected<ff::GpuTarget> target = ff::lookupTarget(name);
+  if (!target) {
+    emitError() << llvm::toString(target.takeError());
+    return failure();
+  }
+  if (!calibration.empty())
+    if (llvm::Error err = ff::applyCalibrationFile(*target, calibration)) {
+      emitError() << llvm::toString(std::move(err));
+      return failure();
+    }
+  return *target;
+}
+
+FailureOr<ff::ChainDesc> mlir::dsm::getChainDesc(FusedChainOp op) {
+  FailureOr<ChainShape> shape = op.getChainShape();
+  if (failed(shape))
+    return op.emitOpError("body does not hold a ")
+           << stringifyChainKind(op.getKind()) << " chain";
+  ff::ChainDesc chain;
+  chain.kind = static_cast<ff::ChainKind>(op.getKind());
+  chain.m = ShapedType::isDynamic(shape->m) ? 0 : shape->m;
+  chain.n = shape->n;
+  chain.k = shape->k;
+  chain.l = shape->l;
+  Type elt = shape->elementType;
+  if (elt.isBF16())
+    chain.dtype = ff::DType::bf16;
+  else if (elt.isF16())
+    chain.dtype = ff::DType::f16;
+  else if (elt.isF32())
+    chain.dtype = ff::DType::f32;
+  else if (isa<FloatType>(elt) && cast<FloatType>(elt).getWidth() == 8)
+    chain.dtype = ff::DType::f8;
+  else
+    return op.emitOpError("element type ")
+           << elt << " has no tensor-core rate in the cost model";
+  for (const ChainGemm &g : shape->gemms)
+    if (g.batch != 1)
+      return op.emitOpError("batched contractions are not supported by the "
+                            "schedule search");
+  if (chain.n <= 0 || chain.k <= 0 || (chain.hasSecondGemm() && chain.l <= 0))
+    return op.emitOpError("expected positive N, K and L extents");
+  return chain;
+}
+
+ScheduleAttr
+mlir::dsm::getScheduleAttr(MLIRContext *ctx, const ff::Plan &plan,
+                           const ff::Dataflow &flow, const ff::ChainDesc &chain,
+                           double costNs, int64_t mLo, int64_t mHi,
+                           function_ref<InFlightDiagnostic()> emitError) {
+  SmallVector<LoopDim> order, spatial;
+  for (ff::Dim d : plan.order)
+    order.push_back(static_cast<LoopDim>(d));
+  for (ff::Dim d : plan.getSpatialDims())
+    spatial.push_back(static_cast<LoopDim>(d));
+  SmallVector<MemTier> residency;
+  for (ff::Tier t : flow.residency)
+    residency.push_back(static_cast<MemTier>(t));
+  SmallVector<CollectiveKind> collectives;
+  for (ff::Collective c : plan.getCollectives(chain))
+    collectives.push_back(static_cast<CollectiveKind>(c));
+  return ScheduleAttr::getChecked(
+      emitError, ctx, ArrayRef<int64_t>(plan.cluster),
+      ArrayRef<int64_t>(plan.block), ArrayRef<int64_t>(plan.grid),
+      ArrayRef<LoopDim>(order), ArrayRef<LoopDim>(spatial),
+      ArrayRef<MemTier>(residency), ArrayRef<CollectiveKind>(collectives),
+      plan.stages, static_cast<int64_t>(std::llround(costNs)), mLo, mHi);
+}
+
+ff::Plan mlir::dsm::getPlan(ScheduleAttr sched) {
+  ff::Plan plan;
+  for (unsigned i = 0; i < 4; ++i) {
+    plan.cluster[i] = sched.getCluster()[i];
+    plan.block[i] = sched.getBlock()[i];
+    plan.grid[i] = sched.getGrid()[i];
+    plan.order[i] = static_cast<ff::Dim>(sched.getOrder()[i]);
+  }
+  for (LoopDim d : sched.getSpatial())
+    plan.spatialMask |= 1u << static_cast<unsigned>(d);
+  plan.stages = sched.getStages();
+  return plan;
+}
+
+//===----------------------------------------------------------------------===//
+// The pass
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+std::string formatNs(double ns) { return llvm::formatv("{0:F0}", ns).str(); }
+
+llvm::json::Object toJson(const ff::Candidate &c, int64_t rank) {
+  auto arr = [](const std::array<int64_t, 4> &v) {
+    return llvm::json::Array{v[0], v[1], v[2], v[3]};
+  };
+  llvm::json::Array order, spatial;
+  for (ff::Dim d : c.plan.order)
+    order.push_back(ff::stringifyDim(d));
+  for (ff::Dim d : c.plan.getSpatialDims())
+    spatial.push_back(ff::stringifyDim(d));
+  llvm::json::Array residency;
+  for (ff::Tier t : c.flow.residency)
+    residency.push_back(ff::stringifyTier(t));
+  return llvm::json::Object{
+      {"rank", rank},
+      {"cost_ns", std::llround(c.cost.totalNs)},
+      {"lowerable", c.lowerable},
+      {"cluster", arr(c.plan.cluster)},
+      {"block", arr(c.plan.block)},
+      {"grid", arr(c.plan.grid)},
+      {"order", std::move(order)},
+      {"spatial", std::move(spatial)},
+      {"stages", c.plan.stages},
+      {"residency", std::move(residency)},
+      {"terms",
+       llvm::json::Object{{"compute_ns", std::llround(c.cost.computeNs)},
+                          {"hbm_ns", std::llround(c.cost.hbmNs)},
+                          {"l2_ns", std::llround(c.cost.l2Ns)},
+                          {"dsm_ns", std::llround(c.cost.dsmNs)},
+                          {"smem_ns", std::llround(c.cost.smemNs)},
+                          {"minimax_ns", std::llround(c.cost.minimaxNs)},
+                          {"cta_ns", std::llround(c.cost.ctaNs)},
+                          {"full_waves", c.cost.fullWaves},
+                          {"tail_clusters", c.cost.tailClusters},
+                          {"launch_ns", std::llround(c.cost.launchNs)}}},
+      {"volume_bytes",
+       llvm::json::Object{{"hbm", std::llround(c.flow.volume.hbm)},
+                          {"l2", std::llround(c.flow.volume.l2)},
+                          {"dsm", std::llround(c.flow.volume.dsm)},
+                          {"smem", std::llround(c.flow.volume.smem)}}}};
+}
+
+llvm::json::Object statsJson(const ff::SearchStats &s) {
+  return llvm::json::Object{{"schedules", s.schedules},
+                            {"pruned_activation", s.prunedActivation},
+                            {"cluster_shapes", s.clusterShapes},
+                            {"pruned_cluster", s.prunedCluster},
+                            {"pruned_tile", s.prunedTile},
+                            {"pruned_dependency", s.prunedDependency},
+                            {"pruned_capacity", s.prunedCapacity},
+                            {"evaluated", s.evaluated},
+                            {"lowerable", s.lowerable}};
+}
+
+struct DSMSearchPass : public dsm::impl::DSMSearchBase<DSMSearchPass> {
+  using DSMSearchBase::DSMSearchBase;
+  void runOnOperation() override;
+
+private:
+  /// Chooses and records the plan of one chain; appends its JSON record.
+  LogicalResult searchOne(FusedChainOp op, const ff::GpuTarget &target,
+                          llvm::json::Array &dump);
+  /// The chosen candidate of `result`, warning when lowerable-only finds
+  /// nothing in the lowerable family.
+  const ff::Candidate *choose(FusedChainOp op, const ff::SearchResult &result);
+};
+
+} // namespace
+
+const ff::Candidate *DSMSearchPass::choose(FusedChainOp op,
+                                           const ff::SearchResult &result) {
+  const ff::Candidate *chosen = result.getChosen(lowerableOnly);
+  if (chosen && lowerableOnly && !chosen->lowerable)
+    op.emitWarning("no plan is in the lowerable family; recording the best "
+                   "plan of the full space");
+  return chosen;
+}
+
+LogicalResult DSMSearchPass::searchOne(FusedChainOp op,
+                                       const ff::GpuTarget &target,
+                                       llvm::json::Array &dump) {
+  FailureOr<ff::ChainDesc> chain = getChainDesc(op);
+  if (failed(chain))
+    return failure();
+  ff::SearchOptions options;
+  options.lowerableOnly = lowerableOnly;
+  options.keep = std::max<int64_t>(32, topK);
+  MLIRContext *ctx = op.getContext();
+  auto emitError = [&] { return op.emitOpError("chose an invalid plan: "); };
+
+  llvm::json::Object record{
+      {"location", llvm::formatv("{0}", op.getLoc()).str()},
+      {"kind", stringifyChainKind(op.getKind())},
+      {"n", chain->n},
+      {"k", chain->k},
+      {"l", chain->l}};
+
+  if (chain->m == 0) {
+    // Dynamic M: one plan per M bin.
+    std::vector<ff::BinnedPlan> table =
+        ff::searchDynamicM(*chain, target, options);
+    if (table.empty())
+      return op.emitOpError("no legal plan for some M bin of this chain");
+    SmallVector<ScheduleAttr> plans;
+    llvm::json::Array bins;
+    for (const ff::BinnedPlan &bp : table) {
+      ff::ChainDesc at = *chain;
+      at.m = bp.bin.rep;
+      if (lowerableOnly && !bp.candidate.lowerable)
+        op.emitWarning("no plan for m in [")
+            << bp.bin.lo << ", " << bp.bin.hi
+            << "] is in the lowerable family; recording the best plan of "
+               "the full space";
+      ScheduleAttr s = getScheduleAttr(
+          ctx, bp.candidate.plan, bp.candidate.flow, at,
+          bp.candidate.cost.totalNs, bp.bin.lo, bp.bin.hi, emitError);
+      if (!s)
+        return failure();
+      plans.push_back(s);
+      if (topK > 0)
+        op.emitRemark("m in [") << bp.bin.lo << ", " << bp.bin.hi
+                                << "] (searched at m = " << bp.bin.rep
+                                << "): " << formatNs(bp.candidate.cost.totalNs)
+                                << " ns " << bp.candidate.plan.str();
+      llvm::json::Object bin = toJson(bp.candidate, 0);
+      bin["m_lo"] = bp.bin.lo;
+      bin["m_hi"] = bp.bin.hi;
+      bin["m_searched"] = bp.bin.rep;
+      bins.push_back(std::move(bin));
+    }
+    auto tableAttr = ScheduleTableAttr::getChecked(
+        function_ref<InFlightDiagnostic()>(emitError), ctx,
+        ArrayRef<ScheduleAttr>(plans));
+    if (!tableAttr)
+      return failure();
+    op.setScheduleAttr(tableAttr);
+    record["m"] = nullptr;
+    record["bins"] = std::move(bins);
+  } else {
+    ff::SearchResult result = ff::searchChain(*chain, target, options);
+    const ff::Candidate *chosen = choose(op, result);
+    if (!chosen)
+      return op.emitOpError("no legal plan for this chain on ") << target.name;
+    ScheduleAttr s = getScheduleAttr(ctx, chosen->plan, chosen->flow, *chain,
+                                     chosen->cost.totalNs, 0, 0, emitError);
+    if (!s)
+      return failure();
+    op.setScheduleAttr(s);
+    if (topK > 0) {
+      op.emitRemark("evaluated ")
+          << result.stats.evaluated << " plans (" << result.stats.lowerable
+          << " lowerable); chose " << formatNs(chosen->cost.totalNs) << " ns "
+          << chosen->plan.str();
+      for (auto [i, c] :
+           llvm::enumerate(llvm::ArrayRef(result.ranked).take_front(topK)))
+        op.emitRemark("#") << i + 1 << ": " << formatNs(c.cost.totalNs)
+                           << " ns " << c.plan.str()
+                           << (c.lowerable ? "" : " (not lowerable)");
+    }
+    llvm::json::Array ranked;
+    for (auto [i, c] : llvm::enumerate(result.ranked))
+      ranked.push_back(toJson(c, i + 1));
+    record["m"] = chain->m;
+    record["stats"] = statsJson(result.stats);
+    record["chosen"] = toJson(*chosen, 0);
+    record["candidates"] = std::move(ranked);
+  }
+
+  // The chosen plan must also satisfy the op's shape checks.
+  if (failed(op.verifyRegions()))
+    return failure();
+  dump.push_back(std::move(record));
+  return success();
+}
+
+void DSMSearchPass::runOnOperation() {
+  ModuleOp module = getOperation();
+  FailureOr<ff::GpuTarget> target =
+      loadSearchTarget(targetName, calibration,
+                       [&] { return module.emitError("--dsm-search: "); });
+  if (failed(target))
+    return signalPassFailure();
+  module->setAttr("dsm.target", getTargetAttr(&getContext(), *target));
+
+  llvm::json::Array dump;
+  WalkResult walk = module.walk([&](FusedChainOp op) {
+    if (failed(searchOne(op, *target, dump)))
+      return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  if (walk.wasInterrupted())
+    return signalPassFailure();
+
+  if (!dumpFile.empty()) {
+    std::error_code ec;
+    llvm::raw_fd_ostream os(dumpFile, ec, llvm::sys::fs::OF_Text);
+    if (ec) {
+      module.emitError("--dsm-search: cannot write '")
+          << dumpFile << "': " << ec.message();
+      return signalPassFailure();
+    }
+    os << llvm::formatv("{0:2}", llvm::json::Value(llvm::json::Object{
+                                     {"target", target->name},
+                                     {"chains", std::move(dump)}}))
+       << "\n";
+  }
+}

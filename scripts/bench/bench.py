@@ -1,0 +1,290 @@
+#!/usr/bin/env python3
+"""Side-by-side benchmark of FlashFuser against PyTorch on one GPU.
+
+Runs on the GPU machine (PyTorch, Triton; bundles compiled elsewhere):
+
+  python3 scripts/bench/bench.py --out OUT [--bundles DIR] [--only G,S]
+      [--baselines eager,graph,compile,autotune,ours,ours_graph] [--reps 100]
+
+For every workload (scripts/bench/workloads.py) and baseline it measures the
+median of `--reps` timed runs after warm-up with CUDA events, with a hot L2
+and with a cold L2 (a 256 MB buffer is rewritten before each run), checks
+correctness against an fp32 reference on fresh random data, and computes the
+roofline bound max(FLOPs / measured matmul peak, min bytes / measured copy
+bandwidth) with both ceilings measured in the same run, plus the launch floor
+(an empty kernel replayed in a CUDA graph). Writes OUT/results.csv,
+OUT/README.md and, when matplotlib is present, OUT/speedup.png and
+OUT/roofline.png.
+"""
+import argparse
+import csv
+import math
+import os
+import statistics
+import sys
+
+import torch
+import torch.nn.functional as F
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import workloads as W  # noqa: E402
+
+DEV = "cuda"
+BF16 = torch.bfloat16
+
+
+# --------------------------------------------------------------------------
+# Timing
+# --------------------------------------------------------------------------
+
+_flush = None
+
+
+def time_ms(fn, reps, cold):
+    """Median milliseconds of fn() over reps runs, events around each run."""
+    global _flush
+    if cold and _flush is None:
+        _flush = torch.empty(256 * 1024 * 1024 // 4, dtype=torch.int32, device=DEV)
+    for _ in range(5):
+        fn()
+    torch.cuda.synchronize()
+    times = []
+    for _ in range(reps):
+        if cold:
+            _flush.zero_()
+        start = torch.cuda.Event(enable_timing=True)
+        end = torch.cuda.Event(enable_timing=True)
+        start.record()
+        fn()
+        end.record()
+        end.synchronize()
+        times.append(start.elapsed_time(end))
+    return statistics.median(times)
+
+
+def in_graph(fn):
+    """Captures fn in a CUDA graph; returns (replay, output of the capture)."""
+    s = torch.cuda.Stream()
+    s.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(s):
+        for _ in range(3):
+            fn()
+    torch.cuda.current_stream().wait_stream(s)
+    g = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(g):
+        out = fn()
+    return g.replay, out
+
+
+def ceilings(reps):
+    """Measured bf16 matmul peak (TFLOP/s), copy bandwidth (GB/s), launch floor (us)."""
+    a = torch.randn(8192, 8192, device=DEV, dtype=BF16)
+    b = torch.randn(8192, 8192, device=DEV, dtype=BF16)
+    t = time_ms(lambda: a @ b, max(10, reps // 10), cold=False)
+    peak = 2 * 8192 ** 3 / (t * 1e-3) / 1e12
+    src = torch.empty(1 << 30, dtype=torch.uint8, device=DEV)
+    dst = torch.empty_like(src)
+    t = time_ms(lambda: dst.copy_(src), max(10, reps // 10), cold=False)
+    bw = 2 * src.numel() / (t * 1e-3) / 1e9
+    one = torch.zeros(1, device=DEV)
+    replay, _ = in_graph(lambda: one.add_(1))
+    floor = time_ms(replay, reps, cold=False) * 1e3
+    return peak, bw, floor
+
+
+# --------------------------------------------------------------------------
+# Workloads as PyTorch users write them
+# --------------------------------------------------------------------------
+
+def act_fn(name):
+    return {"gelu_tanh": lambda t: F.gelu(t, approximate="tanh"),
+            "gelu_erf": F.gelu, "relu": F.relu, "silu": F.silu}[name]
+
+
+def make(w, gen):
+    """Inputs, the eager chain, and an fp32 reference for workload w."""
+    def rnd(*shape, scale=1.0):
+        return (torch.randn(*shape, generator=gen, device=DEV) * scale).to(BF16)
+
+    act = act_fn(w.act)
+    if w.kind == "conv":
+        b, ic, h, wd, oc1, oc2, k1, k2 = w.conv
+        x = rnd(b, ic, h, wd).to(memory_format=torch.channels_last)
+        c1 = rnd(oc1, ic, k1, k1, scale=1 / math.sqrt(ic * k1 * k1))
+        c2 = rnd(oc2, oc1, k2, k2, scale=1 / math.sqrt(oc1))
+        c1, c2 = (c.to(memory_format=torch.channels_last) for c in (c1, c2))
+        inputs = (x, c1, c2)
+
+        def eager(x, c1, c2):
+            return F.conv2d(act(F.conv2d(x, c1, padding=k1 // 2)), c2)
+
+        def ref(x, c1, c2):
+            x, c1, c2 = (t.float() for t in (x, c1, c2))
+            return F.conv2d(act(F.conv2d(x, c1, padding=k1 // 2)), c2)
+        return inputs, eager, ref
+
+    x = rnd(w.m, w.k)
+    if w.kind == "gated_ffn":
+        wgu = rnd(2 * w.n, w.k, scale=1 / math.sqrt(w.k))   # merged gate|up
+        wd = rnd(w.l, w.n, scale=1 / math.sqrt(w.n))
+        inputs = (x, wgu, wd)
+
+        def eager(x, wgu, wd):
+            g, u = F.linear(x, wgu).chunk(2, dim=-1)
+            return F.linear(F.silu(g) * u, wd)
+
+        def ref(x, wgu, wd):
+            g, u = F.linear(x.float(), wgu.float()).chunk(2, dim=-1)
+            return F.linear(F.silu(g) * u, wd.float())
+        return inputs, eager, ref
+
+    w1 = rnd(w.n, w.k, scale=1 / math.sqrt(w.k))             # nn.Linear layout
+    w2 = rnd(w.l, w.n, scale=1 / math.sqrt(w.n))
+    inputs = (x, w1, w2)
+
+    def eager(x, w1, w2):
+        return F.linear(act(F.linear(x, w1)), w2)
+
+    def ref(x, w1, w2):
+        return F.linear(act(F.linear(x.float(), w1.float())), w2.float())
+    return inputs, eager, ref
+
+
+def rel_err(out, ref):
+    out = out.float().reshape(ref.shape) if out.numel() == ref.numel() else out.float()
+    if not torch.isfinite(out).all():
+        return float("inf")
+    return ((out - ref).norm() / ref.norm()).item()
+
+
+# --------------------------------------------------------------------------
+# Ours: a compiled bundle through the Python package
+# --------------------------------------------------------------------------
+
+def ours_callable(w, inputs, bundles):
+    """A per-call closure running the workload's bundle, or None."""
+    if not bundles:
+        return None
+    path = os.path.join(bundles, w.name)
+    if not os.path.isdir(path):
+        return None
+    import flashfuser
+    kernel = flashfuser.load(path)
+    args = kernel.adapt_torch_inputs(w.kind, inputs) \
+        if hasattr(kernel, "adapt_torch_inputs") else inputs
+    out = kernel.allocate_output(*args) if hasattr(kernel, "allocate_output") else None
+    return lambda: kernel(*args, out=out)
+
+
+# --------------------------------------------------------------------------
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--bundles")
+    ap.add_argument("--only", default="", help="comma-separated name prefixes")
+    ap.add_argument("--baselines", default="eager,graph,compile,ours,ours_graph")
+    ap.add_argument("--reps", type=int, default=100)
+    a = ap.parse_args()
+    os.makedirs(a.out, exist_ok=True)
+    baselines = a.baselines.split(",")
+    prefixes = [p for p in a.only.split(",") if p]
+
+    gpu = torch.cuda.get_device_name()
+    peak, bw, floor = ceilings(a.reps)
+    print(f"# {gpu}: matmul {peak:.0f} TFLOP/s, copy {bw:.0f} GB/s, "
+          f"launch floor {floor:.1f} us", flush=True)
+
+    rows = []
+    gen = torch.Generator(device=DEV)
+    for w in W.all_workloads():
+        if prefixes and not any(w.name.startswith(p) for p in prefixes):
+            continue
+        gen.manual_seed(hash(w.name) & 0xFFFF)
+        inputs, eager, ref = make(w, gen)
+        expect = ref(*inputs)
+        bound_us = max(w.flops() / (peak * 1e12), w.min_bytes() / (bw * 1e9)) * 1e6
+        variants = {}
+        if "eager" in baselines:
+            variants["eager"] = lambda: eager(*inputs)
+        if "graph" in baselines:
+            variants["graph"] = in_graph(lambda: eager(*inputs))[0]
+        if "compile" in baselines:
+            f = torch.compile(eager)
+            variants["compile"] = lambda: f(*inputs)
+        if "autotune" in baselines:
+            f = torch.compile(eager, mode="max-autotune-no-cudagraphs")
+            variants["autotune"] = lambda: f(*inputs)
+        ours = ours_callable(w, inputs, a.bundles) if "ours" in baselines else None
+        if ours:
+            variants["ours"] = ours
+            if "ours_graph" in baselines:
+                variants["ours_graph"] = in_graph(ours)[0]
+        for name, fn in variants.items():
+            out = fn()
+            err = rel_err(out, expect) if out is not None and not name.endswith("graph") else float("nan")
+            hot = time_ms(fn, a.reps, cold=False) * 1e3
+            cold = time_ms(fn, a.reps, cold=True) * 1e3
+            rows.append(dict(workload=w.name, kind=w.kind, m=w.m, n=w.n, k=w.k,
+                             l=w.l, baseline=name, hot_us=round(hot, 2),
+                             cold_us=round(cold, 2),
+                             tflops=round(w.flops() / (hot * 1e-6) / 1e12, 1),
+                             bound_us=round(bound_us, 2),
+                             pct_roofline=round(100 * bound_us / hot, 1),
+                             rel_err=f"{err:.2e}"))
+            print(",".join(str(v) for v in rows[-1].values()), flush=True)
+
+    with open(os.path.join(a.out, "results.csv"), "w", newline="") as f:
+        wr = csv.DictWriter(f, fieldnames=list(rows[0].keys()))
+        wr.writeheader()
+        wr.writerows(rows)
+    write_report(a, gpu, peak, bw, floor, rows)
+
+
+def write_report(a, gpu, peak, bw, floor, rows):
+    lines = [f"# Benchmarks on {gpu}", "",
+             f"Ceilings measured in this run: bf16 matmul {peak:.0f} TFLOP/s, "
+             f"copy {bw:.0f} GB/s, launch floor {floor:.1f} us.", "",
+             "Command: `python3 scripts/bench/bench.py " + " ".join(sys.argv[1:]) + "`",
+             "", "| workload | baseline | hot us | cold us | TFLOP/s | bound us | % roofline | rel err |",
+             "|---|---|---|---|---|---|---|---|"]
+    for r in rows:
+        lines.append(f"| {r['workload']} | {r['baseline']} | {r['hot_us']} | {r['cold_us']} | "
+                     f"{r['tflops']} | {r['bound_us']} | {r['pct_roofline']} | {r['rel_err']} |")
+    with open(os.path.join(a.out, "README.md"), "w") as f:
+        f.write("\n".join(lines) + "\n")
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return
+    by = {}
+    for r in rows:
+        by.setdefault(r["workload"], {})[r["baseline"]] = r
+    names = [n for n, d in by.items() if "ours" in d]
+    if names:
+        fig, ax = plt.subplots(figsize=(max(6, len(names) * 0.5), 4))
+        for i, base in enumerate(["eager", "graph", "compile"]):
+            ys = [by[n][base]["hot_us"] / by[n]["ours"]["hot_us"] if base in by[n] else 0
+                  for n in names]
+            ax.bar([j + i * 0.25 for j in range(len(names))], ys, 0.25, label=f"vs {base}")
+        ax.set_xticks(range(len(names)), names, rotation=90)
+        ax.axhline(1.0, color="k", lw=0.5)
+        ax.set_ylabel("speedup of ours")
+        ax.legend()
+        fig.tight_layout()
+        fig.savefig(os.path.join(a.out, "speedup.png"))
+    fig, ax = plt.subplots(figsize=(max(6, len(by) * 0.3), 4))
+    for base in ("eager", "graph", "ours"):
+        xs = [i for i, n in enumerate(by) if base in by[n]]
+        ax.scatter(xs, [by[list(by)[i]][base]["pct_roofline"] for i in xs], label=base, s=10)
+    ax.set_xticks(range(len(by)), list(by), rotation=90, fontsize=6)
+    ax.set_ylabel("% of roofline bound")
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(os.path.join(a.out, "roofline.png"))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,138 @@
+// RUN: ff-opt %s --test-dsm-cost-model -verify-diagnostics
+
+// The estimates of the cost model (docs/cost-model.md), checked on plans
+// whose numbers are worked out by hand.
+
+// M = 128, N = 1024, K = 512, L = 256 on the lowerable cluster (1, 4, 1, 1),
+// two clusters along N (test/Unit/Analysis/CostModelTest.cpp,
+// LowerableFfnByHand, has the arithmetic):
+// - smem = 1024 + 2 x ((128x64 + 64x128) + 64x128) x 2 + 128x128x2 (C)
+//   + 128x128x4 (E staging) = 197632 B; registers 32 + 128/2 = 96;
+// - hbm = A 128x512x2 + B 512x1024x2 + D 1024x256x2 + E 128x256x4 (fp32
+//   inter-cluster reduce) = 1835008 B;
+// - reduce-scatter over 4 CTAs: 2 l tiles x 3/4 x 128x128x4 = 98304 B per
+//   CTA in 2 x 3 rounds; inter-cluster reduce of each CTA's quarter of E:
+//   2 x 128 x 32 x 4 = 32768 B;
+// - sync = (3 x 200 + 2 x 380) cycles at 1830 MHz = 743 ns; 31 clusters of
+//   4 fit, so the 2 clusters are one partial wave; launch = 2000 + 1000
+//   (memset node) + 131072 B / 3015 GB/s = 3043 ns.
+
+func.func @hand(%a: tensor<128x512xbf16>, %b: tensor<512x1024xbf16>, %d: tensor<1024x256xbf16>) -> tensor<128x256xbf16> {
+  // expected-remark @+13 {{plan cluster=[1,4,1,1] block=[128,128,64,128] grid=[1,2,1,1] order=[m,n,k,l] spatial=[m,n] stages=2 (lowerable)}}
+  // expected-remark @+12 {{ctas = 8, clusters = 2 of 4, smem = 197632 B, regs/thread = 96 of 236, ctas/sm = 1}}
+  // expected-remark @+11 {{volume hbm = 1835008, l2 = 2883584, dsm = 786432, smem = 9699328 B}}
+  // expected-remark @+10 {{tensor A: l2 = 1048576, hbm = 131072, tier = global}}
+  // expected-remark @+9 {{tensor B: l2 = 1048576, hbm = 1048576, tier = global}}
+  // expected-remark @+8 {{tensor C: l2 = 0, hbm = 0, tier = smem}}
+  // expected-remark @+7 {{tensor D: l2 = 524288, hbm = 524288, tier = global}}
+  // expected-remark @+6 {{tensor E: l2 = 262144, hbm = 131072, tier = reg}}
+  // expected-remark @+5 {{collective reduce_scatter: group = 4, bytes/cta = 98304, steps/cta = 6}}
+  // expected-remark @+4 {{collective inter_cluster_reduce: group = 2, bytes/cta = 32768, steps/cta = 2}}
+  // expected-remark @+3 {{minimax hbm = 609, l2 = 240, dsm = 254, smem = 314 -> 609 ns; compute = 4199 ns}}
+  // expected-remark @+2 {{cta compute = 4199, memory = 5176, sync = 743, fill = 617 -> 6537 ns}}
+  // expected-remark @+1 {{waves: 0 full of 31 clusters + 2 tail; launch = 3043 ns; total = 9580 ns}}
+  %e = dsm.fused_chain ffn (%a, %b, %d)
+      {schedule = #dsm.schedule<cluster = [1, 4, 1, 1], block = [128, 128, 64, 128], grid = [1, 2, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [reduce_scatter, inter_cluster_reduce], stages = 2, cost_ns = 0>}
+      : (tensor<128x512xbf16>, tensor<512x1024xbf16>, tensor<1024x256xbf16>) -> tensor<128x256xbf16> {
+  ^bb0(%x: tensor<128x512xbf16>, %w1: tensor<512x1024xbf16>, %w2: tensor<1024x256xbf16>):
+    %zero = arith.constant 0.0 : f32
+    %c0e = tensor.empty() : tensor<128x1024xf32>
+    %cf = linalg.fill ins(%zero : f32) outs(%c0e : tensor<128x1024xf32>) -> tensor<128x1024xf32>
+    %c = linalg.matmul ins(%x, %w1 : tensor<128x512xbf16>, tensor<512x1024xbf16>) outs(%cf : tensor<128x1024xf32>) -> tensor<128x1024xf32>
+    %h0 = tensor.empty() : tensor<128x1024xbf16>
+    %h = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%c : tensor<128x1024xf32>) outs(%h0 : tensor<128x1024xbf16>) {
+    ^bb0(%in: f32, %out: bf16):
+      %r = arith.maximumf %in, %zero : f32
+      %t = arith.truncf %r : f32 to bf16
+      linalg.yield %t : bf16
+    } -> tensor<128x1024xbf16>
+    %e0 = tensor.empty() : tensor<128x256xf32>
+    %ef = linalg.fill ins(%zero : f32) outs(%e0 : tensor<128x256xf32>) -> tensor<128x256xf32>
+    %ea = linalg.matmul ins(%h, %w2 : tensor<128x1024xbf16>, tensor<1024x256xbf16>) outs(%ef : tensor<128x256xf32>) -> tensor<128x256xf32>
+    %o0 = tensor.empty() : tensor<128x256xbf16>
+    %o = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%ea : tensor<128x256xf32>) outs(%o0 : tensor<128x256xbf16>) {
+    ^bb0(%in: f32, %out: bf16):
+      %t = arith.truncf %in : f32 to bf16
+      linalg.yield %t : bf16
+    } -> tensor<128x256xbf16>
+    dsm.yield %o : tensor<128x256xbf16>
+  }
+  return %e : tensor<128x256xbf16>
+}
+
+// The same tiles with 256-wide N and L and 4 stages overflow shared memory.
+func.func @too_big(%a: tensor<128x1024xbf16>, %b: tensor<1024x4096xbf16>, %d: tensor<4096x1024xbf16>) -> tensor<128x1024xbf16> {
+  // expected-remark @+2 {{plan cluster=[1,1,1,1] block=[128,256,128,256] grid=[1,16,1,1] order=[m,n,k,l] spatial=[m,n] stages=4}}
+  // expected-remark @+1 {{infeasible: capacity: operand pipeline and staging exceed shared memory}}
+  %e = dsm.fused_chain ffn (%a, %b, %d)
+      {schedule = #dsm.schedule<cluster = [1, 1, 1, 1], block = [128, 256, 128, 256], grid = [1, 16, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [inter_cluster_reduce], stages = 4, cost_ns = 0>}
+      : (tensor<128x1024xbf16>, tensor<1024x4096xbf16>, tensor<4096x1024xbf16>) -> tensor<128x1024xbf16> {
+  ^bb0(%x: tensor<128x1024xbf16>, %w1: tensor<1024x4096xbf16>, %w2: tensor<4096x1024xbf16>):
+    %zero = arith.constant 0.0 : f32
+    %c0e = tensor.empty() : tensor<128x4096xf32>
+    %cf = linalg.fill ins(%zero : f32) outs(%c0e : tensor<128x4096xf32>) -> tensor<128x4096xf32>
+    %c = linalg.matmul ins(%x, %w1 : tensor<128x1024xbf16>, tensor<1024x4096xbf16>) outs(%cf : tensor<128x4096xf32>) -> tensor<128x4096xf32>
+    %h0 = tensor.empty() : tensor<128x4096xbf16>
+    %h = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%c : tensor<128x4096xf32>) outs(%h0 : tensor<128x4096xbf16>) {
+    ^bb0(%in: f32, %out: bf16):
+      %r = arith.maximumf %in, %zero : f32
+      %t = arith.truncf %r : f32 to bf16
+      linalg.yield %t : bf16
+    } -> tensor<128x4096xbf16>
+    %e0 = tensor.empty() : tensor<128x1024xf32>
+    %ef = linalg.fill ins(%zero : f32) outs(%e0 : tensor<128x1024xf32>) -> tensor<128x1024xf32>
+    %ea = linalg.matmul ins(%h, %w2 : tensor<128x4096xbf16>, tensor<4096x1024xbf16>) outs(%ef : tensor<128x1024xf32>) -> tensor<128x1024xf32>
+    %o0 = tensor.empty() : tensor<128x1024xbf16>
+    %o = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%ea : tensor<128x1024xf32>) outs(%o0 : tensor<128x1024xbf16>) {
+    ^bb0(%in: f32, %out: bf16):
+      %t = arith.truncf %in : f32 to bf16
+      linalg.yield %t : bf16
+    } -> tensor<128x1024xbf16>
+    dsm.yield %o : tensor<128x1024xbf16>
+  }
+  return %e : tensor<128x1024xbf16>
+}
+
+// Without a schedule the test pass analyses the plan --dsm-search would
+// choose (G4).
+func.func @searched(%a: tensor<128x768xbf16>, %b: tensor<768x3072xbf16>, %d: tensor<3072x768xbf16>) -> tensor<128x768xbf16> {
+  // expected-remark @+13 {{plan cluster=[1,2,1,1] block=[64,128,64,256] grid=[2,12,1,1] order=[m,n,k,l] spatial=[m,n] stages=2 (lowerable)}}
+  // expected-remark @+12 {{ctas = 48, clusters = 24 of 2, smem = 197632 B, regs/thread = 160 of 255, ctas/sm = 1}}
+  // expected-remark @+11 {{volume hbm = 10027008, l2 = 28311552, dsm = 4718592, smem = 69206016 B}}
+  // expected-remark @+10 {{tensor A: l2 = 4718592, hbm = 196608, tier = global}}
+  // expected-remark @+9 {{tensor B: l2 = 9437184, hbm = 4718592, tier = global}}
+  // expected-remark @+8 {{tensor C: l2 = 0, hbm = 0, tier = smem}}
+  // expected-remark @+7 {{tensor D: l2 = 9437184, hbm = 4718592, tier = global}}
+  // expected-remark @+6 {{tensor E: l2 = 4718592, hbm = 393216, tier = reg}}
+  // expected-remark @+5 {{collective reduce_scatter: group = 2, bytes/cta = 98304, steps/cta = 3}}
+  // expected-remark @+4 {{collective inter_cluster_reduce: group = 12, bytes/cta = 98304, steps/cta = 3}}
+  // expected-remark @+3 {{minimax hbm = 3326, l2 = 2359, dsm = 1430, smem = 2238 -> 3326 ns; compute = 4199 ns}}
+  // expected-remark @+2 {{cta compute = 4199, memory = 6155, sync = 519, fill = 617 -> 7292 ns}}
+  // expected-remark @+1 {{waves: 0 full of 66 clusters + 24 tail; launch = 3130 ns; total = 10422 ns}}
+  %e = dsm.fused_chain ffn (%a, %b, %d)
+      : (tensor<128x768xbf16>, tensor<768x3072xbf16>, tensor<3072x768xbf16>) -> tensor<128x768xbf16> {
+  ^bb0(%x: tensor<128x768xbf16>, %w1: tensor<768x3072xbf16>, %w2: tensor<3072x768xbf16>):
+    %zero = arith.constant 0.0 : f32
+    %c0e = tensor.empty() : tensor<128x3072xf32>
+    %cf = linalg.fill ins(%zero : f32) outs(%c0e : tensor<128x3072xf32>) -> tensor<128x3072xf32>
+    %c = linalg.matmul ins(%x, %w1 : tensor<128x768xbf16>, tensor<768x3072xbf16>) outs(%cf : tensor<128x3072xf32>) -> tensor<128x3072xf32>
+    %h0 = tensor.empty() : tensor<128x3072xbf16>
+    %h = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%c : tensor<128x3072xf32>) outs(%h0 : tensor<128x3072xbf16>) {
+    ^bb0(%in: f32, %out: bf16):
+      %r = arith.maximumf %in, %zero : f32
+      %t = arith.truncf %r : f32 to bf16
+      linalg.yield %t : bf16
+    } -> tensor<128x3072xbf16>
+    %e0 = tensor.empty() : tensor<128x768xf32>
+    %ef = linalg.fill ins(%zero : f32) outs(%e0 : tensor<128x768xf32>) -> tensor<128x768xf32>
+    %ea = linalg.matmul ins(%h, %w2 : tensor<128x3072xbf16>, tensor<3072x768xbf16>) outs(%ef : tensor<128x768xf32>) -> tensor<128x768xf32>
+    %o0 = tensor.empty() : tensor<128x768xbf16>
+    %o = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%ea : tensor<128x768xf32>) outs(%o0 : tensor<128x768xbf16>) {
+    ^bb0(%in: f32, %out: bf16):
+      %t = arith.truncf %in : f32 to bf16
+      linalg.yield %t : bf16
+    } -> tensor<128x768xbf16>
+    dsm.yield %o : tensor<128x768xbf16>
+  }
+  return %e : tensor<128x768xbf16>
+}

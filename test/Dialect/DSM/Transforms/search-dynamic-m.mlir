@@ -1,0 +1,95 @@
+// RUN: ff-opt %s --dsm-search | FileCheck %s
+
+// Dynamic M: --dsm-search records a #dsm.schedule_table with one plan per M
+// bin (1-64, 65-128, 129-256, 257-512, 513-1024, 1025-4096, 4097-open,
+// each searched at its upper end, the open bin at 8192); neighbouring bins
+// whose plans differ only in the M grid are merged. The fused_chain
+// verifier checks that every plan covers N, K and L.
+
+// CHECK-LABEL: func.func @ffn_dyn(
+// CHECK: dsm.fused_chain {{.*}} {schedule = #dsm.schedule_table<[
+// CHECK-SAME: <cluster = [1, 2, 1, 1], block = [64, 64, 64, 256], grid = [1, 24, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [reduce_scatter, inter_cluster_reduce], stages = 2, cost_ns = {{[0-9]+}}, m_lo = 1, m_hi = 64>,
+// CHECK-SAME: <cluster = [1, 2, 1, 1], block = [64, 128, 64, 256], grid = [2, 12, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [reduce_scatter, inter_cluster_reduce], stages = 2, cost_ns = {{[0-9]+}}, m_lo = 65, m_hi = 128>,
+// CHECK-SAME: <cluster = [1, 4, 1, 1], block = [64, 128, 64, 256], grid = [4, 6, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [reduce_scatter, inter_cluster_reduce], stages = 2, cost_ns = {{[0-9]+}}, m_lo = 129, m_hi = 256>,
+// CHECK-SAME: <cluster = [1, 2, 1, 1], block = [64, 256, 64, 128], grid = [8, 6, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [reduce_scatter, inter_cluster_reduce], stages = 2, cost_ns = {{[0-9]+}}, m_lo = 257, m_hi = 512>,
+// CHECK-SAME: <cluster = [1, 2, 1, 1], block = [128, 256, 64, 64], grid = [64, 6, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [reduce_scatter, inter_cluster_reduce], stages = 2, cost_ns = {{[0-9]+}}, m_lo = 513, m_hi = 2147483647>]>}
+
+func.func @ffn_dyn(%a: tensor<?x768xbf16>, %b: tensor<768x3072xbf16>, %d: tensor<3072x768xbf16>) -> tensor<?x768xbf16> {
+  %e = dsm.fused_chain ffn (%a, %b, %d)
+      : (tensor<?x768xbf16>, tensor<768x3072xbf16>, tensor<3072x768xbf16>) -> tensor<?x768xbf16> {
+  ^bb0(%x: tensor<?x768xbf16>, %w1: tensor<768x3072xbf16>, %w2: tensor<3072x768xbf16>):
+    %zero = arith.constant 0.0 : f32
+    %c0 = arith.constant 0 : index
+    %m = tensor.dim %x, %c0 : tensor<?x768xbf16>
+    %c0e = tensor.empty(%m) : tensor<?x3072xf32>
+    %cf = linalg.fill ins(%zero : f32) outs(%c0e : tensor<?x3072xf32>) -> tensor<?x3072xf32>
+    %c = linalg.matmul ins(%x, %w1 : tensor<?x768xbf16>, tensor<768x3072xbf16>) outs(%cf : tensor<?x3072xf32>) -> tensor<?x3072xf32>
+    %h0 = tensor.empty(%m) : tensor<?x3072xbf16>
+    %h = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%c : tensor<?x3072xf32>) outs(%h0 : tensor<?x3072xbf16>) {
+    ^bb0(%in: f32, %out: bf16):
+      %r = arith.maximumf %in, %zero : f32
+      %t = arith.truncf %r : f32 to bf16
+      linalg.yield %t : bf16
+    } -> tensor<?x3072xbf16>
+    %e0 = tensor.empty(%m) : tensor<?x768xf32>
+    %ef = linalg.fill ins(%zero : f32) outs(%e0 : tensor<?x768xf32>) -> tensor<?x768xf32>
+    %ea = linalg.matmul ins(%h, %w2 : tensor<?x3072xbf16>, tensor<3072x768xbf16>) outs(%ef : tensor<?x768xf32>) -> tensor<?x768xf32>
+    %o0 = tensor.empty(%m) : tensor<?x768xbf16>
+    %o = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%ea : tensor<?x768xf32>) outs(%o0 : tensor<?x768xbf16>) {
+    ^bb0(%in: f32, %out: bf16):
+      %t = arith.truncf %in : f32 to bf16
+      linalg.yield %t : bf16
+    } -> tensor<?x768xbf16>
+    dsm.yield %o : tensor<?x768xbf16>
+  }
+  return %e : tensor<?x768xbf16>
+}
+
+// The gated chain at Llama-2-7B size: every bin is a plan of its own;
+// small M splits N over many clusters.
+// CHECK-LABEL: func.func @gated_dyn(
+// CHECK: dsm.fused_chain {{.*}} {schedule = #dsm.schedule_table<[
+// CHECK-SAME: <cluster = [1, {{[0-9]+}}, 1, 1], {{[^>]*}}, residency = [smem, smem], {{[^>]*}}, m_lo = 1, m_hi = 64>,
+// CHECK-SAME: <cluster = [1, {{[0-9]+}}, 1, 1], {{[^>]*}}, residency = [smem, smem], {{[^>]*}}, m_lo = 65, m_hi = 128>,
+// CHECK-SAME: <cluster = [1, {{[0-9]+}}, 1, 1], {{[^>]*}}, residency = [smem, smem], {{[^>]*}}, m_lo = 129, m_hi = 256>,
+// CHECK-SAME: <cluster = [1, {{[0-9]+}}, 1, 1], {{[^>]*}}, residency = [smem, smem], {{[^>]*}}, m_lo = 257, m_hi = 512>,
+// CHECK-SAME: <cluster = [1, {{[0-9]+}}, 1, 1], {{[^>]*}}, residency = [smem, smem], {{[^>]*}}, m_lo = 513, m_hi = 1024>,
+// CHECK-SAME: <cluster = [1, {{[0-9]+}}, 1, 1], {{[^>]*}}, residency = [smem, smem], {{[^>]*}}, m_lo = 1025, m_hi = 4096>,
+// CHECK-SAME: <cluster = [1, {{[0-9]+}}, 1, 1], {{[^>]*}}, residency = [smem, smem], {{[^>]*}}, m_lo = 4097, m_hi = 2147483647>]>}
+
+func.func @gated_dyn(%a: tensor<?x4096xbf16>, %b: tensor<4096x11008xbf16>, %bu: tensor<4096x11008xbf16>, %d: tensor<11008x4096xbf16>) -> tensor<?x4096xbf16> {
+  %e = dsm.fused_chain gated_ffn (%a, %b, %bu, %d)
+      : (tensor<?x4096xbf16>, tensor<4096x11008xbf16>, tensor<4096x11008xbf16>, tensor<11008x4096xbf16>) -> tensor<?x4096xbf16> {
+  ^bb0(%x: tensor<?x4096xbf16>, %w1: tensor<4096x11008xbf16>, %wu: tensor<4096x11008xbf16>, %w2: tensor<11008x4096xbf16>):
+    %zero = arith.constant 0.0 : f32
+    %c0 = arith.constant 0 : index
+    %m = tensor.dim %x, %c0 : tensor<?x4096xbf16>
+    %c0e = tensor.empty(%m) : tensor<?x11008xf32>
+    %cf = linalg.fill ins(%zero : f32) outs(%c0e : tensor<?x11008xf32>) -> tensor<?x11008xf32>
+    %c = linalg.matmul ins(%x, %w1 : tensor<?x4096xbf16>, tensor<4096x11008xbf16>) outs(%cf : tensor<?x11008xf32>) -> tensor<?x11008xf32>
+    %cu = linalg.matmul ins(%x, %wu : tensor<?x4096xbf16>, tensor<4096x11008xbf16>) outs(%cf : tensor<?x11008xf32>) -> tensor<?x11008xf32>
+    %h0 = tensor.empty(%m) : tensor<?x11008xbf16>
+    %h = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%c, %cu : tensor<?x11008xf32>, tensor<?x11008xf32>) outs(%h0 : tensor<?x11008xbf16>) {
+    ^bb0(%g: f32, %u: f32, %out: bf16):
+      %ng = arith.negf %g : f32
+      %ex = math.exp %ng : f32
+      %one = arith.constant 1.0 : f32
+      %den = arith.addf %one, %ex : f32
+      %sg = arith.divf %g, %den : f32
+      %p = arith.mulf %sg, %u : f32
+      %t = arith.truncf %p : f32 to bf16
+      linalg.yield %t : bf16
+    } -> tensor<?x11008xbf16>
+    %e0 = tensor.empty(%m) : tensor<?x4096xf32>
+    %ef = linalg.fill ins(%zero : f32) outs(%e0 : tensor<?x4096xf32>) -> tensor<?x4096xf32>
+    %ea = linalg.matmul ins(%h, %w2 : tensor<?x11008xbf16>, tensor<11008x4096xbf16>) outs(%ef : tensor<?x4096xf32>) -> tensor<?x4096xf32>
+    %o0 = tensor.empty(%m) : tensor<?x4096xbf16>
+    %o = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%ea : tensor<?x4096xf32>) outs(%o0 : tensor<?x4096xbf16>) {
+    ^bb0(%in: f32, %out: bf16):
+      %t = arith.truncf %in : f32 to bf16
+      linalg.yield %t : bf16
+    } -> tensor<?x4096xbf16>
+    dsm.yield %o : tensor<?x4096xbf16>
+  }
+  return %e : tensor<?x4096xbf16>
+}

@@ -1,0 +1,333 @@
+// RUN: ff-opt %s --dsm-search -verify-diagnostics | FileCheck %s
+
+// The plans --dsm-search chooses for the GEMM chains G1-G10 of FlashFuser
+// Table VII (M = 128, bf16 in, f32 accumulate, ReLU): legal (the
+// #dsm.schedule and fused_chain verifiers run on the output) and in the
+// lowerable family. Plausibility: the tiny chains use no cluster (G1 has no
+// lowerable plan: K = 32 is below the family's 64-wide K step, so the best
+// plan of the full space is recorded with a warning); GPT-6.7B (G5, C is
+// 4 MiB) splits N across a cluster and across clusters.
+
+
+// CHECK: module attributes {dsm.target = #dsm.target<name = "h100-sxm"
+// CHECK-LABEL: func.func @g1(
+// CHECK: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 1, 1, 1], block = [64, 64, 32, 256], grid = [2, 8, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [inter_cluster_reduce], stages = 3, cost_ns = {{[0-9]+}}>}
+
+func.func @g1(%a: tensor<128x32xbf16>, %b: tensor<32x512xbf16>, %d: tensor<512x256xbf16>) -> tensor<128x256xbf16> {
+  // expected-warning @+1 {{no plan is in the lowerable family; recording the best plan of the full space}}
+  %e = dsm.fused_chain ffn (%a, %b, %d)
+      : (tensor<128x32xbf16>, tensor<32x512xbf16>, tensor<512x256xbf16>) -> tensor<128x256xbf16> {
+  ^bb0(%x: tensor<128x32xbf16>, %w1: tensor<32x512xbf16>, %w2: tensor<512x256xbf16>):
+    %zero = arith.constant 0.0 : f32
+    %c0e = tensor.empty() : tensor<128x512xf32>
+    %cf = linalg.fill ins(%zero : f32) outs(%c0e : tensor<128x512xf32>) -> tensor<128x512xf32>
+    %c = linalg.matmul ins(%x, %w1 : tensor<128x32xbf16>, tensor<32x512xbf16>) outs(%cf : tensor<128x512xf32>) -> tensor<128x512xf32>
+    %h0 = tensor.empty() : tensor<128x512xbf16>
+    %h = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%c : tensor<128x512xf32>) outs(%h0 : tensor<128x512xbf16>) {
+    ^bb0(%in: f32, %out: bf16):
+      %r = arith.maximumf %in, %zero : f32
+      %t = arith.truncf %r : f32 to bf16
+      linalg.yield %t : bf16
+    } -> tensor<128x512xbf16>
+    %e0 = tensor.empty() : tensor<128x256xf32>
+    %ef = linalg.fill ins(%zero : f32) outs(%e0 : tensor<128x256xf32>) -> tensor<128x256xf32>
+    %ea = linalg.matmul ins(%h, %w2 : tensor<128x512xbf16>, tensor<512x256xbf16>) outs(%ef : tensor<128x256xf32>) -> tensor<128x256xf32>
+    %o0 = tensor.empty() : tensor<128x256xbf16>
+    %o = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%ea : tensor<128x256xf32>) outs(%o0 : tensor<128x256xbf16>) {
+    ^bb0(%in: f32, %out: bf16):
+      %t = arith.truncf %in : f32 to bf16
+      linalg.yield %t : bf16
+    } -> tensor<128x256xbf16>
+    dsm.yield %o : tensor<128x256xbf16>
+  }
+  return %e : tensor<128x256xbf16>
+}
+
+// CHECK-LABEL: func.func @g2(
+// CHECK: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 4, 1, 1], block = [64, 64, 64, 64], grid = [2, 1, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [reduce_scatter], stages = 3, cost_ns = {{[0-9]+}}>}
+
+func.func @g2(%a: tensor<128x512xbf16>, %b: tensor<512x256xbf16>, %d: tensor<256x64xbf16>) -> tensor<128x64xbf16> {
+  %e = dsm.fused_chain ffn (%a, %b, %d)
+      : (tensor<128x512xbf16>, tensor<512x256xbf16>, tensor<256x64xbf16>) -> tensor<128x64xbf16> {
+  ^bb0(%x: tensor<128x512xbf16>, %w1: tensor<512x256xbf16>, %w2: tensor<256x64xbf16>):
+    %zero = arith.constant 0.0 : f32
+    %c0e = tensor.empty() : tensor<128x256xf32>
+    %cf = linalg.fill ins(%zero : f32) outs(%c0e : tensor<128x256xf32>) -> tensor<128x256xf32>
+    %c = linalg.matmul ins(%x, %w1 : tensor<128x512xbf16>, tensor<512x256xbf16>) outs(%cf : tensor<128x256xf32>) -> tensor<128x256xf32>
+    %h0 = tensor.empty() : tensor<128x256xbf16>
+    %h = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%c : tensor<128x256xf32>) outs(%h0 : tensor<128x256xbf16>) {
+    ^bb0(%in: f32, %out: bf16):
+      %r = arith.maximumf %in, %zero : f32
+      %t = arith.truncf %r : f32 to bf16
+      linalg.yield %t : bf16
+    } -> tensor<128x256xbf16>
+    %e0 = tensor.empty() : tensor<128x64xf32>
+    %ef = linalg.fill ins(%zero : f32) outs(%e0 : tensor<128x64xf32>) -> tensor<128x64xf32>
+    %ea = linalg.matmul ins(%h, %w2 : tensor<128x256xbf16>, tensor<256x64xbf16>) outs(%ef : tensor<128x64xf32>) -> tensor<128x64xf32>
+    %o0 = tensor.empty() : tensor<128x64xbf16>
+    %o = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%ea : tensor<128x64xf32>) outs(%o0 : tensor<128x64xbf16>) {
+    ^bb0(%in: f32, %out: bf16):
+      %t = arith.truncf %in : f32 to bf16
+      linalg.yield %t : bf16
+    } -> tensor<128x64xbf16>
+    dsm.yield %o : tensor<128x64xbf16>
+  }
+  return %e : tensor<128x64xbf16>
+}
+
+// CHECK-LABEL: func.func @g3(
+// CHECK: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 1, 1, 1], block = [64, 64, 64, 256], grid = [2, 8, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [inter_cluster_reduce], stages = 3, cost_ns = {{[0-9]+}}>}
+
+func.func @g3(%a: tensor<128x416xbf16>, %b: tensor<416x512xbf16>, %d: tensor<512x256xbf16>) -> tensor<128x256xbf16> {
+  %e = dsm.fused_chain ffn (%a, %b, %d)
+      : (tensor<128x416xbf16>, tensor<416x512xbf16>, tensor<512x256xbf16>) -> tensor<128x256xbf16> {
+  ^bb0(%x: tensor<128x416xbf16>, %w1: tensor<416x512xbf16>, %w2: tensor<512x256xbf16>):
+    %zero = arith.constant 0.0 : f32
+    %c0e = tensor.empty() : tensor<128x512xf32>
+    %cf = linalg.fill ins(%zero : f32) outs(%c0e : tensor<128x512xf32>) -> tensor<128x512xf32>
+    %c = linalg.matmul ins(%x, %w1 : tensor<128x416xbf16>, tensor<416x512xbf16>) outs(%cf : tensor<128x512xf32>) -> tensor<128x512xf32>
+    %h0 = tensor.empty() : tensor<128x512xbf16>
+    %h = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%c : tensor<128x512xf32>) outs(%h0 : tensor<128x512xbf16>) {
+    ^bb0(%in: f32, %out: bf16):
+      %r = arith.maximumf %in, %zero : f32
+      %t = arith.truncf %r : f32 to bf16
+      linalg.yield %t : bf16
+    } -> tensor<128x512xbf16>
+    %e0 = tensor.empty() : tensor<128x256xf32>
+    %ef = linalg.fill ins(%zero : f32) outs(%e0 : tensor<128x256xf32>) -> tensor<128x256xf32>
+    %ea = linalg.matmul ins(%h, %w2 : tensor<128x512xbf16>, tensor<512x256xbf16>) outs(%ef : tensor<128x256xf32>) -> tensor<128x256xf32>
+    %o0 = tensor.empty() : tensor<128x256xbf16>
+    %o = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%ea : tensor<128x256xf32>) outs(%o0 : tensor<128x256xbf16>) {
+    ^bb0(%in: f32, %out: bf16):
+      %t = arith.truncf %in : f32 to bf16
+      linalg.yield %t : bf16
+    } -> tensor<128x256xbf16>
+    dsm.yield %o : tensor<128x256xbf16>
+  }
+  return %e : tensor<128x256xbf16>
+}
+
+// CHECK-LABEL: func.func @g4(
+// CHECK: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 2, 1, 1], block = [64, 128, 64, 256], grid = [2, 12, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [reduce_scatter, inter_cluster_reduce], stages = 2, cost_ns = {{[0-9]+}}>}
+
+func.func @g4(%a: tensor<128x768xbf16>, %b: tensor<768x3072xbf16>, %d: tensor<3072x768xbf16>) -> tensor<128x768xbf16> {
+  %e = dsm.fused_chain ffn (%a, %b, %d)
+      : (tensor<128x768xbf16>, tensor<768x3072xbf16>, tensor<3072x768xbf16>) -> tensor<128x768xbf16> {
+  ^bb0(%x: tensor<128x768xbf16>, %w1: tensor<768x3072xbf16>, %w2: tensor<3072x768xbf16>):
+    %zero = arith.constant 0.0 : f32
+    %c0e = tensor.empty() : tensor<128x3072xf32>
+    %cf = linalg.fill ins(%zero : f32) outs(%c0e : tensor<128x3072xf32>) -> tensor<128x3072xf32>
+    %c = linalg.matmul ins(%x, %w1 : tensor<128x768xbf16>, tensor<768x3072xbf16>) outs(%cf : tensor<128x3072xf32>) -> tensor<128x3072xf32>
+    %h0 = tensor.empty() : tensor<128x3072xbf16>
+    %h = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%c : tensor<128x3072xf32>) outs(%h0 : tensor<128x3072xbf16>) {
+    ^bb0(%in: f32, %out: bf16):
+      %r = arith.maximumf %in, %zero : f32
+      %t = arith.truncf %r : f32 to bf16
+      linalg.yield %t : bf16
+    } -> tensor<128x3072xbf16>
+    %e0 = tensor.empty() : tensor<128x768xf32>
+    %ef = linalg.fill ins(%zero : f32) outs(%e0 : tensor<128x768xf32>) -> tensor<128x768xf32>
+    %ea = linalg.matmul ins(%h, %w2 : tensor<128x3072xbf16>, tensor<3072x768xbf16>) outs(%ef : tensor<128x768xf32>) -> tensor<128x768xf32>
+    %o0 = tensor.empty() : tensor<128x768xbf16>
+    %o = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%ea : tensor<128x768xf32>) outs(%o0 : tensor<128x768xbf16>) {
+    ^bb0(%in: f32, %out: bf16):
+      %t = arith.truncf %in : f32 to bf16
+      linalg.yield %t : bf16
+    } -> tensor<128x768xbf16>
+    dsm.yield %o : tensor<128x768xbf16>
+  }
+  return %e : tensor<128x768xbf16>
+}
+
+// CHECK-LABEL: func.func @g5(
+// CHECK: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 2, 1, 1], block = [64, 256, 64, 64], grid = [2, 32, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [reduce_scatter, inter_cluster_reduce], stages = 2, cost_ns = {{[0-9]+}}>}
+
+func.func @g5(%a: tensor<128x4096xbf16>, %b: tensor<4096x16384xbf16>, %d: tensor<16384x4096xbf16>) -> tensor<128x4096xbf16> {
+  %e = dsm.fused_chain ffn (%a, %b, %d)
+      : (tensor<128x4096xbf16>, tensor<4096x16384xbf16>, tensor<16384x4096xbf16>) -> tensor<128x4096xbf16> {
+  ^bb0(%x: tensor<128x4096xbf16>, %w1: tensor<4096x16384xbf16>, %w2: tensor<16384x4096xbf16>):
+    %zero = arith.constant 0.0 : f32
+    %c0e = tensor.empty() : tensor<128x16384xf32>
+    %cf = linalg.fill ins(%zero : f32) outs(%c0e : tensor<128x16384xf32>) -> tensor<128x16384xf32>
+    %c = linalg.matmul ins(%x, %w1 : tensor<128x4096xbf16>, tensor<4096x16384xbf16>) outs(%cf : tensor<128x16384xf32>) -> tensor<128x16384xf32>
+    %h0 = tensor.empty() : tensor<128x16384xbf16>
+    %h = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%c : tensor<128x16384xf32>) outs(%h0 : tensor<128x16384xbf16>) {
+    ^bb0(%in: f32, %out: bf16):
+      %r = arith.maximumf %in, %zero : f32
+      %t = arith.truncf %r : f32 to bf16
+      linalg.yield %t : bf16
+    } -> tensor<128x16384xbf16>
+    %e0 = tensor.empty() : tensor<128x4096xf32>
+    %ef = linalg.fill ins(%zero : f32) outs(%e0 : tensor<128x4096xf32>) -> tensor<128x4096xf32>
+    %ea = linalg.matmul ins(%h, %w2 : tensor<128x16384xbf16>, tensor<16384x4096xbf16>) outs(%ef : tensor<128x4096xf32>) -> tensor<128x4096xf32>
+    %o0 = tensor.empty() : tensor<128x4096xbf16>
+    %o = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%ea : tensor<128x4096xf32>) outs(%o0 : tensor<128x4096xbf16>) {
+    ^bb0(%in: f32, %out: bf16):
+      %t = arith.truncf %in : f32 to bf16
+      linalg.yield %t : bf16
+    } -> tensor<128x4096xbf16>
+    dsm.yield %o : tensor<128x4096xbf16>
+  }
+  return %e : tensor<128x4096xbf16>
+}
+
+// CHECK-LABEL: func.func @g6(
+// CHECK: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 2, 1, 1], block = [64, 128, 64, 256], grid = [2, 16, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [reduce_scatter, inter_cluster_reduce], stages = 2, cost_ns = {{[0-9]+}}>}
+
+func.func @g6(%a: tensor<128x1024xbf16>, %b: tensor<1024x4096xbf16>, %d: tensor<4096x1024xbf16>) -> tensor<128x1024xbf16> {
+  %e = dsm.fused_chain ffn (%a, %b, %d)
+      : (tensor<128x1024xbf16>, tensor<1024x4096xbf16>, tensor<4096x1024xbf16>) -> tensor<128x1024xbf16> {
+  ^bb0(%x: tensor<128x1024xbf16>, %w1: tensor<1024x4096xbf16>, %w2: tensor<4096x1024xbf16>):
+    %zero = arith.constant 0.0 : f32
+    %c0e = tensor.empty() : tensor<128x4096xf32>
+    %cf = linalg.fill ins(%zero : f32) outs(%c0e : tensor<128x4096xf32>) -> tensor<128x4096xf32>
+    %c = linalg.matmul ins(%x, %w1 : tensor<128x1024xbf16>, tensor<1024x4096xbf16>) outs(%cf : tensor<128x4096xf32>) -> tensor<128x4096xf32>
+    %h0 = tensor.empty() : tensor<128x4096xbf16>
+    %h = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%c : tensor<128x4096xf32>) outs(%h0 : tensor<128x4096xbf16>) {
+    ^bb0(%in: f32, %out: bf16):
+      %r = arith.maximumf %in, %zero : f32
+      %t = arith.truncf %r : f32 to bf16
+      linalg.yield %t : bf16
+    } -> tensor<128x4096xbf16>
+    %e0 = tensor.empty() : tensor<128x1024xf32>
+    %ef = linalg.fill ins(%zero : f32) outs(%e0 : tensor<128x1024xf32>) -> tensor<128x1024xf32>
+    %ea = linalg.matmul ins(%h, %w2 : tensor<128x4096xbf16>, tensor<4096x1024xbf16>) outs(%ef : tensor<128x1024xf32>) -> tensor<128x1024xf32>
+    %o0 = tensor.empty() : tensor<128x1024xbf16>
+    %o = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%ea : tensor<128x1024xf32>) outs(%o0 : tensor<128x1024xbf16>) {
+    ^bb0(%in: f32, %out: bf16):
+      %t = arith.truncf %in : f32 to bf16
+      linalg.yield %t : bf16
+    } -> tensor<128x1024xbf16>
+    dsm.yield %o : tensor<128x1024xbf16>
+  }
+  return %e : tensor<128x1024xbf16>
+}
+
+// CHECK-LABEL: func.func @g7(
+// CHECK: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 1, 1, 1], block = [64, 64, 64, 256], grid = [2, 12, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [inter_cluster_reduce], stages = 2, cost_ns = {{[0-9]+}}>}
+
+func.func @g7(%a: tensor<128x768xbf16>, %b: tensor<768x768xbf16>, %d: tensor<768x768xbf16>) -> tensor<128x768xbf16> {
+  %e = dsm.fused_chain ffn (%a, %b, %d)
+      : (tensor<128x768xbf16>, tensor<768x768xbf16>, tensor<768x768xbf16>) -> tensor<128x768xbf16> {
+  ^bb0(%x: tensor<128x768xbf16>, %w1: tensor<768x768xbf16>, %w2: tensor<768x768xbf16>):
+    %zero = arith.constant 0.0 : f32
+    %c0e = tensor.empty() : tensor<128x768xf32>
+    %cf = linalg.fill ins(%zero : f32) outs(%c0e : tensor<128x768xf32>) -> tensor<128x768xf32>
+    %c = linalg.matmul ins(%x, %w1 : tensor<128x768xbf16>, tensor<768x768xbf16>) outs(%cf : tensor<128x768xf32>) -> tensor<128x768xf32>
+    %h0 = tensor.empty() : tensor<128x768xbf16>
+    %h = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%c : tensor<128x768xf32>) outs(%h0 : tensor<128x768xbf16>) {
+    ^bb0(%in: f32, %out: bf16):
+      %r = arith.maximumf %in, %zero : f32
+      %t = arith.truncf %r : f32 to bf16
+      linalg.yield %t : bf16
+    } -> tensor<128x768xbf16>
+    %e0 = tensor.empty() : tensor<128x768xf32>
+    %ef = linalg.fill ins(%zero : f32) outs(%e0 : tensor<128x768xf32>) -> tensor<128x768xf32>
+    %ea = linalg.matmul ins(%h, %w2 : tensor<128x768xbf16>, tensor<768x768xbf16>) outs(%ef : tensor<128x768xf32>) -> tensor<128x768xf32>
+    %o0 = tensor.empty() : tensor<128x768xbf16>
+    %o = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%ea : tensor<128x768xf32>) outs(%o0 : tensor<128x768xbf16>) {
+    ^bb0(%in: f32, %out: bf16):
+      %t = arith.truncf %in : f32 to bf16
+      linalg.yield %t : bf16
+    } -> tensor<128x768xbf16>
+    dsm.yield %o : tensor<128x768xbf16>
+  }
+  return %e : tensor<128x768xbf16>
+}
+
+// CHECK-LABEL: func.func @g8(
+// CHECK: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 4, 1, 1], block = [64, 128, 64, 64], grid = [2, 16, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [reduce_scatter, inter_cluster_reduce], stages = 2, cost_ns = {{[0-9]+}}>}
+
+func.func @g8(%a: tensor<128x2048xbf16>, %b: tensor<2048x8192xbf16>, %d: tensor<8192x2048xbf16>) -> tensor<128x2048xbf16> {
+  %e = dsm.fused_chain ffn (%a, %b, %d)
+      : (tensor<128x2048xbf16>, tensor<2048x8192xbf16>, tensor<8192x2048xbf16>) -> tensor<128x2048xbf16> {
+  ^bb0(%x: tensor<128x2048xbf16>, %w1: tensor<2048x8192xbf16>, %w2: tensor<8192x2048xbf16>):
+    %zero = arith.constant 0.0 : f32
+    %c0e = tensor.empty() : tensor<128x8192xf32>
+    %cf = linalg.fill ins(%zero : f32) outs(%c0e : tensor<128x8192xf32>) -> tensor<128x8192xf32>
+    %c = linalg.matmul ins(%x, %w1 : tensor<128x2048xbf16>, tensor<2048x8192xbf16>) outs(%cf : tensor<128x8192xf32>) -> tensor<128x8192xf32>
+    %h0 = tensor.empty() : tensor<128x8192xbf16>
+    %h = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%c : tensor<128x8192xf32>) outs(%h0 : tensor<128x8192xbf16>) {
+    ^bb0(%in: f32, %out: bf16):
+      %r = arith.maximumf %in, %zero : f32
+      %t = arith.truncf %r : f32 to bf16
+      linalg.yield %t : bf16
+    } -> tensor<128x8192xbf16>
+    %e0 = tensor.empty() : tensor<128x2048xf32>
+    %ef = linalg.fill ins(%zero : f32) outs(%e0 : tensor<128x2048xf32>) -> tensor<128x2048xf32>
+    %ea = linalg.matmul ins(%h, %w2 : tensor<128x8192xbf16>, tensor<8192x2048xbf16>) outs(%ef : tensor<128x2048xf32>) -> tensor<128x2048xf32>
+    %o0 = tensor.empty() : tensor<128x2048xbf16>
+    %o = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%ea : tensor<128x2048xf32>) outs(%o0 : tensor<128x2048xbf16>) {
+    ^bb0(%in: f32, %out: bf16):
+      %t = arith.truncf %in : f32 to bf16
+      linalg.yield %t : bf16
+    } -> tensor<128x2048xbf16>
+    dsm.yield %o : tensor<128x2048xbf16>
+  }
+  return %e : tensor<128x2048xbf16>
+}
+
+// CHECK-LABEL: func.func @g9(
+// CHECK: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 2, 1, 1], block = [64, 64, 64, 128], grid = [2, 16, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [reduce_scatter, inter_cluster_reduce], stages = 2, cost_ns = {{[0-9]+}}>}
+
+func.func @g9(%a: tensor<128x512xbf16>, %b: tensor<512x2048xbf16>, %d: tensor<2048x512xbf16>) -> tensor<128x512xbf16> {
+  %e = dsm.fused_chain ffn (%a, %b, %d)
+      : (tensor<128x512xbf16>, tensor<512x2048xbf16>, tensor<2048x512xbf16>) -> tensor<128x512xbf16> {
+  ^bb0(%x: tensor<128x512xbf16>, %w1: tensor<512x2048xbf16>, %w2: tensor<2048x512xbf16>):
+    %zero = arith.constant 0.0 : f32
+    %c0e = tensor.empty() : tensor<128x2048xf32>
+    %cf = linalg.fill ins(%zero : f32) outs(%c0e : tensor<128x2048xf32>) -> tensor<128x2048xf32>
+    %c = linalg.matmul ins(%x, %w1 : tensor<128x512xbf16>, tensor<512x2048xbf16>) outs(%cf : tensor<128x2048xf32>) -> tensor<128x2048xf32>
+    %h0 = tensor.empty() : tensor<128x2048xbf16>
+    %h = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%c : tensor<128x2048xf32>) outs(%h0 : tensor<128x2048xbf16>) {
+    ^bb0(%in: f32, %out: bf16):
+      %r = arith.maximumf %in, %zero : f32
+      %t = arith.truncf %r : f32 to bf16
+      linalg.yield %t : bf16
+    } -> tensor<128x2048xbf16>
+    %e0 = tensor.empty() : tensor<128x512xf32>
+    %ef = linalg.fill ins(%zero : f32) outs(%e0 : tensor<128x512xf32>) -> tensor<128x512xf32>
+    %ea = linalg.matmul ins(%h, %w2 : tensor<128x2048xbf16>, tensor<2048x512xbf16>) outs(%ef : tensor<128x512xf32>) -> tensor<128x512xf32>
+    %o0 = tensor.empty() : tensor<128x512xbf16>
+    %o = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%ea : tensor<128x512xf32>) outs(%o0 : tensor<128x512xbf16>) {
+    ^bb0(%in: f32, %out: bf16):
+      %t = arith.truncf %in : f32 to bf16
+      linalg.yield %t : bf16
+    } -> tensor<128x512xbf16>
+    dsm.yield %o : tensor<128x512xbf16>
+  }
+  return %e : tensor<128x512xbf16>
+}
+
+// CHECK-LABEL: func.func @g10(
+// CHECK: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 2, 1, 1], block = [64, 64, 64, 128], grid = [2, 12, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [reduce_scatter, inter_cluster_reduce], stages = 2, cost_ns = {{[0-9]+}}>}
+
+func.func @g10(%a: tensor<128x384xbf16>, %b: tensor<384x1536xbf16>, %d: tensor<1536x384xbf16>) -> tensor<128x384xbf16> {
+  %e = dsm.fused_chain ffn (%a, %b, %d)
+      : (tensor<128x384xbf16>, tensor<384x1536xbf16>, tensor<1536x384xbf16>) -> tensor<128x384xbf16> {
+  ^bb0(%x: tensor<128x384xbf16>, %w1: tensor<384x1536xbf16>, %w2: tensor<1536x384xbf16>):
+    %zero = arith.constant 0.0 : f32
+    %c0e = tensor.empty() : tensor<128x1536xf32>
+    %cf = linalg.fill ins(%zero : f32) outs(%c0e : tensor<128x1536xf32>) -> tensor<128x1536xf32>
+    %c = linalg.matmul ins(%x, %w1 : tensor<128x384xbf16>, tensor<384x1536xbf16>) outs(%cf : tensor<128x1536xf32>) -> tensor<128x1536xf32>
+    %h0 = tensor.empty() : tensor<128x1536xbf16>
+    %h = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%c : tensor<128x1536xf32>) outs(%h0 : tensor<128x1536xbf16>) {
+    ^bb0(%in: f32, %out: bf16):
+      %r = arith.maximumf %in, %zero : f32
+      %t = arith.truncf %r : f32 to bf16
+      linalg.yield %t : bf16
+    } -> tensor<128x1536xbf16>
+    %e0 = tensor.empty() : tensor<128x384xf32>
+    %ef = linalg.fill ins(%zero : f32) outs(%e0 : tensor<128x384xf32>) -> tensor<128x384xf32>
+    %ea = linalg.matmul ins(%h, %w2 : tensor<128x1536xbf16>, tensor<1536x384xbf16>) outs(%ef : tensor<128x384xf32>) -> tensor<128x384xf32>
+    %o0 = tensor.empty() : tensor<128x384xbf16>
+    %o = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%ea : tensor<128x384xf32>) outs(%o0 : tensor<128x384xbf16>) {
+    ^bb0(%in: f32, %out: bf16):
+      %t = arith.truncf %in : f32 to bf16
+      linalg.yield %t : bf16
+    } -> tensor<128x384xbf16>
+    dsm.yield %o : tensor<128x384xbf16>
+  }
+  return %e : tensor<128x384xbf16>
+}
+

@@ -1,0 +1,112 @@
+// RUN: ff-opt %s | FileCheck %s
+// RUN: ff-opt %s | ff-opt | FileCheck %s
+// RUN: ff-opt %s --mlir-print-op-generic | ff-opt | FileCheck %s
+
+// Round trip of every dsm attribute, type and op.
+
+#id = affine_map<(i, j) -> (i, j)>
+
+// CHECK: module attributes {dsm.target = #dsm.target<name = "h100-sxm", chip = "sm_90a", sms = 132, smem_per_sm = 233472, smem_per_block = 232448, regs_per_sm = 65536, max_cluster = 8, max_cluster_nonportable = 16, clock_mhz = 1830, hbm_gbps = 3350, l2_bytes = 52428800, dsm_gbps = [3300, 3100, 3000, 2900], dsm_latency = [190, 200, 240, 280], tflops_bf16 = 989, tflops_f16 = 989, tflops_f32 = 494>}
+module attributes {dsm.target = #dsm.target<name = "h100-sxm", chip = "sm_90a", sms = 132, smem_per_sm = 233472, smem_per_block = 232448, regs_per_sm = 65536, max_cluster = 8, max_cluster_nonportable = 16, clock_mhz = 1830, hbm_gbps = 3350, l2_bytes = 52428800, dsm_gbps = [3300, 3100, 3000, 2900], dsm_latency = [190, 200, 240, 280], tflops_bf16 = 989, tflops_f16 = 989, tflops_f32 = 494>} {
+
+
+// CHECK-LABEL: func.func @ffn
+// CHECK: dsm.fused_chain ffn(%{{.*}}, %{{.*}}, %{{.*}}) {schedule = #dsm.schedule<cluster = [1, 4, 1, 1], block = [128, 128, 64, 128], grid = [1, 1, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [reduce_scatter], stages = 4, cost_ns = 17500>} : (tensor<128x512xbf16>, tensor<512x512xbf16>, tensor<512x512xbf16>) -> tensor<128x512xbf16>
+// CHECK: ^bb0(%{{.*}}: tensor<128x512xbf16>, %{{.*}}: tensor<512x512xbf16>, %{{.*}}: tensor<512x512xbf16>):
+// CHECK: linalg.matmul
+// CHECK: linalg.matmul
+// CHECK: dsm.yield %{{.*}} : tensor<128x512xbf16>
+func.func @ffn(%a: tensor<128x512xbf16>, %b: tensor<512x512xbf16>, %d: tensor<512x512xbf16>) -> tensor<128x512xbf16> {
+  %e = dsm.fused_chain ffn(%a, %b, %d) {schedule = #dsm.schedule<cluster = [1, 4, 1, 1], block = [128, 128, 64, 128], grid = [1, 1, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [reduce_scatter], stages = 4, cost_ns = 17500>} : (tensor<128x512xbf16>, tensor<512x512xbf16>, tensor<512x512xbf16>) -> tensor<128x512xbf16> {
+  ^bb0(%x: tensor<128x512xbf16>, %w1: tensor<512x512xbf16>, %w2: tensor<512x512xbf16>):
+    %z = arith.constant 0.0 : f32
+    %c0 = tensor.empty() : tensor<128x512xf32>
+    %c1 = linalg.fill ins(%z : f32) outs(%c0 : tensor<128x512xf32>) -> tensor<128x512xf32>
+    %c = linalg.matmul ins(%x, %w1 : tensor<128x512xbf16>, tensor<512x512xbf16>) outs(%c1 : tensor<128x512xf32>) -> tensor<128x512xf32>
+    %cb = tensor.empty() : tensor<128x512xbf16>
+    %h = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%c : tensor<128x512xf32>) outs(%cb : tensor<128x512xbf16>) {
+    ^bb0(%in: f32, %out: bf16):
+      %r = arith.maximumf %in, %z : f32
+      %t = arith.truncf %r : f32 to bf16
+      linalg.yield %t : bf16
+    } -> tensor<128x512xbf16>
+    %e1 = linalg.matmul ins(%h, %w2 : tensor<128x512xbf16>, tensor<512x512xbf16>) outs(%c1 : tensor<128x512xf32>) -> tensor<128x512xf32>
+    %o = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%e1 : tensor<128x512xf32>) outs(%cb : tensor<128x512xbf16>) {
+    ^bb0(%in: f32, %out: bf16):
+      %t = arith.truncf %in : f32 to bf16
+      linalg.yield %t : bf16
+    } -> tensor<128x512xbf16>
+    dsm.yield %o : tensor<128x512xbf16>
+  }
+  return %e : tensor<128x512xbf16>
+}
+
+// A dynamic-M chain of one GEMM with a plan table.
+// CHECK-LABEL: func.func @gemm_dynamic
+// CHECK: dsm.fused_chain gemm(%{{.*}}, %{{.*}}) {schedule = #dsm.schedule_table<[#dsm.schedule<{{.*}}m_lo = 1, m_hi = 64>, #dsm.schedule<{{.*}}m_lo = 65, m_hi = 1048576>]>}
+func.func @gemm_dynamic(%a: tensor<?x256xbf16>, %b: tensor<256x256xbf16>) -> tensor<?x256xf32> {
+  %r = dsm.fused_chain gemm(%a, %b) {schedule = #dsm.schedule_table<[
+      #dsm.schedule<cluster = [1, 1, 1, 1], block = [64, 256, 64, 16], grid = [1, 1, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [], collectives = [], stages = 4, cost_ns = 3000, m_lo = 1, m_hi = 64>,
+      #dsm.schedule<cluster = [1, 1, 1, 1], block = [128, 256, 64, 16], grid = [1, 1, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [], collectives = [], stages = 4, cost_ns = 9000, m_lo = 65, m_hi = 1048576>]>}
+      : (tensor<?x256xbf16>, tensor<256x256xbf16>) -> tensor<?x256xf32> {
+  ^bb0(%x: tensor<?x256xbf16>, %w: tensor<256x256xbf16>):
+    %z = arith.constant 0.0 : f32
+    %c0 = arith.constant 0 : index
+    %m = tensor.dim %x, %c0 : tensor<?x256xbf16>
+    %e = tensor.empty(%m) : tensor<?x256xf32>
+    %f = linalg.fill ins(%z : f32) outs(%e : tensor<?x256xf32>) -> tensor<?x256xf32>
+    %c = linalg.matmul ins(%x, %w : tensor<?x256xbf16>, tensor<256x256xbf16>) outs(%f : tensor<?x256xf32>) -> tensor<?x256xf32>
+    dsm.yield %c : tensor<?x256xf32>
+  }
+  return %r : tensor<?x256xf32>
+}
+
+// CHECK-LABEL: func.func @cluster_program
+func.func @cluster_program(%g: memref<128x4096xf32>) attributes {known_cluster_size = array<i32: 4, 1, 1>} {
+  // CHECK: %[[R:.*]] = dsm.cluster_rank : index
+  %r = dsm.cluster_rank : index
+  // CHECK: dsm.cluster_shape : index, index, index
+  %x, %y, %z = dsm.cluster_shape : index, index, index
+  // CHECK: %[[BUF:.*]] = dsm.alloc : !dsm.buffer<128x1024xbf16, split = [1, 4]>
+  %buf = dsm.alloc : !dsm.buffer<128x1024xbf16, split = [1, 4]>
+  // CHECK: dsm.local_view %[[BUF]] : !dsm.buffer<128x1024xbf16, split = [1, 4]> -> memref<128x256xbf16, #gpu.address_space<workgroup>>
+  %v = dsm.local_view %buf : !dsm.buffer<128x1024xbf16, split = [1, 4]> -> memref<128x256xbf16, #gpu.address_space<workgroup>>
+  // CHECK: dsm.remote_view %[[BUF]][%[[R]]] : !dsm.buffer<128x1024xbf16, split = [1, 4]> -> memref<128x256xbf16, #dsm.shared_cluster>
+  %p = dsm.remote_view %buf[%r] : !dsm.buffer<128x1024xbf16, split = [1, 4]> -> memref<128x256xbf16, #dsm.shared_cluster>
+  // CHECK: dsm.cluster_arrive relaxed
+  dsm.cluster_arrive relaxed
+  // CHECK-NEXT: dsm.cluster_wait
+  dsm.cluster_wait
+  // CHECK: dsm.cluster_arrive{{$}}
+  dsm.cluster_arrive
+  dsm.cluster_wait
+  // CHECK: %[[B:.*]] = dsm.barrier_create count = 3 : !dsm.barrier
+  %b = dsm.barrier_create count = 3 : !dsm.barrier
+  %c64 = arith.constant 64 : index
+  // CHECK: dsm.expect_tx %[[B]], %{{.*}} : !dsm.barrier
+  dsm.expect_tx %b, %c64 : !dsm.barrier
+  // CHECK: dsm.signal %[[B]][%[[R]]] : !dsm.barrier
+  dsm.signal %b[%r] : !dsm.barrier
+  %t = arith.constant true
+  // CHECK: dsm.wait %[[B]], %{{.*}} : !dsm.barrier
+  dsm.wait %b, %t : !dsm.barrier
+  %s = dsm.alloc : !dsm.buffer<128x256xf32, split = [1, 1]>
+  %q = dsm.alloc : !dsm.buffer<128x64xf32, split = [1, 1]>
+  // CHECK: dsm.reduce reduce_scatter add %{{.*}} into %{{.*}} axis = 1 group(4, 1) : !dsm.buffer<128x256xf32, split = [1, 1]>, !dsm.buffer<128x64xf32, split = [1, 1]>
+  dsm.reduce reduce_scatter add %s into %q axis = 1 group(4, 1) : !dsm.buffer<128x256xf32, split = [1, 1]>, !dsm.buffer<128x64xf32, split = [1, 1]>
+  // CHECK: dsm.reduce all_reduce max %{{.*}} into %{{.*}} axis = 0 group(2, 2)
+  dsm.reduce all_reduce max %s into %s axis = 0 group(2, 2) : !dsm.buffer<128x256xf32, split = [1, 1]>, !dsm.buffer<128x256xf32, split = [1, 1]>
+  %g1 = dsm.alloc : !dsm.buffer<128x512xf32, split = [1, 1]>
+  // CHECK: dsm.shuffle %{{.*}} into %{{.*}} axis = 1 group(2, 1) : !dsm.buffer<128x256xf32, split = [1, 1]>, !dsm.buffer<128x512xf32, split = [1, 1]>
+  dsm.shuffle %s into %g1 axis = 1 group(2, 1) : !dsm.buffer<128x256xf32, split = [1, 1]>, !dsm.buffer<128x512xf32, split = [1, 1]>
+  // CHECK: dsm.multiply %{{.*}} into %{{.*}} group(2, 1)
+  dsm.multiply %s into %s group(2, 1) : !dsm.buffer<128x256xf32, split = [1, 1]>, !dsm.buffer<128x256xf32, split = [1, 1]>
+  %c0 = arith.constant 0 : index
+  // CHECK: dsm.inter_cluster_reduce add %{{.*}} into %{{.*}}[%{{.*}}, %{{.*}}] : !dsm.buffer<128x64xf32, split = [1, 1]>, memref<128x4096xf32>
+  dsm.inter_cluster_reduce add %q into %g[%c0, %c64] : !dsm.buffer<128x64xf32, split = [1, 1]>, memref<128x4096xf32>
+  // CHECK: dsm.inter_cluster_reduce add %{{.*}} into %{{.*}}[%{{.*}}, %{{.*}}] deterministic
+  dsm.inter_cluster_reduce add %q into %g[%c0, %c64] deterministic : !dsm.buffer<128x64xf32, split = [1, 1]>, memref<128x4096xf32>
+  return
+}
+
+}

@@ -1,0 +1,294 @@
+//===- CostModelTest.cpp - hand-computed dataflow and cost cases ----------===//
+//
+// Part of the FlashFuser project.
+//
+// Every expected number here is worked out by hand from the formulas in
+// docs/cost-model.md (the arithmetic is in the comments).
+//
+//===----------------------------------------------------------------------===//
+
+#include "ff/Analysis/CostModel.h"
+#include "ff/Analysis/Search.h"
+
+#include "gtest/gtest.h"
+
+using namespace mlir::ff;
+
+namespace {
+
+constexpr uint8_t bit(Dim d) { return 1u << static_cast<unsigned>(d); }
+
+GpuTarget h100() { return llvm::cantFail(lookupTarget("h100-sxm")); }
+
+ChainDesc ffn(int64_t m, int64_t n, int64_t k, int64_t l) {
+  ChainDesc c;
+  c.kind = ChainKind::ffn;
+  c.m = m;
+  c.n = n;
+  c.k = k;
+  c.l = l;
+  return c;
+}
+
+Plan makePlan(std::array<int64_t, 4> cluster, std::array<int64_t, 4> block,
+              std::array<int64_t, 4> grid, uint8_t spatial,
+              std::array<Dim, 4> order = {Dim::m, Dim::n, Dim::k, Dim::l},
+              int64_t stages = 2) {
+  Plan p;
+  p.cluster = cluster;
+  p.block = block;
+  p.grid = grid;
+  p.spatialMask = spatial;
+  p.order = order;
+  p.stages = stages;
+  return p;
+}
+
+const CollectiveTraffic *find(const Dataflow &f, Collective kind) {
+  for (const CollectiveTraffic &c : f.collectives)
+    if (c.kind == kind)
+      return &c;
+  return nullptr;
+}
+
+// Fig. 7: cluster (2,4,2,4) gives shuffle 2 and reduce 2; (2,4,2,8) gives
+// shuffle 4 and reduce 1.
+TEST(CostModelTest, Fig7GroupSizes) {
+  Plan a = makePlan({2, 4, 2, 4}, {128, 128, 128, 128}, {1, 1, 1, 1}, 15);
+  EXPECT_EQ(a.getClusterSize(), 16);
+  EXPECT_EQ(a.getShuffleGroup(), 2);
+  EXPECT_EQ(a.getReduceGroup(), 2);
+  Plan b = makePlan({2, 4, 2, 8}, {128, 128, 128, 128}, {1, 1, 1, 1}, 15);
+  EXPECT_EQ(b.getShuffleGroup(), 4);
+  EXPECT_EQ(b.getReduceGroup(), 1);
+
+  ChainDesc chain = ffn(256, 512, 256, 512);
+  EXPECT_EQ(a.getCollectives(chain),
+            (llvm::SmallVector<Collective, 4>{Collective::allExchange,
+                                              Collective::shuffle,
+                                              Collective::reduceScatter}));
+  EXPECT_EQ(b.getCollectives(chain),
+            (llvm::SmallVector<Collective, 4>{Collective::allExchange,
+                                              Collective::shuffle}));
+  ChainDesc gated = chain;
+  gated.kind = ChainKind::gatedFfn;
+  llvm::SmallVector<Collective, 4> g = a.getCollectives(gated);
+  EXPECT_TRUE(llvm::is_contained(g, Collective::multiply));
+  EXPECT_FALSE(llvm::is_contained(g, Collective::allExchange));
+}
+
+// Fig. 7a as a whole plan: M 256 x N 512 x K 256 x L 512 on one cluster of
+// 16 CTAs with 128-wide tiles everywhere.
+TEST(CostModelTest, Fig7aDataflow) {
+  ChainDesc chain = ffn(256, 512, 256, 512);
+  Plan p = makePlan({2, 4, 2, 4}, {128, 128, 128, 128}, {1, 1, 1, 1}, 15);
+  ASSERT_TRUE(passesTileRule(p, chain));
+  Dataflow f = analyzeDataflow(chain, p, h100());
+  ASSERT_TRUE(f.feasible) << f.reason;
+  EXPECT_EQ(f.numCtas, 16);
+  EXPECT_EQ(f.numClusters, 1);
+  // All-exchange of the fp32 partial C tile with the one other K replica:
+  // 1 x 128 x 128 x 4 B.
+  const CollectiveTraffic *ex = find(f, Collective::allExchange);
+  ASSERT_TRUE(ex);
+  EXPECT_EQ(ex->groupSize, 2);
+  EXPECT_DOUBLE_EQ(ex->bytesPerCta, 65536);
+  EXPECT_EQ(ex->stepsPerCta, 1);
+  // Ring shuffle of bf16 C tiles in groups of 2: (2 - 1) x 128 x 128 x 2 B.
+  const CollectiveTraffic *sh = find(f, Collective::shuffle);
+  ASSERT_TRUE(sh);
+  EXPECT_DOUBLE_EQ(sh->bytesPerCta, 32768);
+  // Reduce-scatter of the fp32 E tile over 2 groups: 1/2 x 128 x 128 x 4 B.
+  const CollectiveTraffic *rs = find(f, Collective::reduceScatter);
+  ASSERT_TRUE(rs);
+  EXPECT_DOUBLE_EQ(rs->bytesPerCta, 32768);
+  EXPECT_FALSE(find(f, Collective::interClusterReduce));
+  EXPECT_DOUBLE_EQ(f.volume.dsm, 16.0 * (65536 + 32768 + 32768));
+  // No padding: per-CTA FLOPs add up to the chain's.
+  EXPECT_DOUBLE_EQ(f.ctaFlops * f.numCtas, chain.getFlops());
+  // C is exchanged between CTAs: DSM tier.
+  ASSERT_EQ(f.residency.size(), 1u);
+  EXPECT_EQ(f.residency[0], Tier::dsm);
+  // smem: 2 stages x (A 128x64 + B 64x128 + D 64x128) x 2 B = 98304,
+  // 2 C tiles (own + ring buffer) = 65536, max(exchange, E staging) =
+  // 65536, 1024 reserved.
+  EXPECT_EQ(f.smemBytes, 98304 + 65536 + 65536 + 1024);
+}
+
+// The lowerable family: cluster (1,4,1,1) along N, two clusters along N.
+TEST(CostModelTest, LowerableFfnByHand) {
+  GpuTarget t = h100();
+  ChainDesc chain = ffn(128, 1024, 512, 256);
+  Plan p = makePlan({1, 4, 1, 1}, {128, 128, 64, 128}, {1, 2, 1, 1},
+                    bit(Dim::m) | bit(Dim::n));
+  EXPECT_TRUE(isLowerable(p, chain));
+  Dataflow f = analyzeDataflow(chain, p, t);
+  ASSERT_TRUE(f.feasible) << f.reason;
+  EXPECT_EQ(f.numCtas, 8);
+  EXPECT_EQ(f.clusterSize, 4);
+  EXPECT_EQ(f.consumerWarpgroups, 2);
+  EXPECT_EQ(f.threadsPerCta, 384);
+  // Registers: 32 + max(128/2, 128/2); budget (65536 - 128 x 40) / 256.
+  EXPECT_EQ(f.regsPerThread, 96);
+  EXPECT_EQ(f.regBudget, 236);
+  // smem: 1024 + 2 x ((128x64 + 64x128) + 64x128) x 2 + 128x128x2 +
+  // 128x128x4 (E staging for the reduce-scatter).
+  EXPECT_EQ(f.smemBytes, 1024 + 98304 + 32768 + 65536);
+  EXPECT_EQ(f.ctasPerSm, 1);
+  // L2 per CTA: A 128x512x2 + B 512x128x2 + D 128x256x2 + E slices
+  // 2 l-tiles x 128 x 128/4 x 4 B (fp32 inter-cluster reduce).
+  EXPECT_DOUBLE_EQ(f.ctaL2Bytes, 131072 + 131072 + 65536 + 32768);
+  const CollectiveTraffic *rs = find(f, Collective::reduceScatter);
+  ASSERT_TRUE(rs);
+  EXPECT_EQ(rs->groupSize, 4);
+  EXPECT_DOUBLE_EQ(rs->bytesPerCta, 2 * 0.75 * 128 * 128 * 4);
+  EXPECT_EQ(rs->stepsPerCta, 6);
+  const CollectiveTraffic *icr = find(f, Collective::interClusterReduce);
+  ASSERT_TRUE(icr);
+  EXPECT_EQ(icr->groupSize, 2);
+  EXPECT_DOUBLE_EQ(icr->bytesPerCta, 32768);
+  // HBM: A + B + D in bf16, E as the fp32 reduction target.
+  EXPECT_DOUBLE_EQ(f.volume.hbm, 128 * 512 * 2 + 512 * 1024 * 2 +
+                                     1024 * 256 * 2 + 128 * 256 * 4);
+  EXPECT_EQ(f.residency[0], Tier::smem);
+  EXPECT_EQ(f.eAccumulator, Tier::reg);
+
+  Cost c = estimateCost(chain, p, f, t);
+  EXPECT_NEAR(c.hbmNs, f.volume.hbm / (3350 * 0.9), 1e-6);
+  // Critical-path rounds: the last reduce-scatter (3 x 200 cycles at
+  // cluster 4) and 2 cluster barriers of 380 cycles, at 1830 MHz.
+  EXPECT_NEAR(c.ctaSyncNs, (3 * 200 + 2 * 380) * 1000.0 / 1830, 1e-6);
+  // 31 clusters of 4 fit at once; 2 clusters are one partial wave.
+  EXPECT_EQ(c.maxActiveClusters, 31);
+  EXPECT_EQ(c.fullWaves, 0);
+  EXPECT_EQ(c.tailClusters, 2);
+  // Launch + zeroing E for the inter-cluster reduce.
+  EXPECT_NEAR(c.launchNs, 2000 + 1000 + 128.0 * 256 * 4 / (3350 * 0.9), 1e-6);
+  EXPECT_NEAR(c.totalNs, c.launchNs + c.ctaNs, 1e-6);
+  EXPECT_GE(c.ctaNs, c.ctaComputeNs);
+}
+
+// n outside l with n temporal: E accumulators for every l tile persist
+// across the n loop and spill reg -> smem -> global.
+TEST(CostModelTest, PersistentEAccumulatorSpills) {
+  ChainDesc chain = ffn(128, 1024, 64, 512);
+  Plan p =
+      makePlan({1, 1, 1, 1}, {128, 128, 64, 128}, {1, 1, 1, 1}, bit(Dim::m));
+  Dataflow f = analyzeDataflow(chain, p, h100());
+  ASSERT_TRUE(f.feasible) << f.reason;
+  // 4 live E tiles of 64 KiB; registers hold (236 - 32 - 64) / 64 = 2.
+  EXPECT_EQ(f.regsPerThread, 32 + 64 + 128);
+  EXPECT_EQ(f.eAccumulator, Tier::global);
+  const TensorTraffic &e = f.tensors.back();
+  EXPECT_STREQ(e.name, "E");
+  EXPECT_DOUBLE_EQ(e.placed[0], 131072);
+  // Free smem: 232448 - (1024 + 98304 + 32768 + 32768 bf16 staging).
+  EXPECT_DOUBLE_EQ(e.placed[1], 67584);
+  EXPECT_DOUBLE_EQ(e.placed[3], 262144 - 131072 - 67584);
+  // The spilled part is written and read back on 7 of the 8 n trips; the
+  // rest is A + B + D (8 n tiles) + E.
+  EXPECT_DOUBLE_EQ(f.ctaL2Bytes, 8 * 16384 + 8 * 16384 + 8 * 131072 + 131072 +
+                                     63488.0 * 2 * 7);
+}
+
+// l outside n with n temporal: the CTA holds C for every n tile.
+TEST(CostModelTest, CompleteCSpills) {
+  ChainDesc chain = ffn(128, 1024, 64, 512);
+  Plan p = makePlan({1, 1, 1, 1}, {128, 128, 64, 128}, {1, 1, 1, 1},
+                    bit(Dim::m), {Dim::m, Dim::l, Dim::n, Dim::k});
+  Dataflow f = analyzeDataflow(chain, p, h100());
+  ASSERT_TRUE(f.feasible) << f.reason;
+  ASSERT_EQ(f.residency.size(), 1u);
+  EXPECT_EQ(f.residency[0], Tier::global);
+  EXPECT_EQ(f.eAccumulator, Tier::reg);
+  const TensorTraffic &c = f.tensors[2];
+  EXPECT_STREQ(c.name, "C");
+  // 8 C tiles of 32 KiB: 1 staged + 67584 B of free smem, the rest spills.
+  EXPECT_DOUBLE_EQ(c.placed[1], 32768 + 67584);
+  EXPECT_DOUBLE_EQ(c.placed[3], 262144 - 32768 - 67584);
+  // Spill written once and read on each of the 4 l trips.
+  EXPECT_DOUBLE_EQ(c.l2Bytes, (262144 - 32768 - 67584) * 5.0);
+}
+
+TEST(CostModelTest, RegisterLimit) {
+  ChainDesc chain = ffn(128, 4096, 1024, 1024);
+  chain.kind = ChainKind::gatedFfn;
+  // Gate and up accumulators of 208 columns: 2 x 104 + 32 = 240 > 236, the
+  // budget of two consumer warpgroups.
+  Plan p = makePlan({1, 1, 1, 1}, {128, 208, 64, 128}, {1, 20, 1, 1},
+                    bit(Dim::m) | bit(Dim::n));
+  Dataflow f = analyzeDataflow(chain, p, h100());
+  EXPECT_FALSE(f.feasible);
+  EXPECT_STREQ(f.reason,
+               "registers: accumulator tile exceeds the per-thread budget");
+  // One consumer warpgroup (blk_m = 64) may use 255 registers: fits.
+  p.block[0] = 64;
+  p.grid[0] = 2;
+  f = analyzeDataflow(chain, p, h100());
+  EXPECT_TRUE(f.feasible) << f.reason;
+  EXPECT_EQ(f.regBudget, 255);
+  EXPECT_EQ(f.regsPerThread, 32 + 208);
+  // 256 columns need 288 registers: over the ISA limit either way.
+  p.block[1] = 256;
+  EXPECT_FALSE(analyzeDataflow(chain, p, h100()).feasible);
+}
+
+TEST(CostModelTest, SharedMemoryLimit) {
+  ChainDesc chain = ffn(128, 4096, 1024, 1024);
+  Plan p =
+      makePlan({1, 1, 1, 1}, {128, 256, 128, 256}, {1, 16, 1, 1},
+               bit(Dim::m) | bit(Dim::n), {Dim::m, Dim::n, Dim::k, Dim::l}, 4);
+  Dataflow f = analyzeDataflow(chain, p, h100());
+  EXPECT_FALSE(f.feasible);
+  EXPECT_STREQ(f.reason,
+               "capacity: operand pipeline and staging exceed shared memory");
+}
+
+// Wave quantisation: 16 clusters of 8 CTAs need two waves (15 fit).
+TEST(CostModelTest, WaveQuantisation) {
+  GpuTarget t = h100();
+  ChainDesc chain = ffn(128, 16384, 1024, 1024);
+  Plan p = makePlan({1, 8, 1, 1}, {128, 128, 64, 128}, {1, 16, 1, 1},
+                    bit(Dim::m) | bit(Dim::n));
+  Dataflow f = analyzeDataflow(chain, p, t);
+  ASSERT_TRUE(f.feasible) << f.reason;
+  Cost c = estimateCost(chain, p, f, t);
+  EXPECT_EQ(c.maxActiveClusters, 15);
+  EXPECT_EQ(c.fullWaves, 1);
+  EXPECT_EQ(c.tailClusters, 1);
+  // Same work in clusters of 4 (31 fit): one wave, cheaper.
+  Plan q = p;
+  q.cluster[1] = 4;
+  q.grid[1] = 32;
+  Dataflow g = analyzeDataflow(chain, q, t);
+  ASSERT_TRUE(g.feasible);
+  Cost d = estimateCost(chain, q, g, t);
+  EXPECT_EQ(d.fullWaves, 1);
+  EXPECT_EQ(d.tailClusters, 1);
+  Plan r = p;
+  r.cluster[1] = 2;
+  r.grid[1] = 64;
+  Dataflow h = analyzeDataflow(chain, r, t);
+  Cost e = estimateCost(chain, r, h, t);
+  EXPECT_EQ(e.fullWaves, 0);
+  EXPECT_EQ(e.tailClusters, 64);
+  EXPECT_LT(e.wavesNs, c.wavesNs);
+}
+
+// The cost grows with DSM latency from a calibration file.
+TEST(CostModelTest, CalibrationMovesTheCost) {
+  GpuTarget t = h100();
+  ChainDesc chain = ffn(128, 1024, 512, 256);
+  Plan p = makePlan({1, 4, 1, 1}, {128, 128, 64, 128}, {1, 2, 1, 1},
+                    bit(Dim::m) | bit(Dim::n));
+  Dataflow f = analyzeDataflow(chain, p, t);
+  Cost before = estimateCost(chain, p, f, t);
+  ASSERT_FALSE(static_cast<bool>(
+      applyCalibration(t, R"({"target": "h100-sxm", "dsm": [{"cluster": 4,
+             "bandwidth_gbps": 3100, "latency_cycles": 1200}]})")));
+  Cost after = estimateCost(chain, p, f, t);
+  EXPECT_NEAR(after.ctaSyncNs - before.ctaSyncNs, 3 * 1000 * 1000.0 / 1830,
+              1e-6);
+}
+
+} // namespace

@@ -1,0 +1,307 @@
+//===- SearchTest.cpp - unit tests of the search space and engine ---------===//
+//
+// Part of the FlashFuser project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ff/Analysis/Search.h"
+
+#include "gtest/gtest.h"
+
+#include <chrono>
+
+using namespace mlir::ff;
+
+namespace {
+
+constexpr uint8_t bit(Dim d) { return 1u << static_cast<unsigned>(d); }
+constexpr uint8_t kMN = bit(Dim::m) | bit(Dim::n);
+
+GpuTarget h100() { return llvm::cantFail(lookupTarget("h100-sxm")); }
+
+ChainDesc chainOf(ChainKind kind, int64_t m, int64_t n, int64_t k, int64_t l) {
+  ChainDesc c;
+  c.kind = kind;
+  c.m = m;
+  c.n = n;
+  c.k = k;
+  c.l = l;
+  return c;
+}
+
+// Table IV: 24 + 12 + 4 + 1 = 41 schedules.
+TEST(SearchTest, FortyOneLoopSchedules) {
+  std::vector<LoopSchedule> all = enumerateLoopSchedules();
+  ASSERT_EQ(all.size(), 41u);
+  int bySpatial[5] = {0, 0, 0, 0, 0};
+  int activation = 0;
+  for (const LoopSchedule &s : all) {
+    ++bySpatial[llvm::popcount(s.spatialMask)];
+    activation += passesActivationRule(s);
+  }
+  EXPECT_EQ(bySpatial[1], 24);
+  EXPECT_EQ(bySpatial[2], 12);
+  EXPECT_EQ(bySpatial[3], 4);
+  EXPECT_EQ(bySpatial[4], 1);
+  // Rule 3 keeps the orders with k after the temporal m and n:
+  // 1 spatial: 3 + 3 + 6 + 2, 2 spatial: 2 + 2 + 1 + 2 + 1 + 2, then 4 + 1.
+  EXPECT_EQ(activation, 29);
+}
+
+TEST(SearchTest, ActivationRule) {
+  LoopSchedule s;
+  s.spatialMask = bit(Dim::m);
+  s.order = {Dim::m, Dim::k, Dim::n, Dim::l};
+  EXPECT_FALSE(passesActivationRule(s));
+  s.order = {Dim::m, Dim::n, Dim::l, Dim::k};
+  EXPECT_TRUE(passesActivationRule(s));
+}
+
+TEST(SearchTest, ClusterRule) {
+  Plan p;
+  p.spatialMask = 15;
+  p.cluster = {2, 4, 2, 4};
+  EXPECT_TRUE(passesClusterRule(p, 16));
+  EXPECT_FALSE(passesClusterRule(p, 8)); // 16 CTAs over the portable 8
+  p.cluster = {2, 4, 4, 4};              // 32 CTAs
+  EXPECT_FALSE(passesClusterRule(p, 16));
+  p.cluster = {1, 2, 1, 4}; // cls_n * cls_k = 2 not a multiple of cls_l
+  EXPECT_FALSE(passesClusterRule(p, 16));
+  p.cluster = {1, 4, 2, 1}; // cls_l = 1 not a multiple of cls_k
+  EXPECT_FALSE(passesClusterRule(p, 16));
+  p.cluster = {1, 3, 1, 1};
+  EXPECT_FALSE(passesClusterRule(p, 16));
+  p.cluster = {1, 4, 1, 1};
+  p.spatialMask = bit(Dim::m); // n temporal but split
+  EXPECT_FALSE(passesClusterRule(p, 16));
+}
+
+TEST(SearchTest, TileRule) {
+  ChainDesc chain = chainOf(ChainKind::ffn, 200, 1024, 416, 768);
+  Plan p;
+  p.spatialMask = kMN;
+  p.cluster = {1, 4, 1, 1};
+  p.block = {128, 128, 64, 256};
+  p.grid = {2, 2, 1, 1};
+  EXPECT_TRUE(passesTileRule(p, chain)); // M tail 56, K tail 32 of 448
+  p.grid = {3, 2, 1, 1};                 // a third M tile would be idle
+  EXPECT_FALSE(passesTileRule(p, chain));
+  p.grid = {2, 1, 1, 1}; // n covered 512 of 1024
+  EXPECT_FALSE(passesTileRule(p, chain));
+  p.grid = {2, 2, 1, 1};
+  p.block[2] = 96; // K: 5 tiles of 96 = 480 for 416: 13% tail, fine
+  EXPECT_TRUE(passesTileRule(p, chain));
+  p.block[2] = 128; // 4 tiles = 512 for 416: 19% tail, fine
+  EXPECT_TRUE(passesTileRule(p, chain));
+  p.block[3] = 512; // 2 tiles = 1024 for 768: 25% tail, limit
+  EXPECT_TRUE(passesTileRule(p, chain));
+  chain.l = 720; // 1024 for 720: 30% tail
+  EXPECT_FALSE(passesTileRule(p, chain));
+  p.block[3] = 40; // not a multiple of 16
+  EXPECT_FALSE(passesTileRule(p, chain));
+}
+
+TEST(SearchTest, DependencyRule) {
+  Plan p;
+  EXPECT_TRUE(passesDependencyRule(p));
+  p.grid = {1, 1, 1, 2};
+  EXPECT_FALSE(passesDependencyRule(p));
+  p.grid = {1, 1, 2, 1};
+  EXPECT_FALSE(passesDependencyRule(p));
+}
+
+TEST(SearchTest, Lowerable) {
+  ChainDesc chain = chainOf(ChainKind::ffn, 200, 1024, 512, 768);
+  Plan p;
+  p.spatialMask = kMN;
+  p.cluster = {1, 4, 1, 1};
+  p.block = {128, 128, 64, 256};
+  p.grid = {2, 2, 1, 1};
+  p.stages = 4;
+  EXPECT_TRUE(isLowerable(p, chain));
+  Plan q = p;
+  q.stages = 5;
+  EXPECT_FALSE(isLowerable(q, chain));
+  q = p;
+  q.block[2] = 128;
+  EXPECT_FALSE(isLowerable(q, chain));
+  q = p;
+  q.block[1] = 96;
+  EXPECT_FALSE(isLowerable(q, chain));
+  q = p;
+  q.cluster = {1, 4, 1, 4};
+  q.spatialMask = 11;
+  EXPECT_FALSE(isLowerable(q, chain));
+  q = p;
+  q.order = {Dim::m, Dim::n, Dim::l, Dim::k};
+  EXPECT_FALSE(isLowerable(q, chain));
+  q = p;
+  q.grid[0] = 3;
+  EXPECT_FALSE(isLowerable(q, chain));
+  // Dynamic M (m = 0) skips the M-grid check.
+  ChainDesc dyn = chain;
+  dyn.m = 0;
+  EXPECT_TRUE(isLowerable(q, dyn));
+
+  ChainDesc mm = chainOf(ChainKind::gemm, 4096, 4096, 4096, 0);
+  Plan g;
+  g.spatialMask = bit(Dim::m);
+  g.block = {128, 256, 64, 16};
+  g.grid = {32, 1, 1, 1};
+  EXPECT_TRUE(isLowerable(g, mm));
+  g.cluster = {2, 1, 1, 1};
+  g.grid = {16, 1, 1, 1};
+  EXPECT_TRUE(isLowerable(g, mm));
+  g.block[1] = 128;
+  EXPECT_FALSE(isLowerable(g, mm));
+}
+
+struct Workload {
+  const char *name;
+  ChainKind kind;
+  int64_t m, n, k, l;
+};
+
+/// FlashFuser Tables V-VII; conv chains as GEMMs at batch 1 (1x1 conv:
+/// [H*W, IC] x [IC, OC1]; 3x3: im2col [H*W, 9*IC] x [9*IC, OC1]).
+const Workload kWorkloads[] = {
+    {"G1", ChainKind::ffn, 128, 512, 32, 256},
+    {"G2", ChainKind::ffn, 128, 256, 512, 64},
+    {"G3", ChainKind::ffn, 128, 512, 416, 256},
+    {"G4", ChainKind::ffn, 128, 3072, 768, 768},
+    {"G5", ChainKind::ffn, 128, 16384, 4096, 4096},
+    {"G6", ChainKind::ffn, 128, 4096, 1024, 1024},
+    {"G7", ChainKind::ffn, 128, 768, 768, 768},
+    {"G8", ChainKind::ffn, 128, 8192, 2048, 2048},
+    {"G9", ChainKind::ffn, 128, 2048, 512, 512},
+    {"G10", ChainKind::ffn, 128, 1536, 384, 384},
+    {"S1", ChainKind::gatedFfn, 128, 8192, 3072, 3072},
+    {"S2", ChainKind::gatedFfn, 128, 5632, 2048, 2048},
+    {"S3", ChainKind::gatedFfn, 128, 11008, 4096, 4096},
+    {"S4", ChainKind::gatedFfn, 128, 8192, 2048, 2048},
+    {"S5", ChainKind::gatedFfn, 128, 11008, 2048, 2048},
+    {"S6", ChainKind::gatedFfn, 128, 8960, 1536, 1536},
+    {"S7", ChainKind::gatedFfn, 128, 9728, 2560, 2560},
+    {"S8", ChainKind::gatedFfn, 128, 3072, 1024, 1024},
+    {"C1", ChainKind::ffn, 3136, 256, 64, 64},
+    {"C2", ChainKind::ffn, 784, 512, 128, 128},
+    {"C3", ChainKind::ffn, 196, 1024, 256, 256},
+    {"C4", ChainKind::ffn, 49, 2048, 512, 512},
+    {"C5", ChainKind::ffn, 3136, 64, 576, 256},
+    {"C6", ChainKind::ffn, 784, 128, 1152, 512},
+    {"C7", ChainKind::ffn, 196, 256, 2304, 1024},
+    {"C8", ChainKind::ffn, 49, 512, 4608, 2048},
+    {"C8x32", ChainKind::ffn, 49 * 32, 512, 4608, 2048},
+};
+
+// Every paper workload: the chosen plan obeys every rule, fits the SM, the
+// search is deterministic and takes well under a second.
+TEST(SearchTest, PaperWorkloads) {
+  GpuTarget t = h100();
+  for (const Workload &w : kWorkloads) {
+    SCOPED_TRACE(w.name);
+    ChainDesc chain = chainOf(w.kind, w.m, w.n, w.k, w.l);
+    auto start = std::chrono::steady_clock::now();
+    SearchResult r = searchChain(chain, t);
+    double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+            .count();
+    EXPECT_LT(seconds, 1.0);
+    EXPECT_EQ(r.stats.schedules, 41);
+    EXPECT_EQ(r.stats.prunedActivation, 12);
+    ASSERT_FALSE(r.ranked.empty());
+    // Ranked best first.
+    for (size_t i = 1; i < r.ranked.size(); ++i)
+      EXPECT_LE(r.ranked[i - 1].cost.totalNs, r.ranked[i].cost.totalNs);
+    const Candidate *chosen = r.getChosen(/*lowerableOnly=*/true);
+    ASSERT_TRUE(chosen);
+    const Plan &p = chosen->plan;
+    EXPECT_TRUE(passesTileRule(p, chain));
+    EXPECT_TRUE(passesClusterRule(p, t.maxClusterNonportable));
+    EXPECT_TRUE(passesDependencyRule(p));
+    EXPECT_TRUE(chosen->flow.feasible);
+    EXPECT_LE(chosen->flow.smemBytes, t.smemPerBlock);
+    EXPECT_LE(chosen->flow.regsPerThread, 255);
+    EXPECT_GE(chosen->cost.totalNs, chosen->cost.minimaxNs);
+    // The lowerable family exists for every workload but G1 (K = 32 is
+    // below the family's 64-wide K step).
+    EXPECT_EQ(chosen->lowerable, std::string(w.name) != "G1");
+    // Deterministic.
+    SearchResult again = searchChain(chain, t);
+    EXPECT_TRUE(again.getChosen(true)->plan == p);
+  }
+}
+
+TEST(SearchTest, PlausiblePlans) {
+  GpuTarget t = h100();
+  auto chosen = [&](const char *name) {
+    for (const Workload &w : kWorkloads)
+      if (std::string(w.name) == name)
+        return searchChain(chainOf(w.kind, w.m, w.n, w.k, w.l), t)
+            .getChosen(true)
+            ->plan;
+    return Plan();
+  };
+  // Tiny chains: no cluster.
+  EXPECT_EQ(chosen("G1").getClusterSize(), 1);
+  EXPECT_EQ(chosen("C1").getClusterSize(), 1);
+  EXPECT_EQ(chosen("C5").getClusterSize(), 1);
+  // GPT-6.7B and Llama-2-7B: C (4 MiB) is far beyond one SM; N is split
+  // across the cluster and across clusters.
+  for (const char *w : {"G5", "S3"}) {
+    Plan p = chosen(w);
+    EXPECT_GT(p.cls(Dim::n), 1) << w;
+    EXPECT_GT(p.grd(Dim::n), 1) << w;
+  }
+}
+
+TEST(SearchTest, FullSpaceFindsDsmSchedules) {
+  // G4 (GPT-2 small): the best plan of the full space shuffles C through
+  // DSM (L split inside the cluster), the paper's Fig. 7 pattern.
+  SearchResult r = searchChain(chainOf(ChainKind::ffn, 128, 3072, 768, 768),
+                               h100(), {/*lowerableOnly=*/false, 8});
+  const Plan &best = r.ranked.front().plan;
+  EXPECT_GT(best.getShuffleGroup(), 1);
+  EXPECT_EQ(r.ranked.front().flow.residency[0], Tier::dsm);
+  EXPECT_FALSE(r.ranked.front().lowerable);
+  EXPECT_TRUE(r.getChosen(false) == &r.ranked.front());
+  EXPECT_TRUE(r.getChosen(true)->lowerable);
+}
+
+TEST(SearchTest, DynamicMBins) {
+  llvm::SmallVector<MBin> bins = getDefaultMBins();
+  ASSERT_FALSE(bins.empty());
+  EXPECT_EQ(bins.front().lo, 1);
+  for (size_t i = 1; i < bins.size(); ++i)
+    EXPECT_EQ(bins[i].lo, bins[i - 1].hi + 1);
+  EXPECT_EQ(bins.back().hi, kOpenBinHi);
+
+  ChainDesc chain = chainOf(ChainKind::ffn, 0, 3072, 768, 768);
+  std::vector<BinnedPlan> table = searchDynamicM(chain, h100());
+  ASSERT_FALSE(table.empty());
+  EXPECT_EQ(table.front().bin.lo, 1);
+  EXPECT_EQ(table.back().bin.hi, kOpenBinHi);
+  for (size_t i = 1; i < table.size(); ++i) {
+    EXPECT_EQ(table[i].bin.lo, table[i - 1].bin.hi + 1);
+    // Merged neighbours differ in more than the M grid.
+    Plan a = table[i - 1].candidate.plan, b = table[i].candidate.plan;
+    a.grid[0] = b.grid[0] = 0;
+    EXPECT_FALSE(a == b);
+  }
+  for (const BinnedPlan &bp : table)
+    EXPECT_TRUE(bp.candidate.lowerable);
+}
+
+TEST(SearchTest, OneGemm) {
+  ChainDesc mm = chainOf(ChainKind::gemm, 4096, 256, 4096, 0);
+  SearchResult r = searchChain(mm, h100());
+  const Candidate *c = r.getChosen(true);
+  ASSERT_TRUE(c);
+  EXPECT_TRUE(c->lowerable);
+  EXPECT_TRUE(c->flow.residency.empty());
+  EXPECT_EQ(c->plan.cls(Dim::l), 1);
+  EXPECT_EQ(c->plan.cls(Dim::n), 1);
+  EXPECT_EQ(c->plan.grd(Dim::n), 1);
+}
+
+} // namespace
