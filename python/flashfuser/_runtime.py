@@ -1,8 +1,9 @@
 """ctypes binding of the runtime's C API (include/ff/Runtime/ffrt.h).
 
-The library is found through $FLASHFUSER_RUNTIME_LIB, then next to this
-package (flashfuser/lib/libffrt.so, for installed copies), then in the build
-trees of the source checkout (build*/lib/libffrt.so).
+The library is found through $FLASHFUSER_RUNTIME_LIB, then
+$FLASHFUSER_BUILD_DIR/lib, then next to this package (flashfuser/lib/
+libffrt.so, for installed copies), then in the build trees of the source
+checkout (build*/lib/libffrt.so).
 """
 
 from __future__ import annotations
@@ -60,6 +61,9 @@ def _candidates():
     if env:
         yield env
         return
+    build = os.environ.get("FLASHFUSER_BUILD_DIR")
+    if build:
+        yield os.path.join(build, "lib", "libffrt.so")
     here = os.path.dirname(os.path.abspath(__file__))
     yield os.path.join(here, "lib", "libffrt.so")
     root = os.path.dirname(os.path.dirname(here))

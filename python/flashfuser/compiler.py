@@ -1,7 +1,7 @@
 """compile(): chain spec or MLIR text -> cached, hash-checked bundle -> Kernel.
 
-The compiler is ``ff-opt`` ($FF_OPT, else ``ff-opt`` on PATH, else the
-checkout's build*/bin/ff-opt). ``_emit_bundle`` is the one place that knows
+The compiler is ``ff-opt`` ($FF_OPT, else $FLASHFUSER_BUILD_DIR/bin/ff-opt,
+else ``ff-opt`` on PATH, else the checkout's build*/bin/ff-opt). ``_emit_bundle`` is the one place that knows
 its command line. Bundles are cached under $FLASHFUSER_CACHE_DIR (default
 ~/.cache/flashfuser)::
 
@@ -52,6 +52,9 @@ def find_ff_opt() -> Optional[str]:
     env = os.environ.get("FF_OPT")
     if env:
         return env if os.path.isfile(env) else shutil.which(env)
+    build = os.environ.get("FLASHFUSER_BUILD_DIR")
+    if build and os.access(os.path.join(build, "bin", "ff-opt"), os.X_OK):
+        return os.path.join(build, "bin", "ff-opt")
     path = shutil.which("ff-opt")
     if path:
         return path

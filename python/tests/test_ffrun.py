@@ -13,8 +13,11 @@ from flashfuser import _runtime
 
 
 def ff_run():
-    for path in sorted(glob.glob(os.path.join(ROOT, "build*", "bin",
-                                              "ff-run"))):
+    build = os.environ.get("FLASHFUSER_BUILD_DIR")
+    candidates = [os.path.join(build, "bin", "ff-run")] if build else []
+    candidates += sorted(glob.glob(os.path.join(ROOT, "build*", "bin",
+                                                "ff-run")))
+    for path in candidates:
         if os.access(path, os.X_OK):
             return path
     return None

@@ -174,9 +174,9 @@ __global__ void bulkKernel(int iters, int chunkBytes, int chunks,
     *reinterpret_cast<uint4 *>(src + i) = make_uint4(i, rank, 7, 9);
   if (threadIdx.x == 0) {
     for (int b = 0; b < 2; ++b)
-      asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(
-                       smemAddr(&bar[b]))
-                   : "memory");
+      asm volatile(
+          "mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(smemAddr(&bar[b]))
+          : "memory");
     asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
   }
   clusterSync();
@@ -350,8 +350,8 @@ int main(int argc, char **argv) {
 
   // Local smem baseline, in clusters of 2 (rank reads its own smem).
   Launch base{2, threads, bwBytes, 0};
-  float msLocal = timeLaunch(pairwiseKernel, base, true, 2, bwIters, bwBytes,
-                             sink);
+  float msLocal =
+      timeLaunch(pairwiseKernel, base, true, 2, bwIters, bwBytes, sink);
   double localGbps = double(base.clusters) * 2 * bwIters * double(bwBytes) /
                      (msLocal * 1e-3) / 1e9;
 
@@ -366,15 +366,15 @@ int main(int argc, char **argv) {
     Launch l{c, threads, bwBytes, 0};
     float msLd = timeLaunch(pairwiseKernel, l, true, 0, bwIters, bwBytes, sink);
     int ctas = l.clusters * c;
-    double ldGbps = double(ctas) * bwIters * double(bwBytes) / (msLd * 1e-3) /
-                    1e9;
+    double ldGbps =
+        double(ctas) * bwIters * double(bwBytes) / (msLd * 1e-3) / 1e9;
     float msSt = timeLaunch(pairwiseKernel, l, true, 1, bwIters, bwBytes, sink);
-    double stGbps = double(ctas) * bwIters * double(bwBytes) / (msSt * 1e-3) /
-                    1e9;
+    double stGbps =
+        double(ctas) * bwIters * double(bwBytes) / (msSt * 1e-3) / 1e9;
     std::fprintf(stderr, "[cluster %d] bulk\n", c);
     Launch lb{c, 128, 3 * chunkBytes * chunks, 0};
-    float msBulk = timeLaunch(bulkKernel, lb, true, bulkIters, chunkBytes,
-                              chunks, sink);
+    float msBulk =
+        timeLaunch(bulkKernel, lb, true, bulkIters, chunkBytes, chunks, sink);
     double bulkGbps = double(lb.clusters * c) * bulkIters *
                       double(chunkBytes * chunks) / (msBulk * 1e-3) / 1e9;
     std::fprintf(stderr, "[cluster %d] chase\n", c);
@@ -390,16 +390,16 @@ int main(int argc, char **argv) {
     double local = double(cyc[0]) / chaseSteps;
     localLatency = local;
     double best = std::max(ldGbps, std::max(stGbps, bulkGbps));
-    std::printf("%-8d %6d %12.0f %12.0f %12.0f %12.1f %14.1f %14.1f\n", c,
-                ctas, ldGbps, stGbps, bulkGbps, ldGbps / ctas, remote, local);
+    std::printf("%-8d %6d %12.0f %12.0f %12.0f %12.1f %14.1f %14.1f\n", c, ctas,
+                ldGbps, stGbps, bulkGbps, ldGbps / ctas, remote, local);
     char buf[512];
     std::snprintf(buf, sizeof(buf),
                   "%s    {\"cluster\": %d, \"bandwidth_gbps\": %.0f, "
                   "\"latency_cycles\": %.0f, \"ld_gbps\": %.0f, \"st_gbps\": "
                   "%.0f, \"bulk_gbps\": %.0f, \"ld_gbps_per_cta\": %.1f, "
                   "\"ctas\": %d}",
-                  dsmJson.empty() ? "" : ",\n", c, best, remote, ldGbps,
-                  stGbps, bulkGbps, ldGbps / ctas, ctas);
+                  dsmJson.empty() ? "" : ",\n", c, best, remote, ldGbps, stGbps,
+                  bulkGbps, ldGbps / ctas, ctas);
     dsmJson += buf;
     for (int kind = 0; kind < 3; ++kind) {
       std::fprintf(stderr, "[cluster %d] %s\n", c, collNames[kind]);

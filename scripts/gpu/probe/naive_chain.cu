@@ -13,7 +13,9 @@ using bf16 = __nv_bfloat16;
 __device__ __forceinline__ float geluTanh(float x) {
   return 0.5f * x * (1.f + tanhf(0.7978845608f * (x + 0.044715f * x * x * x)));
 }
-__device__ __forceinline__ float silu(float x) { return x / (1.f + __expf(-x)); }
+__device__ __forceinline__ float silu(float x) {
+  return x / (1.f + __expf(-x));
+}
 
 /// out = gelu_tanh(x · w1) · w2; x [M, K], w1 [K, N], w2 [N, L] ("kn").
 /// h (one row per CTA, fp32) lives in the runtime's workspace.
