@@ -1,0 +1,79 @@
+//===- Runtime.h - Load and launch FlashFuser kernel bundles ----*- C++ -*-===//
+//
+// The C++ API over the CUDA driver (loaded with dlopen, see CudaDriver.h):
+// open a bundle (manifest + cubins, hash-checked), then launch it on tensors.
+// Each launch validates every argument first (Validate.h) and never reaches
+// the GPU with bad input. Modules, functions, workspaces and encoded tensor
+// maps are cached per CUDA context, so the steady-state launch path is a few
+// map lookups plus cuLaunchKernelEx.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FF_RUNTIME_RUNTIME_H
+#define FF_RUNTIME_RUNTIME_H
+
+#include "ff/Runtime/Manifest.h"
+#include "ff/Runtime/Validate.h"
+
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace ff::rt {
+
+/// Version string of the runtime ("0.1.0").
+const char *runtimeVersion();
+
+/// Describes the GPU the current (or primary) context runs on; false with
+/// "no CUDA driver found" / "no CUDA device found" when there is none.
+bool describeDevice(std::string &name, int &ccMajor, int &ccMinor, int &smCount,
+                    std::string &error);
+
+class LoadedBundle {
+public:
+  ~LoadedBundle();
+  LoadedBundle(const LoadedBundle &) = delete;
+  LoadedBundle &operator=(const LoadedBundle &) = delete;
+
+  /// Reads and validates a bundle directory; needs no GPU.
+  static std::unique_ptr<LoadedBundle>
+  open(const std::string &dir, bool verifyHash, std::string &error);
+
+  const Manifest &manifest() const { return bundle.manifest; }
+  const Bundle &files() const { return bundle; }
+
+  /// Validates `args` without launching. With `queryPointers`, also asks the
+  /// driver where each pointer lives (needs a GPU).
+  bool validate(const std::vector<TensorArg> &args, bool queryPointers,
+                LaunchPlan &plan, std::string &error);
+
+  /// Loads every kernel into the current context (or device 0's primary
+  /// context when none is current), checks the device and that each cluster
+  /// shape can be scheduled.
+  bool prepare(std::string &error);
+
+  /// Validates and launches on `stream` (a CUstream; null is the legacy
+  /// default stream) in the current context.
+  bool launch(const std::vector<TensorArg> &args, void *stream,
+              std::string &error, LaunchPlan *planOut = nullptr);
+
+  /// Number of registers / max active clusters of kernel `i` once prepared
+  /// (-1 before).
+  int numRegisters(size_t i) const;
+  int maxActiveClusters(size_t i) const;
+
+private:
+  struct ContextState;
+  LoadedBundle() = default;
+  ContextState *getContext(std::string &error);
+  bool loadKernels(ContextState &ctx, std::string &error);
+
+  Bundle bundle;
+  std::mutex mutex;
+  std::vector<std::unique_ptr<ContextState>> contexts;
+};
+
+} // namespace ff::rt
+
+#endif // FF_RUNTIME_RUNTIME_H

@@ -1,0 +1,27 @@
+"""FlashFuser: fused GEMM-chain kernels for Hopper thread-block clusters.
+
+- ``load(bundle_dir)`` -> Kernel: run a compiled bundle with the runtime;
+- ``compile(spec_or_mlir, target="h100-sxm")`` -> Kernel: compile through
+  ff-opt, with a verified on-disk cache ($FLASHFUSER_CACHE_DIR);
+- ``ffn(x, w1, w2, act="gelu")``, ``gated_ffn(x, wg, wu, wd)``: one call,
+  compiled and cached on first use.
+
+Imports without PyTorch or a GPU; see docs/runtime.md.
+"""
+
+from ._runtime import FFRTError, RuntimeUnavailable, driver_available
+from .bundle import BundleError, compute_hash, verify_bundle, write_bundle
+from .compiler import (CompileError, CompilerUnavailable, cache_dir,
+                       cache_key, compile, compile_bundle, ffn, gated_ffn)
+from .kernel import Kernel, ValidationError, load
+from .mlirgen import SpecError, generate_mlir, normalize_spec
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "BundleError", "CompileError", "CompilerUnavailable", "FFRTError",
+    "Kernel", "RuntimeUnavailable", "SpecError", "ValidationError",
+    "cache_dir", "cache_key", "compile", "compile_bundle", "compute_hash",
+    "driver_available", "ffn", "gated_ffn", "generate_mlir", "load",
+    "normalize_spec", "verify_bundle", "write_bundle",
+]

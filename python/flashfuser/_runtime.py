@@ -1,0 +1,193 @@
+"""ctypes binding of the runtime's C API (include/ff/Runtime/ffrt.h).
+
+The library is found through $FLASHFUSER_RUNTIME_LIB, then
+$FLASHFUSER_BUILD_DIR/lib, then next to this package (flashfuser/lib/
+libffrt.so, for installed copies), then in the build trees of the source
+checkout (build*/lib/libffrt.so).
+"""
+
+from __future__ import annotations
+
+import ctypes
+import glob
+import os
+from typing import Optional
+
+MAX_RANK = 8
+
+OK = 0
+ERROR_INVALID_ARGUMENT = 1
+ERROR_BUNDLE = 2
+ERROR_NO_DEVICE = 3
+ERROR_CUDA = 4
+
+
+class RuntimeUnavailable(Exception):
+    """libffrt.so could not be found or loaded."""
+
+
+class FFRTError(Exception):
+    """A runtime call failed; `code` is one of the ERROR_* values."""
+
+    def __init__(self, code: int, message: str):
+        super().__init__(message)
+        self.code = code
+
+
+class Tensor(ctypes.Structure):
+    _fields_ = [
+        ("data", ctypes.c_uint64),
+        ("dtype", ctypes.c_char_p),
+        ("ndim", ctypes.c_int32),
+        ("has_strides", ctypes.c_int32),
+        ("shape", ctypes.c_int64 * MAX_RANK),
+        ("strides", ctypes.c_int64 * MAX_RANK),
+    ]
+
+
+class Plan(ctypes.Structure):
+    _fields_ = [
+        ("m", ctypes.c_int64),
+        ("kernel", ctypes.c_int32),
+        ("grid", ctypes.c_uint32 * 3),
+    ]
+
+
+_lib = None
+
+
+def _candidates():
+    env = os.environ.get("FLASHFUSER_RUNTIME_LIB")
+    if env:
+        yield env
+        return
+    build = os.environ.get("FLASHFUSER_BUILD_DIR")
+    if build:
+        yield os.path.join(build, "lib", "libffrt.so")
+    here = os.path.dirname(os.path.abspath(__file__))
+    yield os.path.join(here, "lib", "libffrt.so")
+    root = os.path.dirname(os.path.dirname(here))
+    for pattern in ("build/lib/libffrt.so", "build*/lib/libffrt.so"):
+        yield from sorted(glob.glob(os.path.join(root, pattern)))
+
+
+def library_path() -> Optional[str]:
+    for path in _candidates():
+        if os.path.isfile(path):
+            return path
+    return None
+
+
+def lib():
+    """The loaded library; raises RuntimeUnavailable."""
+    global _lib
+    if _lib is not None:
+        return _lib
+    path = library_path()
+    if path is None:
+        raise RuntimeUnavailable(
+            "libffrt.so not found: build the runtime (cmake -DFF_ENABLE_"
+            "COMPILER=OFF ...) or set FLASHFUSER_RUNTIME_LIB")
+    try:
+        l = ctypes.CDLL(path)
+    except OSError as e:
+        raise RuntimeUnavailable(f"cannot load {path}: {e}") from e
+    l.ffrt_last_error.restype = ctypes.c_char_p
+    l.ffrt_version.restype = ctypes.c_char_p
+    l.ffrt_driver_available.restype = ctypes.c_int
+    l.ffrt_sha256_hex.argtypes = [ctypes.c_void_p, ctypes.c_size_t,
+                                  ctypes.c_char_p]
+    l.ffrt_bundle_compute_hash.argtypes = [ctypes.c_char_p, ctypes.c_char_p]
+    l.ffrt_bundle_open.argtypes = [ctypes.c_char_p, ctypes.c_int,
+                                   ctypes.POINTER(ctypes.c_void_p)]
+    l.ffrt_bundle_close.argtypes = [ctypes.c_void_p]
+    l.ffrt_bundle_close.restype = None
+    l.ffrt_validate.argtypes = [ctypes.c_void_p, ctypes.POINTER(Tensor),
+                                ctypes.c_int, ctypes.c_int,
+                                ctypes.POINTER(Plan)]
+    l.ffrt_prepare.argtypes = [ctypes.c_void_p]
+    l.ffrt_launch.argtypes = [ctypes.c_void_p, ctypes.POINTER(Tensor),
+                              ctypes.c_int, ctypes.c_void_p]
+    _lib = l
+    return l
+
+
+def check(code: int):
+    if code != OK:
+        raise FFRTError(code, lib().ffrt_last_error().decode())
+
+
+def version() -> str:
+    return lib().ffrt_version().decode()
+
+
+def driver_available() -> bool:
+    try:
+        return lib().ffrt_driver_available() == OK
+    except RuntimeUnavailable:
+        return False
+
+
+def sha256_hex(data: bytes) -> str:
+    out = ctypes.create_string_buffer(65)
+    check(lib().ffrt_sha256_hex(data, len(data), out))
+    return out.value.decode()
+
+
+def bundle_compute_hash(path: str) -> str:
+    out = ctypes.create_string_buffer(65)
+    check(lib().ffrt_bundle_compute_hash(path.encode(), out))
+    return out.value.decode()
+
+
+class Handle:
+    """An open bundle (ffrt_bundle*)."""
+
+    def __init__(self, path: str, verify_hash: bool = True):
+        self._lib = lib()
+        self._ptr = ctypes.c_void_p()
+        check(self._lib.ffrt_bundle_open(path.encode(), int(verify_hash),
+                                         ctypes.byref(self._ptr)))
+
+    def close(self):
+        if self._ptr:
+            self._lib.ffrt_bundle_close(self._ptr)
+            self._ptr = ctypes.c_void_p()
+
+    def __del__(self):
+        try:
+            self.close()
+        except Exception:
+            pass
+
+    def validate(self, tensors, query_pointers: bool = False) -> Plan:
+        arr = (Tensor * len(tensors))(*tensors)
+        plan = Plan()
+        check(self._lib.ffrt_validate(self._ptr, arr, len(tensors),
+                                      int(query_pointers),
+                                      ctypes.byref(plan)))
+        return plan
+
+    def prepare(self):
+        check(self._lib.ffrt_prepare(self._ptr))
+
+    def launch(self, tensors, stream: int = 0):
+        arr = (Tensor * len(tensors))(*tensors)
+        check(self._lib.ffrt_launch(self._ptr, arr, len(tensors),
+                                    ctypes.c_void_p(stream or None)))
+
+
+def make_tensor(data: int, dtype: str, shape, strides=None) -> Tensor:
+    if len(shape) > MAX_RANK:
+        raise ValueError(f"rank {len(shape)} exceeds {MAX_RANK}")
+    t = Tensor()
+    t.data = data
+    t.dtype = dtype.encode()
+    t.ndim = len(shape)
+    for i, s in enumerate(shape):
+        t.shape[i] = int(s)
+    if strides is not None:
+        t.has_strides = 1
+        for i, s in enumerate(strides):
+            t.strides[i] = int(s)
+    return t

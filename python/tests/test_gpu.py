@@ -1,0 +1,78 @@
+"""Runs the hand-written probe bundles through flashfuser.load with PyTorch
+tensors (skipped without a GPU, PyTorch or the runtime library)."""
+
+import os
+import unittest
+
+from _util import BUNDLES, FakeTensor, gpu_available
+
+import flashfuser
+from flashfuser import ValidationError
+
+TMAVAL = os.path.join(BUNDLES, "a2_gemm_tmaval")   # N = K = 512
+TMAPTR = os.path.join(BUNDLES, "a2_gemm_tmaptr")   # N = K = 4096
+
+
+@unittest.skipUnless(gpu_available(), "needs a GPU, PyTorch and libffrt.so")
+class GpuTest(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        import torch
+        cls.torch = torch
+        cls.gen = torch.Generator(device="cuda").manual_seed(0)
+
+    def rand(self, *shape, scale=1.0):
+        t = self.torch
+        return ((t.rand(*shape, device="cuda", generator=self.gen) * 2 - 1) *
+                scale).to(t.bfloat16)
+
+    def check_gemm(self, path, m, n, k, stream=None):
+        t = self.torch
+        kern = flashfuser.load(path)
+        x = self.rand(m, k)
+        w = self.rand(k, n, scale=(3.0 / k) ** 0.5)
+        out = kern(x, w, stream=stream)  # allocated by the kernel wrapper
+        if stream is not None:
+            stream.synchronize()
+        ref = x.float() @ w.float()
+        self.assertEqual(out.dtype, t.float32)
+        self.assertEqual(tuple(out.shape), (m, n))
+        err = ((out - ref).norm() / ref.norm()).item()
+        self.assertLess(err, 1e-3, f"M={m}: relative error {err}")
+
+    def test_by_value_tensor_maps_dynamic_m(self):
+        for m in (128, 384, 2048):
+            self.check_gemm(TMAVAL, m, 512, 512)
+
+    def test_device_tensor_map_copies(self):
+        self.check_gemm(TMAPTR, 256, 4096, 4096)
+
+    def test_side_stream(self):
+        s = self.torch.cuda.Stream()
+        self.check_gemm(TMAVAL, 256, 512, 512, stream=s)
+
+    def test_rejects_bad_tensors_before_launch(self):
+        t = self.torch
+        kern = flashfuser.load(TMAVAL)
+        x = self.rand(128, 512)
+        w = self.rand(512, 512)
+        out = t.empty(128, 512, device="cuda")
+        with self.assertRaisesRegex(ValidationError, "not on a CUDA device"):
+            kern(x.cpu(), w, out=out)
+        with self.assertRaisesRegex(ValidationError,
+                                    "input 'w': not contiguous"):
+            kern(x, w.t(), out=out)
+        with self.assertRaisesRegex(ValidationError, "dtype f16"):
+            kern(x.half(), w, out=out)
+        with self.assertRaisesRegex(ValidationError, "not a multiple of 128"):
+            kern(self.rand(200, 512), w, out=t.empty(200, 512, device="cuda"))
+        with self.assertRaisesRegex(ValidationError, "outside every kernel"):
+            kern(self.rand(64, 512), w, out=t.empty(64, 512, device="cuda"))
+        pinned = t.empty(128, 512, pin_memory=True)
+        with self.assertRaisesRegex(ValidationError,
+                                    "output 'out': pointer is pinned host"):
+            kern(x, w, out=FakeTensor(pinned.data_ptr(), (128, 512), "<f4"))
+
+
+if __name__ == "__main__":
+    unittest.main()

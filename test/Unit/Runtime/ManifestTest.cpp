@@ -1,0 +1,264 @@
+//===- ManifestTest.cpp - Bundle manifest parsing and hashing -------------===//
+
+#include "TestManifest.h"
+
+#include "ff/Runtime/Manifest.h"
+#include "ff/Runtime/Sha256.h"
+
+#include "gtest/gtest.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <unistd.h>
+
+using namespace ff::rt;
+using ff::rt::test::validManifest;
+
+namespace {
+
+/// Replaces the first occurrence of `from` (which must exist).
+std::string edit(const std::string &text, const std::string &from,
+                 const std::string &to) {
+  size_t pos = text.find(from);
+  EXPECT_NE(pos, std::string::npos) << from;
+  if (pos == std::string::npos)
+    return text;
+  return text.substr(0, pos) + to + text.substr(pos + from.size());
+}
+
+TEST(ManifestTest, ParsesEveryField) {
+  Manifest m;
+  std::string error;
+  ASSERT_TRUE(parseManifest(validManifest(), m, error)) << error;
+  EXPECT_EQ(m.compiler, "FlashFuser 0.1.0");
+  EXPECT_EQ(m.targetName, "h100-sxm");
+  EXPECT_EQ(m.chip, "sm_90a");
+  EXPECT_EQ(m.chain.kind, ChainKind::Ffn);
+  EXPECT_EQ(m.chain.activation, Activation::GeluTanh);
+  EXPECT_EQ(m.chain.m, -1);
+  EXPECT_EQ(m.chain.l, 512);
+  ASSERT_EQ(m.numTensors(), 4u);
+  EXPECT_EQ(m.tensor(3).name, "out");
+  EXPECT_TRUE(m.isOutput(3));
+  EXPECT_EQ(m.tensor(1).layout, "kn");
+  ASSERT_EQ(m.kernels.size(), 2u);
+  const KernelSpec &k = m.kernels[0];
+  EXPECT_EQ(k.cluster[0], 4u);
+  EXPECT_EQ(k.gridMTile, 128);
+  EXPECT_EQ(k.dynamicSmem, 200704u);
+  ASSERT_EQ(k.params.size(), 7u);
+  EXPECT_EQ(k.params[0].kind, ParamKind::TensorMap);
+  EXPECT_EQ(k.params[0].tensor, 0);
+  EXPECT_EQ(k.params[0].box, (std::vector<uint32_t>{64, 128}));
+  EXPECT_EQ(k.params[0].elementStrides, (std::vector<uint32_t>{1, 1}));
+  EXPECT_EQ(k.params[0].swizzle, 3);
+  EXPECT_EQ(k.params[0].l2Promotion, 3);
+  EXPECT_EQ(k.params[1].kind, ParamKind::TensorMapPtr);
+  EXPECT_EQ(k.params[1].l2Promotion, 0); // default "none"
+  EXPECT_EQ(k.params[3].kind, ParamKind::Memref);
+  EXPECT_TRUE(k.params[4].scalarIsM);
+  EXPECT_EQ(k.params[5].kind, ParamKind::I32);
+  EXPECT_EQ(k.params[5].scalarValue, 7);
+  EXPECT_EQ(k.params[6].bytesPerM, 16384);
+  EXPECT_TRUE(k.params[6].zero);
+  EXPECT_EQ(m.kernels[1].mMultiple, 64);
+  EXPECT_TRUE(m.kernels[1].ptx.empty());
+  EXPECT_EQ(m.plan.get("cost_ns")->integer, 17500);
+}
+
+TEST(ManifestTest, SelectsKernelByMBin) {
+  Manifest m;
+  std::string error;
+  ASSERT_TRUE(parseManifest(validManifest(), m, error)) << error;
+  EXPECT_EQ(m.selectKernel(1), 0);
+  EXPECT_EQ(m.selectKernel(256), 0);
+  EXPECT_EQ(m.selectKernel(257), 1);
+  EXPECT_EQ(m.selectKernel(1048576), 1);
+  EXPECT_EQ(m.selectKernel(1048577), -1);
+  EXPECT_EQ(m.selectKernel(0), -1);
+}
+
+struct Mutation {
+  const char *from, *to, *message;
+};
+
+TEST(ManifestTest, RejectsInvalidManifestsNamingTheField) {
+  const Mutation cases[] = {
+      {"\"flashfuser-bundle\"", "\"other\"", "format: expected"},
+      {"\"version\": 1", "\"version\": 2", "unsupported bundle version 2"},
+      {"\"source_hash\": \"1111", "\"source_hash\": \"111X",
+       "source_hash: expected 64 lowercase hex digits"},
+      {"\"chip\": \"sm_90a\"", "\"chip\": \"hopper\"",
+       "target.chip: expected sm_XY or sm_XYa, got \"hopper\""},
+      {"\"chip\": \"sm_90a\"", "\"chip\": \"sm_9000000000000\"",
+       "target.chip: expected sm_XY or sm_XYa"},
+      {"\"kind\": \"ffn\"", "\"kind\": \"conv\"",
+       "chain.kind: unknown value \"conv\""},
+      {"\"activation\": \"gelu_tanh\"", "\"activation\": \"swish\"",
+       "chain.activation: unknown value"},
+      {"\"dtype\": \"bf16\",\n            \"m\"",
+       "\"dtype\": \"fp8\",\n            \"m\"", "chain.dtype: unknown dtype"},
+      {"\"m\": -1", "\"m\": 0", "chain.m: M must be positive"},
+      {"\"l\": 512", "\"l\": 0", "chain.l: a ffn chain needs L >= 1"},
+      {"\"shape\": [512, 2048]", "\"shape\": [512, -1]",
+       "chain.inputs[1].shape[1]: only the outermost dimension may be M"},
+      {"\"name\": \"w2\"", "\"name\": \"w1\"", "duplicate tensor name \"w1\""},
+      {"{\"name\": \"w2\", \"shape\": [2048, 512], \"dtype\": \"bf16\"}",
+       "{\"name\": \"w2\", \"shape\": [2048, 512], \"dtype\": \"bf16\", "
+       "\"layout\": \"t\"}",
+       "chain.inputs[2].layout: unknown layout"},
+      {"\"m_hi\": 256", "\"m_hi\": 300",
+       "kernels[1]: M bin [257, 1048576] overlaps kernels[0]"},
+      {"\"block\": [384, 1, 1]", "\"block\": [2048, 1, 1]",
+       "kernels[0].block[0]: value 2048 out of range"},
+      {"\"cluster\": [4, 1, 1]", "\"cluster\": [4, 4, 2]",
+       "kernels[0].cluster: 32 CTAs per cluster exceeds 16"},
+      {"\"grid\": [2, 4, 1]", "\"grid\": [2, 3, 1]",
+       "kernels[1].grid: grid[1] = 3 is not a multiple of cluster[1] = 2"},
+      {"\"dynamic_smem\": 200704", "\"dynamic_smem\": 300000",
+       "kernels[0].dynamic_smem: value 300000 out of range"},
+      {"\"cubin\": \"ff_chain0.cubin\"", "\"cubin\": \"../x.cubin\"",
+       "kernels[0].cubin: must be a file name inside the bundle"},
+      {"\"tensor\": \"x\", \"box\"", "\"tensor\": \"y\", \"box\"",
+       "kernels[0].params[0].tensor: no chain input or output named \"y\""},
+      {"\"box\": [64, 128]", "\"box\": [64]",
+       "kernels[0].params[0].box: expected 2 elements, got 1"},
+      {"\"box\": [64, 128]", "\"box\": [128, 128]",
+       "exceeds the swizzle span of 128"},
+      {"\"box\": [64, 128]", "\"box\": [4, 128]",
+       "inner box extent 8 bytes is not a multiple of 16"},
+      {"\"swizzle\": \"128B\", \"l2", "\"swizzle\": \"256B\", \"l2",
+       "kernels[0].params[0].swizzle: unknown value \"256B\""},
+      {"{\"kind\": \"i64\", \"value\": \"M\"}",
+       "{\"kind\": \"i64\", \"value\": \"N\"}",
+       "kernels[0].params[4].value: expected \"M\" or an integer"},
+      {"{\"kind\": \"i32\", \"value\": 7}",
+       "{\"kind\": \"i32\", \"value\": 7000000000}", "does not fit in i32"},
+      {"{\"kind\": \"ptr\", \"tensor\": \"w2\"}", "{\"kind\": \"float\"}",
+       "kernels[0].params[2].kind: unknown value \"float\""},
+      {"\"hash\": \"0000", "\"hash\": \"000", "hash: expected 64"},
+      {"\"kernels\": [", "\"kernelz\": [", "missing field \"kernels\""},
+  };
+  for (const Mutation &c : cases) {
+    Manifest m;
+    std::string error;
+    std::string text = edit(validManifest(), c.from, c.to);
+    EXPECT_FALSE(parseManifest(text, m, error)) << c.to;
+    EXPECT_NE(error.find(c.message), std::string::npos)
+        << "expected \"" << c.message << "\", got \"" << error << "\"";
+  }
+}
+
+TEST(ManifestTest, RejectsWrongInputCountForKind) {
+  Manifest m;
+  std::string error;
+  std::string text =
+      edit(validManifest(), "\"kind\": \"ffn\"", "\"kind\": \"gated_ffn\"");
+  EXPECT_FALSE(parseManifest(text, m, error));
+  EXPECT_NE(error.find("a gated_ffn chain takes 4 inputs, got 3"),
+            std::string::npos)
+      << error;
+}
+
+TEST(ManifestTest, StaticMMustFallInABin) {
+  Manifest m;
+  std::string error;
+  std::string text = edit(validManifest(), "\"m\": -1", "\"m\": 2000000");
+  EXPECT_FALSE(parseManifest(text, m, error));
+  EXPECT_NE(error.find("no kernel's M bin holds the static M 2000000"),
+            std::string::npos)
+      << error;
+}
+
+/// A temporary bundle directory written by the test.
+class BundleDir : public ::testing::Test {
+protected:
+  void SetUp() override {
+    char tmpl[] = "/tmp/ffrt-bundle-XXXXXX";
+    ASSERT_NE(mkdtemp(tmpl), nullptr);
+    dir = tmpl;
+  }
+  void TearDown() override {
+    std::string cmd = "rm -rf '" + dir + "'";
+    (void)std::system(cmd.c_str());
+  }
+  void write(const std::string &name, const std::string &data) {
+    std::ofstream f(dir + "/" + name, std::ios::binary);
+    f << data;
+  }
+  /// Writes the valid manifest with a correct hash and two kernel files.
+  void writeValid() {
+    std::string text = validManifest();
+    write("ff_chain0.cubin", "cubin-bytes-0");
+    write("ff_chain0.ptx", "ptx text 0");
+    write("ff_chain1.cubin", "cubin-bytes-1");
+    Manifest m;
+    std::string error;
+    ASSERT_TRUE(parseManifest(text, m, error)) << error;
+    std::string hash = computeBundleHash(text, m.hashDigitsBegin,
+                                         {"cubin-bytes-0", "cubin-bytes-1"},
+                                         {"ptx text 0", ""});
+    text.replace(m.hashDigitsBegin, 64, hash);
+    write("manifest.json", text);
+    expectedHash = hash;
+  }
+  std::string dir, expectedHash;
+};
+
+TEST_F(BundleDir, HashIsShaOfZeroedManifestAndFiles) {
+  writeValid();
+  // Recompute by the documented rule, independently of computeBundleHash.
+  std::string text = validManifest();
+  Sha256 h;
+  h.update(text); // validManifest() already carries 64 zeros
+  h.update("cubin-bytes-0");
+  h.update("ptx text 0");
+  h.update("cubin-bytes-1");
+  EXPECT_EQ(h.finishHex(), expectedHash);
+  Bundle b;
+  std::string error;
+  ASSERT_TRUE(readBundle(dir, /*verifyHash=*/true, b, error)) << error;
+  EXPECT_EQ(b.cubins[1], "cubin-bytes-1");
+  EXPECT_EQ(b.ptxs[0], "ptx text 0");
+  EXPECT_EQ(b.manifest.hash, expectedHash);
+}
+
+TEST_F(BundleDir, DetectsCorruptedKernelFile) {
+  writeValid();
+  write("ff_chain1.cubin", "cubin-bytes-X");
+  Bundle b;
+  std::string error;
+  EXPECT_FALSE(readBundle(dir, true, b, error));
+  EXPECT_NE(error.find("hash mismatch"), std::string::npos) << error;
+  // Without verification the same bundle reads.
+  EXPECT_TRUE(readBundle(dir, false, b, error)) << error;
+}
+
+TEST_F(BundleDir, DetectsEditedManifest) {
+  writeValid();
+  std::string text;
+  ASSERT_TRUE(readFile(dir + "/manifest.json", text));
+  write("manifest.json", edit(text, "\"stages\": 4", "\"stages\": 5"));
+  Bundle b;
+  std::string error;
+  EXPECT_FALSE(readBundle(dir, true, b, error));
+  EXPECT_NE(error.find("hash mismatch"), std::string::npos) << error;
+}
+
+TEST_F(BundleDir, MissingFilesAreNamed) {
+  Bundle b;
+  std::string error;
+  EXPECT_FALSE(readBundle(dir, true, b, error));
+  EXPECT_NE(error.find("cannot read " + dir + "/manifest.json"),
+            std::string::npos)
+      << error;
+  writeValid();
+  std::remove((dir + "/ff_chain0.ptx").c_str());
+  EXPECT_FALSE(readBundle(dir, true, b, error));
+  EXPECT_NE(error.find("cannot read kernel file ff_chain0.ptx"),
+            std::string::npos)
+      << error;
+}
+
+} // namespace

@@ -1,0 +1,54 @@
+//===- TestManifest.h - A valid manifest shared by the runtime tests ------===//
+
+#ifndef FF_TEST_UNIT_RUNTIME_TESTMANIFEST_H
+#define FF_TEST_UNIT_RUNTIME_TESTMANIFEST_H
+
+#include <string>
+
+namespace ff::rt::test {
+
+/// The docs/bundle.md example: a dynamic-M FFN with two M bins.
+inline std::string validManifest() {
+  return R"({
+  "format": "flashfuser-bundle", "version": 1,
+  "compiler": "FlashFuser 0.1.0",
+  "source_hash": "1111111111111111111111111111111111111111111111111111111111111111",
+  "target": {"name": "h100-sxm", "chip": "sm_90a"},
+  "chain": {"kind": "ffn", "activation": "gelu_tanh", "dtype": "bf16",
+            "m": -1, "n": 2048, "k": 512, "l": 512,
+            "inputs": [{"name": "x", "shape": [-1, 512], "dtype": "bf16"},
+                       {"name": "w1", "shape": [512, 2048], "dtype": "bf16"},
+                       {"name": "w2", "shape": [2048, 512], "dtype": "bf16"}],
+            "outputs": [{"name": "out", "shape": [-1, 512], "dtype": "bf16"}]},
+  "plan": {"cluster": [1, 4, 1, 1], "block": [128, 128, 64, 128],
+           "grid": [1, 4, 1, 1], "stages": 4, "cost_ns": 17500},
+  "kernels": [
+    {"name": "ff_chain0", "cubin": "ff_chain0.cubin", "ptx": "ff_chain0.ptx",
+     "m_lo": 1, "m_hi": 256,
+     "block": [384, 1, 1], "cluster": [4, 1, 1], "grid": [4, 1, 1],
+     "grid_m_tile": 128, "dynamic_smem": 200704,
+     "params": [
+       {"kind": "tensormap", "tensor": "x", "box": [64, 128],
+        "swizzle": "128B", "l2_promotion": "256B", "oob_fill": "zero",
+        "interleave": "none"},
+       {"kind": "tensormap_ptr", "tensor": "w1", "box": [64, 64],
+        "swizzle": "128B"},
+       {"kind": "ptr", "tensor": "w2"},
+       {"kind": "memref", "tensor": "out"},
+       {"kind": "i64", "value": "M"},
+       {"kind": "i32", "value": 7},
+       {"kind": "workspace", "bytes_per_m": 16384, "zero": true}]},
+    {"name": "ff_chain1", "cubin": "ff_chain1.cubin",
+     "m_lo": 257, "m_hi": 1048576, "m_multiple": 64,
+     "block": [384, 1, 1], "cluster": [2, 2, 1], "grid": [2, 4, 1],
+     "grid_m_tile": 256, "dynamic_smem": 100000,
+     "params": [{"kind": "ptr", "tensor": "x"}, {"kind": "ptr", "tensor": "out"}]}
+  ],
+  "hash": "0000000000000000000000000000000000000000000000000000000000000000"
+}
+)";
+}
+
+} // namespace ff::rt::test
+
+#endif // FF_TEST_UNIT_RUNTIME_TESTMANIFEST_H

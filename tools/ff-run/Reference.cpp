@@ -1,0 +1,226 @@
+//===- Reference.cpp - Independent fp32 reference for ff-run --------------===//
+
+#include "Reference.h"
+
+#include <cmath>
+#include <cstdlib>
+#include <dlfcn.h>
+
+using namespace ff;
+using namespace ff::rt;
+using namespace ff::rt::cu;
+
+double ff::run::activate(Activation act, double x) {
+  switch (act) {
+  case Activation::Identity:
+    return x;
+  case Activation::Relu:
+    return x > 0 ? x : 0;
+  case Activation::GeluErf:
+    return 0.5 * x * (1.0 + std::erf(x / std::sqrt(2.0)));
+  case Activation::GeluTanh: {
+    const double c = std::sqrt(2.0 / M_PI);
+    return 0.5 * x * (1.0 + std::tanh(c * (x + 0.044715 * x * x * x)));
+  }
+  case Activation::Silu:
+    return x / (1.0 + std::exp(-x));
+  case Activation::Sigmoid:
+    return 1.0 / (1.0 + std::exp(-x));
+  }
+  return x;
+}
+
+namespace {
+// The few cuBLAS declarations we use (cublas_api.h values).
+using cublasHandle_t = struct cublasContext *;
+constexpr int CUBLAS_OP_N = 0, CUBLAS_OP_T = 1;
+constexpr int CUDA_R_32F = 0, CUDA_R_16F = 2, CUDA_R_16BF = 14;
+constexpr int CUBLAS_COMPUTE_32F = 68;
+constexpr int CUBLAS_GEMM_DEFAULT = -1;
+
+struct Cublas {
+  int (*create)(cublasHandle_t *);
+  int (*destroy)(cublasHandle_t);
+  int (*gemmEx)(cublasHandle_t, int, int, int, int, int, const void *,
+                const void *, int, int, const void *, int, int, const void *,
+                void *, int, int, int, int);
+  cublasHandle_t handle = nullptr;
+};
+
+bool loadCublas(Cublas &c, std::string &error) {
+  static void *lib = nullptr;
+  if (!lib) {
+    std::vector<std::string> names;
+    if (const char *env = std::getenv("FF_CUBLAS_LIB"))
+      names.push_back(env);
+    for (const char *n : {"libcublas.so.13", "libcublas.so.12", "libcublas.so"})
+      names.push_back(n);
+    std::string home =
+        std::getenv("CUDA_HOME") ? std::getenv("CUDA_HOME") : "/usr/local/cuda";
+    names.push_back(home + "/lib64/libcublas.so");
+    for (const std::string &n : names)
+      if ((lib = dlopen(n.c_str(), RTLD_NOW | RTLD_LOCAL)))
+        break;
+    if (!lib) {
+      error = "cannot load cuBLAS (libcublas.so.13/.12; set FF_CUBLAS_LIB)";
+      return false;
+    }
+  }
+  c.create =
+      reinterpret_cast<decltype(c.create)>(dlsym(lib, "cublasCreate_v2"));
+  c.destroy =
+      reinterpret_cast<decltype(c.destroy)>(dlsym(lib, "cublasDestroy_v2"));
+  c.gemmEx = reinterpret_cast<decltype(c.gemmEx)>(dlsym(lib, "cublasGemmEx"));
+  if (!c.create || !c.destroy || !c.gemmEx) {
+    error = "cuBLAS lacks cublasCreate_v2/cublasGemmEx";
+    return false;
+  }
+  int s = c.create(&c.handle);
+  if (s != 0) {
+    error = "cublasCreate failed with status " + std::to_string(s);
+    return false;
+  }
+  return true;
+}
+
+int cudaType(DType t) {
+  return t == DType::BF16  ? CUDA_R_16BF
+         : t == DType::F16 ? CUDA_R_16F
+                           : CUDA_R_32F;
+}
+
+/// Row-major C[m, n] (fp32) = A[m, k] · B, where B is [k, n] ("kn") or
+/// [n, k] ("nk"). Column-major view: C^T = B^T · A^T.
+bool gemm(Cublas &c, int64_t m, int64_t n, int64_t k, CUdeviceptr a,
+          DType aType, CUdeviceptr b, DType bType, const std::string &layout,
+          CUdeviceptr out, std::string &error) {
+  float one = 1.f, zero = 0.f;
+  bool nk = layout == "nk";
+  int s = c.gemmEx(c.handle, nk ? CUBLAS_OP_T : CUBLAS_OP_N, CUBLAS_OP_N,
+                   int(n), int(m), int(k), &one, reinterpret_cast<void *>(b),
+                   cudaType(bType), nk ? int(k) : int(n),
+                   reinterpret_cast<void *>(a), cudaType(aType), int(k), &zero,
+                   reinterpret_cast<void *>(out), CUDA_R_32F, int(n),
+                   CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
+  if (s != 0) {
+    error = "cublasGemmEx failed with status " + std::to_string(s);
+    return false;
+  }
+  return true;
+}
+
+struct DeviceBuffer {
+  const Driver &d;
+  CUdeviceptr p = 0;
+  explicit DeviceBuffer(const Driver &d) : d(d) {}
+  ~DeviceBuffer() {
+    if (p)
+      d.cuMemFree(p);
+  }
+  bool alloc(size_t bytes, std::string &error) {
+    CUresult r = d.cuMemAlloc(&p, bytes);
+    if (r != CUDA_SUCCESS) {
+      error = d.errorString("cuMemAlloc", r);
+      p = 0;
+      return false;
+    }
+    return true;
+  }
+};
+} // namespace
+
+bool ff::run::computeReference(const Driver &d, const Manifest &man, int64_t m,
+                               const std::vector<HostTensor> &in,
+                               std::vector<float> &out, std::string &error) {
+  const ChainSpec &c = man.chain;
+  if (c.kind == ChainKind::Chain) {
+    error = "no reference for chain kind \"chain\"";
+    return false;
+  }
+  Cublas cb;
+  if (!loadCublas(cb, error))
+    return false;
+  struct Guard {
+    Cublas &c;
+    ~Guard() { c.destroy(c.handle); }
+  } guard{cb};
+
+  const HostTensor &x = in[0];
+  int64_t k = x.shape.back();
+  // Width of the first GEMM's output (N): from the first weight's layout.
+  const HostTensor &w1 = in[1];
+  int64_t n = w1.layout == "nk" ? w1.shape[0] : w1.shape[1];
+  auto sync = [&]() {
+    CUresult r = d.cuCtxSynchronize();
+    if (r != CUDA_SUCCESS)
+      error = d.errorString("cuCtxSynchronize", r);
+    return r == CUDA_SUCCESS;
+  };
+
+  DeviceBuffer h0(d), h1(d);
+  if (!h0.alloc(size_t(m * n) * 4, error) ||
+      !gemm(cb, m, n, k, x.device, x.dtype, w1.device, w1.dtype, w1.layout,
+            h0.p, error))
+    return false;
+  if (c.kind == ChainKind::GatedFfn) {
+    const HostTensor &wu = in[2];
+    if (!h1.alloc(size_t(m * n) * 4, error) ||
+        !gemm(cb, m, n, k, x.device, x.dtype, wu.device, wu.dtype, wu.layout,
+              h1.p, error))
+      return false;
+  }
+  if (!sync())
+    return false;
+  std::vector<float> h(size_t(m * n));
+  CUresult r = d.cuMemcpyDtoH(h.data(), h0.p, h.size() * 4);
+  if (r != CUDA_SUCCESS) {
+    error = d.errorString("cuMemcpyDtoH", r);
+    return false;
+  }
+  if (c.kind == ChainKind::Gemm) {
+    // gemm: out = act(x·w), the activation as an epilogue.
+    for (float &v : h)
+      v = float(activate(c.activation, double(v)));
+    out = std::move(h);
+    return true;
+  }
+  std::vector<float> up;
+  if (c.kind == ChainKind::GatedFfn) {
+    up.resize(h.size());
+    if ((r = d.cuMemcpyDtoH(up.data(), h1.p, up.size() * 4)) != CUDA_SUCCESS) {
+      error = d.errorString("cuMemcpyDtoH", r);
+      return false;
+    }
+  }
+  for (size_t i = 0; i < h.size(); ++i) {
+    double v = activate(c.activation, double(h[i]));
+    if (!up.empty())
+      v *= double(up[i]);
+    h[i] = float(v);
+  }
+  // Second GEMM in fp32: activated intermediate times the fp32 copy of the
+  // down projection.
+  const HostTensor &w2 = in.back();
+  int64_t l = w2.layout == "nk" ? w2.shape[0] : w2.shape[1];
+  DeviceBuffer hd(d), w2d(d), od(d);
+  if (!hd.alloc(h.size() * 4, error) ||
+      !w2d.alloc(w2.values.size() * 4, error) ||
+      !od.alloc(size_t(m * l) * 4, error))
+    return false;
+  if ((r = d.cuMemcpyHtoD(hd.p, h.data(), h.size() * 4)) != CUDA_SUCCESS ||
+      (r = d.cuMemcpyHtoD(w2d.p, w2.values.data(), w2.values.size() * 4)) !=
+          CUDA_SUCCESS) {
+    error = d.errorString("cuMemcpyHtoD", r);
+    return false;
+  }
+  if (!gemm(cb, m, l, n, hd.p, DType::F32, w2d.p, DType::F32, w2.layout, od.p,
+            error) ||
+      !sync())
+    return false;
+  out.resize(size_t(m * l));
+  if ((r = d.cuMemcpyDtoH(out.data(), od.p, out.size() * 4)) != CUDA_SUCCESS) {
+    error = d.errorString("cuMemcpyDtoH", r);
+    return false;
+  }
+  return true;
+}
