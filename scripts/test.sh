@@ -26,8 +26,19 @@ step "lit (regression + unit tests)"
 
 if [ -d python/tests ]; then
   step "pytest"
-  FLASHFUSER_BUILD_DIR="$build" PYTHONPATH="$root/python${PYTHONPATH:+:$PYTHONPATH}" \
-    python3 -m pytest -q python/tests --junitxml="$results/pytest.xml" || true
+  # The Debian python3 gets pytest from bootstrap's python3-pytest; a python3
+  # earlier on PATH (pyenv, venv) may lack it.
+  py=""
+  for cand in python3 /usr/bin/python3; do
+    if "$cand" -c "import pytest" 2>/dev/null; then py="$cand"; break; fi
+  done
+  if [ -z "$py" ]; then
+    echo "test: no python3 with pytest found"
+    python3 scripts/junit.py "$results/pytest.xml" pytest-missing fail
+  else
+    FLASHFUSER_BUILD_DIR="$build" PYTHONPATH="$root/python${PYTHONPATH:+:$PYTHONPATH}" \
+      "$py" -m pytest -q python/tests --junitxml="$results/pytest.xml" || true
+  fi
 fi
 
 step "find_package(FlashFuser) consumer"
