@@ -334,10 +334,13 @@ void KernelEmitter::emitSetup(gpu::GPUFuncOp func) {
 }
 
 void KernelEmitter::emitProducer() {
-  NVVM::SetMaxRegisterOp::create(
-      b, loc, b.getI32IntegerAttr(40),
-      NVVM::SetMaxRegisterActionAttr::get(
-          ctx, NVVM::SetMaxRegisterAction::decrease));
+  // Register reallocation pays off (and ptxas honours it) for the 384-thread
+  // 1 + 2 warpgroup layout; 256-thread kernels keep the default budget.
+  if (p.numConsumers == 2)
+    NVVM::SetMaxRegisterOp::create(
+        b, loc, b.getI32IntegerAttr(40),
+        NVVM::SetMaxRegisterActionAttr::get(
+            ctx, NVVM::SetMaxRegisterAction::decrease));
   for (Value t : tmaps)
     nvgpu::TmaPrefetchOp::create(b, loc, t, wgLeader);
 
@@ -433,13 +436,15 @@ Value KernelEmitter::emitMainLoop(SmallVector<Value> &accs) {
                   : Value();
         SmallVector<Value> acc(iter.begin(), iter.end());
         NVVM::WgmmaFenceAlignedOp::create(b, loc);
-        for (int64_t kk = 0; kk < 4; ++kk) {
-          // k16 step: 32 B along a K-major A row, 16 rows of 128 B of B.
-          Value dA = advance(descA, kk * 32);
-          acc[0] = wgmma(acc[0], dA, advance(descB, kk * 2048), p.bn);
-          if (gated)
-            acc[1] = wgmma(acc[1], dA, advance(descB2, kk * 2048), p.bn);
-        }
+        // k16 steps: 32 B along a K-major A row, 16 rows of 128 B of B.
+        // Gate and up run as two back-to-back chains so that no wgmma reads
+        // an accumulator another one of the group is still writing.
+        for (int64_t kk = 0; kk < 4; ++kk)
+          acc[0] = wgmma(acc[0], advance(descA, kk * 32),
+                         advance(descB, kk * 2048), p.bn);
+        for (int64_t kk = 0; gated && kk < 4; ++kk)
+          acc[1] = wgmma(acc[1], advance(descA, kk * 32),
+                         advance(descB2, kk * 2048), p.bn);
         NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
         // With one group in flight, the group of step k-1 has completed:
         // release its stage (in every CTA that multicast into it).
@@ -555,9 +560,14 @@ void KernelEmitter::emitFinisher(Value colStart, int64_t width,
   counter = add(mul(mTile, p.lTiles() * p.clusterN), counter);
   ifThen(eq(tid, 0), [&] {
     Value cntOff = add(mul(mul(numRows, p.shape.l), 4), mul(counter, 4));
+    // __threadfence(); atomicAdd(); __threadfence(): the explicit fences
+    // make the bar.sync-collected partial sums of all consumer threads
+    // visible before the count, whatever ordering the atomic lowers to.
+    LLVM::FenceOp::create(b, loc, LLVM::AtomicOrdering::acq_rel, "device");
     Value old = LLVM::AtomicRMWOp::create(
         b, loc, LLVM::AtomicBinOp::add, gep(ws, cntOff), cstI32(1),
         LLVM::AtomicOrdering::acq_rel, "device");
+    LLVM::FenceOp::create(b, loc, LLVM::AtomicOrdering::acq_rel, "device");
     Value last = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, old,
                                        cstI32(p.schedule.getGrid()[1] - 1));
     Value flag = arith::ExtUIOp::create(b, loc, i32, last);
@@ -671,10 +681,11 @@ void KernelEmitter::emitChunkOutput(Value acc, Value chunk) {
 }
 
 void KernelEmitter::emitConsumer() {
-  NVVM::SetMaxRegisterOp::create(
-      b, loc, b.getI32IntegerAttr(232),
-      NVVM::SetMaxRegisterActionAttr::get(
-          ctx, NVVM::SetMaxRegisterAction::increase));
+  if (p.numConsumers == 2)
+    NVVM::SetMaxRegisterOp::create(
+        b, loc, b.getI32IntegerAttr(232),
+        NVVM::SetMaxRegisterActionAttr::get(
+            ctx, NVVM::SetMaxRegisterAction::increase));
   SmallVector<Value> accs;
   Value acc = emitMainLoop(accs);
   if (p.kind == ChainKind::gemm) {
