@@ -136,11 +136,20 @@ LogicalResult DSMEmitBundlePass::emitBundle(DictionaryAttr bundle,
       std::string arch = "-arch=" + chip;
       SmallVector<StringRef> args = {tool, arch, "-O3", ptxPath, "-o",
                                      cubinPath};
+      // ptxas chatter goes to a log next to the cubin; shown on failure.
+      SmallString<256> logPath(cubinPath);
+      logPath += ".log";
+      std::optional<StringRef> redirects[] = {std::nullopt, StringRef(logPath),
+                                              StringRef(logPath)};
       std::string err;
-      if (llvm::sys::ExecuteAndWait(tool, args, std::nullopt, {}, 0, 0,
-                                    &err) != 0)
-        return emitError(loc) << "ptxas failed on '" << ptxPath << "' "
-                              << err;
+      int rc = llvm::sys::ExecuteAndWait(tool, args, std::nullopt, redirects,
+                                         0, 0, &err);
+      auto log = llvm::MemoryBuffer::getFile(logPath);
+      std::string logText = log ? (*log)->getBuffer().str() : "";
+      llvm::sys::fs::remove(logPath);
+      if (rc != 0)
+        return emitError(loc) << "ptxas failed on '" << ptxPath << "': "
+                              << err << logText;
       auto buf = llvm::MemoryBuffer::getFile(cubinPath);
       if (!buf)
         return emitError(loc) << "cannot read '" << cubinPath << "'";
