@@ -221,6 +221,18 @@ private:
                           eb * vals.size());
   }
 
+  /// Whether to move registers from the producer (setmaxnreg.dec 40) to the
+  /// consumers (setmaxnreg.inc 232). Only for the 384-thread 1 + 2 warpgroup
+  /// layout (256-thread kernels: ptxas ignores it). FFN producers also
+  /// stream D and, with a stage count that is not a power of two, need
+  /// div/rem by S: on an H200 such kernels (S = 3) hung with the
+  /// reallocation and were correct without it, while S = 2 and 4 were
+  /// correct with it (docs/lowering.md).
+  bool useRegisterReallocation() const {
+    return p.numConsumers == 2 &&
+           (p.kind == ChainKind::gemm || llvm::isPowerOf2_64(p.stages));
+  }
+
   void emitSetup(gpu::GPUFuncOp func);
   void emitProducer();
   void emitConsumer();
@@ -334,9 +346,7 @@ void KernelEmitter::emitSetup(gpu::GPUFuncOp func) {
 }
 
 void KernelEmitter::emitProducer() {
-  // Register reallocation pays off (and ptxas honours it) for the 384-thread
-  // 1 + 2 warpgroup layout; 256-thread kernels keep the default budget.
-  if (p.numConsumers == 2)
+  if (useRegisterReallocation())
     NVVM::SetMaxRegisterOp::create(
         b, loc, b.getI32IntegerAttr(40),
         NVVM::SetMaxRegisterActionAttr::get(
@@ -681,7 +691,7 @@ void KernelEmitter::emitChunkOutput(Value acc, Value chunk) {
 }
 
 void KernelEmitter::emitConsumer() {
-  if (p.numConsumers == 2)
+  if (useRegisterReallocation())
     NVVM::SetMaxRegisterOp::create(
         b, loc, b.getI32IntegerAttr(232),
         NVVM::SetMaxRegisterActionAttr::get(
