@@ -19,7 +19,12 @@ def ConvertDSMToNVGPU : Pass<"convert-dsm-to-nvgpu"> {
       `dsm.cluster_shape` -> `%cluster_nctaid.{x,y,z}`;
     - synchronisation: `dsm.cluster_arrive [relaxed]` ->
       `barrier.cluster.arrive[.relaxed]`, `dsm.cluster_wait` ->
-      `barrier.cluster.wait`.
+      `barrier.cluster.wait`;
+    - transaction barriers: `!dsm.barrier` -> `!llvm.ptr<3>` of a static
+      shared mbarrier; `dsm.barrier_create` (CTA-collective: thread 0 inits,
+      then `bar.sync`), `dsm.expect_tx` -> `mbarrier.arrive.expect_tx`,
+      `dsm.signal` -> `mapa` + remote `mbarrier.arrive` (`.release.cta`),
+      `dsm.wait` -> `mbarrier.try_wait.parity` loop.
 
     Any other dsm op left in the input is an error: it has no lowering yet,
     and leaving it would produce wrong code later.
@@ -34,6 +39,8 @@ def ConvertDSMToNVGPU : Pass<"convert-dsm-to-nvgpu"> {
     ```
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::gpu::GPUDialect",
+                           "::mlir::LLVM::LLVMDialect",
                            "::mlir::NVVM::NVVMDialect",
                            "::mlir::nvgpu::NVGPUDialect"];
 }

@@ -8,6 +8,8 @@
 #include "ff/Dialect/DSM/IR/DSMDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Transforms/DialectConversion.h"
@@ -26,6 +28,10 @@ struct ConvertDSMToNVGPUPass
     MLIRContext *ctx = &getContext();
     RewritePatternSet patterns(ctx);
     dsm::populateDSMToNVGPUPatterns(patterns);
+    TypeConverter converter;
+    converter.addConversion([](Type type) { return type; });
+    dsm::populateDSMBarrierToNVVMTypeConversion(converter);
+    dsm::populateDSMBarrierToNVVMPatterns(converter, patterns);
     ConversionTarget target(*ctx);
     // Every dsm op must go: one left behind has no lowering yet.
     target.addIllegalDialect<dsm::DSMDialect>();

@@ -9,6 +9,7 @@
 
 namespace mlir {
 class RewritePatternSet;
+class TypeConverter;
 
 namespace dsm {
 
@@ -18,7 +19,15 @@ void populateDSMClusterIdentityToNVVMPatterns(RewritePatternSet &patterns);
 /// dsm.cluster_arrive / dsm.cluster_wait -> barrier.cluster.
 void populateDSMSynchronizationToNVVMPatterns(RewritePatternSet &patterns);
 
-/// All of the above.
+/// !dsm.barrier -> !llvm.ptr<3> (an mbarrier in static shared memory).
+void populateDSMBarrierToNVVMTypeConversion(TypeConverter &converter);
+
+/// dsm.barrier_create / expect_tx / signal / wait -> nvvm.mbarrier.*;
+/// needs the type conversion above.
+void populateDSMBarrierToNVVMPatterns(const TypeConverter &converter,
+                                      RewritePatternSet &patterns);
+
+/// The identity and cluster-barrier patterns (no type conversion).
 void populateDSMToNVGPUPatterns(RewritePatternSet &patterns);
 
 } // namespace dsm

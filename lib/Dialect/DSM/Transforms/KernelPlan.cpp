@@ -276,6 +276,10 @@ FailureOr<KernelPlan> mlir::dsm::planKernel(FusedChainOp op,
     why = "stages must be in [1, 8]";
     return failure();
   }
+  if (plan.shape.k % 8 != 0) {
+    why = "K must be a multiple of 8 (TMA row strides are 16-byte multiples)";
+    return failure();
+  }
   if (plan.shape.n % plan.bn != 0 ||
       plan.ctasN * plan.bn != plan.shape.n) {
     why = "N must be exactly cls_n * grid_n * blk_n";
