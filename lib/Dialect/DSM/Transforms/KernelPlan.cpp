@@ -8,6 +8,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Matchers.h"
 #include "llvm/ADT/TypeSwitch.h"
 
@@ -108,6 +109,26 @@ static int blockArgIndex(Value v) {
   return arg ? static_cast<int>(arg.getArgNumber()) : -1;
 }
 
+/// The chain input `v` reads: a block argument, or a rank-2
+/// tensor.collapse_shape of one (conv chains as GEMMs: a row-major tensor
+/// collapsed to [rows, cols] is the same memory). Records the 2-d view of a
+/// collapsed input in `views`; returns -1 for anything else.
+static int resolveInput(Value v, KernelPlan &plan) {
+  if (auto collapse = v.getDefiningOp<tensor::CollapseShapeOp>()) {
+    int arg = blockArgIndex(collapse.getSrc());
+    auto type = cast<RankedTensorType>(collapse.getType());
+    if (arg < 0 || type.getRank() != 2)
+      return -1;
+    SmallVector<int64_t, 2> view(type.getShape());
+    for (int64_t &d : view)
+      if (ShapedType::isDynamic(d))
+        d = -1;
+    auto [it, inserted] = plan.inputViews.try_emplace(arg, view);
+    return (inserted || it->second == view) ? arg : -1;
+  }
+  return blockArgIndex(v);
+}
+
 FailureOr<KernelPlan> mlir::dsm::planKernel(FusedChainOp op,
                                             ScheduleAttr sched,
                                             std::string &why) {
@@ -150,7 +171,7 @@ FailureOr<KernelPlan> mlir::dsm::planKernel(FusedChainOp op,
     }
     // Weights (and the first input) must come straight from the chain
     // inputs; the intermediate of an FFN is checked below.
-    if (blockArgIndex(mm.getInputs()[1]) < 0) {
+    if (resolveInput(mm.getInputs()[1], plan) < 0) {
       why = "matmul right-hand operands must be chain inputs";
       return failure();
     }
@@ -158,6 +179,15 @@ FailureOr<KernelPlan> mlir::dsm::planKernel(FusedChainOp op,
 
   auto yield = cast<YieldOp>(op.getBodyBlock().getTerminator());
   Value result = yield.getValues()[0];
+  // A conv chain expands the [rows, cols] result back to its image shape:
+  // same memory, so the kernel writes the 2-d view.
+  if (auto expand = result.getDefiningOp<tensor::ExpandShapeOp>()) {
+    if (cast<RankedTensorType>(expand.getSrc().getType()).getRank() != 2) {
+      why = "only a rank-2 result may be expanded to the chain's result shape";
+      return failure();
+    }
+    result = expand.getSrc();
+  }
   plan.resultElementType = getElementTypeOrSelf(result);
   if (plan.resultElementType != bf16 && plan.resultElementType != f32) {
     why = "the chain result must be bf16 or f32";
@@ -165,13 +195,14 @@ FailureOr<KernelPlan> mlir::dsm::planKernel(FusedChainOp op,
   }
 
   auto first = cast<linalg::MatmulOp>(plan.shape.gemms[0].op);
-  int a = blockArgIndex(first.getInputs()[0]);
+  int a = resolveInput(first.getInputs()[0], plan);
   if (a < 0) {
-    why = "the first matmul must read a chain input";
+    why = "the first matmul must read a chain input (or a rank-2 "
+          "collapse_shape of one)";
     return failure();
   }
   plan.argA = a;
-  plan.argB = blockArgIndex(first.getInputs()[1]);
+  plan.argB = resolveInput(first.getInputs()[1], plan);
 
   // Resolves the final elementwise stage of GEMM `mm`: either `mm` is
   // yielded directly or one generic maps it to the yielded value.
@@ -200,11 +231,11 @@ FailureOr<KernelPlan> mlir::dsm::planKernel(FusedChainOp op,
     linalg::GenericOp act = singleGenericUser(first->getResult(0));
     if (gated) {
       auto up = cast<linalg::MatmulOp>(plan.shape.gemms[1].op);
-      if (up.getInputs()[0] != first.getInputs()[0]) {
+      if (resolveInput(up.getInputs()[0], plan) != a) {
         why = "gate and up matmuls must share their input";
         return failure();
       }
-      plan.argB2 = blockArgIndex(up.getInputs()[1]);
+      plan.argB2 = resolveInput(up.getInputs()[1], plan);
       if (!act || act.getNumDpsInputs() != 2 ||
           act.getDpsInputs()[0] != first->getResult(0) ||
           act.getDpsInputs()[1] != up->getResult(0)) {
@@ -224,7 +255,7 @@ FailureOr<KernelPlan> mlir::dsm::planKernel(FusedChainOp op,
       return failure();
     }
     plan.firstEpilogue = act;
-    plan.argD = blockArgIndex(down.getInputs()[1]);
+    plan.argD = resolveInput(down.getInputs()[1], plan);
     if (!finalStage(down, plan.lastEpilogue))
       return failure();
     break;

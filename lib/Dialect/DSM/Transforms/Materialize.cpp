@@ -169,6 +169,12 @@ DictionaryAttr DSMMaterializePass::materialize(FusedChainOp chain,
                b.getNamedAttr("l2_promotion", b.getStringAttr("256B")),
                b.getNamedAttr("oob_fill", b.getStringAttr("zero")),
                b.getNamedAttr("interleave", b.getStringAttr("none"))};
+      // A conv chain's input seen as a 2-d GEMM operand: the runtime builds
+      // the tensormap over this [rows, cols] view of the row-major tensor.
+      if (auto it = plan.inputViews.find(param.input);
+          it != plan.inputViews.end())
+        attrs.push_back(
+            b.getNamedAttr("view", b.getDenseI64ArrayAttr(it->second)));
       break;
     case KernelParam::Kind::Ptr:
       attrs = {b.getNamedAttr("kind", b.getStringAttr("ptr")),

@@ -219,3 +219,45 @@ func.func @gated(%a0: tensor<256x512xbf16>, %a1: tensor<512x512xbf16>, %a2: tens
   }
   return %r : tensor<256x512xbf16>
 }
+
+// -----
+
+// Conv chain: the collapsed image is a 2-d GEMM operand; its tensormap is
+// described over the [rows, cols] view, the output written as the expanded result.
+// CHECK: activation = "relu"
+// CHECK-SAME: shape = array<i64: 2, 16, 8, 512>
+// CHECK-SAME: {box = array<i64: 64, 128>, interleave = "none", kind = "tensormap", l2_promotion = "256B", oob_fill = "zero", swizzle = "128B", tensor = "in0", view = array<i64: 256, 512>}
+// CHECK-SAME: {box = array<i64: 64, 64>, interleave = "none", kind = "tensormap", l2_promotion = "256B", oob_fill = "zero", swizzle = "128B", tensor = "in1"}
+// CHECK-LABEL: gpu.func @conv_0
+// CHECK: arith.maximumf
+func.func @conv(%img: tensor<2x16x8x512xbf16>, %w1: tensor<512x128xbf16>, %w2: tensor<128x256xbf16>) -> tensor<2x16x8x256xbf16> {
+  %r = dsm.fused_chain ffn (%img, %w1, %w2) {schedule = #dsm.schedule<cluster = [1, 1, 1, 1], block = [128, 128, 64, 128], grid = [2, 1, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [], stages = 4, cost_ns = 1000>}
+      : (tensor<2x16x8x512xbf16>, tensor<512x128xbf16>, tensor<128x256xbf16>) -> tensor<2x16x8x256xbf16> {
+  ^bb0(%x4: tensor<2x16x8x512xbf16>, %a: tensor<512x128xbf16>, %b: tensor<128x256xbf16>):
+    %zero = arith.constant 0.0 : f32
+    %x = tensor.collapse_shape %x4 [[0, 1, 2], [3]] : tensor<2x16x8x512xbf16> into tensor<256x512xbf16>
+    %e0 = tensor.empty() : tensor<256x128xf32>
+    %f0 = linalg.fill ins(%zero : f32) outs(%e0 : tensor<256x128xf32>) -> tensor<256x128xf32>
+    %g = linalg.matmul ins(%x, %a : tensor<256x512xbf16>, tensor<512x128xbf16>) outs(%f0 : tensor<256x128xf32>) -> tensor<256x128xf32>
+    %he = tensor.empty() : tensor<256x128xbf16>
+    %h = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%g : tensor<256x128xf32>) outs(%he : tensor<256x128xbf16>) {
+    ^bb0(%v: f32, %o: bf16):
+      %c0 = arith.constant 0.0 : f32
+      %m = arith.maximumf %v, %c0 : f32
+      %t = arith.truncf %m : f32 to bf16
+      linalg.yield %t : bf16
+    } -> tensor<256x128xbf16>
+    %e1 = tensor.empty() : tensor<256x256xf32>
+    %f1 = linalg.fill ins(%zero : f32) outs(%e1 : tensor<256x256xf32>) -> tensor<256x256xf32>
+    %y = linalg.matmul ins(%h, %b : tensor<256x128xbf16>, tensor<128x256xbf16>) outs(%f1 : tensor<256x256xf32>) -> tensor<256x256xf32>
+    %oe = tensor.empty() : tensor<256x256xbf16>
+    %o = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%y : tensor<256x256xf32>) outs(%oe : tensor<256x256xbf16>) {
+    ^bb0(%v: f32, %o2: bf16):
+      %t = arith.truncf %v : f32 to bf16
+      linalg.yield %t : bf16
+    } -> tensor<256x256xbf16>
+    %o4 = tensor.expand_shape %o [[0, 1, 2], [3]] output_shape [2, 16, 8, 256] : tensor<256x256xbf16> into tensor<2x16x8x256xbf16>
+    dsm.yield %o4 : tensor<2x16x8x256xbf16>
+  }
+  return %r : tensor<2x16x8x256xbf16>
+}

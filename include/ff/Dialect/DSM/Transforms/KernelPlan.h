@@ -14,6 +14,7 @@
 #include "ff/Dialect/DSM/IR/DSMOps.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "llvm/ADT/DenseMap.h"
 
 #include <string>
 
@@ -37,6 +38,9 @@ struct KernelPlan {
   /// Block-argument indices of the chain operands. `gemm`: a, b. `ffn`:
   /// a, b (W1), d (W2). `gated_ffn`: a, b (gate), b2 (up), d (down).
   unsigned argA = 0, argB = 0, argB2 = 0, argD = 0;
+  /// Inputs read through a rank-2 tensor.collapse_shape (conv chains): the
+  /// [rows, cols] view (-1: dynamic) their TMA descriptors must describe.
+  llvm::SmallDenseMap<unsigned, SmallVector<int64_t, 2>> inputViews;
   /// The elementwise generic applied to the first GEMM(s) (for `gemm`, the
   /// final one); may be null for `gemm` (store the accumulator).
   linalg::GenericOp firstEpilogue;
