@@ -1,3 +1,5 @@
+// REQUIRES: ptxas
+// (the CUDA toolkit: GELU needs libdevice, which gpu-module-to-binary links)
 // RUN: rm -rf %t && ff-opt %s --lower-to-nvvm="emit-bundle=%t" -o /dev/null
 // RUN: FileCheck %s < %t/ffn_0.ptx
 
