@@ -1,0 +1,48 @@
+//===- Passes.td - FlashFuser conversion passes ------------*- tablegen -*-===//
+//
+// Part of the FlashFuser project.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FF_CONVERSION_PASSES_TD
+#define FF_CONVERSION_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def ConvertDSMToNVGPU : Pass<"convert-dsm-to-nvgpu"> {
+  let summary = "Lower dsm cluster ops inside kernels to nvgpu and nvvm";
+  let description = [{
+    Rewrites the dsm ops that `--dsm-materialize` leaves in kernel bodies,
+    one pattern set per op family:
+
+    - cluster identity: `dsm.cluster_rank` -> `%cluster_ctarank`,
+      `dsm.cluster_shape` -> `%cluster_nctaid.{x,y,z}`;
+    - synchronisation: `dsm.cluster_arrive [relaxed]` ->
+      `barrier.cluster.arrive[.relaxed]`, `dsm.cluster_wait` ->
+      `barrier.cluster.wait`;
+    - transaction barriers: `!dsm.barrier` -> `!llvm.ptr<3>` of a static
+      shared mbarrier; `dsm.barrier_create` (CTA-collective: thread 0 inits,
+      then `bar.sync`), `dsm.expect_tx` -> `mbarrier.arrive.expect_tx`,
+      `dsm.signal` -> `mapa` + remote `mbarrier.arrive` (`.release.cta`),
+      `dsm.wait` -> `mbarrier.try_wait.parity` loop.
+
+    Any other dsm op left in the input is an error: it has no lowering yet,
+    and leaving it would produce wrong code later.
+
+    Example:
+
+    ```mlir
+    %r = dsm.cluster_rank : index
+    // becomes
+    %0 = nvvm.read.ptx.sreg.cluster.ctarank : i32
+    %r = arith.index_castui %0 : i32 to index
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::gpu::GPUDialect",
+                           "::mlir::LLVM::LLVMDialect",
+                           "::mlir::NVVM::NVVMDialect",
+                           "::mlir::nvgpu::NVGPUDialect"];
+}
+
+#endif // FF_CONVERSION_PASSES_TD

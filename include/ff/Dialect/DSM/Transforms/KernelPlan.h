@@ -1,0 +1,92 @@
+//===- KernelPlan.h - what --dsm-materialize can lower ----------*- C++ -*-===//
+//
+// Part of the FlashFuser project.
+//
+// The kernel family --dsm-materialize implements and the analysis that maps a
+// scheduled dsm.fused_chain onto it. --dsm-search uses isLowerable() to keep
+// its plans inside that family.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FF_DIALECT_DSM_TRANSFORMS_KERNELPLAN_H
+#define FF_DIALECT_DSM_TRANSFORMS_KERNELPLAN_H
+
+#include "ff/Dialect/DSM/IR/DSMOps.h"
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "llvm/ADT/DenseMap.h"
+
+#include <string>
+
+namespace mlir::dsm {
+
+/// Shared memory a kernel may use for its dynamic buffer: the H100/H200
+/// per-block opt-in maximum (227 KiB) less the 1 KiB that the 1024-aligned
+/// dynamic buffer leaves for static barriers.
+constexpr int64_t kMaxDynamicSmemBytes = 232448 - 1024;
+
+/// Threads of one warpgroup.
+constexpr int64_t kWarpgroupThreads = 128;
+
+/// A scheduled chain mapped onto the warp-specialized kernel family:
+/// 1 TMA producer warpgroup + blk_m/64 wgmma consumer warpgroups.
+struct KernelPlan {
+  ChainKind kind = ChainKind::gemm;
+  ChainShape shape;
+  ScheduleAttr schedule;
+
+  /// Block-argument indices of the chain operands. `gemm`: a, b. `ffn`:
+  /// a, b (W1), d (W2). `gated_ffn`: a, b (gate), b2 (up), d (down).
+  unsigned argA = 0, argB = 0, argB2 = 0, argD = 0;
+  /// Inputs read through a rank-2 tensor.collapse_shape (conv chains): the
+  /// [rows, cols] view (-1: dynamic) their TMA descriptors must describe.
+  llvm::SmallDenseMap<unsigned, SmallVector<int64_t, 2>> inputViews;
+  /// The elementwise generic applied to the first GEMM(s) (for `gemm`, the
+  /// final one); may be null for `gemm` (store the accumulator).
+  linalg::GenericOp firstEpilogue;
+  /// The elementwise generic applied to the last GEMM of an FFN; may be null.
+  linalg::GenericOp lastEpilogue;
+  /// Element type of the chain result (bf16 or f32).
+  Type resultElementType;
+  /// A name for the manifest (gelu_tanh, silu, relu, gelu, identity, ...).
+  std::string activation;
+
+  // Tiles and parallelism.
+  int64_t bm = 128, bn = 256, bk = 64, bl = 0;
+  int64_t stages = 4;
+  /// CTAs per cluster along n (the kernel's x cluster extent).
+  int64_t clusterN = 1;
+  /// CTAs along n for one m tile: clusterN * clusters along n.
+  int64_t ctasN = 1;
+  int64_t numConsumers = 2;
+  /// Whether partial E tiles of several clusters meet in an fp32 workspace.
+  bool needsWorkspace = false;
+
+  // Shared-memory layout (bytes from the 1024-aligned dynamic base).
+  int64_t smemA = 0, smemB = 0, smemC = 0, smemD = 0, smemE = 0,
+          smemFlag = 0, smemBytes = 0;
+  int64_t aStageBytes = 0, bStageBytes = 0, dStageBytes = 0;
+
+  int64_t numThreads() const { return kWarpgroupThreads * (numConsumers + 1); }
+  int64_t kTiles() const { return llvm::divideCeil(shape.k, bk); }
+  int64_t lTiles() const { return bl ? shape.l / bl : 0; }
+  /// Rows of A each CTA loads per stage (A multicast in gemm clusters).
+  int64_t aRowsPerCta() const {
+    return kind == ChainKind::gemm ? bm / clusterN : bm;
+  }
+  /// Workspace bytes per row of M: fp32 E plus the arrival counters.
+  int64_t workspaceBytesPerM() const;
+};
+
+/// Maps `op` under `schedule` onto the kernel family. On failure returns a
+/// reason in `why` (and no diagnostic).
+FailureOr<KernelPlan> planKernel(FusedChainOp op, ScheduleAttr schedule,
+                                 std::string &why);
+
+/// Whether --dsm-materialize implements `schedule` for `op`.
+bool isLowerable(FusedChainOp op, ScheduleAttr schedule,
+                 std::string *why = nullptr);
+
+} // namespace mlir::dsm
+
+#endif // FF_DIALECT_DSM_TRANSFORMS_KERNELPLAN_H

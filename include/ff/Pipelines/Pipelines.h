@@ -1,0 +1,54 @@
+//===- Pipelines.h - FlashFuser pass pipelines ------------------*- C++ -*-===//
+//
+// Part of the FlashFuser project.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FF_PIPELINES_PIPELINES_H
+#define FF_PIPELINES_PIPELINES_H
+
+#include "mlir/Pass/PassOptions.h"
+
+#include <string>
+
+namespace mlir {
+class OpPassManager;
+
+namespace ff {
+
+/// Options of --lower-to-nvvm.
+struct LowerToNVVMOptions : public PassPipelineOptions<LowerToNVVMOptions> {
+  PassOptions::Option<std::string> chip{*this, "chip",
+                                        llvm::cl::desc("Target chip"),
+                                        llvm::cl::init("sm_90a")};
+  PassOptions::Option<std::string> features{
+      *this, "features",
+      llvm::cl::desc("PTX features (+ptx86 for cluster-scoped mbarriers)"),
+      llvm::cl::init("+ptx86")};
+  PassOptions::Option<std::string> format{
+      *this, "format",
+      llvm::cl::desc("isa: PTX in gpu.binary; bin: cubin (bundles: PTX and "
+                     "cubin)"),
+      llvm::cl::init("isa")};
+  PassOptions::Option<int> optLevel{*this, "opt-level",
+                                    llvm::cl::desc("LLVM/ptxas opt level"),
+                                    llvm::cl::init(3)};
+  PassOptions::Option<std::string> emitBundle{
+      *this, "emit-bundle",
+      llvm::cl::desc("Write a kernel bundle (manifest.json + PTX/cubin) into "
+                     "this directory"),
+      llvm::cl::init("")};
+};
+
+/// dsm-materialize -> convert-dsm-to-nvgpu -> NVVM/LLVM conversions ->
+/// dsm-finalize-kernels -> gpu-module-to-binary [-> dsm-emit-bundle].
+void buildLowerToNVVMPipeline(OpPassManager &pm,
+                              const LowerToNVVMOptions &options);
+
+/// Registers --lower-to-nvvm.
+void registerLowerToNVVMPipeline();
+
+} // namespace ff
+} // namespace mlir
+
+#endif // FF_PIPELINES_PIPELINES_H

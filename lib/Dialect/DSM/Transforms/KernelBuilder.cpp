@@ -1,0 +1,782 @@
+//===- KernelBuilder.cpp - build Hopper cluster kernels ---------*- C++ -*-===//
+//
+// Part of the FlashFuser project.
+//
+// The kernel of a KernelPlan, built op by op (docs/lowering.md has the
+// picture):
+//
+//   warpgroup NC      producer: setmaxnreg.dec 40; per K step wait empty[s],
+//                     expect_tx full[s], TMA A (multicast in GEMM clusters)
+//                     and B boxes; FFNs then stream D chunks through a
+//                     2-slot ring (dfull/dempty).
+//   warpgroups 0..NC-1 consumers: setmaxnreg.inc 232; per K step wait
+//                     full[s], wgmma m64nBNk16 x4, release the previous
+//                     stage; then the epilogue of the chain kind.
+//
+// TMA and mbarriers use nvgpu ops; wgmma is emitted as nvvm.wgmma.mma_async
+// with literal struct accumulators and hand-built shared-memory descriptors,
+// so that the accumulator can be read in registers (the nvgpu accumulator is
+// opaque and nvgpu.warpgroup.mma.store is wrong for warpgroups > 0). Cluster
+// identity and the cluster barrier are dsm ops, lowered by
+// --convert-dsm-to-nvgpu.
+//
+//===----------------------------------------------------------------------===//
+
+#include "KernelBuilder.h"
+
+#include "ff/Dialect/DSM/IR/DSMOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/IRMapping.h"
+
+using namespace mlir;
+using namespace mlir::dsm;
+
+SmallVector<KernelParam> mlir::dsm::getKernelParams(const KernelPlan &p) {
+  using K = KernelParam::Kind;
+  SmallVector<KernelParam> params;
+  params.push_back({K::TensorMap, (int)p.argA, 64, p.aRowsPerCta()});
+  params.push_back({K::TensorMap, (int)p.argB, 64, 64});
+  if (p.kind == ChainKind::gated_ffn)
+    params.push_back({K::TensorMap, (int)p.argB2, 64, 64});
+  if (p.kind != ChainKind::gemm)
+    params.push_back({K::TensorMap, (int)p.argD, 64, p.bn});
+  params.push_back({K::Ptr});
+  if (p.needsWorkspace)
+    params.push_back({K::Workspace});
+  params.push_back({K::I64});
+  return params;
+}
+
+namespace {
+
+/// Emits one kernel body. Values are `index` unless named otherwise.
+class KernelEmitter {
+public:
+  KernelEmitter(OpBuilder &b, Location loc, const KernelPlan &p)
+      : b(b), loc(loc), p(p), ctx(b.getContext()) {
+    i1 = b.getI1Type();
+    i16 = b.getI16Type();
+    i32 = b.getI32Type();
+    i64 = b.getI64Type();
+    f32 = b.getF32Type();
+    ptrGlobal = LLVM::LLVMPointerType::get(ctx);
+    ptrShared = LLVM::LLVMPointerType::get(ctx, 3);
+    ptrCluster = LLVM::LLVMPointerType::get(ctx, 7);
+  }
+
+  void emit(gpu::GPUFuncOp func);
+
+private:
+  // Constants and arithmetic.
+  Value cst(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
+  Value cstI32(int64_t v) {
+    return arith::ConstantIntOp::create(b, loc, i32, v);
+  }
+  Value cstI64(int64_t v) {
+    return arith::ConstantIntOp::create(b, loc, i64, v);
+  }
+  Value add(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
+  Value add(Value x, int64_t y) { return y ? add(x, cst(y)) : x; }
+  Value mul(Value x, int64_t y) {
+    return y == 1 ? x : arith::MulIOp::create(b, loc, x, cst(y));
+  }
+  Value mul(Value x, Value y) { return arith::MulIOp::create(b, loc, x, y); }
+  Value div(Value x, int64_t y) {
+    return y == 1 ? x : arith::DivUIOp::create(b, loc, x, cst(y));
+  }
+  Value rem(Value x, int64_t y) {
+    return arith::RemUIOp::create(b, loc, x, cst(y));
+  }
+  Value cmp(arith::CmpIPredicate pr, Value x, Value y) {
+    return arith::CmpIOp::create(b, loc, pr, x, y);
+  }
+  Value eq(Value x, int64_t y) {
+    return cmp(arith::CmpIPredicate::eq, x, cst(y));
+  }
+  Value ult(Value x, Value y) { return cmp(arith::CmpIPredicate::ult, x, y); }
+  Value toI64(Value x) { return arith::IndexCastUIOp::create(b, loc, i64, x); }
+  Value toI32(Value x) { return arith::IndexCastUIOp::create(b, loc, i32, x); }
+  /// Parity of the phase-th use of a ring slot: ((it / slots) & 1) == 1.
+  Value parity(Value it, int64_t slots) {
+    return eq(rem(div(it, slots), 2), 1);
+  }
+  Value notI1(Value x) {
+    Value t = arith::ConstantIntOp::create(b, loc, i1, 1);
+    return arith::XOrIOp::create(b, loc, x, t);
+  }
+
+  // Control flow.
+  template <typename Fn> void ifThen(Value cond, Fn &&fn) {
+    auto op = scf::IfOp::create(b, loc, cond, /*withElseRegion=*/false);
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(op.thenBlock());
+    fn();
+  }
+  template <typename Fn> void forLoop(Value lb, Value ub, Value step, Fn &&fn) {
+    auto op = scf::ForOp::create(b, loc, lb, ub, step);
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(op.getBody());
+    fn(op.getInductionVar());
+  }
+
+  // Memory.
+  Value sharedPtr(Value byteOff) {
+    Value addr = toI64(add(smemBase, byteOff));
+    return LLVM::IntToPtrOp::create(b, loc, ptrShared, addr);
+  }
+  Value gep(Value base, Value byteOff) {
+    return LLVM::GEPOp::create(b, loc, ptrGlobal, b.getI8Type(), base,
+                               ValueRange{toI64(byteOff)});
+  }
+  Value smemView(Value byteOff, ArrayRef<int64_t> shape) {
+    auto ws = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
+    auto type = MemRefType::get(shape, b.getBF16Type(), AffineMap(), ws);
+    return memref::ViewOp::create(b, loc, type, smem, byteOff, ValueRange{});
+  }
+  Value vector(ArrayRef<Value> elts) {
+    auto type = VectorType::get({(int64_t)elts.size()}, elts[0].getType());
+    Value v = LLVM::PoisonOp::create(b, loc, type);
+    for (auto [i, e] : llvm::enumerate(elts))
+      v = LLVM::InsertElementOp::create(b, loc, v, e, cstI32(i));
+    return v;
+  }
+  Value extract(Value vec, int64_t i) {
+    return LLVM::ExtractElementOp::create(b, loc, vec, cstI32(i));
+  }
+  Value accElt(Value acc, int64_t i) {
+    return LLVM::ExtractValueOp::create(b, loc, acc, ArrayRef<int64_t>{i});
+  }
+
+  // Synchronisation.
+  void namedBarrier(int64_t id, int64_t threads) {
+    NVVM::BarrierOp::create(b, loc, Type(), cstI32(id), cstI32(threads),
+                            NVVM::BarrierReductionAttr(), Value());
+  }
+  void clusterSync() {
+    ClusterArriveOp::create(b, loc, UnitAttr());
+    ClusterWaitOp::create(b, loc);
+  }
+  void waitParity(Value group, Value slot, Value phase) {
+    nvgpu::MBarrierTryWaitParityOp::create(b, loc, group, phase, ticks, slot);
+  }
+
+  // Tensor cores.
+  Type accType(int64_t n) {
+    return LLVM::LLVMStructType::getLiteral(
+        ctx, SmallVector<Type>(n / 2, f32));
+  }
+  /// Descriptor of a 128B-swizzled tile at shared byte offset `off`;
+  /// `lbo`/`sbo` in bytes (SBO: 8 rows x 128 B; LBO: stride between 64-wide
+  /// MN chunks of an MN-major operand, unused for K-major ones).
+  Value descriptor(Value off, int64_t lbo, int64_t sbo) {
+    Value a = toI64(add(smemBase, off));
+    Value start = arith::AndIOp::create(
+        b, loc, arith::ShRUIOp::create(b, loc, a, cstI64(4)), cstI64(0x3FFF));
+    uint64_t hi = (uint64_t((lbo >> 4) & 0x3FFF) << 16) |
+                  (uint64_t((sbo >> 4) & 0x3FFF) << 32) | (uint64_t(1) << 62);
+    return arith::OrIOp::create(b, loc, start, cstI64((int64_t)hi));
+  }
+  Value advance(Value desc, int64_t bytes) {
+    return bytes ? arith::AddIOp::create(b, loc, desc, cstI64(bytes >> 4))
+                 : desc;
+  }
+  Value wgmma(Value acc, Value descA, Value descB, int64_t n) {
+    using namespace NVVM;
+    auto bf = WGMMATypesAttr::get(ctx, WGMMATypes::bf16);
+    return WgmmaMmaAsyncOp::create(
+        b, loc, acc.getType(), acc, descA, descB,
+        MMAShapeAttr::get(ctx, 64, n, 16), bf, bf,
+        WGMMATypesAttr::get(ctx, WGMMATypes::f32),
+        WGMMAScaleOutAttr::get(ctx, WGMMAScaleOut::one),
+        WGMMAScaleInAttr::get(ctx, WGMMAScaleIn::one),
+        WGMMAScaleInAttr::get(ctx, WGMMAScaleIn::one),
+        MMALayoutAttr::get(ctx, MMALayout::row),
+        // B is MN-major (row-major [K, N] in memory): transposed.
+        MMALayoutAttr::get(ctx, MMALayout::row), MMAIntOverflowAttr());
+  }
+
+  /// Clones the scalar body of elementwise `g` on `ins`; identity if null.
+  Value applyEpilogue(linalg::GenericOp g, ValueRange ins) {
+    if (!g)
+      return ins[0];
+    IRMapping map;
+    Block &body = g.getRegion().front();
+    for (auto [arg, v] : llvm::zip(body.getArguments(), ins))
+      map.map(arg, v);
+    for (Operation &op : body.without_terminator())
+      b.clone(op, map);
+    return map.lookup(body.getTerminator()->getOperand(0));
+  }
+  /// Stores `vals` (result element type) at row-major out[row, col].
+  void storeOut(Value row, Value col, int64_t cols, ArrayRef<Value> vals) {
+    int64_t eb = p.resultElementType.isBF16() ? 2 : 4;
+    Value off = mul(add(mul(row, cols), col), eb);
+    LLVM::StoreOp::create(b, loc, vector(vals), gep(out, off),
+                          eb * vals.size());
+  }
+
+  /// Whether to move registers from the producer (setmaxnreg.dec 40) to the
+  /// consumers (setmaxnreg.inc 232). Only for the 384-thread 1 + 2 warpgroup
+  /// layout (256-thread kernels: ptxas ignores it). FFN producers also
+  /// stream D and, with a stage count that is not a power of two, need
+  /// div/rem by S: on an H200 such kernels (S = 3) hung with the
+  /// reallocation and were correct without it, while S = 2 and 4 were
+  /// correct with it (docs/lowering.md).
+  bool useRegisterReallocation() const {
+    return p.numConsumers == 2 &&
+           (p.kind == ChainKind::gemm || llvm::isPowerOf2_64(p.stages));
+  }
+
+  void emitSetup(gpu::GPUFuncOp func);
+  void emitProducer();
+  void emitConsumer();
+  Value emitMainLoop(SmallVector<Value> &accs);
+  void emitGemmEpilogue(Value acc);
+  void emitFfnEpilogue(ArrayRef<Value> accs);
+  void emitChunkOutput(Value acc, Value chunk);
+  void emitFinisher(Value colStart, int64_t width, Value counter);
+  template <typename Fn> void forEachOwnedQuad(int64_t width, Fn &&fn);
+
+  OpBuilder &b;
+  Location loc;
+  const KernelPlan &p;
+  MLIRContext *ctx;
+  Type i1, i16, i32, i64, f32;
+  LLVM::LLVMPointerType ptrGlobal, ptrShared, ptrCluster;
+
+  SmallVector<Value> tmaps; // nvgpu tensormap descriptors, ABI order
+  Value out, ws, numRows;   // numRows: M as index
+  Value smem, smemBase;
+  Value tid, wg, warp, lane, wgLeader, rank;
+  Value mTile, m0, n0;
+  Value full, empty, dfull, dempty, ticks;
+};
+
+} // namespace
+
+void KernelEmitter::emitSetup(gpu::GPUFuncOp func) {
+  auto wsSpace = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
+  SmallVector<KernelParam> params = getKernelParams(p);
+  for (auto [i, param] : llvm::enumerate(params)) {
+    Value arg = func.getArgument(i);
+    switch (param.kind) {
+    case KernelParam::Kind::TensorMap: {
+      auto box = MemRefType::get({param.boxOuter, param.boxInner},
+                                 b.getBF16Type(), AffineMap(),
+                                 b.getI64IntegerAttr(3));
+      auto type = nvgpu::TensorMapDescriptorType::get(
+          ctx, box, nvgpu::TensorMapSwizzleKind::SWIZZLE_128B,
+          nvgpu::TensorMapL2PromoKind::L2PROMO_256B,
+          nvgpu::TensorMapOOBKind::OOB_ZERO,
+          nvgpu::TensorMapInterleaveKind::INTERLEAVE_NONE);
+      tmaps.push_back(
+          UnrealizedConversionCastOp::create(b, loc, type, arg).getResult(0));
+      break;
+    }
+    case KernelParam::Kind::Ptr:
+      out = arg;
+      break;
+    case KernelParam::Kind::Workspace:
+      ws = arg;
+      break;
+    case KernelParam::Kind::I64:
+      numRows = arith::IndexCastUIOp::create(b, loc, b.getIndexType(), arg);
+      break;
+    }
+  }
+
+  ticks = cst(10000000);
+  tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+  wg = div(tid, kWarpgroupThreads);
+  Value laneWg = rem(tid, kWarpgroupThreads);
+  warp = div(laneWg, 32);
+  lane = rem(tid, 32);
+  wgLeader = eq(laneWg, 0);
+  Value bid = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
+  mTile = div(bid, p.ctasN);
+  m0 = mul(mTile, p.bm);
+  n0 = mul(rem(bid, p.ctasN), p.bn);
+  rank = p.clusterN > 1 ? ClusterRankOp::create(b, loc, b.getIndexType())
+                              .getResult()
+                        : cst(0);
+
+  auto smemType = MemRefType::get({ShapedType::kDynamic}, b.getI8Type(),
+                                  AffineMap(), wsSpace);
+  smem = gpu::DynamicSharedMemoryOp::create(b, loc, smemType);
+  smemBase = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, smem);
+
+  auto group = [&](int64_t n) {
+    return nvgpu::MBarrierCreateOp::create(
+        b, loc, nvgpu::MBarrierGroupType::get(ctx, wsSpace, n));
+  };
+  full = group(p.stages);
+  empty = group(p.stages);
+  Value t0 = eq(tid, 0);
+  // A consumer releases a stage in every CTA that multicasts into it.
+  int64_t emptyCount =
+      p.numConsumers * (p.kind == ChainKind::gemm ? p.clusterN : 1);
+  forLoop(cst(0), cst(p.stages), cst(1), [&](Value s) {
+    nvgpu::MBarrierInitOp::create(b, loc, full, cst(1), s, t0);
+    nvgpu::MBarrierInitOp::create(b, loc, empty, cst(emptyCount), s, t0);
+  });
+  if (p.kind != ChainKind::gemm) {
+    dfull = group(2);
+    dempty = group(2);
+    for (int64_t s = 0; s < 2; ++s) {
+      nvgpu::MBarrierInitOp::create(b, loc, dfull, cst(1), cst(s), t0);
+      nvgpu::MBarrierInitOp::create(b, loc, dempty, cst(p.numConsumers),
+                                    cst(s), t0);
+    }
+  }
+  if (p.clusterN > 1) {
+    // Barrier inits must be visible cluster-wide before any multicast,
+    // remote arrive or DSM access.
+    ifThen(t0, [&] { NVVM::FenceMbarrierInitOp::create(b, loc); });
+    ClusterArriveOp::create(b, loc, b.getUnitAttr());
+    ClusterWaitOp::create(b, loc);
+  } else {
+    gpu::BarrierOp::create(b, loc);
+  }
+}
+
+void KernelEmitter::emitProducer() {
+  if (useRegisterReallocation())
+    NVVM::SetMaxRegisterOp::create(
+        b, loc, b.getI32IntegerAttr(40),
+        NVVM::SetMaxRegisterActionAttr::get(
+            ctx, NVVM::SetMaxRegisterAction::decrease));
+  for (Value t : tmaps)
+    nvgpu::TmaPrefetchOp::create(b, loc, t, wgLeader);
+
+  Value tmA = tmaps[0], tmB = tmaps[1];
+  Value tmB2 = p.kind == ChainKind::gated_ffn ? tmaps[2] : Value();
+  int64_t aRows = p.aRowsPerCta();
+  int64_t boxB = 64 * 64 * 2;
+  forLoop(cst(0), cst(p.kTiles()), cst(1), [&](Value k) {
+    Value s = rem(k, p.stages);
+    waitParity(empty, s, notI1(parity(k, p.stages)));
+    ifThen(wgLeader, [&] {
+      nvgpu::MBarrierArriveExpectTxOp::create(
+          b, loc, full, cst(p.aStageBytes + p.bStageBytes), s, Value());
+      Value k0 = mul(k, p.bk);
+      Value aOff = add(mul(s, p.aStageBytes), p.smemA);
+      Value aRow = m0;
+      Value mask;
+      if (p.kind == ChainKind::gemm && p.clusterN > 1) {
+        // Each CTA loads its slice of the shared A rows into every CTA.
+        aOff = add(aOff, mul(rank, aRows * 128));
+        aRow = add(m0, mul(rank, aRows));
+        mask = arith::ConstantIntOp::create(b, loc, i16,
+                                            (1 << p.clusterN) - 1);
+      }
+      nvgpu::TmaAsyncLoadOp::create(b, loc, smemView(aOff, {aRows, 64}), full,
+                                    tmA, ValueRange{k0, aRow}, s, mask,
+                                    Value());
+      Value bOff = add(mul(s, p.bStageBytes), p.smemB);
+      for (int64_t j = 0; j < p.bn / 64; ++j) {
+        Value col = add(n0, 64 * j);
+        nvgpu::TmaAsyncLoadOp::create(
+            b, loc, smemView(add(bOff, j * boxB), {64, 64}), full, tmB,
+            ValueRange{col, k0}, s, Value(), Value());
+        if (tmB2)
+          nvgpu::TmaAsyncLoadOp::create(
+              b, loc,
+              smemView(add(bOff, p.bn * 64 * 2 + j * boxB), {64, 64}), full,
+              tmB2, ValueRange{col, k0}, s, Value(), Value());
+      }
+    });
+  });
+  if (p.kind == ChainKind::gemm)
+    return;
+
+  // FFN: stream D[n-slice, l-chunk] through a 2-slot ring. In clusters the
+  // producer also takes part in the two cluster barriers of every chunk,
+  // one chunk behind its loads.
+  Value tmD = tmaps.back();
+  forLoop(cst(0), cst(p.lTiles()), cst(1), [&](Value j) {
+    Value slot = rem(j, 2);
+    waitParity(dempty, slot, notI1(parity(j, 2)));
+    ifThen(wgLeader, [&] {
+      nvgpu::MBarrierArriveExpectTxOp::create(b, loc, dfull,
+                                              cst(p.dStageBytes), slot,
+                                              Value());
+      Value base = add(mul(slot, p.dStageBytes), p.smemD);
+      Value l0 = mul(j, p.bl);
+      for (int64_t q = 0; q < p.bl / 64; ++q)
+        nvgpu::TmaAsyncLoadOp::create(
+            b, loc, smemView(add(base, q * p.bn * 128), {p.bn, 64}), dfull,
+            tmD, ValueRange{add(l0, 64 * q), n0}, slot, Value(), Value());
+    });
+    if (p.clusterN > 1)
+      ifThen(cmp(arith::CmpIPredicate::ugt, j, cst(0)), [&] {
+        clusterSync();
+        clusterSync();
+      });
+  });
+  if (p.clusterN > 1) {
+    clusterSync();
+    clusterSync();
+  }
+}
+
+Value KernelEmitter::emitMainLoop(SmallVector<Value> &accs) {
+  bool gated = p.kind == ChainKind::gated_ffn;
+  SmallVector<Value> init;
+  init.push_back(LLVM::ZeroOp::create(b, loc, accType(p.bn)));
+  if (gated)
+    init.push_back(LLVM::ZeroOp::create(b, loc, accType(p.bn)));
+  auto loop = scf::ForOp::create(
+      b, loc, cst(0), cst(p.kTiles()), cst(1), init,
+      [&](OpBuilder &, Location, Value k, ValueRange iter) {
+        Value s = rem(k, p.stages);
+        waitParity(full, s, parity(k, p.stages));
+        Value aOff = add(add(mul(s, p.aStageBytes), p.smemA),
+                         mul(wg, 64 * 128));
+        Value bOff = add(mul(s, p.bStageBytes), p.smemB);
+        Value descA = descriptor(aOff, 16, 1024);
+        Value descB = descriptor(bOff, 64 * 128, 1024);
+        Value descB2 =
+            gated ? descriptor(add(bOff, p.bn * 64 * 2), 64 * 128, 1024)
+                  : Value();
+        SmallVector<Value> acc(iter.begin(), iter.end());
+        NVVM::WgmmaFenceAlignedOp::create(b, loc);
+        // k16 steps: 32 B along a K-major A row, 16 rows of 128 B of B.
+        // Gate and up run as two back-to-back chains so that no wgmma reads
+        // an accumulator another one of the group is still writing.
+        for (int64_t kk = 0; kk < 4; ++kk)
+          acc[0] = wgmma(acc[0], advance(descA, kk * 32),
+                         advance(descB, kk * 2048), p.bn);
+        for (int64_t kk = 0; gated && kk < 4; ++kk)
+          acc[1] = wgmma(acc[1], advance(descA, kk * 32),
+                         advance(descB2, kk * 2048), p.bn);
+        NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
+        // With one group in flight, the group of step k-1 has completed:
+        // release its stage (in every CTA that multicast into it).
+        NVVM::WgmmaWaitGroupSyncOp::create(b, loc, b.getI64IntegerAttr(1));
+        ifThen(arith::AndIOp::create(
+                   b, loc, cmp(arith::CmpIPredicate::ugt, k, cst(0)),
+                   wgLeader),
+               [&] {
+                 Value sp = rem(add(k, p.stages - 1), p.stages);
+                 if (p.kind == ChainKind::gemm && p.clusterN > 1) {
+                   Value bar = nvgpu::MBarrierGetOp::create(b, loc, i64,
+                                                            empty, sp);
+                   Value bar3 =
+                       LLVM::IntToPtrOp::create(b, loc, ptrShared, bar);
+                   for (int64_t q = 0; q < p.clusterN; ++q) {
+                     Value remote = NVVM::MapaOp::create(b, loc, ptrCluster,
+                                                         bar3, cstI32(q));
+                     NVVM::MBarrierArriveOp::create(
+                         b, loc, Type(), remote, Value(),
+                         NVVM::MemScopeKindAttr::get(
+                             ctx, NVVM::MemScopeKind::CTA));
+                   }
+                 } else {
+                   nvgpu::MBarrierArriveOp::create(b, loc, empty, sp);
+                 }
+               });
+        scf::YieldOp::create(b, loc, acc);
+      });
+  NVVM::WgmmaWaitGroupSyncOp::create(b, loc, b.getI64IntegerAttr(0));
+  accs.assign(loop.getResults().begin(), loop.getResults().end());
+  return accs[0];
+}
+
+void KernelEmitter::emitGemmEpilogue(Value acc) {
+  // wgmma D fragment: value 4j + 2h + c sits at row warp*16 + lane/4 + 8h,
+  // column 8j + (lane%4)*2 + c of the warpgroup's 64-row tile.
+  Value rowBase = add(add(m0, mul(wg, 64)), add(mul(warp, 16), div(lane, 4)));
+  Value colBase = add(n0, mul(rem(lane, 4), 2));
+  for (int64_t h = 0; h < 2; ++h) {
+    Value row = add(rowBase, 8 * h);
+    ifThen(ult(row, numRows), [&] {
+      for (int64_t j = 0; j < p.bn / 8; ++j) {
+        Value y0 = applyEpilogue(p.firstEpilogue, accElt(acc, 4 * j + 2 * h));
+        Value y1 =
+            applyEpilogue(p.firstEpilogue, accElt(acc, 4 * j + 2 * h + 1));
+        storeOut(row, add(colBase, 8 * j), p.shape.n, {y0, y1});
+      }
+    });
+  }
+}
+
+void KernelEmitter::emitFfnEpilogue(ArrayRef<Value> accs) {
+  // Activation in registers, packed to bf16 and stored into the C tile in
+  // the 128B-swizzled K-major layout the second wgmma reads: 64-column
+  // chunks of bm rows x 128 B; within each 1024-B atom of 8 rows the 16-B
+  // unit index (address bits [4:6]) is XORed with the row (bits [7:9]).
+  Value rowInWg = add(mul(warp, 16), div(lane, 4));
+  Value colPair = mul(rem(lane, 4), 2);
+  for (int64_t h = 0; h < 2; ++h) {
+    Value r = add(add(mul(wg, 64), rowInWg), 8 * h);
+    Value rowOff = add(mul(r, 128), p.smemC);
+    Value swz = arith::ShLIOp::create(b, loc, rem(r, 8), cst(4));
+    for (int64_t j = 0; j < p.bn / 8; ++j) {
+      SmallVector<Value> ys;
+      for (int64_t c = 0; c < 2; ++c) {
+        SmallVector<Value> ins;
+        for (Value acc : accs)
+          ins.push_back(accElt(acc, 4 * j + 2 * h + c));
+        ys.push_back(applyEpilogue(p.firstEpilogue, ins));
+      }
+      Value packed = LLVM::BitcastOp::create(b, loc, i32, vector(ys));
+      int64_t chunk = j / 8;
+      Value inRow = mul(add(colPair, 8 * (j % 8)), 2);
+      Value off = add(add(rowOff, chunk * p.bm * 128),
+                      arith::XOrIOp::create(b, loc, inRow, swz));
+      LLVM::StoreOp::create(b, loc, packed, sharedPtr(off), 4);
+    }
+  }
+  // Generic-proxy writes must be visible to the async proxy (wgmma) before
+  // the warpgroup reads its 64 rows back.
+  NVVM::FenceProxyOp::create(
+      b, loc, NVVM::ProxyKindAttr::get(ctx, NVVM::ProxyKind::async_shared),
+      NVVM::SharedSpaceAttr::get(ctx, NVVM::SharedSpace::shared_cta));
+  // Per-warpgroup named barrier (ids 1..NC): each warpgroup only reads the
+  // rows it wrote.
+  NVVM::BarrierOp::create(b, loc, Type(), toI32(add(wg, 1)),
+                          cstI32(kWarpgroupThreads),
+                          NVVM::BarrierReductionAttr(), Value());
+}
+
+template <typename Fn>
+void KernelEmitter::forEachOwnedQuad(int64_t width, Fn &&fn) {
+  // Consumer threads sweep a bm x width tile 4 columns at a time.
+  int64_t quadsPerRow = width / 4;
+  Value ct = tid;
+  forLoop(ct, cst(p.bm * quadsPerRow), cst(p.numConsumers * 128),
+          [&](Value e) {
+            Value row = div(e, quadsPerRow);
+            Value col = mul(rem(e, quadsPerRow), 4);
+            fn(row, col);
+          });
+}
+
+void KernelEmitter::emitFinisher(Value colStart, int64_t width,
+                                 Value counter) {
+  // The last of the grid_n clusters to add its partial tile casts the fp32
+  // workspace tile into the output (a split-K style semaphore).
+  int64_t threads = p.numConsumers * 128;
+  LLVM::FenceOp::create(b, loc, LLVM::AtomicOrdering::release, "device");
+  namedBarrier(8, threads);
+  Value flagPtr = sharedPtr(cst(p.smemFlag));
+  // Counters follow the M x L fp32 tile: one per (m tile, l chunk, owner).
+  counter = add(mul(mTile, p.lTiles() * p.clusterN), counter);
+  ifThen(eq(tid, 0), [&] {
+    Value cntOff = add(mul(mul(numRows, p.shape.l), 4), mul(counter, 4));
+    // __threadfence(); atomicAdd(); __threadfence(): the explicit fences
+    // make the bar.sync-collected partial sums of all consumer threads
+    // visible before the count, whatever ordering the atomic lowers to.
+    LLVM::FenceOp::create(b, loc, LLVM::AtomicOrdering::acq_rel, "device");
+    Value old = LLVM::AtomicRMWOp::create(
+        b, loc, LLVM::AtomicBinOp::add, gep(ws, cntOff), cstI32(1),
+        LLVM::AtomicOrdering::acq_rel, "device");
+    LLVM::FenceOp::create(b, loc, LLVM::AtomicOrdering::acq_rel, "device");
+    Value last = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, old,
+                                       cstI32(p.schedule.getGrid()[1] - 1));
+    Value flag = arith::ExtUIOp::create(b, loc, i32, last);
+    LLVM::StoreOp::create(b, loc, flag, flagPtr, 4);
+  });
+  namedBarrier(8, threads);
+  Value flag = LLVM::LoadOp::create(b, loc, i32, flagPtr, 4);
+  ifThen(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, flag,
+                               cstI32(0)),
+         [&] {
+           LLVM::FenceOp::create(b, loc, LLVM::AtomicOrdering::acquire,
+                                 "device");
+           forEachOwnedQuad(width, [&](Value row, Value col) {
+             Value gRow = add(m0, row);
+             ifThen(ult(gRow, numRows), [&] {
+               Value gCol = add(colStart, col);
+               Value off = mul(add(mul(gRow, p.shape.l), gCol), 4);
+               Value v = LLVM::LoadOp::create(
+                   b, loc, VectorType::get({4}, f32), gep(ws, off), 16,
+                   /*isVolatile=*/true);
+               SmallVector<Value> ys;
+               for (int64_t i = 0; i < 4; ++i)
+                 ys.push_back(applyEpilogue(p.lastEpilogue, extract(v, i)));
+               storeOut(gRow, gCol, p.shape.l, ys);
+             });
+           });
+         });
+  // The flag is rewritten for the next chunk only after everyone read it.
+  namedBarrier(8, threads);
+}
+
+void KernelEmitter::emitChunkOutput(Value acc, Value chunk) {
+  Value l0 = mul(chunk, p.bl);
+  Value rowInWg = add(mul(warp, 16), div(lane, 4));
+  Value colPair = mul(rem(lane, 4), 2);
+  auto atomicAdd = [&](Value row, Value col, Value v) {
+    Value off = mul(add(mul(row, p.shape.l), col), 4);
+    LLVM::AtomicRMWOp::create(b, loc, LLVM::AtomicBinOp::fadd, gep(ws, off),
+                              v, LLVM::AtomicOrdering::monotonic, "device");
+  };
+
+  if (p.clusterN == 1) {
+    for (int64_t h = 0; h < 2; ++h) {
+      Value row = add(add(add(m0, mul(wg, 64)), rowInWg), 8 * h);
+      ifThen(ult(row, numRows), [&] {
+        for (int64_t j = 0; j < p.bl / 8; ++j) {
+          Value col = add(add(l0, colPair), 8 * j);
+          Value v0 = accElt(acc, 4 * j + 2 * h);
+          Value v1 = accElt(acc, 4 * j + 2 * h + 1);
+          if (p.needsWorkspace) {
+            atomicAdd(row, col, v0);
+            atomicAdd(row, add(col, 1), v1);
+          } else {
+            storeOut(row, col, p.shape.l,
+                     {applyEpilogue(p.lastEpilogue, v0),
+                      applyEpilogue(p.lastEpilogue, v1)});
+          }
+        }
+      });
+    }
+    if (p.needsWorkspace)
+      emitFinisher(l0, p.bl, chunk);
+    return;
+  }
+
+  // Cluster reduce-scatter of the partial E chunk: every rank parks its
+  // fp32 partial in shared memory, then rank r pulls columns
+  // [r*w, (r+1)*w) from all peers through mapa/ld.shared::cluster and sums.
+  for (int64_t h = 0; h < 2; ++h) {
+    Value r = add(add(mul(wg, 64), rowInWg), 8 * h);
+    for (int64_t j = 0; j < p.bl / 8; ++j) {
+      Value c = add(colPair, 8 * j);
+      Value off = add(mul(add(mul(r, p.bl), c), 4), p.smemE);
+      Value v = vector({accElt(acc, 4 * j + 2 * h), accElt(acc, 4 * j + 2 * h + 1)});
+      LLVM::StoreOp::create(b, loc, v, sharedPtr(off), 8);
+    }
+  }
+  clusterSync();
+  int64_t w = p.bl / p.clusterN;
+  Value colOwned = mul(rank, w);
+  forEachOwnedQuad(w, [&](Value row, Value col) {
+    Value c = add(colOwned, col);
+    Value local = sharedPtr(add(mul(add(mul(row, p.bl), c), 4), p.smemE));
+    auto v4 = VectorType::get({4}, f32);
+    Value sum;
+    for (int64_t q = 0; q < p.clusterN; ++q) {
+      Value remote =
+          NVVM::MapaOp::create(b, loc, ptrCluster, local, cstI32(q));
+      Value v = LLVM::LoadOp::create(b, loc, v4, remote, 16);
+      sum = sum ? LLVM::FAddOp::create(b, loc, sum, v).getResult() : v;
+    }
+    Value gRow = add(m0, row);
+    ifThen(ult(gRow, numRows), [&] {
+      Value gCol = add(l0, c);
+      SmallVector<Value> ys;
+      for (int64_t i = 0; i < 4; ++i) {
+        Value x = extract(sum, i);
+        if (p.needsWorkspace)
+          atomicAdd(gRow, add(gCol, i), x);
+        else
+          ys.push_back(applyEpilogue(p.lastEpilogue, x));
+      }
+      if (!p.needsWorkspace)
+        storeOut(gRow, gCol, p.shape.l, ys);
+    });
+  });
+  clusterSync();
+  if (p.needsWorkspace)
+    emitFinisher(add(l0, colOwned), w,
+                 add(mul(chunk, p.clusterN), rank));
+}
+
+void KernelEmitter::emitConsumer() {
+  if (useRegisterReallocation())
+    NVVM::SetMaxRegisterOp::create(
+        b, loc, b.getI32IntegerAttr(232),
+        NVVM::SetMaxRegisterActionAttr::get(
+            ctx, NVVM::SetMaxRegisterAction::increase));
+  SmallVector<Value> accs;
+  Value acc = emitMainLoop(accs);
+  if (p.kind == ChainKind::gemm) {
+    emitGemmEpilogue(acc);
+    return;
+  }
+  emitFfnEpilogue(accs);
+
+  forLoop(cst(0), cst(p.lTiles()), cst(1), [&](Value j) {
+    Value slot = rem(j, 2);
+    waitParity(dfull, slot, parity(j, 2));
+    Value acc2 = LLVM::ZeroOp::create(b, loc, accType(p.bl));
+    Value cBase = add(mul(wg, 64 * 128), p.smemC);
+    Value dBase = add(mul(slot, p.dStageBytes), p.smemD);
+    Value descC = descriptor(cBase, 16, 1024);
+    Value descD = descriptor(dBase, p.bn * 128, 1024);
+    NVVM::WgmmaFenceAlignedOp::create(b, loc);
+    for (int64_t kk = 0; kk < p.bn / 16; ++kk) {
+      int64_t aBytes = (kk / 4) * p.bm * 128 + (kk % 4) * 32;
+      acc2 = wgmma(acc2, advance(descC, aBytes), advance(descD, kk * 2048),
+                   p.bl);
+    }
+    NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
+    NVVM::WgmmaWaitGroupSyncOp::create(b, loc, b.getI64IntegerAttr(0));
+    ifThen(wgLeader,
+           [&] { nvgpu::MBarrierArriveOp::create(b, loc, dempty, slot); });
+    emitChunkOutput(acc2, j);
+  });
+}
+
+void KernelEmitter::emit(gpu::GPUFuncOp func) {
+  b.setInsertionPointToStart(&func.getBody().front());
+  emitSetup(func);
+  auto roles = scf::IfOp::create(b, loc, eq(wg, p.numConsumers),
+                                 /*withElseRegion=*/true);
+  {
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(roles.thenBlock());
+    emitProducer();
+    b.setInsertionPointToStart(roles.elseBlock());
+    emitConsumer();
+  }
+  // No CTA may exit while peers can still multicast into, arrive on or read
+  // its shared memory.
+  if (p.clusterN > 1)
+    clusterSync();
+  gpu::ReturnOp::create(b, loc);
+}
+
+gpu::GPUFuncOp mlir::dsm::buildKernel(OpBuilder &builder, Location loc,
+                                      gpu::GPUModuleOp module, StringRef name,
+                                      const KernelPlan &plan) {
+  OpBuilder::InsertionGuard g(builder);
+  builder.setInsertionPointToEnd(module.getBody());
+  MLIRContext *ctx = builder.getContext();
+  SmallVector<Type> argTypes;
+  SmallVector<int32_t> tensormapArgs;
+  for (auto [i, param] : llvm::enumerate(getKernelParams(plan))) {
+    if (param.kind == KernelParam::Kind::I64) {
+      argTypes.push_back(builder.getI64Type());
+      continue;
+    }
+    argTypes.push_back(LLVM::LLVMPointerType::get(ctx));
+    if (param.kind == KernelParam::Kind::TensorMap)
+      tensormapArgs.push_back(i);
+  }
+  auto func = gpu::GPUFuncOp::create(builder, loc, name,
+                                     builder.getFunctionType(argTypes, {}));
+  func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(),
+                builder.getUnitAttr());
+  func.setKnownBlockSizeAttr(builder.getDenseI32ArrayAttr(
+      {(int32_t)plan.numThreads(), 1, 1}));
+  if (plan.clusterN > 1)
+    func->setAttr("known_cluster_size",
+                  builder.getDenseI32ArrayAttr(
+                      {(int32_t)plan.clusterN, 1, 1}));
+  func->setAttr("dsm.tensormap_args",
+                builder.getDenseI32ArrayAttr(tensormapArgs));
+  for (int32_t i : tensormapArgs)
+    func.setArgAttr(i, "llvm.align", builder.getI64IntegerAttr(64));
+
+  KernelEmitter(builder, loc, plan).emit(func);
+  return func;
+}

@@ -1,0 +1,40 @@
+//===- KernelBuilder.h - build Hopper cluster kernels -----------*- C++ -*-===//
+//
+// Part of the FlashFuser project.
+//
+// Builds the gpu.func of one KernelPlan: warp-specialized TMA + wgmma GEMMs,
+// register epilogues, the swizzled shared-memory intermediate and the
+// cluster / inter-cluster reductions of FFN chains.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FF_LIB_DIALECT_DSM_TRANSFORMS_KERNELBUILDER_H
+#define FF_LIB_DIALECT_DSM_TRANSFORMS_KERNELBUILDER_H
+
+#include "ff/Dialect/DSM/Transforms/KernelPlan.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+
+namespace mlir::dsm {
+
+/// One kernel parameter, in ABI order (docs/lowering.md, docs/bundle.md).
+struct KernelParam {
+  enum class Kind { TensorMap, Ptr, Workspace, I64 };
+  Kind kind;
+  /// Chain input index (TensorMap) or -1.
+  int input = -1;
+  /// TMA box, innermost first (TensorMap).
+  int64_t boxInner = 0, boxOuter = 0;
+};
+
+/// The parameters of the kernel of `plan`, in order.
+SmallVector<KernelParam> getKernelParams(const KernelPlan &plan);
+
+/// Creates the kernel `name` of `plan` at the end of `module`.
+gpu::GPUFuncOp buildKernel(OpBuilder &builder, Location loc,
+                           gpu::GPUModuleOp module, StringRef name,
+                           const KernelPlan &plan);
+
+} // namespace mlir::dsm
+
+#endif // FF_LIB_DIALECT_DSM_TRANSFORMS_KERNELBUILDER_H

@@ -1,0 +1,391 @@
+//===- KernelPlan.cpp - map fused chains onto the kernel family -*- C++ -*-===//
+//
+// Part of the FlashFuser project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ff/Dialect/DSM/Transforms/KernelPlan.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/Matchers.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace mlir::dsm;
+
+int64_t KernelPlan::workspaceBytesPerM() const {
+  if (!needsWorkspace)
+    return 0;
+  // One fp32 row of E plus one arrival counter per (m tile, l chunk, owner);
+  // a tile has at least one row, so per-row sizing covers the counters.
+  return shape.l * 4 + lTiles() * clusterN * 4;
+}
+
+static int64_t alignUp(int64_t v, int64_t a) { return llvm::alignTo(v, a); }
+
+/// Whether `v` is a linalg.fill of a zero constant.
+static bool isZeroFill(Value v) {
+  auto fill = v.getDefiningOp<linalg::FillOp>();
+  if (!fill)
+    return false;
+  Value scalar = fill.getInputs()[0];
+  return matchPattern(scalar, m_AnyZeroFloat()) ||
+         matchPattern(scalar, m_Zero());
+}
+
+/// Whether `g` is a pure elementwise generic whose scalar body only uses
+/// arith/math ops on its inputs (the output block argument is unused).
+static bool isRegisterEpilogue(linalg::GenericOp g, std::string &why) {
+  if (g.getNumDpsInits() != 1 || g.getNumLoops() != 2 ||
+      g.getNumReductionLoops() != 0) {
+    why = "epilogue generic must be a 2-d elementwise op with one init";
+    return false;
+  }
+  for (AffineMap m : g.getIndexingMapsArray())
+    if (!m.isIdentity()) {
+      why = "epilogue generic operands must use identity indexing maps";
+      return false;
+    }
+  Block &body = g.getRegion().front();
+  if (!body.getArguments().back().use_empty()) {
+    why = "epilogue generic reads its init";
+    return false;
+  }
+  for (Operation &op : body.without_terminator()) {
+    if (!isa<arith::ArithDialect, math::MathDialect>(op.getDialect()) ||
+        op.getNumRegions() != 0) {
+      why = "epilogue generic body holds '" +
+            op.getName().getStringRef().str() + "'; only arith/math ops";
+      return false;
+    }
+  }
+  return true;
+}
+
+static std::string classifyActivation(linalg::GenericOp g) {
+  if (!g)
+    return "identity";
+  if (auto name = g->getAttrOfType<StringAttr>("dsm.activation"))
+    return name.str();
+  bool tanh = false, erf = false, exp = false, max = false, mul = false;
+  g.getRegion().walk([&](Operation *op) {
+    tanh |= isa<math::TanhOp>(op);
+    erf |= isa<math::ErfOp>(op);
+    exp |= isa<math::ExpOp, math::Exp2Op>(op);
+    max |= isa<arith::MaximumFOp, arith::MaxNumFOp>(op);
+    mul |= isa<arith::MulFOp>(op);
+  });
+  if (tanh)
+    return "gelu_tanh";
+  if (erf)
+    return "gelu";
+  if (exp)
+    return g.getNumDpsInputs() == 2 ? "silu_mul" : "silu";
+  if (max)
+    return "relu";
+  return "identity";
+}
+
+/// The single elementwise user of `v`, or null.
+static linalg::GenericOp singleGenericUser(Value v) {
+  if (!v.hasOneUse())
+    return {};
+  return dyn_cast<linalg::GenericOp>(*v.getUsers().begin());
+}
+
+static bool isPlainMatmul(Operation *op) {
+  auto mm = dyn_cast<linalg::MatmulOp>(op);
+  if (!mm)
+    return false;
+  return mm.getIndexingMapsArray() ==
+         linalg::MatmulOp::getDefaultIndexingMaps(op->getContext());
+}
+
+/// Block-argument index of `v`, or -1.
+static int blockArgIndex(Value v) {
+  auto arg = dyn_cast<BlockArgument>(v);
+  return arg ? static_cast<int>(arg.getArgNumber()) : -1;
+}
+
+/// The chain input `v` reads: a block argument, or a rank-2
+/// tensor.collapse_shape of one (conv chains as GEMMs: a row-major tensor
+/// collapsed to [rows, cols] is the same memory). Records the 2-d view of a
+/// collapsed input in `views`; returns -1 for anything else.
+static int resolveInput(Value v, KernelPlan &plan) {
+  if (auto collapse = v.getDefiningOp<tensor::CollapseShapeOp>()) {
+    int arg = blockArgIndex(collapse.getSrc());
+    auto type = cast<RankedTensorType>(collapse.getType());
+    if (arg < 0 || type.getRank() != 2)
+      return -1;
+    SmallVector<int64_t, 2> view(type.getShape());
+    for (int64_t &d : view)
+      if (ShapedType::isDynamic(d))
+        d = -1;
+    auto [it, inserted] = plan.inputViews.try_emplace(arg, view);
+    return (inserted || it->second == view) ? arg : -1;
+  }
+  return blockArgIndex(v);
+}
+
+FailureOr<KernelPlan> mlir::dsm::planKernel(FusedChainOp op,
+                                            ScheduleAttr sched,
+                                            std::string &why) {
+  KernelPlan plan;
+  plan.kind = op.getKind();
+  plan.schedule = sched;
+  FailureOr<ChainShape> shape = op.getChainShape();
+  if (failed(shape)) {
+    why = "body does not match its chain kind";
+    return failure();
+  }
+  plan.shape = *shape;
+  if (plan.kind == ChainKind::chain) {
+    why = "chains of three or more GEMMs are not lowered yet";
+    return failure();
+  }
+  if (op->getNumResults() != 1) {
+    why = "a fused chain must have exactly one result";
+    return failure();
+  }
+
+  MLIRContext *ctx = op.getContext();
+  Type bf16 = BFloat16Type::get(ctx), f32 = Float32Type::get(ctx);
+  for (const ChainGemm &g : plan.shape.gemms) {
+    if (!isPlainMatmul(g.op)) {
+      why = "only linalg.matmul with default (row-major) indexing maps is "
+            "lowered";
+      return failure();
+    }
+    auto mm = cast<linalg::MatmulOp>(g.op);
+    if (getElementTypeOrSelf(mm.getInputs()[0]) != bf16 ||
+        getElementTypeOrSelf(mm.getInputs()[1]) != bf16 ||
+        getElementTypeOrSelf(mm.getOutputs()[0]) != f32) {
+      why = "only bf16 x bf16 -> f32 matmuls are lowered";
+      return failure();
+    }
+    if (!isZeroFill(mm.getOutputs()[0])) {
+      why = "matmul accumulators must start from a zero linalg.fill";
+      return failure();
+    }
+    // Weights (and the first input) must come straight from the chain
+    // inputs; the intermediate of an FFN is checked below.
+    if (resolveInput(mm.getInputs()[1], plan) < 0) {
+      why = "matmul right-hand operands must be chain inputs";
+      return failure();
+    }
+  }
+
+  auto yield = cast<YieldOp>(op.getBodyBlock().getTerminator());
+  Value result = yield.getValues()[0];
+  // A conv chain expands the [rows, cols] result back to its image shape:
+  // same memory, so the kernel writes the 2-d view.
+  if (auto expand = result.getDefiningOp<tensor::ExpandShapeOp>()) {
+    if (cast<RankedTensorType>(expand.getSrc().getType()).getRank() != 2) {
+      why = "only a rank-2 result may be expanded to the chain's result shape";
+      return failure();
+    }
+    result = expand.getSrc();
+  }
+  plan.resultElementType = getElementTypeOrSelf(result);
+  if (plan.resultElementType != bf16 && plan.resultElementType != f32) {
+    why = "the chain result must be bf16 or f32";
+    return failure();
+  }
+
+  auto first = cast<linalg::MatmulOp>(plan.shape.gemms[0].op);
+  int a = resolveInput(first.getInputs()[0], plan);
+  if (a < 0) {
+    why = "the first matmul must read a chain input (or a rank-2 "
+          "collapse_shape of one)";
+    return failure();
+  }
+  plan.argA = a;
+  plan.argB = resolveInput(first.getInputs()[1], plan);
+
+  // Resolves the final elementwise stage of GEMM `mm`: either `mm` is
+  // yielded directly or one generic maps it to the yielded value.
+  auto finalStage = [&](Operation *mm, linalg::GenericOp &epi) -> bool {
+    Value v = mm->getResult(0);
+    if (v == result)
+      return true;
+    epi = singleGenericUser(v);
+    if (!epi || epi->getResult(0) != result || epi.getNumDpsInputs() != 1) {
+      why = "the last matmul must feed the result through at most one "
+            "elementwise generic";
+      return false;
+    }
+    return isRegisterEpilogue(epi, why);
+  };
+
+  switch (plan.kind) {
+  case ChainKind::gemm:
+    if (!finalStage(first, plan.firstEpilogue))
+      return failure();
+    break;
+  case ChainKind::ffn:
+  case ChainKind::gated_ffn: {
+    bool gated = plan.kind == ChainKind::gated_ffn;
+    auto down = cast<linalg::MatmulOp>(plan.shape.gemms[gated ? 2 : 1].op);
+    linalg::GenericOp act = singleGenericUser(first->getResult(0));
+    if (gated) {
+      auto up = cast<linalg::MatmulOp>(plan.shape.gemms[1].op);
+      if (resolveInput(up.getInputs()[0], plan) != a) {
+        why = "gate and up matmuls must share their input";
+        return failure();
+      }
+      plan.argB2 = resolveInput(up.getInputs()[1], plan);
+      if (!act || act.getNumDpsInputs() != 2 ||
+          act.getDpsInputs()[0] != first->getResult(0) ||
+          act.getDpsInputs()[1] != up->getResult(0)) {
+        why = "gate and up must meet in one elementwise generic (gate, up)";
+        return failure();
+      }
+    } else if (!act || act.getNumDpsInputs() != 1) {
+      why = "the first matmul must feed one elementwise generic";
+      return failure();
+    }
+    if (!isRegisterEpilogue(act, why))
+      return failure();
+    if (getElementTypeOrSelf(act->getResult(0)) != bf16 ||
+        down.getInputs()[0] != act->getResult(0)) {
+      why = "the activation must produce the bf16 left operand of the down "
+            "matmul";
+      return failure();
+    }
+    plan.firstEpilogue = act;
+    plan.argD = resolveInput(down.getInputs()[1], plan);
+    if (!finalStage(down, plan.lastEpilogue))
+      return failure();
+    break;
+  }
+  case ChainKind::chain:
+    llvm_unreachable("rejected above");
+  }
+  plan.activation = classifyActivation(plan.firstEpilogue);
+
+  // Schedule constraints of the kernel family.
+  ArrayRef<int64_t> cl = sched.getCluster(), blk = sched.getBlock(),
+                    grid = sched.getGrid();
+  plan.bm = blk[0];
+  plan.bn = blk[1];
+  plan.bk = blk[2];
+  plan.bl = plan.kind == ChainKind::gemm ? 0 : blk[3];
+  plan.stages = sched.getStages();
+  plan.numConsumers = plan.bm / 64;
+  plan.clusterN = cl[1];
+  plan.ctasN = cl[1] * grid[1];
+  auto dims = sched.getOrder();
+  if (cl[0] != 1 || cl[2] != 1 || cl[3] != 1) {
+    why = "only clusters along n are lowered (cls_m = cls_k = cls_l = 1)";
+    return failure();
+  }
+  if (grid[2] != 1 || grid[3] != 1) {
+    why = "k and l are never split across clusters";
+    return failure();
+  }
+  if (!sched.isSpatial(LoopDim::m) || !sched.isSpatial(LoopDim::n) ||
+      sched.isSpatial(LoopDim::k) || sched.isSpatial(LoopDim::l) ||
+      dims.size() != 4 || dims[0] != LoopDim::m || dims[1] != LoopDim::n) {
+    why = "expected spatial = [m, n] and order = [m, n, k, l]";
+    return failure();
+  }
+  if (plan.bm != 64 && plan.bm != 128) {
+    why = "blk_m must be 64 or 128";
+    return failure();
+  }
+  if (plan.bk != 64) {
+    why = "blk_k must be 64 (one 128B-swizzled bf16 row)";
+    return failure();
+  }
+  if (plan.bn != 64 && plan.bn != 128 && plan.bn != 256) {
+    why = "blk_n must be 64, 128 or 256";
+    return failure();
+  }
+  if (plan.stages < 1 || plan.stages > 8) {
+    why = "stages must be in [1, 8]";
+    return failure();
+  }
+  if (plan.shape.k % 8 != 0) {
+    why = "K must be a multiple of 8 (TMA row strides are 16-byte multiples)";
+    return failure();
+  }
+  if (plan.shape.n % plan.bn != 0 ||
+      plan.ctasN * plan.bn != plan.shape.n) {
+    why = "N must be exactly cls_n * grid_n * blk_n";
+    return failure();
+  }
+  if (plan.kind == ChainKind::gemm) {
+    if (plan.clusterN != 1 && plan.clusterN != 2) {
+      why = "a GEMM kernel takes clusters of 1 or 2 CTAs along n";
+      return failure();
+    }
+    if (plan.aRowsPerCta() % 8 != 0) {
+      why = "multicast A slices must be a multiple of 8 rows";
+      return failure();
+    }
+  } else {
+    if (!llvm::is_contained({1, 2, 4, 8, 16}, plan.clusterN)) {
+      why = "cls_n must be 1, 2, 4, 8 or 16";
+      return failure();
+    }
+    if (plan.bl != 64 && plan.bl != 128 && plan.bl != 256) {
+      why = "blk_l must be 64, 128 or 256";
+      return failure();
+    }
+    if (plan.shape.l % plan.bl != 0) {
+      why = "L must be a multiple of blk_l";
+      return failure();
+    }
+    if ((plan.bl / plan.clusterN) % 4 != 0) {
+      why = "each rank must own a multiple of 4 columns of an l chunk";
+      return failure();
+    }
+    if (plan.kind == ChainKind::gated_ffn && plan.bn > 128) {
+      why = "gated FFNs keep gate and up accumulators live: blk_n <= 128";
+      return failure();
+    }
+    plan.needsWorkspace = grid[1] > 1;
+  }
+
+  // Shared-memory layout; every region is 1024-byte aligned (128B swizzle).
+  int64_t numB = plan.kind == ChainKind::gated_ffn ? 2 : 1;
+  plan.aStageBytes = plan.bm * plan.bk * 2;
+  plan.bStageBytes = numB * plan.bk * plan.bn * 2;
+  int64_t off = 0;
+  plan.smemA = off;
+  off += plan.stages * plan.aStageBytes;
+  plan.smemB = off;
+  off += plan.stages * plan.bStageBytes;
+  if (plan.kind != ChainKind::gemm) {
+    plan.dStageBytes = plan.bn * plan.bl * 2;
+    plan.smemC = off;
+    off += plan.bm * plan.bn * 2;
+    plan.smemD = off;
+    off += 2 * plan.dStageBytes;
+    if (plan.clusterN > 1) {
+      plan.smemE = off;
+      off += plan.bm * plan.bl * 4;
+    }
+    plan.smemFlag = off;
+    off += 16;
+  }
+  plan.smemBytes = alignUp(off, 1024);
+  if (plan.smemBytes > kMaxDynamicSmemBytes) {
+    why = "needs " + std::to_string(plan.smemBytes) +
+          " bytes of shared memory; at most " +
+          std::to_string(kMaxDynamicSmemBytes);
+    return failure();
+  }
+  return plan;
+}
+
+bool mlir::dsm::isLowerable(FusedChainOp op, ScheduleAttr schedule,
+                            std::string *why) {
+  std::string reason;
+  bool ok = succeeded(planKernel(op, schedule, reason));
+  if (why)
+    *why = reason;
+  return ok;
+}

@@ -1,0 +1,286 @@
+//===- Materialize.cpp - scheduled chains to cluster kernels ----*- C++ -*-===//
+//
+// Part of the FlashFuser project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "KernelBuilder.h"
+
+#include "ff/Dialect/DSM/IR/DSMOps.h"
+#include "ff/Dialect/DSM/Transforms/Passes.h"
+#include "ff/Dialect/DSM/Transforms/KernelPlan.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/SHA256.h"
+#include "llvm/Support/raw_ostream.h"
+
+namespace mlir::dsm {
+#define GEN_PASS_DEF_DSMMATERIALIZE
+#include "ff/Dialect/DSM/Transforms/Passes.h.inc"
+} // namespace mlir::dsm
+
+using namespace mlir;
+using namespace mlir::dsm;
+
+namespace {
+
+std::string toHex(ArrayRef<uint8_t> bytes) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  for (uint8_t c : bytes)
+    os << llvm::format_hex_no_prefix(c, 2);
+  return s;
+}
+
+std::string typeName(Type t) {
+  if (t.isBF16())
+    return "bf16";
+  if (t.isF16())
+    return "f16";
+  if (t.isF32())
+    return "f32";
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  os << t;
+  return s;
+}
+
+struct DSMMaterializePass
+    : public dsm::impl::DSMMaterializeBase<DSMMaterializePass> {
+  void runOnOperation() override;
+
+  /// Materialises one plan of `chain` as kernel `name`; returns its
+  /// manifest entry.
+  DictionaryAttr materialize(FusedChainOp chain, const KernelPlan &plan,
+                             StringRef name);
+  DictionaryAttr chainInfo(FusedChainOp chain, const KernelPlan &plan);
+  DictionaryAttr planInfo(ScheduleAttr sched);
+};
+
+} // namespace
+
+DictionaryAttr DSMMaterializePass::chainInfo(FusedChainOp chain,
+                                             const KernelPlan &plan) {
+  Builder b(chain.getContext());
+  auto dims = [&](ShapedType t) {
+    SmallVector<int64_t> d(t.getShape());
+    for (int64_t &x : d)
+      if (ShapedType::isDynamic(x))
+        x = -1;
+    return b.getDenseI64ArrayAttr(d);
+  };
+  auto tensor = [&](StringRef name, Type type) {
+    auto shaped = cast<ShapedType>(type);
+    return b.getDictionaryAttr(
+        {b.getNamedAttr("name", b.getStringAttr(name)),
+         b.getNamedAttr("shape", dims(shaped)),
+         b.getNamedAttr("dtype",
+                        b.getStringAttr(typeName(shaped.getElementType())))});
+  };
+  SmallVector<Attribute> inputs, outputs;
+  for (auto [i, v] : llvm::enumerate(chain.getInputs()))
+    inputs.push_back(tensor("in" + std::to_string(i), v.getType()));
+  outputs.push_back(tensor("out", chain->getResult(0).getType()));
+  const ChainShape &s = plan.shape;
+  return b.getDictionaryAttr(
+      {b.getNamedAttr("kind", b.getStringAttr(stringifyChainKind(plan.kind))),
+       b.getNamedAttr("activation", b.getStringAttr(plan.activation)),
+       b.getNamedAttr("dtype", b.getStringAttr(typeName(s.elementType))),
+       b.getNamedAttr("m", b.getI64IntegerAttr(
+                               ShapedType::isDynamic(s.m) ? -1 : s.m)),
+       b.getNamedAttr("n", b.getI64IntegerAttr(s.n)),
+       b.getNamedAttr("k", b.getI64IntegerAttr(s.k)),
+       b.getNamedAttr("l", b.getI64IntegerAttr(s.l)),
+       b.getNamedAttr("inputs", b.getArrayAttr(inputs)),
+       b.getNamedAttr("outputs", b.getArrayAttr(outputs))});
+}
+
+DictionaryAttr DSMMaterializePass::planInfo(ScheduleAttr sched) {
+  Builder b(sched.getContext());
+  return b.getDictionaryAttr(
+      {b.getNamedAttr("cluster", b.getDenseI64ArrayAttr(sched.getCluster())),
+       b.getNamedAttr("block", b.getDenseI64ArrayAttr(sched.getBlock())),
+       b.getNamedAttr("grid", b.getDenseI64ArrayAttr(sched.getGrid())),
+       b.getNamedAttr("stages", b.getI64IntegerAttr(sched.getStages())),
+       b.getNamedAttr("cost_ns", b.getI64IntegerAttr(sched.getCostNs()))});
+}
+
+DictionaryAttr DSMMaterializePass::materialize(FusedChainOp chain,
+                                               const KernelPlan &plan,
+                                               StringRef name) {
+  ModuleOp module = getOperation();
+  MLIRContext *ctx = module.getContext();
+  Location loc = chain.getLoc();
+  OpBuilder b(ctx);
+
+  // One gpu.module per kernel: one PTX/cubin file per kernel in the bundle.
+  b.setInsertionPointToEnd(module.getBody());
+  auto gpuModule = gpu::GPUModuleOp::create(b, loc, (name + "_module").str());
+  gpu::GPUFuncOp kernel = buildKernel(b, loc, gpuModule, name, plan);
+
+  // Host side: a launch function taking the kernel ABI; the grid grows with
+  // the run-time M.
+  b.setInsertionPointToEnd(module.getBody());
+  auto launch = func::FuncOp::create(b, loc, (name + "_launch").str(),
+                                     kernel.getFunctionType());
+  Block *entry = launch.addEntryBlock();
+  b.setInsertionPointToStart(entry);
+  Value mArg = entry->getArguments().back();
+  Value m = arith::IndexCastUIOp::create(b, loc, b.getIndexType(), mArg);
+  auto cst = [&](int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  };
+  Value mTiles = arith::CeilDivUIOp::create(b, loc, m, cst(plan.bm));
+  Value gridX = arith::MulIOp::create(b, loc, mTiles, cst(plan.ctasN));
+  Value one = cst(1);
+  Value smem = arith::ConstantIntOp::create(b, loc, b.getI32Type(),
+                                            plan.smemBytes);
+  std::optional<gpu::KernelDim3> cluster;
+  if (plan.clusterN > 1)
+    cluster = gpu::KernelDim3{cst(plan.clusterN), one, one};
+  gpu::LaunchFuncOp::create(b, loc, kernel, {gridX, one, one},
+                            {cst(plan.numThreads()), one, one}, smem,
+                            entry->getArguments(), Type(), ValueRange(),
+                            cluster);
+  func::ReturnOp::create(b, loc);
+
+  // Manifest entry of the kernel (docs/bundle.md).
+  SmallVector<Attribute> params;
+  for (const KernelParam &param : getKernelParams(plan)) {
+    SmallVector<NamedAttribute> attrs;
+    switch (param.kind) {
+    case KernelParam::Kind::TensorMap:
+      attrs = {b.getNamedAttr("kind", b.getStringAttr("tensormap")),
+               b.getNamedAttr("tensor", b.getStringAttr(
+                                            "in" + std::to_string(param.input))),
+               b.getNamedAttr("box", b.getDenseI64ArrayAttr(
+                                         {param.boxInner, param.boxOuter})),
+               b.getNamedAttr("swizzle", b.getStringAttr("128B")),
+               b.getNamedAttr("l2_promotion", b.getStringAttr("256B")),
+               b.getNamedAttr("oob_fill", b.getStringAttr("zero")),
+               b.getNamedAttr("interleave", b.getStringAttr("none"))};
+      // A conv chain's input seen as a 2-d GEMM operand: the runtime builds
+      // the tensormap over this [rows, cols] view of the row-major tensor.
+      if (auto it = plan.inputViews.find(param.input);
+          it != plan.inputViews.end())
+        attrs.push_back(
+            b.getNamedAttr("view", b.getDenseI64ArrayAttr(it->second)));
+      break;
+    case KernelParam::Kind::Ptr:
+      attrs = {b.getNamedAttr("kind", b.getStringAttr("ptr")),
+               b.getNamedAttr("tensor", b.getStringAttr("out"))};
+      break;
+    case KernelParam::Kind::Workspace:
+      attrs = {b.getNamedAttr("kind", b.getStringAttr("workspace")),
+               b.getNamedAttr("bytes_per_m",
+                              b.getI64IntegerAttr(plan.workspaceBytesPerM())),
+               b.getNamedAttr("zero", b.getBoolAttr(true))};
+      break;
+    case KernelParam::Kind::I64:
+      attrs = {b.getNamedAttr("kind", b.getStringAttr("i64")),
+               b.getNamedAttr("value", b.getStringAttr("M"))};
+      break;
+    }
+    params.push_back(b.getDictionaryAttr(attrs));
+  }
+  ScheduleAttr sched = plan.schedule;
+  int64_t mLo = sched.hasMBin() ? sched.getMLo() : 1;
+  int64_t mHi = sched.hasMBin() ? sched.getMHi()
+                : ShapedType::isDynamic(plan.shape.m) ? (int64_t(1) << 20)
+                                                      : plan.shape.m;
+  return b.getDictionaryAttr(
+      {b.getNamedAttr("name", b.getStringAttr(name)),
+       b.getNamedAttr("module", b.getStringAttr(gpuModule.getName())),
+       b.getNamedAttr("m_lo", b.getI64IntegerAttr(mLo)),
+       b.getNamedAttr("m_hi", b.getI64IntegerAttr(mHi)),
+       b.getNamedAttr("block", b.getDenseI64ArrayAttr(
+                                   {plan.numThreads(), 1, 1})),
+       b.getNamedAttr("cluster",
+                      b.getDenseI64ArrayAttr({plan.clusterN, 1, 1})),
+       b.getNamedAttr("grid", b.getDenseI64ArrayAttr({plan.ctasN, 1, 1})),
+       b.getNamedAttr("grid_m_tile", b.getI64IntegerAttr(plan.bm)),
+       b.getNamedAttr("dynamic_smem", b.getI64IntegerAttr(plan.smemBytes)),
+       b.getNamedAttr("plan", planInfo(sched)),
+       b.getNamedAttr("params", b.getArrayAttr(params))});
+}
+
+void DSMMaterializePass::runOnOperation() {
+  ModuleOp module = getOperation();
+  MLIRContext *ctx = module.getContext();
+  SmallVector<FusedChainOp> chains;
+  module.walk([&](FusedChainOp op) { chains.push_back(op); });
+  if (chains.empty())
+    return;
+
+  // The manifest records a hash of the program as it reached this pass.
+  std::string source;
+  {
+    llvm::raw_string_ostream os(source);
+    module.print(os);
+  }
+  std::string sourceHash = toHex(llvm::SHA256::hash(
+      ArrayRef<uint8_t>((const uint8_t *)source.data(), source.size())));
+
+  Builder b(ctx);
+  SmallVector<Attribute> bundles;
+  llvm::SetVector<Operation *> hosts;
+  for (auto [chainIdx, chain] : llvm::enumerate(chains)) {
+    if (!chain.getSchedule()) {
+      chain.emitOpError("requires a #dsm.schedule; run --dsm-search first");
+      return signalPassFailure();
+    }
+    SmallVector<ScheduleAttr> plans;
+    if (auto sched = dyn_cast<ScheduleAttr>(*chain.getSchedule()))
+      plans.push_back(sched);
+    else
+      llvm::append_range(
+          plans, cast<ScheduleTableAttr>(*chain.getSchedule()).getPlans());
+
+    auto parent = chain->getParentOfType<FunctionOpInterface>();
+    std::string base = (parent ? parent.getName().str() : "chain") + "_" +
+                       std::to_string(chainIdx);
+    SmallVector<Attribute> kernels;
+    DictionaryAttr chainDict, planDict;
+    for (auto [planIdx, sched] : llvm::enumerate(plans)) {
+      std::string why;
+      FailureOr<KernelPlan> plan = planKernel(chain, sched, why);
+      if (failed(plan)) {
+        chain.emitOpError("schedule cannot be lowered: ") << why;
+        return signalPassFailure();
+      }
+      std::string name =
+          plans.size() == 1 ? base : base + "_m" + std::to_string(planIdx);
+      kernels.push_back(materialize(chain, *plan, name));
+      if (!chainDict) {
+        chainDict = chainInfo(chain, *plan);
+        planDict = planInfo(sched);
+      }
+    }
+    bundles.push_back(b.getDictionaryAttr(
+        {b.getNamedAttr("name", b.getStringAttr(base)),
+         b.getNamedAttr("source_hash", b.getStringAttr(sourceHash)),
+         b.getNamedAttr("chain", chainDict),
+         b.getNamedAttr("plan", planDict),
+         b.getNamedAttr("kernels", b.getArrayAttr(kernels))}));
+    if (parent)
+      hosts.insert(parent);
+  }
+
+  // The tensor-level functions that held the chains are replaced by the
+  // launch functions: the runtime drives the kernels through the bundle.
+  for (Operation *host : hosts)
+    host->erase();
+  module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
+                  UnitAttr::get(ctx));
+  module->setAttr("dsm.bundles", b.getArrayAttr(bundles));
+}

@@ -1,0 +1,173 @@
+// RUN: ff-opt %s --dsm-materialize --split-input-file --verify-diagnostics
+
+// expected-error @+2 {{requires a #dsm.schedule; run --dsm-search first}}
+func.func @no_schedule(%a: tensor<256x512xbf16>, %b: tensor<512x512xbf16>) -> tensor<256x512xbf16> {
+  %r = dsm.fused_chain gemm (%a, %b) 
+      : (tensor<256x512xbf16>, tensor<512x512xbf16>) -> tensor<256x512xbf16> {
+  ^bb0(%x: tensor<256x512xbf16>, %w: tensor<512x512xbf16>):
+    %cst = arith.constant 0.0 : f32
+    %e = tensor.empty() : tensor<256x512xf32>
+    %f = linalg.fill ins(%cst : f32) outs(%e : tensor<256x512xf32>) -> tensor<256x512xf32>
+    %mm = linalg.matmul ins(%x, %w : tensor<256x512xbf16>, tensor<512x512xbf16>) outs(%f : tensor<256x512xf32>) -> tensor<256x512xf32>
+    %e2 = tensor.empty() : tensor<256x512xbf16>
+    %t = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%mm : tensor<256x512xf32>) outs(%e2 : tensor<256x512xbf16>) {
+    ^bb0(%in: f32, %o: bf16):
+      %v = arith.truncf %in : f32 to bf16
+      linalg.yield %v : bf16
+    }  -> tensor<256x512xbf16>
+    dsm.yield %t : tensor<256x512xbf16>
+  }
+  return %r : tensor<256x512xbf16>
+}
+
+// -----
+
+// expected-error @+2 {{schedule cannot be lowered: blk_m must be 64 or 128}}
+func.func @gemm(%a: tensor<256x512xbf16>, %b: tensor<512x512xbf16>) -> tensor<256x512xbf16> {
+  %r = dsm.fused_chain gemm (%a, %b) {schedule = #dsm.schedule<cluster = [1, 1, 1, 1], block = [256, 256, 64, 16], grid = [1, 2, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [], collectives = [], stages = 4, cost_ns = 1000>}
+      : (tensor<256x512xbf16>, tensor<512x512xbf16>) -> tensor<256x512xbf16> {
+  ^bb0(%x: tensor<256x512xbf16>, %w: tensor<512x512xbf16>):
+    %cst = arith.constant 0.0 : f32
+    %e = tensor.empty() : tensor<256x512xf32>
+    %f = linalg.fill ins(%cst : f32) outs(%e : tensor<256x512xf32>) -> tensor<256x512xf32>
+    %mm = linalg.matmul ins(%x, %w : tensor<256x512xbf16>, tensor<512x512xbf16>) outs(%f : tensor<256x512xf32>) -> tensor<256x512xf32>
+    %e2 = tensor.empty() : tensor<256x512xbf16>
+    %t = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%mm : tensor<256x512xf32>) outs(%e2 : tensor<256x512xbf16>) {
+    ^bb0(%in: f32, %o: bf16):
+      %v = arith.truncf %in : f32 to bf16
+      linalg.yield %v : bf16
+    }  -> tensor<256x512xbf16>
+    dsm.yield %t : tensor<256x512xbf16>
+  }
+  return %r : tensor<256x512xbf16>
+}
+
+// -----
+
+// expected-error @+2 {{schedule cannot be lowered: only clusters along n are lowered (cls_m = cls_k = cls_l = 1)}}
+func.func @gemm(%a: tensor<256x512xbf16>, %b: tensor<512x512xbf16>) -> tensor<256x512xbf16> {
+  %r = dsm.fused_chain gemm (%a, %b) {schedule = #dsm.schedule<cluster = [2, 1, 1, 1], block = [128, 256, 64, 16], grid = [1, 2, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [], collectives = [], stages = 4, cost_ns = 1000>}
+      : (tensor<256x512xbf16>, tensor<512x512xbf16>) -> tensor<256x512xbf16> {
+  ^bb0(%x: tensor<256x512xbf16>, %w: tensor<512x512xbf16>):
+    %cst = arith.constant 0.0 : f32
+    %e = tensor.empty() : tensor<256x512xf32>
+    %f = linalg.fill ins(%cst : f32) outs(%e : tensor<256x512xf32>) -> tensor<256x512xf32>
+    %mm = linalg.matmul ins(%x, %w : tensor<256x512xbf16>, tensor<512x512xbf16>) outs(%f : tensor<256x512xf32>) -> tensor<256x512xf32>
+    %e2 = tensor.empty() : tensor<256x512xbf16>
+    %t = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%mm : tensor<256x512xf32>) outs(%e2 : tensor<256x512xbf16>) {
+    ^bb0(%in: f32, %o: bf16):
+      %v = arith.truncf %in : f32 to bf16
+      linalg.yield %v : bf16
+    }  -> tensor<256x512xbf16>
+    dsm.yield %t : tensor<256x512xbf16>
+  }
+  return %r : tensor<256x512xbf16>
+}
+
+// -----
+
+// expected-error @+2 {{schedule cannot be lowered: needs 525312 bytes of shared memory; at most 231424}}
+func.func @too_big(%a0: tensor<256x512xbf16>, %a1: tensor<512x256xbf16>, %a2: tensor<256x512xbf16>) -> tensor<256x512xbf16> {
+  %r = dsm.fused_chain ffn (%a0, %a1, %a2) {schedule = #dsm.schedule<cluster = [1, 1, 1, 1], block = [128, 256, 64, 256], grid = [2, 1, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [], stages = 4, cost_ns = 1000>}
+      : (tensor<256x512xbf16>, tensor<512x256xbf16>, tensor<256x512xbf16>) -> tensor<256x512xbf16> {
+  ^bb0(%x: tensor<256x512xbf16>, %w1: tensor<512x256xbf16>, %w2: tensor<256x512xbf16>):
+    %zero = arith.constant 0.0 : f32
+    %g_e = tensor.empty() : tensor<256x256xf32>
+    %g_f = linalg.fill ins(%zero : f32) outs(%g_e : tensor<256x256xf32>) -> tensor<256x256xf32>
+    %g = linalg.matmul ins(%x, %w1 : tensor<256x512xbf16>, tensor<512x256xbf16>) outs(%g_f : tensor<256x256xf32>) -> tensor<256x256xf32>
+    %h_e = tensor.empty() : tensor<256x256xbf16>
+    %h = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%g : tensor<256x256xf32>) outs(%h_e : tensor<256x256xbf16>) {
+    ^bb0(%gv: f32, %o: bf16):
+      %half = arith.constant 0.5 : f32
+      %one = arith.constant 1.0 : f32
+      %k0 = arith.constant 0.7978845608 : f32
+      %k1 = arith.constant 0.044715 : f32
+      %x2 = arith.mulf %gv, %gv : f32
+      %x3 = arith.mulf %x2, %gv : f32
+      %a3 = arith.mulf %x3, %k1 : f32
+      %in = arith.addf %gv, %a3 : f32
+      %sc = arith.mulf %in, %k0 : f32
+      %th = math.tanh %sc : f32
+      %p1 = arith.addf %th, %one : f32
+      %hx = arith.mulf %gv, %half : f32
+      %y = arith.mulf %hx, %p1 : f32
+      %t = arith.truncf %y : f32 to bf16
+      linalg.yield %t : bf16
+    } -> tensor<256x256xbf16>
+    %e_e = tensor.empty() : tensor<256x512xf32>
+    %e_f = linalg.fill ins(%zero : f32) outs(%e_e : tensor<256x512xf32>) -> tensor<256x512xf32>
+    %e = linalg.matmul ins(%h, %w2 : tensor<256x256xbf16>, tensor<256x512xbf16>) outs(%e_f : tensor<256x512xf32>) -> tensor<256x512xf32>
+    %o_e = tensor.empty() : tensor<256x512xbf16>
+    %o = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%e : tensor<256x512xf32>) outs(%o_e : tensor<256x512xbf16>) {
+    ^bb0(%ev: f32, %oo: bf16):
+      %t = arith.truncf %ev : f32 to bf16
+      linalg.yield %t : bf16
+    } -> tensor<256x512xbf16>
+    dsm.yield %o : tensor<256x512xbf16>
+  }
+  return %r : tensor<256x512xbf16>
+}
+
+// -----
+
+// expected-error @+2 {{schedule cannot be lowered: gated FFNs keep gate and up accumulators live: blk_n <= 128}}
+func.func @gated_wide(%a0: tensor<256x512xbf16>, %a1: tensor<512x256xbf16>, %a2: tensor<512x256xbf16>, %a3: tensor<256x512xbf16>) -> tensor<256x512xbf16> {
+  %r = dsm.fused_chain gated_ffn (%a0, %a1, %a2, %a3) {schedule = #dsm.schedule<cluster = [1, 1, 1, 1], block = [128, 256, 64, 64], grid = [2, 1, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [], stages = 1, cost_ns = 1000>}
+      : (tensor<256x512xbf16>, tensor<512x256xbf16>, tensor<512x256xbf16>, tensor<256x512xbf16>) -> tensor<256x512xbf16> {
+  ^bb0(%x: tensor<256x512xbf16>, %w1: tensor<512x256xbf16>, %wu: tensor<512x256xbf16>, %w2: tensor<256x512xbf16>):
+    %zero = arith.constant 0.0 : f32
+    %g_e = tensor.empty() : tensor<256x256xf32>
+    %g_f = linalg.fill ins(%zero : f32) outs(%g_e : tensor<256x256xf32>) -> tensor<256x256xf32>
+    %g = linalg.matmul ins(%x, %w1 : tensor<256x512xbf16>, tensor<512x256xbf16>) outs(%g_f : tensor<256x256xf32>) -> tensor<256x256xf32>
+    %u_e = tensor.empty() : tensor<256x256xf32>
+    %u_f = linalg.fill ins(%zero : f32) outs(%u_e : tensor<256x256xf32>) -> tensor<256x256xf32>
+    %u = linalg.matmul ins(%x, %wu : tensor<256x512xbf16>, tensor<512x256xbf16>) outs(%u_f : tensor<256x256xf32>) -> tensor<256x256xf32>
+    %h_e = tensor.empty() : tensor<256x256xbf16>
+    %h = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%g, %u : tensor<256x256xf32>, tensor<256x256xf32>) outs(%h_e : tensor<256x256xbf16>) {
+    ^bb0(%gv: f32, %uv: f32, %o: bf16):
+      %one = arith.constant 1.0 : f32
+      %ng = arith.negf %gv : f32
+      %ex = math.exp %ng : f32
+      %den = arith.addf %ex, %one : f32
+      %sg = arith.divf %gv, %den : f32
+      %p = arith.mulf %sg, %uv : f32
+      %t = arith.truncf %p : f32 to bf16
+      linalg.yield %t : bf16
+    } -> tensor<256x256xbf16>
+    %e_e = tensor.empty() : tensor<256x512xf32>
+    %e_f = linalg.fill ins(%zero : f32) outs(%e_e : tensor<256x512xf32>) -> tensor<256x512xf32>
+    %e = linalg.matmul ins(%h, %w2 : tensor<256x256xbf16>, tensor<256x512xbf16>) outs(%e_f : tensor<256x512xf32>) -> tensor<256x512xf32>
+    %o_e = tensor.empty() : tensor<256x512xbf16>
+    %o = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%e : tensor<256x512xf32>) outs(%o_e : tensor<256x512xbf16>) {
+    ^bb0(%ev: f32, %oo: bf16):
+      %t = arith.truncf %ev : f32 to bf16
+      linalg.yield %t : bf16
+    } -> tensor<256x512xbf16>
+    dsm.yield %o : tensor<256x512xbf16>
+  }
+  return %r : tensor<256x512xbf16>
+}
+
+// -----
+
+// A bias read from global memory is not a register epilogue (yet).
+func.func @bias(%a: tensor<256x512xbf16>, %b: tensor<512x512xbf16>, %bias: tensor<256x512xf32>) -> tensor<256x512xbf16> {
+  // expected-error @below {{schedule cannot be lowered: the last matmul must feed the result through at most one elementwise generic}}
+  %r = dsm.fused_chain gemm (%a, %b, %bias) {schedule = #dsm.schedule<cluster = [1, 1, 1, 1], block = [128, 256, 64, 16], grid = [2, 2, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [], collectives = [], stages = 4, cost_ns = 1000>}
+      : (tensor<256x512xbf16>, tensor<512x512xbf16>, tensor<256x512xf32>) -> tensor<256x512xbf16> {
+  ^bb0(%x: tensor<256x512xbf16>, %w: tensor<512x512xbf16>, %c: tensor<256x512xf32>):
+    %cst = arith.constant 0.0 : f32
+    %e = tensor.empty() : tensor<256x512xf32>
+    %f = linalg.fill ins(%cst : f32) outs(%e : tensor<256x512xf32>) -> tensor<256x512xf32>
+    %mm = linalg.matmul ins(%x, %w : tensor<256x512xbf16>, tensor<512x512xbf16>) outs(%f : tensor<256x512xf32>) -> tensor<256x512xf32>
+    %e2 = tensor.empty() : tensor<256x512xbf16>
+    %t = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%mm, %c : tensor<256x512xf32>, tensor<256x512xf32>) outs(%e2 : tensor<256x512xbf16>) {
+    ^bb0(%in: f32, %bv: f32, %o: bf16):
+      %s = arith.addf %in, %bv : f32
+      %v = arith.truncf %s : f32 to bf16
+      linalg.yield %v : bf16
+    } -> tensor<256x512xbf16>
+    dsm.yield %t : tensor<256x512xbf16>
+  }
+  return %r : tensor<256x512xbf16>
+}

@@ -1,0 +1,263 @@
+// RUN: ff-opt %s --dsm-materialize --split-input-file | FileCheck %s
+
+// A GEMM: 1 TMA producer + 2 wgmma consumer warpgroups, 4 stages, registers
+// epilogue storing bf16 straight to global memory; host launch function.
+// CHECK: module attributes {dsm.bundles = [{chain = {activation = "identity"
+// CHECK-SAME: kind = "gemm"
+// CHECK-SAME: dynamic_smem = 196608
+// CHECK-SAME: grid = array<i64: 2, 1, 1>, grid_m_tile = 128
+// CHECK-SAME: {box = array<i64: 64, 128>, {{.*}}kind = "tensormap"{{.*}}tensor = "in0"}
+// CHECK-SAME: {box = array<i64: 64, 64>, {{.*}}kind = "tensormap"{{.*}}tensor = "in1"}
+// CHECK-SAME: {kind = "ptr", tensor = "out"}, {kind = "i64", value = "M"}
+// CHECK-SAME: gpu.container_module
+// CHECK-NOT: func.func @gemm(
+// CHECK: gpu.module @gemm_0_module
+// CHECK: gpu.func @gemm_0(%[[A:.*]]: !llvm.ptr {llvm.align = 64 : i64}, %[[B:.*]]: !llvm.ptr {llvm.align = 64 : i64}, %[[OUT:.*]]: !llvm.ptr, %[[M:.*]]: i64) kernel
+// CHECK-SAME: dsm.tensormap_args = array<i32: 0, 1>, known_block_size = array<i32: 384, 1, 1>
+// CHECK-NOT: known_cluster_size
+// CHECK: gpu.dynamic_shared_memory
+// CHECK-COUNT-2: nvgpu.mbarrier.create -> <memorySpace = #gpu.address_space<workgroup>, num_barriers = 4>
+// CHECK: scf.if
+// CHECK: nvvm.setmaxregister decrease 40
+// CHECK: nvgpu.mbarrier.try_wait.parity
+// CHECK: nvgpu.mbarrier.arrive.expect_tx %{{.*}}, %c49152
+// CHECK: nvgpu.tma.async.load {{.*}} -> memref<128x64xbf16, #gpu.address_space<workgroup>>
+// CHECK-COUNT-4: nvgpu.tma.async.load {{.*}} -> memref<64x64xbf16, #gpu.address_space<workgroup>>
+// CHECK: } else {
+// CHECK: nvvm.setmaxregister increase 232
+// CHECK: nvvm.wgmma.fence.aligned
+// CHECK-COUNT-4: nvvm.wgmma.mma_async {{.*}}<m = 64, n = 256, k = 16>, D[<f32>, <one>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <row>]
+// CHECK: nvvm.wgmma.commit.group.sync.aligned
+// CHECK: nvvm.wgmma.wait.group.sync.aligned 1
+// CHECK: nvgpu.mbarrier.arrive
+// CHECK: nvvm.wgmma.wait.group.sync.aligned 0
+// CHECK: arith.cmpi ult, %{{.*}}, %{{.*}} : index
+// CHECK: llvm.extractvalue
+// CHECK: arith.truncf %{{.*}} : f32 to bf16
+// CHECK: llvm.store %{{.*}}, %{{.*}} {alignment = 4 : i64} : vector<2xbf16>, !llvm.ptr
+// CHECK: func.func @gemm_0_launch(%{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %[[HM:.*]]: i64)
+// CHECK: arith.ceildivui
+// CHECK: gpu.launch_func @gemm_0_module::@gemm_0 blocks in (%{{.*}}, %{{.*}}, %{{.*}}) threads in (%{{.*}}, %{{.*}}, %{{.*}}) dynamic_shared_memory_size %{{.*}} args(%{{.*}} : !llvm.ptr, %{{.*}} : !llvm.ptr, %{{.*}} : !llvm.ptr, %{{.*}} : i64)
+func.func @gemm(%a: tensor<256x512xbf16>, %b: tensor<512x512xbf16>) -> tensor<256x512xbf16> {
+  %r = dsm.fused_chain gemm (%a, %b) {schedule = #dsm.schedule<cluster = [1, 1, 1, 1], block = [128, 256, 64, 16], grid = [2, 2, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [], collectives = [], stages = 4, cost_ns = 1000>}
+      : (tensor<256x512xbf16>, tensor<512x512xbf16>) -> tensor<256x512xbf16> {
+  ^bb0(%x: tensor<256x512xbf16>, %w: tensor<512x512xbf16>):
+    %cst = arith.constant 0.0 : f32
+    %e = tensor.empty() : tensor<256x512xf32>
+    %f = linalg.fill ins(%cst : f32) outs(%e : tensor<256x512xf32>) -> tensor<256x512xf32>
+    %mm = linalg.matmul ins(%x, %w : tensor<256x512xbf16>, tensor<512x512xbf16>) outs(%f : tensor<256x512xf32>) -> tensor<256x512xf32>
+    %e2 = tensor.empty() : tensor<256x512xbf16>
+    %t = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%mm : tensor<256x512xf32>) outs(%e2 : tensor<256x512xbf16>) {
+    ^bb0(%in: f32, %o: bf16):
+      %v = arith.truncf %in : f32 to bf16
+      linalg.yield %v : bf16
+    }  -> tensor<256x512xbf16>
+    dsm.yield %t : tensor<256x512xbf16>
+  }
+  return %r : tensor<256x512xbf16>
+}
+
+// -----
+
+// A (1,2) cluster GEMM: A rows multicast, stages released in both CTAs.
+// CHECK-LABEL: gpu.func @gemmc2_0
+// CHECK-SAME: known_cluster_size = array<i32: 2, 1, 1>
+// CHECK: %[[RANK:.*]] = dsm.cluster_rank : index
+// CHECK: nvvm.fence.mbarrier.init
+// CHECK: dsm.cluster_arrive relaxed
+// CHECK: dsm.cluster_wait
+// CHECK: nvgpu.tma.async.load {{.*}} multicast_mask = %{{.*}} : {{.*}} -> memref<64x64xbf16, #gpu.address_space<workgroup>>
+// CHECK: nvgpu.mbarrier.get
+// CHECK: nvvm.mapa %{{.*}}, %{{.*}} : !llvm.ptr<3> -> !llvm.ptr<7>
+// CHECK: nvvm.mbarrier.arrive %{{.*}} : !llvm.ptr<7>
+// CHECK: dsm.cluster_arrive{{$}}
+// CHECK-NEXT: dsm.cluster_wait
+// CHECK-NEXT: gpu.return
+// CHECK: gpu.launch_func @gemmc2_0_module::@gemmc2_0 clusters in (%{{.*}}, %{{.*}}, %{{.*}}) blocks in
+func.func @gemmc2(%a: tensor<256x512xbf16>, %b: tensor<512x512xbf16>) -> tensor<256x512xbf16> {
+  %r = dsm.fused_chain gemm (%a, %b) {schedule = #dsm.schedule<cluster = [1, 2, 1, 1], block = [128, 256, 64, 16], grid = [2, 1, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [], collectives = [], stages = 4, cost_ns = 1000>}
+      : (tensor<256x512xbf16>, tensor<512x512xbf16>) -> tensor<256x512xbf16> {
+  ^bb0(%x: tensor<256x512xbf16>, %w: tensor<512x512xbf16>):
+    %cst = arith.constant 0.0 : f32
+    %e = tensor.empty() : tensor<256x512xf32>
+    %f = linalg.fill ins(%cst : f32) outs(%e : tensor<256x512xf32>) -> tensor<256x512xf32>
+    %mm = linalg.matmul ins(%x, %w : tensor<256x512xbf16>, tensor<512x512xbf16>) outs(%f : tensor<256x512xf32>) -> tensor<256x512xf32>
+    %e2 = tensor.empty() : tensor<256x512xbf16>
+    %t = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%mm : tensor<256x512xf32>) outs(%e2 : tensor<256x512xbf16>) {
+    ^bb0(%in: f32, %o: bf16):
+      %v = arith.truncf %in : f32 to bf16
+      linalg.yield %v : bf16
+    }  -> tensor<256x512xbf16>
+    dsm.yield %t : tensor<256x512xbf16>
+  }
+  return %r : tensor<256x512xbf16>
+}
+
+// -----
+
+// A (1,4) cluster FFN split over 2 clusters: GELU in registers into the
+// swizzled C tile, second GEMM from shared memory, DSM reduce-scatter of E,
+// fp32 workspace across clusters with a last-arriver cast.
+// CHECK: activation = "gelu_tanh"
+// CHECK-SAME: {bytes_per_m = 2176 : i64, kind = "workspace", zero = true}
+// CHECK-LABEL: gpu.func @ffn_0
+// CHECK-SAME: %{{.*}}: !llvm.ptr {llvm.align = 64 : i64}, %{{.*}}: !llvm.ptr {llvm.align = 64 : i64}, %{{.*}}: !llvm.ptr {llvm.align = 64 : i64}, %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: i64
+// CHECK-SAME: known_cluster_size = array<i32: 4, 1, 1>
+// CHECK-COUNT-2: nvgpu.mbarrier.create -> <memorySpace = #gpu.address_space<workgroup>, num_barriers = 3>
+// CHECK-COUNT-2: nvgpu.mbarrier.create -> <memorySpace = #gpu.address_space<workgroup>, num_barriers = 2>
+// Producer: D chunks (box 64 x blk_n) and the cluster barriers of each chunk.
+// CHECK: nvgpu.tma.async.load {{.*}} -> memref<128x64xbf16, #gpu.address_space<workgroup>>
+// CHECK: dsm.cluster_arrive
+// Consumers: activation cloned from the generic.
+// CHECK: } else {
+// CHECK: nvvm.wgmma.mma_async {{.*}}<m = 64, n = 128, k = 16>
+// CHECK: math.tanh
+// CHECK: arith.truncf
+// CHECK: llvm.bitcast %{{.*}} : vector<2xbf16> to i32
+// CHECK: arith.xori
+// CHECK: llvm.store %{{.*}}, %{{.*}} {alignment = 4 : i64} : i32, !llvm.ptr<3>
+// CHECK: nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
+// CHECK: nvvm.barrier id = %{{.*}} number_of_threads = %{{.*}}
+// CHECK-COUNT-8: nvvm.wgmma.mma_async {{.*}}<m = 64, n = 64, k = 16>
+// CHECK: nvgpu.mbarrier.arrive
+// CHECK: llvm.store %{{.*}}, %{{.*}} {alignment = 8 : i64} : vector<2xf32>, !llvm.ptr<3>
+// CHECK: dsm.cluster_arrive
+// CHECK: dsm.cluster_wait
+// CHECK-COUNT-4: nvvm.mapa
+// CHECK: llvm.atomicrmw fadd
+// CHECK: dsm.cluster_wait
+// CHECK: llvm.fence syncscope("device") release
+// CHECK: llvm.atomicrmw add {{.*}} syncscope("device") acq_rel
+// CHECK: llvm.load volatile
+// CHECK: arith.truncf
+// CHECK: gpu.launch_func @ffn_0_module::@ffn_0 clusters in
+func.func @ffn(%a0: tensor<256x512xbf16>, %a1: tensor<512x1024xbf16>, %a2: tensor<1024x512xbf16>) -> tensor<256x512xbf16> {
+  %r = dsm.fused_chain ffn (%a0, %a1, %a2) {schedule = #dsm.schedule<cluster = [1, 4, 1, 1], block = [128, 128, 64, 64], grid = [2, 2, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [reduce_scatter, inter_cluster_reduce], stages = 3, cost_ns = 1000>}
+      : (tensor<256x512xbf16>, tensor<512x1024xbf16>, tensor<1024x512xbf16>) -> tensor<256x512xbf16> {
+  ^bb0(%x: tensor<256x512xbf16>, %w1: tensor<512x1024xbf16>, %w2: tensor<1024x512xbf16>):
+    %zero = arith.constant 0.0 : f32
+    %g_e = tensor.empty() : tensor<256x1024xf32>
+    %g_f = linalg.fill ins(%zero : f32) outs(%g_e : tensor<256x1024xf32>) -> tensor<256x1024xf32>
+    %g = linalg.matmul ins(%x, %w1 : tensor<256x512xbf16>, tensor<512x1024xbf16>) outs(%g_f : tensor<256x1024xf32>) -> tensor<256x1024xf32>
+    %h_e = tensor.empty() : tensor<256x1024xbf16>
+    %h = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%g : tensor<256x1024xf32>) outs(%h_e : tensor<256x1024xbf16>) {
+    ^bb0(%gv: f32, %o: bf16):
+      %half = arith.constant 0.5 : f32
+      %one = arith.constant 1.0 : f32
+      %k0 = arith.constant 0.7978845608 : f32
+      %k1 = arith.constant 0.044715 : f32
+      %x2 = arith.mulf %gv, %gv : f32
+      %x3 = arith.mulf %x2, %gv : f32
+      %a3 = arith.mulf %x3, %k1 : f32
+      %in = arith.addf %gv, %a3 : f32
+      %sc = arith.mulf %in, %k0 : f32
+      %th = math.tanh %sc : f32
+      %p1 = arith.addf %th, %one : f32
+      %hx = arith.mulf %gv, %half : f32
+      %y = arith.mulf %hx, %p1 : f32
+      %t = arith.truncf %y : f32 to bf16
+      linalg.yield %t : bf16
+    } -> tensor<256x1024xbf16>
+    %e_e = tensor.empty() : tensor<256x512xf32>
+    %e_f = linalg.fill ins(%zero : f32) outs(%e_e : tensor<256x512xf32>) -> tensor<256x512xf32>
+    %e = linalg.matmul ins(%h, %w2 : tensor<256x1024xbf16>, tensor<1024x512xbf16>) outs(%e_f : tensor<256x512xf32>) -> tensor<256x512xf32>
+    %o_e = tensor.empty() : tensor<256x512xbf16>
+    %o = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%e : tensor<256x512xf32>) outs(%o_e : tensor<256x512xbf16>) {
+    ^bb0(%ev: f32, %oo: bf16):
+      %t = arith.truncf %ev : f32 to bf16
+      linalg.yield %t : bf16
+    } -> tensor<256x512xbf16>
+    dsm.yield %o : tensor<256x512xbf16>
+  }
+  return %r : tensor<256x512xbf16>
+}
+
+// -----
+
+// Gated FFN: gate and up accumulate side by side, silu(g)*u in registers.
+// CHECK: activation = "silu_mul"
+// CHECK-LABEL: gpu.func @gated_0
+// CHECK-COUNT-3: nvgpu.tma.async.load {{.*}} -> memref<64x64xbf16
+// CHECK: nvvm.setmaxregister increase 232
+// CHECK-COUNT-8: nvvm.wgmma.mma_async {{.*}}<m = 64, n = 128, k = 16>
+// CHECK: math.exp
+// CHECK: arith.mulf
+// CHECK: arith.truncf
+func.func @gated(%a0: tensor<256x512xbf16>, %a1: tensor<512x512xbf16>, %a2: tensor<512x512xbf16>, %a3: tensor<512x512xbf16>) -> tensor<256x512xbf16> {
+  %r = dsm.fused_chain gated_ffn (%a0, %a1, %a2, %a3) {schedule = #dsm.schedule<cluster = [1, 1, 1, 1], block = [128, 128, 64, 64], grid = [2, 4, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [inter_cluster_reduce], stages = 2, cost_ns = 1000>}
+      : (tensor<256x512xbf16>, tensor<512x512xbf16>, tensor<512x512xbf16>, tensor<512x512xbf16>) -> tensor<256x512xbf16> {
+  ^bb0(%x: tensor<256x512xbf16>, %w1: tensor<512x512xbf16>, %wu: tensor<512x512xbf16>, %w2: tensor<512x512xbf16>):
+    %zero = arith.constant 0.0 : f32
+    %g_e = tensor.empty() : tensor<256x512xf32>
+    %g_f = linalg.fill ins(%zero : f32) outs(%g_e : tensor<256x512xf32>) -> tensor<256x512xf32>
+    %g = linalg.matmul ins(%x, %w1 : tensor<256x512xbf16>, tensor<512x512xbf16>) outs(%g_f : tensor<256x512xf32>) -> tensor<256x512xf32>
+    %u_e = tensor.empty() : tensor<256x512xf32>
+    %u_f = linalg.fill ins(%zero : f32) outs(%u_e : tensor<256x512xf32>) -> tensor<256x512xf32>
+    %u = linalg.matmul ins(%x, %wu : tensor<256x512xbf16>, tensor<512x512xbf16>) outs(%u_f : tensor<256x512xf32>) -> tensor<256x512xf32>
+    %h_e = tensor.empty() : tensor<256x512xbf16>
+    %h = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%g, %u : tensor<256x512xf32>, tensor<256x512xf32>) outs(%h_e : tensor<256x512xbf16>) {
+    ^bb0(%gv: f32, %uv: f32, %o: bf16):
+      %one = arith.constant 1.0 : f32
+      %ng = arith.negf %gv : f32
+      %ex = math.exp %ng : f32
+      %den = arith.addf %ex, %one : f32
+      %sg = arith.divf %gv, %den : f32
+      %p = arith.mulf %sg, %uv : f32
+      %t = arith.truncf %p : f32 to bf16
+      linalg.yield %t : bf16
+    } -> tensor<256x512xbf16>
+    %e_e = tensor.empty() : tensor<256x512xf32>
+    %e_f = linalg.fill ins(%zero : f32) outs(%e_e : tensor<256x512xf32>) -> tensor<256x512xf32>
+    %e = linalg.matmul ins(%h, %w2 : tensor<256x512xbf16>, tensor<512x512xbf16>) outs(%e_f : tensor<256x512xf32>) -> tensor<256x512xf32>
+    %o_e = tensor.empty() : tensor<256x512xbf16>
+    %o = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%e : tensor<256x512xf32>) outs(%o_e : tensor<256x512xbf16>) {
+    ^bb0(%ev: f32, %oo: bf16):
+      %t = arith.truncf %ev : f32 to bf16
+      linalg.yield %t : bf16
+    } -> tensor<256x512xbf16>
+    dsm.yield %o : tensor<256x512xbf16>
+  }
+  return %r : tensor<256x512xbf16>
+}
+
+// -----
+
+// Conv chain: the collapsed image is a 2-d GEMM operand; its tensormap is
+// described over the [rows, cols] view, the output written as the expanded result.
+// CHECK: activation = "relu"
+// CHECK-SAME: shape = array<i64: 2, 16, 8, 512>
+// CHECK-SAME: {box = array<i64: 64, 128>, interleave = "none", kind = "tensormap", l2_promotion = "256B", oob_fill = "zero", swizzle = "128B", tensor = "in0", view = array<i64: 256, 512>}
+// CHECK-SAME: {box = array<i64: 64, 64>, interleave = "none", kind = "tensormap", l2_promotion = "256B", oob_fill = "zero", swizzle = "128B", tensor = "in1"}
+// CHECK-LABEL: gpu.func @conv_0
+// CHECK: arith.maximumf
+func.func @conv(%img: tensor<2x16x8x512xbf16>, %w1: tensor<512x128xbf16>, %w2: tensor<128x256xbf16>) -> tensor<2x16x8x256xbf16> {
+  %r = dsm.fused_chain ffn (%img, %w1, %w2) {schedule = #dsm.schedule<cluster = [1, 1, 1, 1], block = [128, 128, 64, 128], grid = [2, 1, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [], stages = 4, cost_ns = 1000>}
+      : (tensor<2x16x8x512xbf16>, tensor<512x128xbf16>, tensor<128x256xbf16>) -> tensor<2x16x8x256xbf16> {
+  ^bb0(%x4: tensor<2x16x8x512xbf16>, %a: tensor<512x128xbf16>, %b: tensor<128x256xbf16>):
+    %zero = arith.constant 0.0 : f32
+    %x = tensor.collapse_shape %x4 [[0, 1, 2], [3]] : tensor<2x16x8x512xbf16> into tensor<256x512xbf16>
+    %e0 = tensor.empty() : tensor<256x128xf32>
+    %f0 = linalg.fill ins(%zero : f32) outs(%e0 : tensor<256x128xf32>) -> tensor<256x128xf32>
+    %g = linalg.matmul ins(%x, %a : tensor<256x512xbf16>, tensor<512x128xbf16>) outs(%f0 : tensor<256x128xf32>) -> tensor<256x128xf32>
+    %he = tensor.empty() : tensor<256x128xbf16>
+    %h = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%g : tensor<256x128xf32>) outs(%he : tensor<256x128xbf16>) {
+    ^bb0(%v: f32, %o: bf16):
+      %c0 = arith.constant 0.0 : f32
+      %m = arith.maximumf %v, %c0 : f32
+      %t = arith.truncf %m : f32 to bf16
+      linalg.yield %t : bf16
+    } -> tensor<256x128xbf16>
+    %e1 = tensor.empty() : tensor<256x256xf32>
+    %f1 = linalg.fill ins(%zero : f32) outs(%e1 : tensor<256x256xf32>) -> tensor<256x256xf32>
+    %y = linalg.matmul ins(%h, %b : tensor<256x128xbf16>, tensor<128x256xbf16>) outs(%f1 : tensor<256x256xf32>) -> tensor<256x256xf32>
+    %oe = tensor.empty() : tensor<256x256xbf16>
+    %o = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%y : tensor<256x256xf32>) outs(%oe : tensor<256x256xbf16>) {
+    ^bb0(%v: f32, %o2: bf16):
+      %t = arith.truncf %v : f32 to bf16
+      linalg.yield %t : bf16
+    } -> tensor<256x256xbf16>
+    %o4 = tensor.expand_shape %o [[0, 1, 2], [3]] output_shape [2, 16, 8, 256] : tensor<256x256xbf16> into tensor<2x16x8x256xbf16>
+    dsm.yield %o4 : tensor<2x16x8x256xbf16>
+  }
+  return %r : tensor<2x16x8x256xbf16>
+}

@@ -1,0 +1,143 @@
+//===- KernelPlanTest.cpp - unit tests of isLowerable ---------------------===//
+//
+// Part of the FlashFuser project.
+//
+// The predicate --dsm-search uses to keep plans inside the kernel family
+// that --dsm-materialize implements.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ff/Dialect/DSM/Transforms/KernelPlan.h"
+
+#include "mlir/AsmParser/AsmParser.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+#include "gtest/gtest.h"
+
+using namespace mlir;
+using namespace mlir::dsm;
+
+namespace {
+
+// M = 256, K = 512, N = 1024, L = 512, GELU (tanh) between the matmuls.
+const char *kFfn =
+    "func.func @ffn(%a0: tensor<256x512xbf16>, %a1: tensor<512x1024xbf16>, %a2: tensor<1024x512xbf16>) -> tensor<256x512xbf16> {\n"
+    "  %r = dsm.fused_chain ffn (%a0, %a1, %a2)\n"
+    "      : (tensor<256x512xbf16>, tensor<512x1024xbf16>, tensor<1024x512xbf16>) -> tensor<256x512xbf16> {\n"
+    "  ^bb0(%x: tensor<256x512xbf16>, %w1: tensor<512x1024xbf16>, %w2: tensor<1024x512xbf16>):\n"
+    "    %zero = arith.constant 0.0 : f32\n"
+    "    %g_e = tensor.empty() : tensor<256x1024xf32>\n"
+    "    %g_f = linalg.fill ins(%zero : f32) outs(%g_e : tensor<256x1024xf32>) -> tensor<256x1024xf32>\n"
+    "    %g = linalg.matmul ins(%x, %w1 : tensor<256x512xbf16>, tensor<512x1024xbf16>) outs(%g_f : tensor<256x1024xf32>) -> tensor<256x1024xf32>\n"
+    "    %h_e = tensor.empty() : tensor<256x1024xbf16>\n"
+    "    %h = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = [\"parallel\", \"parallel\"]} ins(%g : tensor<256x1024xf32>) outs(%h_e : tensor<256x1024xbf16>) {\n"
+    "    ^bb0(%gv: f32, %o: bf16):\n"
+    "      %half = arith.constant 0.5 : f32\n"
+    "      %one = arith.constant 1.0 : f32\n"
+    "      %k0 = arith.constant 0.7978845608 : f32\n"
+    "      %k1 = arith.constant 0.044715 : f32\n"
+    "      %x2 = arith.mulf %gv, %gv : f32\n"
+    "      %x3 = arith.mulf %x2, %gv : f32\n"
+    "      %a3 = arith.mulf %x3, %k1 : f32\n"
+    "      %in = arith.addf %gv, %a3 : f32\n"
+    "      %sc = arith.mulf %in, %k0 : f32\n"
+    "      %th = math.tanh %sc : f32\n"
+    "      %p1 = arith.addf %th, %one : f32\n"
+    "      %hx = arith.mulf %gv, %half : f32\n"
+    "      %y = arith.mulf %hx, %p1 : f32\n"
+    "      %t = arith.truncf %y : f32 to bf16\n"
+    "      linalg.yield %t : bf16\n"
+    "    } -> tensor<256x1024xbf16>\n"
+    "    %e_e = tensor.empty() : tensor<256x512xf32>\n"
+    "    %e_f = linalg.fill ins(%zero : f32) outs(%e_e : tensor<256x512xf32>) -> tensor<256x512xf32>\n"
+    "    %e = linalg.matmul ins(%h, %w2 : tensor<256x1024xbf16>, tensor<1024x512xbf16>) outs(%e_f : tensor<256x512xf32>) -> tensor<256x512xf32>\n"
+    "    %o_e = tensor.empty() : tensor<256x512xbf16>\n"
+    "    %o = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = [\"parallel\", \"parallel\"]} ins(%e : tensor<256x512xf32>) outs(%o_e : tensor<256x512xbf16>) {\n"
+    "    ^bb0(%ev: f32, %oo: bf16):\n"
+    "      %t = arith.truncf %ev : f32 to bf16\n"
+    "      linalg.yield %t : bf16\n"
+    "    } -> tensor<256x512xbf16>\n"
+    "    dsm.yield %o : tensor<256x512xbf16>\n"
+    "  }\n"
+    "  return %r : tensor<256x512xbf16>\n"
+    "}\n"
+    "\n";
+
+class KernelPlanTest : public ::testing::Test {
+protected:
+  KernelPlanTest() {
+    ctx.loadDialect<DSMDialect, arith::ArithDialect, func::FuncDialect,
+                    linalg::LinalgDialect, math::MathDialect,
+                    tensor::TensorDialect>();
+    module = parseSourceString<ModuleOp>(kFfn, &ctx);
+    if (module)
+      module->walk([&](FusedChainOp op) { chain = op; });
+  }
+
+  ScheduleAttr schedule(StringRef cluster, StringRef block, StringRef grid,
+                        StringRef collectives, int stages) {
+    std::string text = ("#dsm.schedule<cluster = " + cluster + ", block = " +
+                        block + ", grid = " + grid +
+                        ", order = [m, n, k, l], spatial = [m, n], residency "
+                        "= [smem], collectives = " +
+                        collectives + ", stages = " + Twine(stages) +
+                        ", cost_ns = 1>")
+                           .str();
+    return dyn_cast_or_null<ScheduleAttr>(parseAttribute(text, &ctx));
+  }
+
+  MLIRContext ctx;
+  OwningOpRef<ModuleOp> module;
+  FusedChainOp chain;
+};
+
+TEST_F(KernelPlanTest, ClusterFfnIsLowerable) {
+  ASSERT_TRUE(chain);
+  ScheduleAttr s =
+      schedule("[1, 4, 1, 1]", "[128, 128, 64, 64]", "[2, 2, 1, 1]",
+               "[reduce_scatter, inter_cluster_reduce]", 3);
+  ASSERT_TRUE(s);
+  std::string why;
+  EXPECT_TRUE(isLowerable(chain, s, &why)) << why;
+  FailureOr<KernelPlan> plan = planKernel(chain, s, why);
+  ASSERT_TRUE(succeeded(plan));
+  EXPECT_EQ(plan->activation, "gelu_tanh");
+  EXPECT_EQ(plan->ctasN, 8);
+  EXPECT_TRUE(plan->needsWorkspace);
+  EXPECT_EQ(plan->numThreads(), 384);
+  EXPECT_EQ(plan->smemBytes % 1024, 0);
+  EXPECT_LE(plan->smemBytes, kMaxDynamicSmemBytes);
+}
+
+TEST_F(KernelPlanTest, RejectsWhatTheKernelCannotDo) {
+  ASSERT_TRUE(chain);
+  std::string why;
+  // Shared memory: blk_n = blk_l = 256 with 4 stages does not fit.
+  ScheduleAttr big = schedule("[1, 4, 1, 1]", "[128, 256, 64, 256]",
+                              "[2, 1, 1, 1]", "[reduce_scatter]", 4);
+  ASSERT_TRUE(big);
+  EXPECT_FALSE(isLowerable(chain, big, &why));
+  EXPECT_NE(why.find("shared memory"), std::string::npos) << why;
+  // blk_k must be 64.
+  ScheduleAttr bk = schedule("[1, 4, 1, 1]", "[128, 128, 128, 64]",
+                             "[2, 2, 1, 1]",
+                             "[reduce_scatter, inter_cluster_reduce]", 2);
+  ASSERT_TRUE(bk);
+  EXPECT_FALSE(isLowerable(chain, bk, &why));
+  EXPECT_NE(why.find("blk_k"), std::string::npos) << why;
+  // N must be covered exactly by cls_n * grid_n * blk_n.
+  ScheduleAttr cover = schedule("[1, 2, 1, 1]", "[128, 128, 64, 64]",
+                                "[2, 2, 1, 1]",
+                                "[reduce_scatter, inter_cluster_reduce]", 2);
+  ASSERT_TRUE(cover);
+  EXPECT_FALSE(isLowerable(chain, cover, &why));
+  EXPECT_NE(why.find("N must be"), std::string::npos) << why;
+}
+
+} // namespace
