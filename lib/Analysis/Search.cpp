@@ -187,7 +187,9 @@ SearchResult mlir::ff::searchChain(const ChainDesc &chain,
       return;
     }
     cand.cost = estimateCost(chain, plan, cand.flow, target);
-    cand.lowerable = isLowerable(plan, chain);
+    cand.lowerable = isLowerable(plan, chain) &&
+                     (!options.acceptLowerable ||
+                      options.acceptLowerable(plan, cand.flow));
     ++st.evaluated;
     if (cand.lowerable) {
       ++st.lowerable;

@@ -20,6 +20,7 @@
 #include "llvm/ADT/SmallVector.h"
 
 #include <array>
+#include <functional>
 #include <optional>
 #include <vector>
 
@@ -59,6 +60,10 @@ struct SearchOptions {
   bool lowerableOnly = true;
   /// How many of the best candidates of the full space to keep.
   int64_t keep = 32;
+  /// The code generator's own check of a plan in the lowerable family (its
+  /// exact shared-memory layout, operand forms): the last word on whether a
+  /// plan can be carried out. isLowerable() alone is the family's shape.
+  std::function<bool(const Plan &, const Dataflow &)> acceptLowerable;
 };
 
 struct Candidate {

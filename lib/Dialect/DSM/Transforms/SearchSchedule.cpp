@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ff/Dialect/DSM/Transforms/KernelPlan.h"
 #include "ff/Dialect/DSM/Transforms/SearchSchedule.h"
 
 #include "ff/Analysis/Search.h"
@@ -223,6 +224,15 @@ LogicalResult DSMSearchPass::searchOne(FusedChainOp op,
   options.lowerableOnly = lowerableOnly;
   options.keep = std::max<int64_t>(32, topK);
   MLIRContext *ctx = op.getContext();
+  // The lowering decides what it can carry out; the library's family
+  // predicate only shapes the space.
+  options.acceptLowerable = [&](const ff::Plan &plan,
+                                const ff::Dataflow &flow) {
+    ScheduleAttr s = getScheduleAttr(
+        ctx, plan, flow, *chain, 0, 0, 0,
+        [&] { return InFlightDiagnostic(); });
+    return s && isLowerable(op, s, /*why=*/nullptr);
+  };
   auto emitError = [&] { return op.emitOpError("chose an invalid plan: "); };
 
   llvm::json::Object record{
