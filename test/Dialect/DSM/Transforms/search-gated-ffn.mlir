@@ -199,7 +199,7 @@ func.func @s5(%a: tensor<128x2048xbf16>, %b: tensor<2048x11008xbf16>, %bu: tenso
 }
 
 // CHECK-LABEL: func.func @s6(
-// CHECK: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 2, 1, 1], block = [128, 128, 64, 128], grid = [1, 35, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem, smem], collectives = [reduce_scatter, inter_cluster_reduce], stages = 2, cost_ns = {{[0-9]+}}>}
+// CHECK: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 2, 1, 1], block = [128, 128, 64, 64], grid = [1, 35, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem, smem], collectives = [reduce_scatter, inter_cluster_reduce], stages = 2, cost_ns = {{[0-9]+}}>}
 
 func.func @s6(%a: tensor<128x1536xbf16>, %b: tensor<1536x8960xbf16>, %bu: tensor<1536x8960xbf16>, %d: tensor<8960x1536xbf16>) -> tensor<128x1536xbf16> {
   %e = dsm.fused_chain gated_ffn (%a, %b, %bu, %d)

@@ -9,7 +9,7 @@
 // CHECK-LABEL: func.func @mm(
 // CHECK: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 1, 1, 1], block = [128, 256, 64, 16], grid = [32, 16, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [], collectives = [], stages = {{[1-4]}}, cost_ns = {{[0-9]+}}>}
 // CHECK-LABEL: func.func @mm_small_n(
-// CHECK: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 1, 1, 1], block = [128, 256, 64, 16], grid = [64, 1, 1, 1], order = [m, n, k, l], spatial = [m], residency = [], collectives = [], stages = {{[1-4]}}, cost_ns = {{[0-9]+}}>}
+// CHECK: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 1, 1, 1], block = [128, 256, 64, 16], grid = [64, 1, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [], collectives = [], stages = {{[1-4]}}, cost_ns = {{[0-9]+}}>}
 
 func.func @mm(%a: tensor<4096x4096xbf16>, %b: tensor<4096x4096xbf16>) -> tensor<4096x4096xf32> {
   %e = dsm.fused_chain gemm (%a, %b) : (tensor<4096x4096xbf16>, tensor<4096x4096xbf16>) -> tensor<4096x4096xf32> {

@@ -4,10 +4,10 @@
 // space as remarks, marking those outside the lowerable family; the chosen
 // plan is still the best lowerable one.
 
-// CHECK: schedule = #dsm.schedule<cluster = [1, 2, 1, 1], block = [64, 128, 64, 256]
+// CHECK: schedule = #dsm.schedule<cluster = [1, 2, 1, 1], block = [64, 128, 64, 128]
 
 func.func @g4(%a: tensor<128x768xbf16>, %b: tensor<768x3072xbf16>, %d: tensor<3072x768xbf16>) -> tensor<128x768xbf16> {
-  // expected-remark-re @+4 {{evaluated {{[0-9]+}} plans ({{[0-9]+}} lowerable); chose {{[0-9]+}} ns cluster=[1,2,1,1] block=[64,128,64,256] grid=[2,12,1,1] order=[m,n,k,l] spatial=[m,n] stages=2}}
+  // expected-remark-re @+4 {{evaluated {{[0-9]+}} plans ({{[0-9]+}} lowerable); chose {{[0-9]+}} ns cluster=[1,2,1,1] block=[64,128,64,128] grid=[2,12,1,1] order=[m,n,k,l] spatial=[m,n] stages=2}}
   // expected-remark-re @+3 {{#1: {{[0-9]+}} ns cluster=[1,4,1,4] block=[64,64,128,192] grid=[2,12,1,1] order=[m,n,l,k] spatial=[m,n,l] stages=2 (not lowerable)}}
   // expected-remark @+2 {{#2: }}
   // expected-remark @+1 {{#3: }}
