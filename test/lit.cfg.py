@@ -30,7 +30,10 @@ llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP",
 llvm_config.use_default_substitutions()
 
 tool_dirs = [config.ff_tools_dir, config.llvm_tools_dir]
-tools = ["ff-opt", "mlir-opt", "mlir-translate"]
+tools = ["ff-opt", "mlir-opt", "mlir-translate", "not", "count", "split-file"]
+if os.path.exists(os.path.join(config.ff_tools_dir, "ff-run")):
+    config.available_features.add("runtime")
+    tools.append("ff-run")
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 
 # ptxas: PATH, then $CUDA_HOME/bin, then the toolkit's default prefix.

@@ -73,6 +73,7 @@ void ff::buildLowerToNVVMPipeline(OpPassManager &pm,
     bundle.dir = options.emitBundle;
     bundle.format = options.format;
     bundle.chip = options.chip;
+    bundle.sourceHash = options.sourceHash;
     pm.addPass(dsm::createDSMEmitBundle(bundle));
   }
 }

@@ -318,6 +318,10 @@ bool parseTensor(const JsonValue &v, const std::string &path, TensorSpec &t,
   return true;
 }
 
+size_t countOf(const std::vector<int64_t> &v, int64_t x) {
+  return size_t(std::count(v.begin(), v.end(), x));
+}
+
 bool parseParam(const JsonValue &v, const std::string &path, ParamSpec &p,
                 const Manifest &m, std::string &error) {
   if (!v.isObject()) {
@@ -352,7 +356,11 @@ bool parseParam(const JsonValue &v, const std::string &path, ParamSpec &p,
     if (p.kind != ParamKind::TensorMap && p.kind != ParamKind::TensorMapPtr)
       return true;
     const TensorSpec &t = m.tensor(size_t(p.tensor));
-    size_t rank = t.shape.size();
+    if (!r.intArray("view", p.view, 1, 5, -1, int64_t(1) << 40, true))
+      return false;
+    if (countOf(p.view, -1) > 1 || countOf(p.view, 0) > 0)
+      return r.fail(".view", "expected positive extents and at most one -1");
+    size_t rank = p.view.empty() ? t.shape.size() : p.view.size();
     if (rank > 5)
       return r.fail(".tensor", "TMA supports rank <= 5, \"" + name +
                                    "\" has rank " + std::to_string(rank));
@@ -422,7 +430,7 @@ bool parseKernel(const JsonValue &v, const std::string &path, KernelSpec &k,
   }
   Reader r(v, path, error);
   int64_t smem = 0;
-  if (!r.str("name", k.name) || !r.str("cubin", k.cubin) ||
+  if (!r.str("name", k.name) || !r.str("cubin", k.cubin, true) ||
       !r.str("ptx", k.ptx, true) ||
       !r.integer("m_lo", k.mLo, 1, int64_t(1) << 40) ||
       !r.integer("m_hi", k.mHi, 1, int64_t(1) << 40) ||
@@ -435,7 +443,9 @@ bool parseKernel(const JsonValue &v, const std::string &path, KernelSpec &k,
   k.dynamicSmem = uint32_t(smem);
   if (k.name.empty())
     return r.fail(".name", "empty kernel name");
-  if (!isPlainFileName(k.cubin))
+  if (k.cubin.empty() && k.ptx.empty())
+    return r.fail("", "needs a \"cubin\" or a \"ptx\" file (or both)");
+  if (!k.cubin.empty() && !isPlainFileName(k.cubin))
     return r.fail(".cubin", "must be a file name inside the bundle");
   if (!k.ptx.empty() && !isPlainFileName(k.ptx))
     return r.fail(".ptx", "must be a file name inside the bundle");
@@ -666,7 +676,7 @@ bool ff::rt::readBundle(const std::string &dir, bool verifyHash, Bundle &b,
   }
   for (const KernelSpec &k : b.manifest.kernels) {
     std::string cubin, ptx;
-    if (!readFile(dir + "/" + k.cubin, cubin)) {
+    if (!k.cubin.empty() && !readFile(dir + "/" + k.cubin, cubin)) {
       error = "bundle " + dir + ": cannot read kernel file " + k.cubin;
       return false;
     }

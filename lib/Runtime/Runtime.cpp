@@ -226,7 +226,9 @@ bool LoadedBundle::loadKernels(ContextState &c, std::string &error) {
   for (size_t i = 0; i < man.kernels.size(); ++i) {
     const KernelSpec &ks = man.kernels[i];
     ContextState::Kernel &k = kernels[i];
-    std::string where = "kernel " + ks.name + " (" + ks.cubin + ")";
+    std::string where =
+        "kernel " + ks.name + " (" + (ks.cubin.empty() ? ks.ptx : ks.cubin) +
+        ")";
     if (int64_t(ks.dynamicSmem) > smemOptin) {
       error = where + ": needs " + std::to_string(ks.dynamicSmem) +
               " bytes of dynamic shared memory, device allows " +
@@ -234,7 +236,10 @@ bool LoadedBundle::loadKernels(ContextState &c, std::string &error) {
       cleanup();
       return false;
     }
-    CUresult r = d.cuModuleLoadData(&k.module, bundle.cubins[i].data());
+    // A PTX-only bundle (format=isa) is compiled by the driver at load.
+    CUresult r = bundle.cubins[i].empty()
+                     ? CUDA_ERROR_INVALID_IMAGE
+                     : d.cuModuleLoadData(&k.module, bundle.cubins[i].data());
     if (r != CUDA_SUCCESS && !bundle.ptxs[i].empty()) {
       // The cubin may be for another chip revision; let the driver JIT the PTX.
       r = d.cuModuleLoadData(&k.module, bundle.ptxs[i].c_str());
@@ -475,14 +480,36 @@ bool LoadedBundle::launch(const std::vector<TensorArg> &args, void *stream,
       auto it = c->maps.find(key);
       if (it == c->maps.end()) {
         auto entry = std::make_unique<ContextState::MapEntry>();
-        size_t rank = a.shape.size();
+        // The map's shape: the tensor's, or the row-major reshape the
+        // manifest names (its -1 inferred from the element count).
+        std::vector<int64_t> shape = a.shape;
+        if (!p.view.empty()) {
+          int64_t total = 1, known = 1;
+          for (int64_t e : a.shape)
+            total *= e;
+          for (int64_t e : p.view)
+            known *= e == -1 ? 1 : e;
+          shape = p.view;
+          for (int64_t &e : shape)
+            if (e == -1)
+              e = known ? total / known : 0;
+          int64_t viewTotal = 1;
+          for (int64_t e : shape)
+            viewTotal *= e;
+          if (viewTotal != total || shape.back() != a.shape.back()) {
+            error = where() + ": tensor '" + man.tensor(size_t(p.tensor)).name +
+                    "' cannot be viewed with the manifest's shape";
+            return false;
+          }
+        }
+        size_t rank = shape.size();
         uint64_t dims[5], strides[5];
         int64_t elem = dtypeSize(a.dtype), stride = elem;
         for (size_t i = 0; i < rank; ++i) {
-          dims[i] = uint64_t(a.shape[rank - 1 - i]);
+          dims[i] = uint64_t(shape[rank - 1 - i]);
           if (i > 0)
             strides[i - 1] = uint64_t(stride);
-          stride *= a.shape[rank - 1 - i];
+          stride *= shape[rank - 1 - i];
         }
         CUresult r = d.cuTensorMapEncodeTiled(
             &entry->map, tmaDataType(a.dtype), uint32_t(rank),

@@ -95,19 +95,34 @@ def cache_key(mlir_text: str, target: str) -> str:
     return f"{source_hash(mlir_text)[:32]}-{target}"
 
 
-def _emit_bundle(ff_opt: str, mlir_path: str, out_dir: str, target: str):
+def _find_ptxas() -> Optional[str]:
+    for cand in (shutil.which("ptxas"),
+                 os.path.join(os.environ.get("CUDA_HOME", ""), "bin", "ptxas"),
+                 "/usr/local/cuda/bin/ptxas"):
+        if cand and os.path.isfile(cand) and os.access(cand, os.X_OK):
+            return cand
+    return None
+
+
+def _emit_bundle(ff_opt: str, mlir_path: str, out_dir: str, target: str,
+                 src_hash: str):
     """Runs the compiler to write a bundle into out_dir.
 
-    Command: ``ff-opt IN --dsm-fuse --dsm-search
-    --lower-to-nvvm=emit-bundle=DIR``. $FLASHFUSER_FF_OPT_ARGS replaces the
-    flags after IN (``{dir}`` and ``{target}`` are substituted). The target
-    is checked against the manifest the compiler writes."""
+    Command: ``ff-opt IN --dsm-fuse --dsm-search=target=T
+    --lower-to-nvvm="format=bin emit-bundle=DIR source-hash=H"`` (cubins when
+    ptxas is found, else PTX that the driver compiles at load).
+    $FLASHFUSER_FF_OPT_ARGS replaces the flags after IN (``{dir}``,
+    ``{target}`` and ``{source_hash}`` are substituted). The target and
+    source hash are checked against the manifest the compiler writes."""
     extra = os.environ.get("FLASHFUSER_FF_OPT_ARGS")
     if extra:
-        flags = [a.format(dir=out_dir, target=target) for a in extra.split()]
+        flags = [a.format(dir=out_dir, target=target, source_hash=src_hash)
+                 for a in extra.split()]
     else:
-        flags = ["--dsm-fuse", "--dsm-search",
-                 f"--lower-to-nvvm=emit-bundle={out_dir}"]
+        fmt = "bin" if _find_ptxas() else "isa"
+        flags = ["--dsm-fuse", f"--dsm-search=target={target}",
+                 f"--lower-to-nvvm=format={fmt} emit-bundle={out_dir} "
+                 f"source-hash={src_hash}"]
     cmd = [ff_opt, mlir_path] + flags + ["-o", os.devnull]
     proc = subprocess.run(cmd, capture_output=True, text=True)
     if proc.returncode != 0:
@@ -161,7 +176,7 @@ def compile_bundle(source: Union[str, Dict], target: str = DEFAULT_TARGET,
         with open(src, "w") as f:
             f.write(text)
         out = os.path.join(work, "bundle")
-        _emit_bundle(ff_opt, src, out, target)
+        _emit_bundle(ff_opt, src, out, target, source_hash(text))
         try:
             _check_entry(out, text, target)
         except BundleError as e:

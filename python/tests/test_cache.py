@@ -29,7 +29,9 @@ log = os.environ["FAKE_FF_OPT_LOG"]
 with open(log, "a") as f:
     f.write(" ".join(sys.argv[1:]) + "\n")
 src = open(sys.argv[1], "rb").read()
-out = [a.split("=", 2)[2] for a in sys.argv if a.startswith("--lower-to-nvvm=emit-bundle=")][0]
+import re
+out = [re.search(r"emit-bundle=(\S+)", a).group(1) for a in sys.argv
+       if a.startswith("--lower-to-nvvm=") and "emit-bundle=" in a][0]
 if os.environ.get("FAKE_FF_OPT_FAIL"):
     sys.stderr.write("error: no legal schedule\n")
     sys.exit(1)
@@ -88,8 +90,12 @@ class CacheTest(unittest.TestCase):
         b = compile_bundle(SPEC)
         self.assertEqual(a, b)
         self.assertEqual(len(self.runs()), 1)
-        self.assertIn("--dsm-fuse --dsm-search --lower-to-nvvm=emit-bundle=",
-                      self.runs()[0])
+        run = self.runs()[0]
+        self.assertIn("--dsm-fuse --dsm-search=target=h100-sxm "
+                      "--lower-to-nvvm=format=", run)
+        self.assertIn(" emit-bundle=", run)
+        self.assertIn(" source-hash=" + ffc.source_hash(generate_mlir(SPEC)),
+                      run)
         key = cache_key(generate_mlir(SPEC), "h100-sxm")
         self.assertTrue(a.startswith(os.path.join(self.cache, key)))
         self.assertTrue(os.path.basename(a).startswith("ff-0.1.0-"))

@@ -1,13 +1,14 @@
 //===- ff-run.cpp - Run, check and time a FlashFuser kernel bundle --------===//
 //
-//   ff-run BUNDLE [--m M] [--check] [--bench N] [--seed S]
+//   ff-run BUNDLE [--m M] [--check] [--bench N] [--seed S] [--verify]
 //
 // Allocates random inputs (scaled so bf16 results are well conditioned and
 // never zero), poisons the outputs with NaN, launches the bundle through the
 // runtime, and reports whether every output element was written. --check
 // compares against an fp32 cuBLAS + host-double reference (Reference.cpp);
 // --bench N reports the median over N event-timed batches of 10 back-to-back
-// launches, after warm-up.
+// launches, after warm-up. --verify only reads the bundle, checks its
+// manifest and hash and prints its kernels (no GPU needed).
 //
 // Exit status: 0 ok; 1 check failed or output not fully written; 2 usage or
 // bundle error; 3 no CUDA driver/device; 4 CUDA error; 5 the bundle does not
@@ -45,7 +46,7 @@ enum Exit {
 void usage() {
   std::fprintf(stderr,
                "usage: ff-run BUNDLE [--m M] [--check] [--bench N] [--seed S]\n"
-               "              [--tol-l2 X] [--tol-max X]\n");
+               "              [--tol-l2 X] [--tol-max X] [--verify]\n");
 }
 
 uint16_t toBf16(float f) {
@@ -156,7 +157,7 @@ int cudaFail(const Driver &d, const char *what, CUresult r) {
 int main(int argc, char **argv) {
   std::string bundleDir;
   int64_t m = 0;
-  bool check = false;
+  bool check = false, verifyOnly = false;
   int bench = 0;
   uint64_t seed = 1;
   double tolL2 = 1e-2, tolMax = 4e-2;
@@ -173,6 +174,8 @@ int main(int argc, char **argv) {
       m = std::atoll(next("--m"));
     else if (a == "--check")
       check = true;
+    else if (a == "--verify")
+      verifyOnly = true;
     else if (a == "--bench")
       bench = std::atoi(next("--bench"));
     else if (a == "--seed")
@@ -207,6 +210,18 @@ int main(int argc, char **argv) {
     return kUsage;
   }
   const Manifest &man = bundle->manifest();
+  if (verifyOnly) {
+    // Manifest and hash checked by open(); no GPU needed.
+    std::printf("bundle %s: valid, hash %s\n", bundleDir.c_str(),
+                man.hash.c_str());
+    for (const KernelSpec &k : man.kernels)
+      std::printf("kernel %s: M in [%lld, %lld], grid %u x %u x %u, cluster "
+                  "%u x %u x %u, block %u, %u B dynamic smem, %zu params\n",
+                  k.name.c_str(), (long long)k.mLo, (long long)k.mHi,
+                  k.grid[0], k.grid[1], k.grid[2], k.cluster[0], k.cluster[1],
+                  k.cluster[2], k.block[0], k.dynamicSmem, k.params.size());
+    return kOk;
+  }
   if (m <= 0)
     m = man.chain.m > 0
             ? man.chain.m

@@ -38,6 +38,11 @@ struct LowerToNVVMOptions : public PassPipelineOptions<LowerToNVVMOptions> {
       llvm::cl::desc("Write a kernel bundle (manifest.json + PTX/cubin) into "
                      "this directory"),
       llvm::cl::init("")};
+  PassOptions::Option<std::string> sourceHash{
+      *this, "source-hash",
+      llvm::cl::desc("The caller's SHA-256 of its source text, recorded in "
+                     "the bundle manifest"),
+      llvm::cl::init("")};
 };
 
 /// dsm-materialize -> convert-dsm-to-nvgpu -> NVVM/LLVM conversions ->

@@ -30,6 +30,7 @@ constexpr CUresult CUDA_SUCCESS = 0;
 constexpr CUresult CUDA_ERROR_INVALID_VALUE = 1;
 constexpr CUresult CUDA_ERROR_NOT_INITIALIZED = 3;
 constexpr CUresult CUDA_ERROR_NO_DEVICE = 100;
+constexpr CUresult CUDA_ERROR_INVALID_IMAGE = 200;
 
 // CUdevice_attribute
 constexpr int CU_DEVICE_ATTRIBUTE_CLOCK_RATE = 13;

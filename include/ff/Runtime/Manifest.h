@@ -60,6 +60,9 @@ struct ParamSpec {
   /// TensorMap, TensorMapPtr, Ptr, Memref: index into Manifest::tensors().
   int tensor = -1;
   // TMA descriptor fields (innermost dimension first, as the driver wants).
+  /// Optional row-major reshape (outermost first) the map is built over, e.g.
+  /// the [N*H*W, C] view of an NHWC activation; at most one -1 (inferred).
+  std::vector<int64_t> view;
   std::vector<uint32_t> box;
   std::vector<uint32_t> elementStrides;
   int swizzle = 0, l2Promotion = 0, oobFill = 0, interleave = 0;

@@ -15,6 +15,7 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/SHA256.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -100,8 +101,8 @@ LogicalResult DSMEmitBundlePass::emitBundle(DictionaryAttr bundle,
     return emitError(loc) << "cannot create '" << outDir
                           << "': " << ec.message();
 
-  llvm::SHA256 hasher;
-  SmallVector<std::string> payloads; // file contents, in manifest order
+  // Per kernel, in manifest order: the cubin (if any) and the PTX.
+  SmallVector<std::pair<std::string, std::string>> payloads;
   llvm::json::Array kernels;
   for (Attribute k : cast<ArrayAttr>(bundle.get("kernels"))) {
     auto kernel = cast<DictionaryAttr>(k);
@@ -121,7 +122,7 @@ LogicalResult DSMEmitBundlePass::emitBundle(DictionaryAttr bundle,
     llvm::sys::path::append(ptxPath, ptxFile);
     if (failed(writeFile(ptxPath, ptx, loc)))
       return failure();
-    payloads.push_back(ptx.str());
+    payloads.push_back({"", ptx.str()});
 
     llvm::json::Object entry = *toJson(kernel).getAsObject();
     entry.erase("module");
@@ -153,7 +154,7 @@ LogicalResult DSMEmitBundlePass::emitBundle(DictionaryAttr bundle,
       auto buf = llvm::MemoryBuffer::getFile(cubinPath);
       if (!buf)
         return emitError(loc) << "cannot read '" << cubinPath << "'";
-      payloads.push_back((*buf)->getBuffer().str());
+      payloads.back().first = (*buf)->getBuffer().str();
       entry["cubin"] = cubinFile;
     }
     kernels.push_back(std::move(entry));
@@ -166,30 +167,33 @@ LogicalResult DSMEmitBundlePass::emitBundle(DictionaryAttr bundle,
       {"format", "flashfuser-bundle"},
       {"version", 1},
       {"compiler", "FlashFuser 0.1.0"},
-      {"source_hash", toJson(bundle.get("source_hash"))},
+      {"source_hash", sourceHash.empty() ? toJson(bundle.get("source_hash"))
+                                         : llvm::json::Value(sourceHash)},
       {"target", llvm::json::Object{{"name", targetName}, {"chip", chip}}},
       {"chain", toJson(bundle.get("chain"))},
       {"plan", toJson(bundle.get("plan"))},
       {"kernels", std::move(kernels)}};
 
-  // hash = sha256(compact sorted-key JSON without "hash" ++ every payload).
-  std::string compact = llvm::formatv("{0}", llvm::json::Value(
-                                                 llvm::json::Object(manifest)))
-                            .str();
-  hasher.update(compact);
-  for (const std::string &p : payloads)
-    hasher.update(p);
-  std::array<uint8_t, 32> digest = hasher.final();
-  std::string hex;
-  for (uint8_t c : digest)
-    hex += llvm::formatv("{0:x-2}", c).str();
-  manifest["hash"] = hex;
+  // The bundle hash of docs/bundle.md: SHA-256 over the manifest text with
+  // the hash's 64 digits written as '0', then each kernel's cubin and PTX.
+  const std::string zeros(64, '0');
+  manifest["hash"] = zeros;
+  std::string text =
+      llvm::formatv("{0:2}", llvm::json::Value(std::move(manifest))).str() +
+      "\n";
+  llvm::SHA256 hasher;
+  hasher.update(text);
+  for (const auto &[cubin, ptx] : payloads) {
+    hasher.update(cubin);
+    hasher.update(ptx);
+  }
+  std::string hex = llvm::toHex(hasher.final(), /*LowerCase=*/true);
+  size_t at = text.find("\"hash\": \"" + zeros + "\"");
+  text.replace(at + strlen("\"hash\": \""), 64, hex);
 
   SmallString<256> manifestPath(outDir);
   llvm::sys::path::append(manifestPath, "manifest.json");
-  std::string text =
-      llvm::formatv("{0:2}", llvm::json::Value(std::move(manifest))).str();
-  return writeFile(manifestPath, text + "\n", loc);
+  return writeFile(manifestPath, text, loc);
 }
 
 void DSMEmitBundlePass::runOnOperation() {

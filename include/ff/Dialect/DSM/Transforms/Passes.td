@@ -32,6 +32,10 @@ def DSMEmitBundle : Pass<"dsm-emit-bundle", "ModuleOp"> {
     Option<"ptxas", "ptxas", "std::string", "\"\"",
            "ptxas to run for format=bin (default: PATH, $CUDA_HOME/bin, "
            "/usr/local/cuda/bin)">,
+    Option<"sourceHash", "source-hash", "std::string", "\"\"",
+           "The caller's SHA-256 of its source text, recorded as the "
+           "manifest's source_hash (default: the hash of the module as "
+           "--dsm-materialize saw it)">,
   ];
 }
 

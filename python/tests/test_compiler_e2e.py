@@ -1,0 +1,64 @@
+"""compile_bundle() through the real ff-opt of this build (CPU only): the
+whole pipeline writes a bundle the Python package and the C++ runtime both
+accept."""
+
+import os
+import shutil
+import subprocess
+import tempfile
+import unittest
+
+from flashfuser import compile_bundle, generate_mlir
+from flashfuser import compiler as ffc
+from flashfuser.bundle import verify_bundle
+
+BUILD = os.environ.get("FLASHFUSER_BUILD_DIR",
+                       os.path.join(os.path.dirname(__file__), "..", "..", "build"))
+FF_OPT = os.path.join(BUILD, "bin", "ff-opt")
+FF_RUN = os.path.join(BUILD, "bin", "ff-run")
+
+SPEC = {"kind": "ffn", "m": 128, "n": 1024, "k": 256, "l": 256,
+        "activation": "gelu_tanh", "dtype": "bf16"}
+
+
+@unittest.skipUnless(os.access(FF_OPT, os.X_OK), "ff-opt not built")
+class RealCompilerTest(unittest.TestCase):
+    def setUp(self):
+        self.cache = tempfile.mkdtemp()
+        os.environ["FLASHFUSER_CACHE_DIR"] = self.cache
+        os.environ["FF_OPT"] = FF_OPT
+        os.environ.pop("FLASHFUSER_FF_OPT_ARGS", None)
+
+    def tearDown(self):
+        shutil.rmtree(self.cache)
+        os.environ.pop("FF_OPT", None)
+
+    def test_ffn_spec_compiles_to_a_valid_bundle(self):
+        path = compile_bundle(SPEC, target="h100-sxm")
+        manifest = verify_bundle(path)
+        self.assertEqual(manifest["chain"]["kind"], "ffn")
+        self.assertEqual(manifest["target"]["name"], "h100-sxm")
+        self.assertEqual(manifest["source_hash"],
+                         ffc.source_hash(generate_mlir(SPEC)))
+        kernel = manifest["kernels"][0]
+        self.assertTrue(os.path.isfile(os.path.join(path, kernel["ptx"])))
+        if ffc._find_ptxas():
+            self.assertTrue(os.path.isfile(os.path.join(path, kernel["cubin"])))
+        # A second call is served from the cache.
+        self.assertEqual(compile_bundle(SPEC, target="h100-sxm"), path)
+
+    @unittest.skipUnless(os.access(FF_RUN, os.X_OK), "ff-run not built")
+    def test_cpp_runtime_accepts_the_bundle(self):
+        path = compile_bundle(SPEC, target="h100-sxm")
+        proc = subprocess.run([FF_RUN, path, "--verify"], capture_output=True,
+                              text=True)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assertIn("valid, hash", proc.stdout)
+
+    def test_other_target_is_recorded(self):
+        path = compile_bundle(SPEC, target="h200")
+        self.assertEqual(verify_bundle(path)["target"]["name"], "h200")
+
+
+if __name__ == "__main__":
+    unittest.main()
