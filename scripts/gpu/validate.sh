@@ -98,7 +98,9 @@ fi
 if python3 -c 'import torch, pytest; assert torch.cuda.is_available()' \
     2>/dev/null; then
   echo "== python tests (GPU)"
-  if FLASHFUSER_RUNTIME_LIB=$build/lib/libffrt.so FLASHFUSER_TEST_BUNDLES=$bundles \
+  # The Python GPU tests use the committed probe bundles, whatever BUNDLES_DIR.
+  if FLASHFUSER_RUNTIME_LIB=$build/lib/libffrt.so \
+     FLASHFUSER_TEST_BUNDLES=$root/scripts/gpu/bundles \
       python3 -m pytest -q "$root/python/tests"; then st=PASS
   else st=FAIL; fail=1; fi
   rows+=("$(printf '%-22s %-6s %-9s %-8s' python/tests - pytest "$st")")

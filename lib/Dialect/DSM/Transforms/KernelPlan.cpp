@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ff/Dialect/DSM/Transforms/KernelPlan.h"
+#include "ff/Dialect/DSM/Utils/Activation.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -64,28 +65,54 @@ static bool isRegisterEpilogue(linalg::GenericOp g, std::string &why) {
   return true;
 }
 
+/// The scalar value of an arith.constant, for the activation matcher.
+static std::optional<double> scalarConstant(Value v) {
+  FloatAttr f;
+  if (matchPattern(v, m_Constant(&f)))
+    return f.getValueAsDouble();
+  return std::nullopt;
+}
+
+/// The manifest's name of the chain's activation (docs/bundle.md), found by
+/// what the epilogue computes (FFDSMUtils' matcher, shared with --dsm-fuse).
+/// A gated epilogue computes act(gate) * up: the name is the gate's
+/// activation. The kernel clones the body whatever it is; an unnamed body
+/// is recorded as "custom", which the runtime's reference declines.
 static std::string classifyActivation(linalg::GenericOp g) {
   if (!g)
     return "identity";
-  if (auto name = g->getAttrOfType<StringAttr>("dsm.activation"))
-    return name.str();
-  bool tanh = false, erf = false, exp = false, max = false, mul = false;
-  g.getRegion().walk([&](Operation *op) {
-    tanh |= isa<math::TanhOp>(op);
-    erf |= isa<math::ErfOp>(op);
-    exp |= isa<math::ExpOp, math::Exp2Op>(op);
-    max |= isa<arith::MaximumFOp, arith::MaxNumFOp>(op);
-    mul |= isa<arith::MulFOp>(op);
-  });
-  if (tanh)
-    return "gelu_tanh";
-  if (erf)
-    return "gelu";
-  if (exp)
-    return g.getNumDpsInputs() == 2 ? "silu_mul" : "silu";
-  if (max)
-    return "relu";
-  return "identity";
+  if (g.getNumDpsInputs() == 1) {
+    std::optional<ElementwiseActivation> act = matchActivation(g);
+    if (!act)
+      return "custom";
+    return act->kind == ActivationKind::scale
+               ? "custom"
+               : stringifyActivationKind(act->kind).str();
+  }
+  Block &body = g.getRegion().front();
+  Value gate = body.getArgument(0), up = body.getArgument(1);
+  auto strip = [](Value v) {
+    while (Operation *def = v.getDefiningOp())
+      if (isa<arith::TruncFOp, arith::ExtFOp>(def))
+        v = def->getOperand(0);
+      else
+        break;
+    return v;
+  };
+  Value y = strip(body.getTerminator()->getOperand(0));
+  auto mul = y.getDefiningOp<arith::MulFOp>();
+  if (!mul)
+    return "custom";
+  for (auto [a, b] : {std::pair(mul.getLhs(), mul.getRhs()),
+                      std::pair(mul.getRhs(), mul.getLhs())}) {
+    if (strip(b) != up)
+      continue;
+    std::optional<ActivationKind> kind = matchScalarActivation(
+        a, [&](Value v) { return strip(v) == gate; }, scalarConstant);
+    if (kind && *kind != ActivationKind::scale)
+      return stringifyActivationKind(*kind).str();
+  }
+  return "custom";
 }
 
 /// The single elementwise user of `v`, or null.

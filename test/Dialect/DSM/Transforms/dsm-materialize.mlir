@@ -175,7 +175,7 @@ func.func @ffn(%a0: tensor<256x512xbf16>, %a1: tensor<512x1024xbf16>, %a2: tenso
 // -----
 
 // Gated FFN: gate and up accumulate side by side, silu(g)*u in registers.
-// CHECK: activation = "silu_mul"
+// CHECK: activation = "silu"
 // CHECK-LABEL: gpu.func @gated_0
 // CHECK-COUNT-3: nvgpu.tma.async.load {{.*}} -> memref<64x64xbf16
 // CHECK: nvvm.setmaxregister increase 232
