@@ -96,6 +96,7 @@ int64_t GpuTarget::getMaxActiveClusters(int64_t clusterSize,
 static GpuTarget makeH100Sxm() {
   GpuTarget t;
   t.name = "h100-sxm";
+  t.deviceName = "NVIDIA H100 80GB HBM3";
   t.chip = "sm_90a";
   t.sms = 132;
   t.gpcSms = {18, 18, 18, 16, 16, 16, 16, 14};
@@ -132,6 +133,7 @@ static std::vector<GpuTarget> buildTable() {
 
   GpuTarget pcie = makeH100Sxm();
   pcie.name = "h100-pcie";
+  pcie.deviceName = "NVIDIA H100 PCIe";
   pcie.sms = 114;
   pcie.gpcSms = {16, 16, 14, 14, 14, 14, 14, 12};
   pcie.clockMhz = 1620;
@@ -148,12 +150,14 @@ static std::vector<GpuTarget> buildTable() {
 
   GpuTarget h200 = makeH100Sxm();
   h200.name = "h200";
+  h200.deviceName = "NVIDIA H200";
   h200.hbmGbps = 4800;
   table.push_back(h200);
 
   // H800: the H100 SXM die with cut NVLink; on-chip figures are the same.
   GpuTarget h800 = makeH100Sxm();
   h800.name = "h800";
+  h800.deviceName = "NVIDIA H800";
   table.push_back(h800);
   return table;
 }
@@ -198,7 +202,7 @@ llvm::Error mlir::ff::applyCalibration(GpuTarget &target,
   std::optional<llvm::StringRef> name = root->getString("target");
   if (!name)
     return calibrationError("expected a string field 'target'");
-  if (*name != target.name)
+  if (*name != target.name && *name != target.deviceName)
     return calibrationError("file is for target '" + *name +
                             "' but the search targets '" + target.name + "'");
   const llvm::json::Array *entries = root->getArray("dsm");

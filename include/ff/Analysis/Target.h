@@ -38,6 +38,9 @@ int getDsmIndex(int64_t clusterSize);
 /// One GPU. Integers where the `#dsm.target` attribute holds integers.
 struct GpuTarget {
   std::string name; ///< e.g. "h100-sxm"
+  /// What the CUDA driver calls the part (cudaDeviceProp::name); measured
+  /// calibration files may name their target either way.
+  std::string deviceName;
   std::string chip; ///< LLVM chip, "sm_90a"
   int64_t sms = 0;
   /// SMs per GPC; a cluster's CTAs all sit in one GPC.

@@ -106,6 +106,21 @@ TEST(TargetTest, CalibrationOverridesListedSizes) {
   EXPECT_EQ(t.getDsmLatency(8), 240);
 }
 
+// The DSM microbenchmark names its file after the device it ran on.
+TEST(TargetTest, CalibrationNamedByDevice) {
+  llvm::Expected<GpuTarget> t = lookupTarget("h200");
+  ASSERT_TRUE(static_cast<bool>(t)) << llvm::toString(t.takeError());
+  llvm::Error err = applyCalibration(*t, R"({"target": "NVIDIA H200", "dsm": [
+      {"cluster": 4, "bandwidth_gbps": 3442, "latency_cycles": 213}]})");
+  ASSERT_FALSE(static_cast<bool>(err)) << llvm::toString(std::move(err));
+  EXPECT_EQ(t->getDsmGbps(4), 3442);
+  GpuTarget h = h100();
+  llvm::Error wrong = applyCalibration(h, R"({"target": "NVIDIA H200",
+      "dsm": []})");
+  EXPECT_TRUE(static_cast<bool>(wrong));
+  llvm::consumeError(std::move(wrong));
+}
+
 TEST(TargetTest, CalibrationErrors) {
   struct Case {
     const char *json;

@@ -1,0 +1,13 @@
+// The calibration the DSM microbenchmark measured on an H200
+// (docs/calibration/h200.json, named by the driver's device name) is
+// accepted by --dsm-search for that target, and its plan stays lowerable.
+// RUN: ff-opt %ff_src_root/test/Examples/ffn.mlir --dsm-fuse \
+// RUN:   --dsm-search="target=h200 calibration=%ff_src_root/docs/calibration/h200.json" \
+// RUN:   | FileCheck %s
+// RUN: not ff-opt %ff_src_root/test/Examples/ffn.mlir --dsm-fuse \
+// RUN:   --dsm-search="target=h100-sxm calibration=%ff_src_root/docs/calibration/h200.json" \
+// RUN:   2>&1 | FileCheck %s --check-prefix=WRONG
+
+// CHECK: dsm.target = #dsm.target<name = "h200"
+// CHECK: dsm.fused_chain ffn({{.*}}) {schedule = #dsm.schedule<cluster = [1, {{[0-9]+}}, 1, 1]
+// WRONG: invalid DSM calibration: file is for target 'NVIDIA H200' but the search targets 'h100-sxm'
