@@ -88,6 +88,31 @@ bool parseChip(const std::string &chip, int &major, int &minor) {
   minor = value % 10;
   return true;
 }
+
+/// A cuLaunchKernelEx configuration for `ks` on `grid`, with the cluster
+/// attribute (stored in `attr`, which must outlive the configuration).
+template <typename Grid>
+CUlaunchConfig makeLaunchConfig(const KernelSpec &ks, const Grid &grid,
+                                CUstream stream, CUlaunchAttribute &attr) {
+  std::memset(&attr, 0, sizeof(attr));
+  attr.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+  attr.value.clusterDim.x = ks.cluster[0];
+  attr.value.clusterDim.y = ks.cluster[1];
+  attr.value.clusterDim.z = ks.cluster[2];
+  CUlaunchConfig cfg;
+  std::memset(&cfg, 0, sizeof(cfg));
+  cfg.gridDimX = uint32_t(grid[0]);
+  cfg.gridDimY = uint32_t(grid[1]);
+  cfg.gridDimZ = uint32_t(grid[2]);
+  cfg.blockDimX = ks.block[0];
+  cfg.blockDimY = ks.block[1];
+  cfg.blockDimZ = ks.block[2];
+  cfg.sharedMemBytes = ks.dynamicSmem;
+  cfg.hStream = stream;
+  cfg.attrs = &attr;
+  cfg.numAttrs = 1;
+  return cfg;
+}
 } // namespace
 
 bool ff::rt::describeDevice(std::string &name, int &ccMajor, int &ccMinor,
@@ -279,23 +304,9 @@ bool LoadedBundle::loadKernels(ContextState &c, std::string &error) {
       return false;
     }
     d.cuFuncGetAttribute(&k.registers, CU_FUNC_ATTRIBUTE_NUM_REGS, k.function);
+    // One cluster's worth of grid is what the occupancy query needs.
     CUlaunchAttribute attr;
-    std::memset(&attr, 0, sizeof(attr));
-    attr.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
-    attr.value.clusterDim.x = ks.cluster[0];
-    attr.value.clusterDim.y = ks.cluster[1];
-    attr.value.clusterDim.z = ks.cluster[2];
-    CUlaunchConfig cfg;
-    std::memset(&cfg, 0, sizeof(cfg));
-    cfg.gridDimX = ks.cluster[0];
-    cfg.gridDimY = ks.cluster[1];
-    cfg.gridDimZ = ks.cluster[2];
-    cfg.blockDimX = ks.block[0];
-    cfg.blockDimY = ks.block[1];
-    cfg.blockDimZ = ks.block[2];
-    cfg.sharedMemBytes = ks.dynamicSmem;
-    cfg.attrs = &attr;
-    cfg.numAttrs = 1;
+    CUlaunchConfig cfg = makeLaunchConfig(ks, ks.cluster, nullptr, attr);
     std::string shape = std::to_string(ks.cluster[0]) + "x" +
                         std::to_string(ks.cluster[1]) + "x" +
                         std::to_string(ks.cluster[2]);
@@ -546,23 +557,7 @@ bool LoadedBundle::launch(const std::vector<TensorArg> &args, void *stream,
   }
 
   CUlaunchAttribute attr;
-  std::memset(&attr, 0, sizeof(attr));
-  attr.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
-  attr.value.clusterDim.x = ks.cluster[0];
-  attr.value.clusterDim.y = ks.cluster[1];
-  attr.value.clusterDim.z = ks.cluster[2];
-  CUlaunchConfig cfg;
-  std::memset(&cfg, 0, sizeof(cfg));
-  cfg.gridDimX = plan.grid[0];
-  cfg.gridDimY = plan.grid[1];
-  cfg.gridDimZ = plan.grid[2];
-  cfg.blockDimX = ks.block[0];
-  cfg.blockDimY = ks.block[1];
-  cfg.blockDimZ = ks.block[2];
-  cfg.sharedMemBytes = ks.dynamicSmem;
-  cfg.hStream = s;
-  cfg.attrs = &attr;
-  cfg.numAttrs = 1;
+  CUlaunchConfig cfg = makeLaunchConfig(ks, plan.grid, s, attr);
   CUresult r = d.cuLaunchKernelEx(&cfg, k.function, params.data(), nullptr);
   if (r != CUDA_SUCCESS) {
     error = "kernel " + ks.name + ": " + d.errorString("cuLaunchKernelEx", r);

@@ -224,6 +224,23 @@ def _cached_kernel(spec: Dict, target: str) -> Kernel:
     return k
 
 
+def _chain_spec(kind: str, x, w_in, w_out, act: str, weight_layout: str,
+                out_dtype: Optional[str], dynamic_m: bool) -> Dict:
+    """The spec of a chain called on tensors: x [M, K], w_in [K, N] and
+    w_out [N, L] ([out, in] each with weight_layout "nk")."""
+    nk = weight_layout == "nk"
+    xs, wis, wos = _shape_of(x), _shape_of(w_in), _shape_of(w_out)
+    dtype = _dtype_of(x)
+    return normalize_spec({"kind": kind,
+                           "m": -1 if dynamic_m else int(xs[0]),
+                           "n": int(wis[0] if nk else wis[1]),
+                           "k": int(xs[1]),
+                           "l": int(wos[0] if nk else wos[1]),
+                           "activation": act, "dtype": dtype,
+                           "weight_layout": weight_layout,
+                           "out_dtype": out_dtype or dtype})
+
+
 def ffn(x, w1, w2, act: str = "gelu", out=None, stream=None,
         target: str = DEFAULT_TARGET, weight_layout: str = "kn",
         out_dtype: Optional[str] = None, dynamic_m: bool = True):
@@ -232,18 +249,8 @@ def ffn(x, w1, w2, act: str = "gelu", out=None, stream=None,
     ``act="gelu"`` is the exact (erf) GELU, as torch.nn.functional.gelu.
     With ``dynamic_m`` (default) one bundle serves every M (the runtime picks
     the kernel whose M bin holds it); otherwise each M compiles its own."""
-    nk = weight_layout == "nk"
-    xs, w1s, w2s = _shape_of(x), _shape_of(w1), _shape_of(w2)
-    n = w1s[0] if nk else w1s[1]
-    l = w2s[0] if nk else w2s[1]
-    dtype = _dtype_of(x)
-    spec = normalize_spec({"kind": "ffn",
-                           "m": -1 if dynamic_m else int(xs[0]),
-                           "n": int(n),
-                           "k": int(xs[1]), "l": int(l),
-                           "activation": act, "dtype": dtype,
-                           "weight_layout": weight_layout,
-                           "out_dtype": out_dtype or dtype})
+    spec = _chain_spec("ffn", x, w1, w2, act, weight_layout, out_dtype,
+                       dynamic_m)
     return _cached_kernel(spec, target)(x, w1, w2, out=out, stream=stream)
 
 
@@ -251,16 +258,6 @@ def gated_ffn(x, wg, wu, wd, act: str = "silu", out=None, stream=None,
               target: str = DEFAULT_TARGET, weight_layout: str = "kn",
               out_dtype: Optional[str] = None, dynamic_m: bool = True):
     """out = (act(x · wg) ⊙ (x · wu)) · wd in one fused kernel."""
-    nk = weight_layout == "nk"
-    xs, wgs, wds = _shape_of(x), _shape_of(wg), _shape_of(wd)
-    n = wgs[0] if nk else wgs[1]
-    l = wds[0] if nk else wds[1]
-    dtype = _dtype_of(x)
-    spec = normalize_spec({"kind": "gated_ffn",
-                           "m": -1 if dynamic_m else int(xs[0]),
-                           "n": int(n),
-                           "k": int(xs[1]), "l": int(l),
-                           "activation": act, "dtype": dtype,
-                           "weight_layout": weight_layout,
-                           "out_dtype": out_dtype or dtype})
+    spec = _chain_spec("gated_ffn", x, wg, wd, act, weight_layout, out_dtype,
+                       dynamic_m)
     return _cached_kernel(spec, target)(x, wg, wu, wd, out=out, stream=stream)
