@@ -209,8 +209,20 @@ private:
     Block &body = g.getRegion().front();
     for (auto [arg, v] : llvm::zip(body.getArguments(), ins))
       map.map(arg, v);
-    for (Operation &op : body.without_terminator())
+    for (Operation &op : body.without_terminator()) {
+      // Scalars the body captures from the chain region (constants hoisted
+      // by the frontend or by --dsm-fuse; planKernel admits only those) are
+      // rematerialised next to their use.
+      for (Value v : op.getOperands()) {
+        if (map.contains(v) || v.getParentBlock() == &body)
+          continue;
+        Operation *def = v.getDefiningOp();
+        assert(def && def->hasTrait<OpTrait::ConstantLike>() &&
+               "planKernel admits only captured constants");
+        b.clone(*def, map);
+      }
       b.clone(op, map);
+    }
     return map.lookup(body.getTerminator()->getOperand(0));
   }
   /// Stores `vals` (result element type) at row-major out[row, col].

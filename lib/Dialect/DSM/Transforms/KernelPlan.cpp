@@ -60,6 +60,18 @@ static bool isRegisterEpilogue(linalg::GenericOp g, std::string &why) {
             op.getName().getStringRef().str() + "'; only arith/math ops";
       return false;
     }
+    // Values from outside the body are cloned into the kernel: only
+    // constants can be.
+    for (Value v : op.getOperands()) {
+      if (v.getParentBlock() == &body)
+        continue;
+      Operation *def = v.getDefiningOp();
+      if (!def || !def->hasTrait<OpTrait::ConstantLike>()) {
+        why = "epilogue generic body captures a non-constant value from "
+              "outside";
+        return false;
+      }
+    }
   }
   return true;
 }
