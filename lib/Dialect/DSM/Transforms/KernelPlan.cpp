@@ -76,12 +76,17 @@ static bool isRegisterEpilogue(linalg::GenericOp g, std::string &why) {
   return true;
 }
 
-static std::string classifyActivation(linalg::GenericOp g) {
-  if (!g)
+static std::string classifyActivation(ArrayRef<linalg::GenericOp> stages) {
+  if (stages.empty())
     return "identity";
-  if (auto name = g->getAttrOfType<StringAttr>("dsm.activation"))
-    return name.str();
+  for (linalg::GenericOp g : stages)
+    if (auto name = g->getAttrOfType<StringAttr>("dsm.activation"))
+      return name.str();
   bool tanh = false, erf = false, exp = false, max = false, mul = false;
+  int64_t numLeaves = 0;
+  for (linalg::GenericOp g : stages)
+    numLeaves = std::max(numLeaves, g.getNumDpsInputs());
+  for (linalg::GenericOp g : stages)
   g.getRegion().walk([&](Operation *op) {
     tanh |= isa<math::TanhOp>(op);
     erf |= isa<math::ErfOp>(op);
@@ -94,7 +99,7 @@ static std::string classifyActivation(linalg::GenericOp g) {
   if (erf)
     return "gelu";
   if (exp)
-    return g.getNumDpsInputs() == 2 ? "silu_mul" : "silu";
+    return numLeaves == 2 ? "silu_mul" : "silu";
   if (max)
     return "relu";
   return "identity";
@@ -107,12 +112,56 @@ static linalg::GenericOp singleGenericUser(Value v) {
   return dyn_cast<linalg::GenericOp>(*v.getUsers().begin());
 }
 
-static bool isPlainMatmul(Operation *op) {
+/// The layout of the right-hand operand of a linalg.matmul the kernel can
+/// read: row-major [K, N] (default maps) or K-major [N, K] (maps
+/// (m, k), (n, k), (m, n): PyTorch Linear weights). None otherwise.
+static std::optional<bool> rhsKMajor(Operation *op) {
   auto mm = dyn_cast<linalg::MatmulOp>(op);
   if (!mm)
+    return std::nullopt;
+  MLIRContext *ctx = op->getContext();
+  SmallVector<AffineMap> maps = mm.getIndexingMapsArray();
+  if (maps == linalg::MatmulOp::getDefaultIndexingMaps(ctx))
     return false;
-  return mm.getIndexingMapsArray() ==
-         linalg::MatmulOp::getDefaultIndexingMaps(op->getContext());
+  AffineExpr m, n, k;
+  bindDims(ctx, m, n, k);
+  auto map = [&](ArrayRef<AffineExpr> r) {
+    return AffineMap::get(3, 0, r, ctx);
+  };
+  if (maps == SmallVector<AffineMap>{map({m, k}), map({n, k}), map({m, n})})
+    return true;
+  return std::nullopt;
+}
+
+/// Collects the elementwise generics that compute `v` from `leaves` in
+/// def-before-use order. Every generic and every leaf must feed only this
+/// DAG (single use), so nothing computed in between is dropped.
+static bool collectStages(Value v, ArrayRef<Value> leaves,
+                          SmallVectorImpl<linalg::GenericOp> &stages,
+                          std::string &why) {
+  if (llvm::is_contained(leaves, v))
+    return true;
+  auto g = v.getDefiningOp<linalg::GenericOp>();
+  if (!g) {
+    why = "the activation must be elementwise generics of the first "
+          "matmul results";
+    return false;
+  }
+  if (llvm::is_contained(stages, g))
+    return true;
+  if (!isRegisterEpilogue(g, why))
+    return false;
+  for (Value in : g.getDpsInputs()) {
+    if (!in.hasOneUse()) {
+      why = "a value between the first matmuls and the activation has "
+            "other uses";
+      return false;
+    }
+    if (!collectStages(in, leaves, stages, why))
+      return false;
+  }
+  stages.push_back(g);
+  return true;
 }
 
 /// Block-argument index of `v`, or -1.
@@ -165,9 +214,9 @@ FailureOr<KernelPlan> mlir::dsm::planKernel(FusedChainOp op,
   MLIRContext *ctx = op.getContext();
   Type bf16 = BFloat16Type::get(ctx), f32 = Float32Type::get(ctx);
   for (const ChainGemm &g : plan.shape.gemms) {
-    if (!isPlainMatmul(g.op)) {
-      why = "only linalg.matmul with default (row-major) indexing maps is "
-            "lowered";
+    if (!rhsKMajor(g.op)) {
+      why = "only linalg.matmul with default indexing maps or a K-major "
+            "([N, K]) right-hand operand is lowered";
       return failure();
     }
     auto mm = cast<linalg::MatmulOp>(g.op);
@@ -215,6 +264,7 @@ FailureOr<KernelPlan> mlir::dsm::planKernel(FusedChainOp op,
   }
   plan.argA = a;
   plan.argB = resolveInput(first.getInputs()[1], plan);
+  plan.bKMajor = *rhsKMajor(first);
 
   // Resolves the final elementwise stage of GEMM `mm`: either `mm` is
   // yielded directly or one generic maps it to the yielded value.
@@ -240,7 +290,7 @@ FailureOr<KernelPlan> mlir::dsm::planKernel(FusedChainOp op,
   case ChainKind::gated_ffn: {
     bool gated = plan.kind == ChainKind::gated_ffn;
     auto down = cast<linalg::MatmulOp>(plan.shape.gemms[gated ? 2 : 1].op);
-    linalg::GenericOp act = singleGenericUser(first->getResult(0));
+    plan.firstLeaves.push_back(first->getResult(0));
     if (gated) {
       auto up = cast<linalg::MatmulOp>(plan.shape.gemms[1].op);
       if (resolveInput(up.getInputs()[0], plan) != a) {
@@ -248,26 +298,40 @@ FailureOr<KernelPlan> mlir::dsm::planKernel(FusedChainOp op,
         return failure();
       }
       plan.argB2 = resolveInput(up.getInputs()[1], plan);
-      if (!act || act.getNumDpsInputs() != 2 ||
-          act.getDpsInputs()[0] != first->getResult(0) ||
-          act.getDpsInputs()[1] != up->getResult(0)) {
-        why = "gate and up must meet in one elementwise generic (gate, up)";
+      if (*rhsKMajor(up) != plan.bKMajor) {
+        why = "gate and up weights must have the same layout";
         return failure();
       }
-    } else if (!act || act.getNumDpsInputs() != 1) {
-      why = "the first matmul must feed one elementwise generic";
-      return failure();
+      plan.firstLeaves.push_back(up->getResult(0));
     }
-    if (!isRegisterEpilogue(act, why))
-      return failure();
-    if (getElementTypeOrSelf(act->getResult(0)) != bf16 ||
-        down.getInputs()[0] != act->getResult(0)) {
+    // The activation: elementwise generics from the first GEMM result(s)
+    // (gated: gate and up) to the bf16 left operand of the down matmul,
+    // e.g. silu(gate) then mul(., up); all of them run in registers.
+    auto act = down.getInputs()[0].getDefiningOp<linalg::GenericOp>();
+    if (!act || !down.getInputs()[0].hasOneUse() ||
+        getElementTypeOrSelf(act->getResult(0)) != bf16) {
       why = "the activation must produce the bf16 left operand of the down "
             "matmul";
       return failure();
     }
+    for (Value leaf : plan.firstLeaves)
+      if (!leaf.hasOneUse()) {
+        why = "a first matmul result has uses besides the activation";
+        return failure();
+      }
+    if (!collectStages(act->getResult(0), plan.firstLeaves, plan.firstStages,
+                       why))
+      return failure();
+    for (Value leaf : plan.firstLeaves)
+      if (llvm::none_of(plan.firstStages, [&](linalg::GenericOp g) {
+            return llvm::is_contained(g.getDpsInputs(), leaf);
+          })) {
+        why = "gate and up must both feed the activation";
+        return failure();
+      }
     plan.firstEpilogue = act;
     plan.argD = resolveInput(down.getInputs()[1], plan);
+    plan.dKMajor = *rhsKMajor(down);
     if (!finalStage(down, plan.lastEpilogue))
       return failure();
     break;
@@ -275,7 +339,9 @@ FailureOr<KernelPlan> mlir::dsm::planKernel(FusedChainOp op,
   case ChainKind::chain:
     llvm_unreachable("rejected above");
   }
-  plan.activation = classifyActivation(plan.firstEpilogue);
+  if (plan.firstStages.empty() && plan.firstEpilogue)
+    plan.firstStages.push_back(plan.firstEpilogue);
+  plan.activation = classifyActivation(plan.firstStages);
 
   // Schedule constraints of the kernel family.
   ArrayRef<int64_t> cl = sched.getCluster(), blk = sched.getBlock(),

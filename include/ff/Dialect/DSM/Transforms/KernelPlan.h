@@ -44,6 +44,16 @@ struct KernelPlan {
   /// The elementwise generic applied to the first GEMM(s) (for `gemm`, the
   /// final one); may be null for `gemm` (store the accumulator).
   linalg::GenericOp firstEpilogue;
+  /// FFN kinds: every elementwise generic from the first GEMM(s) to the
+  /// bf16 intermediate, in def-before-use order (the last one is
+  /// `firstEpilogue`); `firstLeaves` are the GEMM results they start from
+  /// (gate, up for gated FFNs).
+  SmallVector<linalg::GenericOp> firstStages;
+  SmallVector<Value, 2> firstLeaves;
+  /// Whether the weights are stored K-major ([N, K] for B and the gated up
+  /// weight, [L, N] for D: PyTorch Linear layout) rather than row-major
+  /// [K, N] / [N, L].
+  bool bKMajor = false, dKMajor = false;
   /// The elementwise generic applied to the last GEMM of an FFN; may be null.
   linalg::GenericOp lastEpilogue;
   /// Element type of the chain result (bf16 or f32).
