@@ -498,10 +498,10 @@ Value KernelEmitter::emitMainLoop(SmallVector<Value> &accs) {
         // k16 steps: 32 B along a K-major A row, 16 rows of 128 B of B.
         // Gate and up run as two back-to-back chains so that no wgmma reads
         // an accumulator another one of the group is still writing.
-        for (int64_t kk = 0; kk < 4; ++kk)
+        for (int64_t kk = 0; kk < p.k16Steps; ++kk)
           acc[0] = wgmma(acc[0], advance(descA, kk * 32),
                          advance(descB, kk * stepB), p.bn, p.bKMajor);
-        for (int64_t kk = 0; gated && kk < 4; ++kk)
+        for (int64_t kk = 0; gated && kk < p.k16Steps; ++kk)
           acc[1] = wgmma(acc[1], advance(descA, kk * 32),
                          advance(descB2, kk * stepB), p.bn, p.bKMajor);
         NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);

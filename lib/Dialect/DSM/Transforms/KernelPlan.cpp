@@ -373,8 +373,16 @@ FailureOr<KernelPlan> mlir::dsm::planKernel(FusedChainOp op,
     why = "blk_m must be 64 or 128";
     return failure();
   }
+  // The kernel's k step is one 128B-swizzled bf16 row (64 elements). A
+  // schedule with blk_k = 32 is carried out when K <= 32: one k tile whose
+  // box columns past K are zero-filled by TMA, and only the k16 steps that
+  // cover K are issued.
+  if (plan.bk == 32 && plan.shape.k <= 32) {
+    plan.bk = 64;
+    plan.k16Steps = llvm::divideCeil(plan.shape.k, 16);
+  }
   if (plan.bk != 64) {
-    why = "blk_k must be 64 (one 128B-swizzled bf16 row)";
+    why = "blk_k must be 64 (one 128B-swizzled bf16 row), or 32 with K <= 32";
     return failure();
   }
   if (plan.bn != 64 && plan.bn != 128 && plan.bn != 256) {

@@ -20,6 +20,8 @@
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/SHA256.h"
 #include "llvm/Support/raw_ostream.h"
@@ -214,6 +216,41 @@ DictionaryAttr DSMMaterializePass::materialize(FusedChainOp chain,
        b.getNamedAttr("params", b.getArrayAttr(params))});
 }
 
+/// Whether `host`, which is replaced by the launch functions of its chains,
+/// holds nothing else the program would lose: chain inputs must be function
+/// arguments, the function must return exactly chain results, and any other
+/// op must be side-effect free (it then feeds neither a chain nor the
+/// return: dead code).
+static LogicalResult verifyReplaceableHost(FunctionOpInterface host) {
+  auto fail = [&](Operation *op, const Twine &why) {
+    return op->emitOpError("cannot be replaced by kernel launches: ")
+           << why;
+  };
+  if (!host.getFunctionBody().hasOneBlock())
+    return fail(host, "the function has more than one block");
+  for (Operation &op : host.getFunctionBody().front()) {
+    if (auto chain = dyn_cast<FusedChainOp>(op)) {
+      for (Value in : chain.getInputs())
+        if (!isa<BlockArgument>(in) || in.getParentBlock() !=
+                                           &host.getFunctionBody().front())
+          return fail(chain, "a chain input is computed in the function; "
+                             "the runtime passes chain inputs as they are");
+      continue;
+    }
+    if (op.hasTrait<OpTrait::IsTerminator>()) {
+      for (Value v : op.getOperands())
+        if (!v.getDefiningOp<FusedChainOp>())
+          return fail(&op, "the function returns a value that is not a "
+                           "fused chain result");
+      continue;
+    }
+    if (!isMemoryEffectFree(&op))
+      return fail(&op, "the function computes something besides its fused "
+                       "chains");
+  }
+  return success();
+}
+
 void DSMMaterializePass::runOnOperation() {
   ModuleOp module = getOperation();
   MLIRContext *ctx = module.getContext();
@@ -230,6 +267,16 @@ void DSMMaterializePass::runOnOperation() {
   }
   std::string sourceHash = toHex(llvm::SHA256::hash(
       ArrayRef<uint8_t>((const uint8_t *)source.data(), source.size())));
+
+  // The host functions are erased below: refuse before emitting anything if
+  // that would drop code.
+  llvm::SetVector<FunctionOpInterface> hostFuncs;
+  for (FusedChainOp chain : chains)
+    if (auto fn = chain->getParentOfType<FunctionOpInterface>())
+      hostFuncs.insert(fn);
+  for (FunctionOpInterface fn : hostFuncs)
+    if (failed(verifyReplaceableHost(fn)))
+      return signalPassFailure();
 
   Builder b(ctx);
   SmallVector<Attribute> bundles;

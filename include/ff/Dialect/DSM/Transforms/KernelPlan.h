@@ -64,6 +64,8 @@ struct KernelPlan {
   // Tiles and parallelism.
   int64_t bm = 128, bn = 256, bk = 64, bl = 0;
   int64_t stages = 4;
+  /// wgmma k16 steps per k tile: 4 (bk = 64) unless K < 64 fits in one tile.
+  int64_t k16Steps = 4;
   /// CTAs per cluster along n (the kernel's x cluster extent).
   int64_t clusterN = 1;
   /// CTAs along n for one m tile: clusterN * clusters along n.
