@@ -257,6 +257,14 @@ FailureOr<KernelPlan> mlir::dsm::planKernel(FusedChainOp op,
 
   auto first = cast<linalg::MatmulOp>(plan.shape.gemms[0].op);
   int a = resolveInput(first.getInputs()[0], plan);
+  if (auto im2col = first.getInputs()[0].getDefiningOp<linalg::GenericOp>();
+      a < 0 && im2col && llvm::any_of(im2col.getDpsInputs(), [](Value v) {
+        return cast<ShapedType>(v.getType()).getRank() == 4;
+      })) {
+    why = "the first matmul reads an im2col generic (a k x k convolution); "
+          "im2col is not lowered";
+    return failure();
+  }
   if (a < 0) {
     why = "the first matmul must read a chain input (or a rank-2 "
           "collapse_shape of one)";

@@ -174,27 +174,27 @@ func.func @{wid}(%x: tensor<{m}x{k}xbf16>, %wg: tensor<{n}x{k}xbf16>, %wu: tenso
 """
 
 
-def conv(wid, ic, h, w, oc1, oc2, k1, k2):
+def conv(wid, ic, h, w, oc1, oc2, k1, k2, batch=1):
     assert k2 == 1
-    rows = h * w
+    rows = batch * h * w
     pad = (k1 - 1) // 2
     hp, wp = h + 2 * pad, w + 2 * pad
     if k1 == 1:
         first_in = "%x"
-        first_ty = f"tensor<1x{h}x{w}x{ic}xbf16>"
+        first_ty = f"tensor<{batch}x{h}x{w}x{ic}xbf16>"
         pad_ir = ""
         lhs_check = f"""\
-// CHECK:           %[[A:.+]] = tensor.collapse_shape %[[BX]] {{{{\\[\\[}}}}0, 1, 2], [3]] : tensor<1x{h}x{w}x{ic}xbf16> into tensor<{rows}x{ic}xbf16>
+// CHECK:           %[[A:.+]] = tensor.collapse_shape %[[BX]] {{{{\\[\\[}}}}0, 1, 2], [3]] : tensor<{batch}x{h}x{w}x{ic}xbf16> into tensor<{rows}x{ic}xbf16>
 """
     else:
         first_in = "%xp"
-        first_ty = f"tensor<1x{hp}x{wp}x{ic}xbf16>"
+        first_ty = f"tensor<{batch}x{hp}x{wp}x{ic}xbf16>"
         pad_ir = f"""\
   %bz = arith.constant 0.0 : bf16
   %xp = tensor.pad %x low[0, {pad}, {pad}, 0] high[0, {pad}, {pad}, 0] {{
   ^bb0(%i0: index, %i1: index, %i2: index, %i3: index):
     tensor.yield %bz : bf16
-  }} : tensor<1x{h}x{w}x{ic}xbf16> to {first_ty}
+  }} : tensor<{batch}x{h}x{w}x{ic}xbf16> to {first_ty}
 """
         lhs_check = f"""\
 // CHECK:           %[[P:.+]] = tensor.pad %[[BX]] low[0, {pad}, {pad}, 0] high[0, {pad}, {pad}, 0]
@@ -203,25 +203,25 @@ def conv(wid, ic, h, w, oc1, oc2, k1, k2):
     kk = k1 * k1 * ic
     return f"""
 // CHECK-LABEL: func.func @{wid}(
-// CHECK-SAME:      %[[X:[a-z0-9]+]]: tensor<1x{h}x{w}x{ic}xbf16>, %[[W1:[a-z0-9]+]]: tensor<{k1}x{k1}x{ic}x{oc1}xbf16>, %[[W2:[a-z0-9]+]]: tensor<1x1x{oc1}x{oc2}xbf16>
+// CHECK-SAME:      %[[X:[a-z0-9]+]]: tensor<{batch}x{h}x{w}x{ic}xbf16>, %[[W1:[a-z0-9]+]]: tensor<{k1}x{k1}x{ic}x{oc1}xbf16>, %[[W2:[a-z0-9]+]]: tensor<1x1x{oc1}x{oc2}xbf16>
 // CHECK:         %[[R:.+]] = dsm.fused_chain ffn(%[[X]], %[[W1]], %[[W2]])
-// CHECK-SAME:        -> tensor<1x{h}x{w}x{oc2}xf32>
-// CHECK-NEXT:    ^bb0(%[[BX:.+]]: tensor<1x{h}x{w}x{ic}xbf16>, %[[BW1:.+]]: tensor<{k1}x{k1}x{ic}x{oc1}xbf16>, %[[BW2:.+]]: tensor<1x1x{oc1}x{oc2}xbf16>):
+// CHECK-SAME:        -> tensor<{batch}x{h}x{w}x{oc2}xf32>
+// CHECK-NEXT:    ^bb0(%[[BX:.+]]: tensor<{batch}x{h}x{w}x{ic}xbf16>, %[[BW1:.+]]: tensor<{k1}x{k1}x{ic}x{oc1}xbf16>, %[[BW2:.+]]: tensor<1x1x{oc1}x{oc2}xbf16>):
 {lhs_check}\
 // CHECK:           %[[B:.+]] = tensor.collapse_shape %[[BW1]] {{{{\\[\\[}}}}0, 1, 2], [3]] : tensor<{k1}x{k1}x{ic}x{oc1}xbf16> into tensor<{kk}x{oc1}xbf16>
 // CHECK:           %[[C:.+]] = linalg.matmul ins(%[[A]], %[[B]] : tensor<{rows}x{kk}xbf16>, tensor<{kk}x{oc1}xbf16>) outs(%{{{{.+}}}} : tensor<{rows}x{oc1}xf32>)
 // CHECK:           %[[H:.+]] = linalg.generic {{{{.*}}}} ins(%[[C]] : tensor<{rows}x{oc1}xf32>) outs(%{{{{.+}}}} : tensor<{rows}x{oc1}xbf16>)
 // CHECK:           %[[D:.+]] = tensor.collapse_shape %[[BW2]] {{{{\\[\\[}}}}0, 1, 2], [3]] : tensor<1x1x{oc1}x{oc2}xbf16> into tensor<{oc1}x{oc2}xbf16>
 // CHECK:           %[[E:.+]] = linalg.matmul ins(%[[H]], %[[D]] : tensor<{rows}x{oc1}xbf16>, tensor<{oc1}x{oc2}xbf16>) outs(%{{{{.+}}}} : tensor<{rows}x{oc2}xf32>)
-// CHECK:           %[[Y:.+]] = tensor.expand_shape %[[E]] {{{{\\[\\[}}}}0, 1, 2], [3]] output_shape [1, {h}, {w}, {oc2}]
+// CHECK:           %[[Y:.+]] = tensor.expand_shape %[[E]] {{{{\\[\\[}}}}0, 1, 2], [3]] output_shape [{batch}, {h}, {w}, {oc2}]
 // CHECK-NEXT:      dsm.yield %[[Y]]
 // CHECK:         return %[[R]]
-func.func @{wid}(%x: tensor<1x{h}x{w}x{ic}xbf16>, %w1: tensor<{k1}x{k1}x{ic}x{oc1}xbf16>, %w2: tensor<1x1x{oc1}x{oc2}xbf16>) -> tensor<1x{h}x{w}x{oc2}xf32> {{
-{CONSTS}{pad_ir}{zero("z1", f"1x{h}x{w}x{oc1}")}\
-  %c = linalg.conv_2d_nhwc_hwcf {{dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}} ins({first_in}, %w1 : {first_ty}, tensor<{k1}x{k1}x{ic}x{oc1}xbf16>) outs(%z1 : tensor<1x{h}x{w}x{oc1}xf32>) -> tensor<1x{h}x{w}x{oc1}xf32>
-{act_generic("h", "c", f"1x{h}x{w}x{oc1}", "relu", rank=4)}{zero("z2", f"1x{h}x{w}x{oc2}")}\
-  %e = linalg.conv_2d_nhwc_hwcf {{dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}} ins(%h, %w2 : tensor<1x{h}x{w}x{oc1}xbf16>, tensor<1x1x{oc1}x{oc2}xbf16>) outs(%z2 : tensor<1x{h}x{w}x{oc2}xf32>) -> tensor<1x{h}x{w}x{oc2}xf32>
-  return %e : tensor<1x{h}x{w}x{oc2}xf32>
+func.func @{wid}(%x: tensor<{batch}x{h}x{w}x{ic}xbf16>, %w1: tensor<{k1}x{k1}x{ic}x{oc1}xbf16>, %w2: tensor<1x1x{oc1}x{oc2}xbf16>) -> tensor<{batch}x{h}x{w}x{oc2}xf32> {{
+{CONSTS}{pad_ir}{zero("z1", f"{batch}x{h}x{w}x{oc1}")}\
+  %c = linalg.conv_2d_nhwc_hwcf {{dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}} ins({first_in}, %w1 : {first_ty}, tensor<{k1}x{k1}x{ic}x{oc1}xbf16>) outs(%z1 : tensor<{batch}x{h}x{w}x{oc1}xf32>) -> tensor<{batch}x{h}x{w}x{oc1}xf32>
+{act_generic("h", "c", f"{batch}x{h}x{w}x{oc1}", "relu", rank=4)}{zero("z2", f"{batch}x{h}x{w}x{oc2}")}\
+  %e = linalg.conv_2d_nhwc_hwcf {{dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}} ins(%h, %w2 : tensor<{batch}x{h}x{w}x{oc1}xbf16>, tensor<1x1x{oc1}x{oc2}xbf16>) outs(%z2 : tensor<{batch}x{h}x{w}x{oc2}xf32>) -> tensor<{batch}x{h}x{w}x{oc2}xf32>
+  return %e : tensor<{batch}x{h}x{w}x{oc2}xf32>
 }}
 """
 
