@@ -47,7 +47,8 @@ SmallVector<KernelParam> mlir::dsm::getKernelParams(const KernelPlan &p) {
   if (p.kind != ChainKind::gemm)
     // Row-major D[N, L]: boxes of bn rows x 64 l columns; K-major D[L, N]:
     // boxes of bl rows x 64 n columns.
-    params.push_back({K::TensorMap, (int)p.argD, 64, p.dKMajor ? p.bl : p.bn});
+    params.push_back(
+        {K::TensorMap, (int)p.argD, 64, p.dKMajor ? p.bl : p.bn});
   params.push_back({K::Ptr});
   if (p.needsWorkspace)
     params.push_back({K::Workspace});
@@ -414,8 +415,9 @@ void KernelEmitter::emitProducer() {
       // rows x 64 k (bn rows of 128 B, the same layout as A).
       for (int64_t j = 0; j < p.bn / 64; ++j) {
         Value col = add(n0, 64 * j);
-        SmallVector<Value, 2> coord = p.bKMajor ? SmallVector<Value, 2>{k0, col}
-                                                : SmallVector<Value, 2>{col, k0};
+        SmallVector<Value, 2> coord{col, k0};
+        if (p.bKMajor)
+          std::swap(coord[0], coord[1]);
         nvgpu::TmaAsyncLoadOp::create(
             b, loc, smemView(add(bOff, j * boxB), {64, 64}), full, tmB,
             coord, s, Value(), Value());

@@ -82,18 +82,23 @@ static std::string classifyActivation(ArrayRef<linalg::GenericOp> stages) {
   for (linalg::GenericOp g : stages)
     if (auto name = g->getAttrOfType<StringAttr>("dsm.activation"))
       return name.str();
-  bool tanh = false, erf = false, exp = false, max = false, mul = false;
+  bool tanh = false, erf = false, exp = false, max = false, mul = false,
+       cmp = false, sel = false;
   int64_t numLeaves = 0;
-  for (linalg::GenericOp g : stages)
+  for (linalg::GenericOp g : stages) {
     numLeaves = std::max(numLeaves, g.getNumDpsInputs());
-  for (linalg::GenericOp g : stages)
-  g.getRegion().walk([&](Operation *op) {
-    tanh |= isa<math::TanhOp>(op);
-    erf |= isa<math::ErfOp>(op);
-    exp |= isa<math::ExpOp, math::Exp2Op>(op);
-    max |= isa<arith::MaximumFOp, arith::MaxNumFOp>(op);
-    mul |= isa<arith::MulFOp>(op);
-  });
+    g.getRegion().walk([&](Operation *op) {
+      tanh |= isa<math::TanhOp>(op);
+      erf |= isa<math::ErfOp>(op);
+      exp |= isa<math::ExpOp, math::Exp2Op>(op);
+      max |= isa<arith::MaximumFOp, arith::MaxNumFOp>(op);
+      mul |= isa<arith::MulFOp>(op);
+      cmp |= isa<arith::CmpFOp>(op);
+      sel |= isa<arith::SelectOp>(op);
+    });
+  }
+  // ReLU as torch-mlir writes it: select(cmpf(a > 0), a, 0).
+  max |= cmp && sel;
   if (tanh)
     return "gelu_tanh";
   if (erf)
