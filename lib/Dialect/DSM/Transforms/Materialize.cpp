@@ -81,17 +81,29 @@ DictionaryAttr DSMMaterializePass::chainInfo(FusedChainOp chain,
         x = -1;
     return b.getDenseI64ArrayAttr(d);
   };
-  auto tensor = [&](StringRef name, Type type) {
+  auto tensor = [&](StringRef name, Type type, bool nk = false) {
     auto shaped = cast<ShapedType>(type);
-    return b.getDictionaryAttr(
-        {b.getNamedAttr("name", b.getStringAttr(name)),
-         b.getNamedAttr("shape", dims(shaped)),
-         b.getNamedAttr("dtype",
-                        b.getStringAttr(typeName(shaped.getElementType())))});
+    SmallVector<NamedAttribute> attrs = {
+        b.getNamedAttr("name", b.getStringAttr(name)),
+        b.getNamedAttr("shape", dims(shaped)),
+        b.getNamedAttr("dtype",
+                       b.getStringAttr(typeName(shaped.getElementType())))};
+    // Weights stored [out, in] (K-major): docs/bundle.md "layout"; the
+    // default "kn" is left implicit.
+    if (nk)
+      attrs.push_back(b.getNamedAttr("layout", b.getStringAttr("nk")));
+    return b.getDictionaryAttr(attrs);
+  };
+  auto isNK = [&](unsigned i) {
+    bool gated = plan.kind == ChainKind::gated_ffn;
+    bool hasD = plan.kind != ChainKind::gemm;
+    return (plan.bKMajor && (i == plan.argB || (gated && i == plan.argB2))) ||
+           (plan.dKMajor && hasD && i == plan.argD);
   };
   SmallVector<Attribute> inputs, outputs;
   for (auto [i, v] : llvm::enumerate(chain.getInputs()))
-    inputs.push_back(tensor("in" + std::to_string(i), v.getType()));
+    inputs.push_back(
+        tensor("in" + std::to_string(i), v.getType(), isNK(unsigned(i))));
   outputs.push_back(tensor("out", chain->getResult(0).getType()));
   const ChainShape &s = plan.shape;
   return b.getDictionaryAttr(

@@ -269,8 +269,10 @@ func.func @conv(%img: tensor<2x16x8x512xbf16>, %w1: tensor<512x128xbf16>, %w2: t
 // generics (silu(gate), then * up) capturing a constant of the chain body.
 // Gate and up are loaded as K-major boxes (64 n rows x 64 k) and multiplied
 // with B layout "col"; D[L, N] is loaded as bl-row boxes per 64-wide n
-// chunk; the constant is rematerialised in the kernel.
+// chunk; the constant is rematerialised in the kernel. The manifest marks
+// the weights "nk" (docs/bundle.md).
 // CHECK: activation = "silu_mul"
+// CHECK-SAME: inputs = [{dtype = "bf16", name = "in0", shape = array<i64: 128, 128>}, {dtype = "bf16", layout = "nk", name = "in1", {{.*}}}, {dtype = "bf16", layout = "nk", name = "in2", {{.*}}}, {dtype = "bf16", layout = "nk", name = "in3", {{.*}}}]
 // CHECK-LABEL: gpu.func @gated_kmajor_0
 // CHECK: nvgpu.tma.async.load {{.*}} -> memref<128x64xbf16
 // CHECK-COUNT-4: nvgpu.tma.async.load {{.*}} -> memref<64x64xbf16
