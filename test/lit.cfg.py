@@ -3,6 +3,7 @@
 
 import os
 import shutil
+import sys
 
 import lit.formats
 import lit.util
@@ -20,7 +21,9 @@ config.test_exec_root = os.path.join(config.ff_obj_root, "test")
 config.substitutions.append(("%PATH%", config.environment["PATH"]))
 config.substitutions.append(("%ff_src_root", config.ff_src_root))
 config.substitutions.append(("%ff_obj_root", config.ff_obj_root))
-config.substitutions.append(("%python", config.python_executable))
+# Python3_EXECUTABLE is empty when CMake did not look Python up: use lit's.
+config.substitutions.append(("%python",
+                             config.python_executable or sys.executable))
 
 # Same as MLIR's own suite: catch stale captured variables.
 config.environment["FILECHECK_OPTS"] = "--enable-var-scope"

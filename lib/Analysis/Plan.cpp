@@ -132,7 +132,8 @@ bool mlir::ff::isLowerable(const Plan &plan, const ChainDesc &chain) {
     return false;
   if (blkM != 64 && blkM != 128)
     return false;
-  if (plan.blk(Dim::k) != 64)
+  // One 128B-swizzled row per k step; K <= 32 is one zero-filled tile.
+  if (plan.blk(Dim::k) != 64 && !(plan.blk(Dim::k) == 32 && chain.k <= 32))
     return false;
   auto wide = [](int64_t b) { return b == 64 || b == 128 || b == 256; };
   int64_t blkN = plan.blk(Dim::n), blkL = plan.blk(Dim::l);

@@ -45,7 +45,10 @@ SmallVector<KernelParam> mlir::dsm::getKernelParams(const KernelPlan &p) {
   if (p.kind == ChainKind::gated_ffn)
     params.push_back({K::TensorMap, (int)p.argB2, 64, 64});
   if (p.kind != ChainKind::gemm)
-    params.push_back({K::TensorMap, (int)p.argD, 64, p.bn});
+    // Row-major D[N, L]: boxes of bn rows x 64 l columns; K-major D[L, N]:
+    // boxes of bl rows x 64 n columns.
+    params.push_back(
+        {K::TensorMap, (int)p.argD, 64, p.dKMajor ? p.bl : p.bn});
   params.push_back({K::Ptr});
   if (p.needsWorkspace)
     params.push_back({K::Workspace});
@@ -186,7 +189,7 @@ private:
     return bytes ? arith::AddIOp::create(b, loc, desc, cstI64(bytes >> 4))
                  : desc;
   }
-  Value wgmma(Value acc, Value descA, Value descB, int64_t n) {
+  Value wgmma(Value acc, Value descA, Value descB, int64_t n, bool bKMajor) {
     using namespace NVVM;
     auto bf = WGMMATypesAttr::get(ctx, WGMMATypes::bf16);
     return WgmmaMmaAsyncOp::create(
@@ -197,8 +200,10 @@ private:
         WGMMAScaleInAttr::get(ctx, WGMMAScaleIn::one),
         WGMMAScaleInAttr::get(ctx, WGMMAScaleIn::one),
         MMALayoutAttr::get(ctx, MMALayout::row),
-        // B is MN-major (row-major [K, N] in memory): transposed.
-        MMALayoutAttr::get(ctx, MMALayout::row), MMAIntOverflowAttr());
+        // B row-major [K, N] in memory is MN-major: transposed ("row");
+        // [N, K] weights are K-major like A ("col").
+        MMALayoutAttr::get(ctx, bKMajor ? MMALayout::col : MMALayout::row),
+        MMAIntOverflowAttr());
   }
 
   /// Clones the scalar body of elementwise `g` on `ins`; identity if null.
@@ -209,9 +214,35 @@ private:
     Block &body = g.getRegion().front();
     for (auto [arg, v] : llvm::zip(body.getArguments(), ins))
       map.map(arg, v);
-    for (Operation &op : body.without_terminator())
+    for (Operation &op : body.without_terminator()) {
+      // Scalars the body captures from the chain region (constants hoisted
+      // by the frontend or by --dsm-fuse; planKernel admits only those) are
+      // rematerialised next to their use.
+      for (Value v : op.getOperands()) {
+        if (map.contains(v) || v.getParentBlock() == &body)
+          continue;
+        Operation *def = v.getDefiningOp();
+        assert(def && def->hasTrait<OpTrait::ConstantLike>() &&
+               "planKernel admits only captured constants");
+        b.clone(*def, map);
+      }
       b.clone(op, map);
+    }
     return map.lookup(body.getTerminator()->getOperand(0));
+  }
+  /// Applies the FFN activation stages on the scalars `leaves` of the
+  /// first GEMM result(s).
+  Value applyStages(ArrayRef<Value> leaves) {
+    IRMapping vals;
+    for (auto [leaf, v] : llvm::zip(p.firstLeaves, leaves))
+      vals.map(leaf, v);
+    for (linalg::GenericOp g : p.firstStages) {
+      SmallVector<Value> ins;
+      for (Value in : g.getDpsInputs())
+        ins.push_back(vals.lookup(in));
+      vals.map(g->getResult(0), applyEpilogue(g, ins));
+    }
+    return vals.lookup(p.firstEpilogue->getResult(0));
   }
   /// Stores `vals` (result element type) at row-major out[row, col].
   void storeOut(Value row, Value col, int64_t cols, ArrayRef<Value> vals) {
@@ -379,16 +410,22 @@ void KernelEmitter::emitProducer() {
                                     tmA, ValueRange{k0, aRow}, s, mask,
                                     Value());
       Value bOff = add(mul(s, p.bStageBytes), p.smemB);
+      // Row-major B: box j = 64 k rows x 64 n columns (MN-major, one
+      // 64-column chunk of bn after the other); K-major B: box j = 64 n
+      // rows x 64 k (bn rows of 128 B, the same layout as A).
       for (int64_t j = 0; j < p.bn / 64; ++j) {
         Value col = add(n0, 64 * j);
+        SmallVector<Value, 2> coord{col, k0};
+        if (p.bKMajor)
+          std::swap(coord[0], coord[1]);
         nvgpu::TmaAsyncLoadOp::create(
             b, loc, smemView(add(bOff, j * boxB), {64, 64}), full, tmB,
-            ValueRange{col, k0}, s, Value(), Value());
+            coord, s, Value(), Value());
         if (tmB2)
           nvgpu::TmaAsyncLoadOp::create(
               b, loc,
               smemView(add(bOff, p.bn * 64 * 2 + j * boxB), {64, 64}), full,
-              tmB2, ValueRange{col, k0}, s, Value(), Value());
+              tmB2, coord, s, Value(), Value());
       }
     });
   });
@@ -408,10 +445,18 @@ void KernelEmitter::emitProducer() {
                                               Value());
       Value base = add(mul(slot, p.dStageBytes), p.smemD);
       Value l0 = mul(j, p.bl);
-      for (int64_t q = 0; q < p.bl / 64; ++q)
-        nvgpu::TmaAsyncLoadOp::create(
-            b, loc, smemView(add(base, q * p.bn * 128), {p.bn, 64}), dfull,
-            tmD, ValueRange{add(l0, 64 * q), n0}, slot, Value(), Value());
+      if (p.dKMajor) {
+        // D[L, N]: per 64-wide n chunk q, bl rows (l) of 128 B.
+        for (int64_t q = 0; q < p.bn / 64; ++q)
+          nvgpu::TmaAsyncLoadOp::create(
+              b, loc, smemView(add(base, q * p.bl * 128), {p.bl, 64}), dfull,
+              tmD, ValueRange{add(n0, 64 * q), l0}, slot, Value(), Value());
+      } else {
+        for (int64_t q = 0; q < p.bl / 64; ++q)
+          nvgpu::TmaAsyncLoadOp::create(
+              b, loc, smemView(add(base, q * p.bn * 128), {p.bn, 64}), dfull,
+              tmD, ValueRange{add(l0, 64 * q), n0}, slot, Value(), Value());
+      }
     });
     if (p.clusterN > 1)
       ifThen(cmp(arith::CmpIPredicate::ugt, j, cst(0)), [&] {
@@ -440,21 +485,27 @@ Value KernelEmitter::emitMainLoop(SmallVector<Value> &accs) {
                          mul(wg, 64 * 128));
         Value bOff = add(mul(s, p.bStageBytes), p.smemB);
         Value descA = descriptor(aOff, 16, 1024);
-        Value descB = descriptor(bOff, 64 * 128, 1024);
+        // MN-major B: LBO = 64 rows of 128 B between 64-column chunks;
+        // K-major B: like A (LBO unused with 128B swizzle).
+        int64_t lboB = p.bKMajor ? 16 : 64 * 128;
+        Value descB = descriptor(bOff, lboB, 1024);
         Value descB2 =
-            gated ? descriptor(add(bOff, p.bn * 64 * 2), 64 * 128, 1024)
+            gated ? descriptor(add(bOff, p.bn * 64 * 2), lboB, 1024)
                   : Value();
+        // k16 step: 16 rows of 128 B (MN-major) or 32 B along each K-major
+        // row.
+        int64_t stepB = p.bKMajor ? 32 : 2048;
         SmallVector<Value> acc(iter.begin(), iter.end());
         NVVM::WgmmaFenceAlignedOp::create(b, loc);
         // k16 steps: 32 B along a K-major A row, 16 rows of 128 B of B.
         // Gate and up run as two back-to-back chains so that no wgmma reads
         // an accumulator another one of the group is still writing.
-        for (int64_t kk = 0; kk < 4; ++kk)
+        for (int64_t kk = 0; kk < p.k16Steps; ++kk)
           acc[0] = wgmma(acc[0], advance(descA, kk * 32),
-                         advance(descB, kk * 2048), p.bn);
-        for (int64_t kk = 0; gated && kk < 4; ++kk)
+                         advance(descB, kk * stepB), p.bn, p.bKMajor);
+        for (int64_t kk = 0; gated && kk < p.k16Steps; ++kk)
           acc[1] = wgmma(acc[1], advance(descA, kk * 32),
-                         advance(descB2, kk * 2048), p.bn);
+                         advance(descB2, kk * stepB), p.bn, p.bKMajor);
         NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
         // With one group in flight, the group of step k-1 has completed:
         // release its stage (in every CTA that multicast into it).
@@ -523,7 +574,7 @@ void KernelEmitter::emitFfnEpilogue(ArrayRef<Value> accs) {
         SmallVector<Value> ins;
         for (Value acc : accs)
           ins.push_back(accElt(acc, 4 * j + 2 * h + c));
-        ys.push_back(applyEpilogue(p.firstEpilogue, ins));
+        ys.push_back(applyStages(ins));
       }
       Value packed = LLVM::BitcastOp::create(b, loc, i32, vector(ys));
       int64_t chunk = j / 8;
@@ -711,12 +762,16 @@ void KernelEmitter::emitConsumer() {
     Value cBase = add(mul(wg, 64 * 128), p.smemC);
     Value dBase = add(mul(slot, p.dStageBytes), p.smemD);
     Value descC = descriptor(cBase, 16, 1024);
-    Value descD = descriptor(dBase, p.bn * 128, 1024);
+    Value descD = p.dKMajor ? descriptor(dBase, 16, 1024)
+                            : descriptor(dBase, p.bn * 128, 1024);
     NVVM::WgmmaFenceAlignedOp::create(b, loc);
     for (int64_t kk = 0; kk < p.bn / 16; ++kk) {
       int64_t aBytes = (kk / 4) * p.bm * 128 + (kk % 4) * 32;
-      acc2 = wgmma(acc2, advance(descC, aBytes), advance(descD, kk * 2048),
-                   p.bl);
+      // K-major D: 64-wide n chunks of bl rows x 128 B, like C.
+      int64_t dBytes =
+          p.dKMajor ? (kk / 4) * p.bl * 128 + (kk % 4) * 32 : kk * 2048;
+      acc2 = wgmma(acc2, advance(descC, aBytes), advance(descD, dBytes),
+                   p.bl, p.dKMajor);
     }
     NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
     NVVM::WgmmaWaitGroupSyncOp::create(b, loc, b.getI64IntegerAttr(0));

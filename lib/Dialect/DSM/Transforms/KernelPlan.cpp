@@ -61,6 +61,18 @@ static bool isRegisterEpilogue(linalg::GenericOp g, std::string &why) {
             op.getName().getStringRef().str() + "'; only arith/math ops";
       return false;
     }
+    // Values from outside the body are cloned into the kernel: only
+    // constants can be.
+    for (Value v : op.getOperands()) {
+      if (v.getParentBlock() == &body)
+        continue;
+      Operation *def = v.getDefiningOp();
+      if (!def || !def->hasTrait<OpTrait::ConstantLike>()) {
+        why = "epilogue generic body captures a non-constant value from "
+              "outside";
+        return false;
+      }
+    }
   }
   return true;
 }
@@ -73,22 +85,9 @@ static std::optional<double> scalarConstant(Value v) {
   return std::nullopt;
 }
 
-/// The manifest's name of the chain's activation (docs/bundle.md), found by
-/// what the epilogue computes (FFDSMUtils' matcher, shared with --dsm-fuse).
-/// A gated epilogue computes act(gate) * up: the name is the gate's
-/// activation. The kernel clones the body whatever it is; an unnamed body
-/// is recorded as "custom", which the runtime's reference declines.
-static std::string classifyActivation(linalg::GenericOp g) {
-  if (!g)
-    return "identity";
-  if (g.getNumDpsInputs() == 1) {
-    std::optional<ElementwiseActivation> act = matchActivation(g);
-    if (!act)
-      return "custom";
-    return act->kind == ActivationKind::scale
-               ? "custom"
-               : stringifyActivationKind(act->kind).str();
-  }
+/// The activation of a two-input epilogue computing act(gate) * up, if the
+/// matcher knows it.
+static std::optional<ActivationKind> matchGatedActivation(linalg::GenericOp g) {
   Block &body = g.getRegion().front();
   Value gate = body.getArgument(0), up = body.getArgument(1);
   auto strip = [](Value v) {
@@ -102,17 +101,36 @@ static std::string classifyActivation(linalg::GenericOp g) {
   Value y = strip(body.getTerminator()->getOperand(0));
   auto mul = y.getDefiningOp<arith::MulFOp>();
   if (!mul)
-    return "custom";
+    return std::nullopt;
   for (auto [a, b] : {std::pair(mul.getLhs(), mul.getRhs()),
-                      std::pair(mul.getRhs(), mul.getLhs())}) {
-    if (strip(b) != up)
-      continue;
-    std::optional<ActivationKind> kind = matchScalarActivation(
-        a, [&](Value v) { return strip(v) == gate; }, scalarConstant);
-    if (kind && *kind != ActivationKind::scale)
+                      std::pair(mul.getRhs(), mul.getLhs())})
+    if (strip(b) == up)
+      return matchScalarActivation(
+          a, [&](Value v) { return strip(v) == gate; }, scalarConstant);
+  return std::nullopt;
+}
+
+/// The manifest's name of the chain's activation (docs/bundle.md), found by
+/// what the epilogue stages compute (FFDSMUtils' matcher, shared with
+/// --dsm-fuse): the first non-linear stage names it; a gated stage
+/// act(gate) * up is named by the gate's activation. The kernel clones the
+/// stages whatever they are; a stage the matcher does not know is recorded as
+/// "custom", which the runtime's reference declines.
+static std::string classifyActivation(ArrayRef<linalg::GenericOp> stages) {
+  for (linalg::GenericOp g : stages) {
+    std::optional<ActivationKind> kind;
+    if (g.getNumDpsInputs() == 1) {
+      if (std::optional<ElementwiseActivation> act = matchActivation(g))
+        kind = act->kind;
+    } else if (g.getNumDpsInputs() == 2) {
+      kind = matchGatedActivation(g);
+    }
+    if (!kind || *kind == ActivationKind::scale)
+      return "custom";
+    if (isNonLinear(*kind))
       return stringifyActivationKind(*kind).str();
   }
-  return "custom";
+  return "identity";
 }
 
 /// The single elementwise user of `v`, or null.
@@ -122,12 +140,56 @@ static linalg::GenericOp singleGenericUser(Value v) {
   return dyn_cast<linalg::GenericOp>(*v.getUsers().begin());
 }
 
-static bool isPlainMatmul(Operation *op) {
+/// The layout of the right-hand operand of a linalg.matmul the kernel can
+/// read: row-major [K, N] (default maps) or K-major [N, K] (maps
+/// (m, k), (n, k), (m, n): PyTorch Linear weights). None otherwise.
+static std::optional<bool> rhsKMajor(Operation *op) {
   auto mm = dyn_cast<linalg::MatmulOp>(op);
   if (!mm)
+    return std::nullopt;
+  MLIRContext *ctx = op->getContext();
+  SmallVector<AffineMap> maps = mm.getIndexingMapsArray();
+  if (maps == linalg::MatmulOp::getDefaultIndexingMaps(ctx))
     return false;
-  return mm.getIndexingMapsArray() ==
-         linalg::MatmulOp::getDefaultIndexingMaps(op->getContext());
+  AffineExpr m, n, k;
+  bindDims(ctx, m, n, k);
+  auto map = [&](ArrayRef<AffineExpr> r) {
+    return AffineMap::get(3, 0, r, ctx);
+  };
+  if (maps == SmallVector<AffineMap>{map({m, k}), map({n, k}), map({m, n})})
+    return true;
+  return std::nullopt;
+}
+
+/// Collects the elementwise generics that compute `v` from `leaves` in
+/// def-before-use order. Every generic and every leaf must feed only this
+/// DAG (single use), so nothing computed in between is dropped.
+static bool collectStages(Value v, ArrayRef<Value> leaves,
+                          SmallVectorImpl<linalg::GenericOp> &stages,
+                          std::string &why) {
+  if (llvm::is_contained(leaves, v))
+    return true;
+  auto g = v.getDefiningOp<linalg::GenericOp>();
+  if (!g) {
+    why = "the activation must be elementwise generics of the first "
+          "matmul results";
+    return false;
+  }
+  if (llvm::is_contained(stages, g))
+    return true;
+  if (!isRegisterEpilogue(g, why))
+    return false;
+  for (Value in : g.getDpsInputs()) {
+    if (!in.hasOneUse()) {
+      why = "a value between the first matmuls and the activation has "
+            "other uses";
+      return false;
+    }
+    if (!collectStages(in, leaves, stages, why))
+      return false;
+  }
+  stages.push_back(g);
+  return true;
 }
 
 /// Block-argument index of `v`, or -1.
@@ -180,9 +242,9 @@ FailureOr<KernelPlan> mlir::dsm::planKernel(FusedChainOp op,
   MLIRContext *ctx = op.getContext();
   Type bf16 = BFloat16Type::get(ctx), f32 = Float32Type::get(ctx);
   for (const ChainGemm &g : plan.shape.gemms) {
-    if (!isPlainMatmul(g.op)) {
-      why = "only linalg.matmul with default (row-major) indexing maps is "
-            "lowered";
+    if (!rhsKMajor(g.op)) {
+      why = "only linalg.matmul with default indexing maps or a K-major "
+            "([N, K]) right-hand operand is lowered";
       return failure();
     }
     auto mm = cast<linalg::MatmulOp>(g.op);
@@ -223,6 +285,14 @@ FailureOr<KernelPlan> mlir::dsm::planKernel(FusedChainOp op,
 
   auto first = cast<linalg::MatmulOp>(plan.shape.gemms[0].op);
   int a = resolveInput(first.getInputs()[0], plan);
+  if (auto im2col = first.getInputs()[0].getDefiningOp<linalg::GenericOp>();
+      a < 0 && im2col && llvm::any_of(im2col.getDpsInputs(), [](Value v) {
+        return cast<ShapedType>(v.getType()).getRank() == 4;
+      })) {
+    why = "the first matmul reads an im2col generic (a k x k convolution); "
+          "im2col is not lowered";
+    return failure();
+  }
   if (a < 0) {
     why = "the first matmul must read a chain input (or a rank-2 "
           "collapse_shape of one)";
@@ -230,6 +300,7 @@ FailureOr<KernelPlan> mlir::dsm::planKernel(FusedChainOp op,
   }
   plan.argA = a;
   plan.argB = resolveInput(first.getInputs()[1], plan);
+  plan.bKMajor = *rhsKMajor(first);
 
   // Resolves the final elementwise stage of GEMM `mm`: either `mm` is
   // yielded directly or one generic maps it to the yielded value.
@@ -255,7 +326,7 @@ FailureOr<KernelPlan> mlir::dsm::planKernel(FusedChainOp op,
   case ChainKind::gated_ffn: {
     bool gated = plan.kind == ChainKind::gated_ffn;
     auto down = cast<linalg::MatmulOp>(plan.shape.gemms[gated ? 2 : 1].op);
-    linalg::GenericOp act = singleGenericUser(first->getResult(0));
+    plan.firstLeaves.push_back(first->getResult(0));
     if (gated) {
       auto up = cast<linalg::MatmulOp>(plan.shape.gemms[1].op);
       if (resolveInput(up.getInputs()[0], plan) != a) {
@@ -263,26 +334,40 @@ FailureOr<KernelPlan> mlir::dsm::planKernel(FusedChainOp op,
         return failure();
       }
       plan.argB2 = resolveInput(up.getInputs()[1], plan);
-      if (!act || act.getNumDpsInputs() != 2 ||
-          act.getDpsInputs()[0] != first->getResult(0) ||
-          act.getDpsInputs()[1] != up->getResult(0)) {
-        why = "gate and up must meet in one elementwise generic (gate, up)";
+      if (*rhsKMajor(up) != plan.bKMajor) {
+        why = "gate and up weights must have the same layout";
         return failure();
       }
-    } else if (!act || act.getNumDpsInputs() != 1) {
-      why = "the first matmul must feed one elementwise generic";
-      return failure();
+      plan.firstLeaves.push_back(up->getResult(0));
     }
-    if (!isRegisterEpilogue(act, why))
-      return failure();
-    if (getElementTypeOrSelf(act->getResult(0)) != bf16 ||
-        down.getInputs()[0] != act->getResult(0)) {
+    // The activation: elementwise generics from the first GEMM result(s)
+    // (gated: gate and up) to the bf16 left operand of the down matmul,
+    // e.g. silu(gate) then mul(., up); all of them run in registers.
+    auto act = down.getInputs()[0].getDefiningOp<linalg::GenericOp>();
+    if (!act || !down.getInputs()[0].hasOneUse() ||
+        getElementTypeOrSelf(act->getResult(0)) != bf16) {
       why = "the activation must produce the bf16 left operand of the down "
             "matmul";
       return failure();
     }
+    for (Value leaf : plan.firstLeaves)
+      if (!leaf.hasOneUse()) {
+        why = "a first matmul result has uses besides the activation";
+        return failure();
+      }
+    if (!collectStages(act->getResult(0), plan.firstLeaves, plan.firstStages,
+                       why))
+      return failure();
+    for (Value leaf : plan.firstLeaves)
+      if (llvm::none_of(plan.firstStages, [&](linalg::GenericOp g) {
+            return llvm::is_contained(g.getDpsInputs(), leaf);
+          })) {
+        why = "gate and up must both feed the activation";
+        return failure();
+      }
     plan.firstEpilogue = act;
     plan.argD = resolveInput(down.getInputs()[1], plan);
+    plan.dKMajor = *rhsKMajor(down);
     if (!finalStage(down, plan.lastEpilogue))
       return failure();
     break;
@@ -290,7 +375,9 @@ FailureOr<KernelPlan> mlir::dsm::planKernel(FusedChainOp op,
   case ChainKind::chain:
     llvm_unreachable("rejected above");
   }
-  plan.activation = classifyActivation(plan.firstEpilogue);
+  if (plan.firstStages.empty() && plan.firstEpilogue)
+    plan.firstStages.push_back(plan.firstEpilogue);
+  plan.activation = classifyActivation(plan.firstStages);
 
   // Schedule constraints of the kernel family.
   ArrayRef<int64_t> cl = sched.getCluster(), blk = sched.getBlock(),
@@ -322,8 +409,16 @@ FailureOr<KernelPlan> mlir::dsm::planKernel(FusedChainOp op,
     why = "blk_m must be 64 or 128";
     return failure();
   }
+  // The kernel's k step is one 128B-swizzled bf16 row (64 elements). A
+  // schedule with blk_k = 32 is carried out when K <= 32: one k tile whose
+  // box columns past K are zero-filled by TMA, and only the k16 steps that
+  // cover K are issued.
+  if (plan.bk == 32 && plan.shape.k <= 32) {
+    plan.bk = 64;
+    plan.k16Steps = llvm::divideCeil(plan.shape.k, 16);
+  }
   if (plan.bk != 64) {
-    why = "blk_k must be 64 (one 128B-swizzled bf16 row)";
+    why = "blk_k must be 64 (one 128B-swizzled bf16 row), or 32 with K <= 32";
     return failure();
   }
   if (plan.bn != 64 && plan.bn != 128 && plan.bn != 256) {

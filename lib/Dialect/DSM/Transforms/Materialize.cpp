@@ -20,6 +20,8 @@
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/SHA256.h"
 #include "llvm/Support/raw_ostream.h"
@@ -79,17 +81,29 @@ DictionaryAttr DSMMaterializePass::chainInfo(FusedChainOp chain,
         x = -1;
     return b.getDenseI64ArrayAttr(d);
   };
-  auto tensor = [&](StringRef name, Type type) {
+  auto tensor = [&](StringRef name, Type type, bool nk = false) {
     auto shaped = cast<ShapedType>(type);
-    return b.getDictionaryAttr(
-        {b.getNamedAttr("name", b.getStringAttr(name)),
-         b.getNamedAttr("shape", dims(shaped)),
-         b.getNamedAttr("dtype",
-                        b.getStringAttr(typeName(shaped.getElementType())))});
+    SmallVector<NamedAttribute> attrs = {
+        b.getNamedAttr("name", b.getStringAttr(name)),
+        b.getNamedAttr("shape", dims(shaped)),
+        b.getNamedAttr("dtype",
+                       b.getStringAttr(typeName(shaped.getElementType())))};
+    // Weights stored [out, in] (K-major): docs/bundle.md "layout"; the
+    // default "kn" is left implicit.
+    if (nk)
+      attrs.push_back(b.getNamedAttr("layout", b.getStringAttr("nk")));
+    return b.getDictionaryAttr(attrs);
+  };
+  auto isNK = [&](unsigned i) {
+    bool gated = plan.kind == ChainKind::gated_ffn;
+    bool hasD = plan.kind != ChainKind::gemm;
+    return (plan.bKMajor && (i == plan.argB || (gated && i == plan.argB2))) ||
+           (plan.dKMajor && hasD && i == plan.argD);
   };
   SmallVector<Attribute> inputs, outputs;
   for (auto [i, v] : llvm::enumerate(chain.getInputs()))
-    inputs.push_back(tensor("in" + std::to_string(i), v.getType()));
+    inputs.push_back(
+        tensor("in" + std::to_string(i), v.getType(), isNK(unsigned(i))));
   outputs.push_back(tensor("out", chain->getResult(0).getType()));
   const ChainShape &s = plan.shape;
   return b.getDictionaryAttr(
@@ -214,6 +228,41 @@ DictionaryAttr DSMMaterializePass::materialize(FusedChainOp chain,
        b.getNamedAttr("params", b.getArrayAttr(params))});
 }
 
+/// Whether `host`, which is replaced by the launch functions of its chains,
+/// holds nothing else the program would lose: chain inputs must be function
+/// arguments, the function must return exactly chain results, and any other
+/// op must be side-effect free (it then feeds neither a chain nor the
+/// return: dead code).
+static LogicalResult verifyReplaceableHost(FunctionOpInterface host) {
+  auto fail = [&](Operation *op, const Twine &why) {
+    return op->emitOpError("cannot be replaced by kernel launches: ")
+           << why;
+  };
+  if (!host.getFunctionBody().hasOneBlock())
+    return fail(host, "the function has more than one block");
+  for (Operation &op : host.getFunctionBody().front()) {
+    if (auto chain = dyn_cast<FusedChainOp>(op)) {
+      for (Value in : chain.getInputs())
+        if (!isa<BlockArgument>(in) || in.getParentBlock() !=
+                                           &host.getFunctionBody().front())
+          return fail(chain, "a chain input is computed in the function; "
+                             "the runtime passes chain inputs as they are");
+      continue;
+    }
+    if (op.hasTrait<OpTrait::IsTerminator>()) {
+      for (Value v : op.getOperands())
+        if (!v.getDefiningOp<FusedChainOp>())
+          return fail(&op, "the function returns a value that is not a "
+                           "fused chain result");
+      continue;
+    }
+    if (!isMemoryEffectFree(&op))
+      return fail(&op, "the function computes something besides its fused "
+                       "chains");
+  }
+  return success();
+}
+
 void DSMMaterializePass::runOnOperation() {
   ModuleOp module = getOperation();
   MLIRContext *ctx = module.getContext();
@@ -230,6 +279,16 @@ void DSMMaterializePass::runOnOperation() {
   }
   std::string sourceHash = toHex(llvm::SHA256::hash(
       ArrayRef<uint8_t>((const uint8_t *)source.data(), source.size())));
+
+  // The host functions are erased below: refuse before emitting anything if
+  // that would drop code.
+  llvm::SetVector<FunctionOpInterface> hostFuncs;
+  for (FusedChainOp chain : chains)
+    if (auto fn = chain->getParentOfType<FunctionOpInterface>())
+      hostFuncs.insert(fn);
+  for (FunctionOpInterface fn : hostFuncs)
+    if (failed(verifyReplaceableHost(fn)))
+      return signalPassFailure();
 
   Builder b(ctx);
   SmallVector<Attribute> bundles;

@@ -171,3 +171,76 @@ func.func @bias(%a: tensor<256x512xbf16>, %b: tensor<512x512xbf16>, %bias: tenso
   }
   return %r : tensor<256x512xbf16>
 }
+
+// -----
+
+// The host function is replaced by launch functions: code besides the
+// chains would be lost, so it is refused.
+
+func.func @computed_input(%a: tensor<256x512xbf16>, %b: tensor<512x512xbf16>) -> tensor<256x512xbf16> {
+  %a2 = arith.addf %a, %a : tensor<256x512xbf16>
+  // expected-error @+1 {{'dsm.fused_chain' op cannot be replaced by kernel launches: a chain input is computed in the function; the runtime passes chain inputs as they are}}
+  %r = dsm.fused_chain gemm (%a2, %b) {schedule = #dsm.schedule<cluster = [1, 1, 1, 1], block = [128, 256, 64, 16], grid = [2, 2, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [], collectives = [], stages = 4, cost_ns = 1000>}
+      : (tensor<256x512xbf16>, tensor<512x512xbf16>) -> tensor<256x512xbf16> {
+  ^bb0(%x: tensor<256x512xbf16>, %w: tensor<512x512xbf16>):
+    %cst = arith.constant 0.0 : f32
+    %e = tensor.empty() : tensor<256x512xf32>
+    %f = linalg.fill ins(%cst : f32) outs(%e : tensor<256x512xf32>) -> tensor<256x512xf32>
+    %mm = linalg.matmul ins(%x, %w : tensor<256x512xbf16>, tensor<512x512xbf16>) outs(%f : tensor<256x512xf32>) -> tensor<256x512xf32>
+    %e2 = tensor.empty() : tensor<256x512xbf16>
+    %t = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%mm : tensor<256x512xf32>) outs(%e2 : tensor<256x512xbf16>) {
+    ^bb0(%in: f32, %o: bf16):
+      %v = arith.truncf %in : f32 to bf16
+      linalg.yield %v : bf16
+    }  -> tensor<256x512xbf16>
+    dsm.yield %t : tensor<256x512xbf16>
+  }
+  return %r : tensor<256x512xbf16>
+}
+
+// -----
+
+func.func @returns_other(%a: tensor<256x512xbf16>, %b: tensor<512x512xbf16>) -> (tensor<256x512xbf16>, tensor<256x512xbf16>) {
+  %r = dsm.fused_chain gemm (%a, %b) {schedule = #dsm.schedule<cluster = [1, 1, 1, 1], block = [128, 256, 64, 16], grid = [2, 2, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [], collectives = [], stages = 4, cost_ns = 1000>}
+      : (tensor<256x512xbf16>, tensor<512x512xbf16>) -> tensor<256x512xbf16> {
+  ^bb0(%x: tensor<256x512xbf16>, %w: tensor<512x512xbf16>):
+    %cst = arith.constant 0.0 : f32
+    %e = tensor.empty() : tensor<256x512xf32>
+    %f = linalg.fill ins(%cst : f32) outs(%e : tensor<256x512xf32>) -> tensor<256x512xf32>
+    %mm = linalg.matmul ins(%x, %w : tensor<256x512xbf16>, tensor<512x512xbf16>) outs(%f : tensor<256x512xf32>) -> tensor<256x512xf32>
+    %e2 = tensor.empty() : tensor<256x512xbf16>
+    %t = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%mm : tensor<256x512xf32>) outs(%e2 : tensor<256x512xbf16>) {
+    ^bb0(%in: f32, %o: bf16):
+      %v = arith.truncf %in : f32 to bf16
+      linalg.yield %v : bf16
+    }  -> tensor<256x512xbf16>
+    dsm.yield %t : tensor<256x512xbf16>
+  }
+  // expected-error @+1 {{'func.return' op cannot be replaced by kernel launches: the function returns a value that is not a fused chain result}}
+  return %r, %a : tensor<256x512xbf16>, tensor<256x512xbf16>
+}
+
+// -----
+
+func.func @side_effect(%a: tensor<256x512xbf16>, %b: tensor<512x512xbf16>, %m: memref<4xf32>) -> tensor<256x512xbf16> {
+  %c0 = arith.constant 0 : index
+  %one = arith.constant 1.0 : f32
+  // expected-error @+1 {{'memref.store' op cannot be replaced by kernel launches: the function computes something besides its fused chains}}
+  memref.store %one, %m[%c0] : memref<4xf32>
+  %r = dsm.fused_chain gemm (%a, %b) {schedule = #dsm.schedule<cluster = [1, 1, 1, 1], block = [128, 256, 64, 16], grid = [2, 2, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [], collectives = [], stages = 4, cost_ns = 1000>}
+      : (tensor<256x512xbf16>, tensor<512x512xbf16>) -> tensor<256x512xbf16> {
+  ^bb0(%x: tensor<256x512xbf16>, %w: tensor<512x512xbf16>):
+    %cst = arith.constant 0.0 : f32
+    %e = tensor.empty() : tensor<256x512xf32>
+    %f = linalg.fill ins(%cst : f32) outs(%e : tensor<256x512xf32>) -> tensor<256x512xf32>
+    %mm = linalg.matmul ins(%x, %w : tensor<256x512xbf16>, tensor<512x512xbf16>) outs(%f : tensor<256x512xf32>) -> tensor<256x512xf32>
+    %e2 = tensor.empty() : tensor<256x512xbf16>
+    %t = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%mm : tensor<256x512xf32>) outs(%e2 : tensor<256x512xbf16>) {
+    ^bb0(%in: f32, %o: bf16):
+      %v = arith.truncf %in : f32 to bf16
+      linalg.yield %v : bf16
+    }  -> tensor<256x512xbf16>
+    dsm.yield %t : tensor<256x512xbf16>
+  }
+  return %r : tensor<256x512xbf16>
+}

@@ -261,3 +261,73 @@ func.func @conv(%img: tensor<2x16x8x512xbf16>, %w1: tensor<512x128xbf16>, %w2: t
   }
   return %r : tensor<2x16x8x256xbf16>
 }
+
+// -----
+
+// A gated FFN as torch-mlir writes it: PyTorch Linear weights [out, in]
+// read through (m, k), (n, k), (m, n) maps, and the activation as two
+// generics (silu(gate), then * up) capturing a constant of the chain body.
+// Gate and up are loaded as K-major boxes (64 n rows x 64 k) and multiplied
+// with B layout "col"; D[L, N] is loaded as bl-row boxes per 64-wide n
+// chunk; the constant is rematerialised in the kernel. The manifest marks
+// the weights "nk" (docs/bundle.md).
+// CHECK: activation = "silu"
+// CHECK-SAME: inputs = [{dtype = "bf16", name = "in0", shape = array<i64: 128, 128>}, {dtype = "bf16", layout = "nk", name = "in1", {{.*}}}, {dtype = "bf16", layout = "nk", name = "in2", {{.*}}}, {dtype = "bf16", layout = "nk", name = "in3", {{.*}}}]
+// CHECK-LABEL: gpu.func @gated_kmajor_0
+// CHECK: nvgpu.tma.async.load {{.*}} -> memref<128x64xbf16
+// CHECK-COUNT-4: nvgpu.tma.async.load {{.*}} -> memref<64x64xbf16
+// CHECK-COUNT-2: nvgpu.tma.async.load {{.*}} -> memref<64x64xbf16
+// CHECK-NOT: nvgpu.tma.async.load
+// CHECK: } else {
+// CHECK-COUNT-8: nvvm.wgmma.mma_async {{.*}}<m = 64, n = 128, k = 16>, D[<f32>, <one>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <col>]
+// CHECK: arith.constant 1.000000e+00 : f32
+// CHECK: math.exp
+// CHECK: arith.divf
+// CHECK: arith.mulf
+// CHECK: arith.truncf
+// CHECK-COUNT-8: nvvm.wgmma.mma_async {{.*}}<m = 64, n = 64, k = 16>, D[<f32>, <one>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <col>]
+// CHECK: gpu.launch_func @gated_kmajor_0_module::@gated_kmajor_0
+#mk = affine_map<(m, n, k) -> (m, k)>
+#nk = affine_map<(m, n, k) -> (n, k)>
+#mn = affine_map<(m, n, k) -> (m, n)>
+#id = affine_map<(i, j) -> (i, j)>
+func.func @gated_kmajor(%a0: tensor<128x128xbf16>, %a1: tensor<128x128xbf16>, %a2: tensor<128x128xbf16>, %a3: tensor<128x128xbf16>) -> tensor<128x128xbf16> {
+  %r = dsm.fused_chain gated_ffn (%a0, %a1, %a2, %a3) {schedule = #dsm.schedule<cluster = [1, 1, 1, 1], block = [128, 128, 64, 64], grid = [1, 1, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [], stages = 2, cost_ns = 1000>}
+      : (tensor<128x128xbf16>, tensor<128x128xbf16>, tensor<128x128xbf16>, tensor<128x128xbf16>) -> tensor<128x128xbf16> {
+  ^bb0(%x: tensor<128x128xbf16>, %wg: tensor<128x128xbf16>, %wu: tensor<128x128xbf16>, %wd: tensor<128x128xbf16>):
+    %zero = arith.constant 0.0 : f32
+    %one = arith.constant 1.0 : f32
+    %z_e = tensor.empty() : tensor<128x128xf32>
+    %z = linalg.fill ins(%zero : f32) outs(%z_e : tensor<128x128xf32>) -> tensor<128x128xf32>
+    %g = linalg.matmul indexing_maps = [#mk, #nk, #mn] ins(%x, %wg : tensor<128x128xbf16>, tensor<128x128xbf16>) outs(%z : tensor<128x128xf32>) -> tensor<128x128xf32>
+    %u = linalg.matmul indexing_maps = [#mk, #nk, #mn] ins(%x, %wu : tensor<128x128xbf16>, tensor<128x128xbf16>) outs(%z : tensor<128x128xf32>) -> tensor<128x128xf32>
+    %s_e = tensor.empty() : tensor<128x128xf32>
+    %s = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%g : tensor<128x128xf32>) outs(%s_e : tensor<128x128xf32>) {
+    ^bb0(%a: f32, %o: f32):
+      %n0 = arith.negf %a : f32
+      %n1 = math.exp %n0 : f32
+      %n2 = arith.addf %n1, %one : f32
+      %n3 = arith.divf %one, %n2 : f32
+      %n4 = arith.mulf %a, %n3 : f32
+      linalg.yield %n4 : f32
+    } -> tensor<128x128xf32>
+    %p_e = tensor.empty() : tensor<128x128xbf16>
+    %p = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]} ins(%s, %u : tensor<128x128xf32>, tensor<128x128xf32>) outs(%p_e : tensor<128x128xbf16>) {
+    ^bb0(%a: f32, %b: f32, %o: bf16):
+      %m = arith.mulf %a, %b : f32
+      %t = arith.truncf %m : f32 to bf16
+      linalg.yield %t : bf16
+    } -> tensor<128x128xbf16>
+    %e_e = tensor.empty() : tensor<128x128xf32>
+    %e_f = linalg.fill ins(%zero : f32) outs(%e_e : tensor<128x128xf32>) -> tensor<128x128xf32>
+    %e = linalg.matmul indexing_maps = [#mk, #nk, #mn] ins(%p, %wd : tensor<128x128xbf16>, tensor<128x128xbf16>) outs(%e_f : tensor<128x128xf32>) -> tensor<128x128xf32>
+    %y_e = tensor.empty() : tensor<128x128xbf16>
+    %y = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%e : tensor<128x128xf32>) outs(%y_e : tensor<128x128xbf16>) {
+    ^bb0(%a: f32, %o: bf16):
+      %t = arith.truncf %a : f32 to bf16
+      linalg.yield %t : bf16
+    } -> tensor<128x128xbf16>
+    dsm.yield %y : tensor<128x128xbf16>
+  }
+  return %r : tensor<128x128xbf16>
+}

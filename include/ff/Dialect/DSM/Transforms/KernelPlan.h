@@ -44,6 +44,16 @@ struct KernelPlan {
   /// The elementwise generic applied to the first GEMM(s) (for `gemm`, the
   /// final one); may be null for `gemm` (store the accumulator).
   linalg::GenericOp firstEpilogue;
+  /// FFN kinds: every elementwise generic from the first GEMM(s) to the
+  /// bf16 intermediate, in def-before-use order (the last one is
+  /// `firstEpilogue`); `firstLeaves` are the GEMM results they start from
+  /// (gate, up for gated FFNs).
+  SmallVector<linalg::GenericOp> firstStages;
+  SmallVector<Value, 2> firstLeaves;
+  /// Whether the weights are stored K-major ([N, K] for B and the gated up
+  /// weight, [L, N] for D: PyTorch Linear layout) rather than row-major
+  /// [K, N] / [N, L].
+  bool bKMajor = false, dKMajor = false;
   /// The elementwise generic applied to the last GEMM of an FFN; may be null.
   linalg::GenericOp lastEpilogue;
   /// Element type of the chain result (bf16 or f32).
@@ -54,6 +64,8 @@ struct KernelPlan {
   // Tiles and parallelism.
   int64_t bm = 128, bn = 256, bk = 64, bl = 0;
   int64_t stages = 4;
+  /// wgmma k16 steps per k tile: 4 (bk = 64) unless K < 64 fits in one tile.
+  int64_t k16Steps = 4;
   /// CTAs per cluster along n (the kernel's x cluster extent).
   int64_t clusterN = 1;
   /// CTAs along n for one m tile: clusterN * clusters along n.

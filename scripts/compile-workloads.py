@@ -1,0 +1,143 @@
+#!/usr/bin/env python3
+"""Compiles every paper workload into a kernel bundle (cubins) and checks it.
+
+Shapes come from scripts/bench/workloads.py (the single source of truth);
+the linalg-on-tensors text from the --dsm-fuse test generator
+(test/Dialect/DSM/Transforms/Inputs/gen_paper_workloads.py). Each workload
+runs through
+
+  ff-opt in.mlir --dsm-fuse --dsm-search \
+      --lower-to-nvvm="format=bin emit-bundle=OUTDIR/<name>"
+
+and every kernel of its bundle is checked by scripts/check-bundles.py
+(PTX instructions, cubin, ptxas -v without spills). Prints a table
+name | plan cluster | block | smem | regs | spills | status and exits 1 if
+any workload did not compile to a checked bundle.
+
+usage: compile-workloads.py OUTDIR [--ff-opt PATH] [--ptxas PATH]
+                            [--only NAME[,NAME...]]
+"""
+
+import argparse
+import importlib.util
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+
+
+def load(name, path):
+    spec = importlib.util.spec_from_file_location(name, path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+workloads = load("workloads", os.path.join(HERE, "bench", "workloads.py"))
+gen = load("gen_paper_workloads",
+           os.path.join(ROOT, "test", "Dialect", "DSM", "Transforms",
+                        "Inputs", "gen_paper_workloads.py"))
+checker = load("check_bundles", os.path.join(HERE, "check-bundles.py"))
+
+
+def selected():
+    """The paper workloads plus the G5/S3 M sweep, in table order."""
+    return (workloads.gemm_chains() + workloads.gated_chains() +
+            workloads.conv_chains(1) + workloads.conv_chains(32) +
+            workloads.m_sweep())
+
+
+def func_name(w):
+    return w.name.lower().replace("-", "_")
+
+
+def linalg_text(w):
+    """One function holding the workload's chain as linalg on tensors."""
+    fn = func_name(w)
+    if w.kind == "ffn":
+        body = gen.ffn(fn, w.m, w.n, w.k, w.l, w.act)
+    elif w.kind == "gated_ffn":
+        body = gen.gated(fn, w.m, w.n, w.k, w.l)
+    elif w.kind == "conv":
+        batch, ic, h, wd, oc1, oc2, k1, k2 = w.conv
+        body = gen.conv(fn, ic, h, wd, oc1, oc2, k1, k2, batch=batch)
+    else:
+        raise ValueError("unknown workload kind " + w.kind)
+    return gen.MAPS + gen.strip_checks(body)
+
+
+def find_ff_opt(path):
+    for cand in (path, os.path.join(ROOT, "build", "bin", "ff-opt"),
+                 shutil.which("ff-opt")):
+        if cand and os.path.isfile(cand):
+            return cand
+    sys.exit("compile-workloads: ff-opt not found (build it or pass --ff-opt)")
+
+
+def first_diagnostic(stderr):
+    for kind in ("error: ", "warning: "):
+        for line in stderr.splitlines():
+            if kind in line:
+                return line.split(kind, 1)[1].strip()
+    lines = stderr.strip().splitlines()
+    return lines[-1] if lines else "failed"
+
+
+def compile_one(w, outdir, ff_opt, ptxas, tmp):
+    src = os.path.join(tmp, func_name(w) + ".mlir")
+    with open(src, "w") as f:
+        f.write(linalg_text(w))
+    bundle = os.path.join(outdir, w.name)
+    shutil.rmtree(bundle, ignore_errors=True)
+    proc = subprocess.run(
+        [ff_opt, src, "--dsm-fuse", "--dsm-search",
+         '--lower-to-nvvm=format=bin emit-bundle=%s' % bundle,
+         "-o", os.devnull], capture_output=True, text=True)
+    if proc.returncode != 0:
+        shutil.rmtree(bundle, ignore_errors=True)
+        return [{"name": w.name, "status": first_diagnostic(proc.stderr)}]
+    rows = checker.check([bundle], ptxas)
+    for r in rows:
+        r["name"] = w.name if len(rows) == 1 else w.name + "/" + r["name"]
+    return rows
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("outdir")
+    ap.add_argument("--ff-opt")
+    ap.add_argument("--ptxas")
+    ap.add_argument("--only", help="comma-separated workload names")
+    args = ap.parse_args()
+    ff_opt = find_ff_opt(args.ff_opt)
+    ptxas = checker.find_ptxas(args.ptxas)
+    if not ptxas:
+        sys.exit("compile-workloads: ptxas not found")
+    os.makedirs(args.outdir, exist_ok=True)
+    todo = selected()
+    if args.only:
+        names = set(args.only.split(","))
+        todo = [w for w in todo if w.name in names]
+
+    cols = ("name", "cluster", "block", "smem", "regs", "spills", "status")
+    print(" | ".join(cols))
+    print("|".join("---" for _ in cols))
+    failed = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        for w in todo:
+            for r in compile_one(w, args.outdir, ff_opt, ptxas, tmp):
+                if r["status"] != "ok":
+                    failed += 1
+                print(" | ".join(str(r.get(c, "-")) for c in cols),
+                      flush=True)
+    print("%d workloads, %d failed; bundles in %s" %
+          (len(todo), failed, args.outdir))
+    sys.exit(1 if failed else 0)
+
+
+if __name__ == "__main__":
+    main()
