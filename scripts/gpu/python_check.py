@@ -26,8 +26,10 @@ ACTS = {"gelu_tanh": lambda t: F.gelu(t, approximate="tanh"),
         "sigmoid": torch.sigmoid, "identity": lambda t: t}
 
 
-def reference(kind, act, xs):
-    f = [t.float() for t in xs]
+def reference(kind, act, xs, specs):
+    # Weights with layout "nk" are stored [out, in] (PyTorch Linear).
+    f = [t.float().t() if s.get("layout") == "nk" else t.float()
+         for t, s in zip(xs, specs)]
     a = ACTS[act]
     if kind == "gemm":
         return f[0] @ f[1]
@@ -58,7 +60,8 @@ def main():
             xs = []
             for spec in k.inputs:
                 shape = [m if d == -1 else d for d in spec["shape"]]
-                scale = 1.0 if not xs else shape[0] ** -0.5
+                fan_in = shape[1] if spec.get("layout") == "nk" else shape[0]
+                scale = 1.0 if not xs else fan_in ** -0.5
                 xs.append((torch.randn(*shape, generator=gen, device="cuda")
                            * scale).to(torch.bfloat16))
             out_spec = k.outputs[0]
@@ -68,7 +71,8 @@ def main():
                              float("nan"), dtype=dt, device="cuda")
             k(*xs, out=out)
             torch.cuda.synchronize()
-            ref = reference(chain["kind"], chain.get("activation", "identity"), xs)
+            ref = reference(chain["kind"], chain.get("activation", "identity"),
+                            xs, k.inputs)
             written = bool(torch.isfinite(out).all())
             err = ((out.float() - ref).norm() / ref.norm()).item()
             ok = written and err < 1e-2

@@ -6,7 +6,8 @@
 # installed, and the Python GPU tests when PyTorch is. Prints a table last.
 #
 # usage: scripts/gpu/validate.sh [BUNDLES_DIR] [BUILD_DIR]
-#   env: BENCH (default 50 timed batches), MS ("128 1000 4096"), SANITIZE=0
+#   env: BENCH (default 50 timed batches), MS ("128 1000 4096"; "static":
+#        each bundle at its own static M), SANITIZE=0
 #        to skip compute-sanitizer, SANITIZE_ONLY=REGEX to sanitize only the
 #        bundles whose directory name matches
 # Exit status: 0 when nothing failed.
@@ -34,7 +35,9 @@ for manifest in $(find "$bundles" -name manifest.json | sort); do
   b=$(dirname "$manifest"); name=$(basename "$b")
   for m in $ms; do
     echo "== $name M=$m"
-    out=$("$ffrun" "$b" --m "$m" --check --bench "$bench" 2>&1); rc=$?
+    mflag=(--m "$m")
+    [ "$m" = static ] && mflag=()
+    out=$("$ffrun" "$b" "${mflag[@]}" --check --bench "$bench" 2>&1); rc=$?
     echo "$out"
     res=$(grep '^RESULT' <<<"$out")
     case $rc in
@@ -48,13 +51,16 @@ for manifest in $(find "$bundles" -name manifest.json | sort); do
   done
   if [ "${SANITIZE:-1}" = 1 ] && command -v compute-sanitizer >/dev/null \
       && [[ $name =~ ${SANITIZE_ONLY:-.} ]]; then
-    msan=$(for m in $ms; do "$ffrun" "$b" --m "$m" >/dev/null 2>&1 \
-      && { echo "$m"; break; }; done)
+    msan=$(for m in $ms; do
+      mflag=(--m "$m"); [ "$m" = static ] && mflag=()
+      "$ffrun" "$b" "${mflag[@]}" >/dev/null 2>&1 && { echo "$m"; break; }
+    done)
     [ -z "$msan" ] && continue
+    msanflag=(--m "$msan"); [ "$msan" = static ] && msanflag=()
     for tool in memcheck racecheck synccheck; do
       echo "== $name M=$msan compute-sanitizer --tool $tool"
       out=$(timeout 600 compute-sanitizer --tool "$tool" --error-exitcode 9 \
-        "$ffrun" "$b" --m "$msan" 2>&1); rc=$?
+        "$ffrun" "$b" "${msanflag[@]}" 2>&1); rc=$?
       tail -4 <<<"$out"
       if [ $rc = 0 ]; then st=PASS; else st="FAIL($rc)"; fail=1; fi
       rows+=("$(printf '%-22s %-6s %-9s %-8s' "$name" "$msan" "$tool" "$st")")

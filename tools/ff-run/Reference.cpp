@@ -148,8 +148,10 @@ bool ff::run::computeReference(const Driver &d, const Manifest &man, int64_t m,
   const HostTensor &x = in[0];
   int64_t k = x.shape.back();
   // Width of the first GEMM's output (N): from the first weight's layout.
+  // A "kn" weight of higher rank (a 1x1 conv's HWCF filter) is its
+  // row-major [in, out] matrix: out is the innermost extent.
   const HostTensor &w1 = in[1];
-  int64_t n = w1.layout == "nk" ? w1.shape[0] : w1.shape[1];
+  int64_t n = w1.layout == "nk" ? w1.shape[0] : w1.shape.back();
   auto sync = [&]() {
     CUresult r = d.cuCtxSynchronize();
     if (r != CUDA_SUCCESS)
@@ -201,7 +203,7 @@ bool ff::run::computeReference(const Driver &d, const Manifest &man, int64_t m,
   // Second GEMM in fp32: activated intermediate times the fp32 copy of the
   // down projection.
   const HostTensor &w2 = in.back();
-  int64_t l = w2.layout == "nk" ? w2.shape[0] : w2.shape[1];
+  int64_t l = w2.layout == "nk" ? w2.shape[0] : w2.shape.back();
   DeviceBuffer hd(d), w2d(d), od(d);
   if (!hd.alloc(h.size() * 4, error) ||
       !w2d.alloc(w2.values.size() * 4, error) ||

@@ -288,8 +288,11 @@ int main(int argc, char **argv) {
     t.dtype = spec.dtype;
     t.layout = spec.layout;
     float scale = 1.f;
-    if (i > 0 && t.shape.size() == 2) {
-      int64_t fanIn = t.layout == "nk" ? t.shape[1] : t.shape[0];
+    if (i > 0 && t.shape.size() >= 2) {
+      // A weight's fan-in: [out, in] for "nk", else all but the innermost
+      // (out) extent, which also covers a 1x1 conv's HWCF filter.
+      int64_t fanIn =
+          t.layout == "nk" ? t.shape[1] : numel(t.shape) / t.shape.back();
       scale = std::sqrt(3.f / float(fanIn));
     }
     std::vector<uint8_t> bytes;
