@@ -16,7 +16,9 @@ ffopt="$FF_BUILD_DIR/bin/ff-opt"
 out="$FF_BUILD_DIR/example"
 rm -rf "$out" && mkdir -p "$out"
 
-has_pass() { "$ffopt" --help | grep -q -- "--$1\b"; }
+# Read --help once: grep -q closing a pipe early would fail under pipefail.
+help="$("$ffopt" --help)"
+has_pass() { grep -q -- "--$1\b" <<<"$help"; }
 run_stage() { # name flag in out
   local name=$1 flag=$2 in=$3 dst=$4
   if ! has_pass "${flag%%=*}"; then
