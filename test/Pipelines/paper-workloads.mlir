@@ -7,8 +7,7 @@
 // wgmma.mma_async, cp.async.bulk.tensor and mbarrier (plus mapa and
 // barrier.cluster when the kernel's cluster has more than one CTA), the
 // cubin exists, and ptxas -arch=sm_90a -v reports 0 bytes of spill stores
-// and loads. The 1x1 conv chains are in paper-workloads-conv.mlir, what is
-// not lowered (3x3 convs) in paper-workloads-unsupported.mlir.
+// and loads. The conv chains (1x1 and 3x3) are in paper-workloads-conv.mlir.
 // RUN: rm -rf %t
 // RUN: ff-opt %S/../Dialect/DSM/Transforms/fuse-paper-ffn.mlir --dsm-fuse --dsm-search --lower-to-nvvm="emit-bundle=%t/ffn format=bin" -o /dev/null
 // RUN: ff-opt %S/../Dialect/DSM/Transforms/fuse-paper-gated.mlir --dsm-fuse --dsm-search --lower-to-nvvm="emit-bundle=%t/gated format=bin" -o /dev/null

@@ -2,6 +2,7 @@
 
 #include "Reference.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <dlfcn.h>
@@ -159,12 +160,61 @@ bool ff::run::computeReference(const Driver &d, const Manifest &man, int64_t m,
     return r == CUDA_SUCCESS;
   };
 
-  DeviceBuffer h0(d), h1(d);
+  DeviceBuffer h0(d), h1(d), col(d), w1f(d);
+  CUdeviceptr aPtr = x.device, bPtr = w1.device;
+  DType aType = x.dtype, bType = w1.dtype;
+  bool conv = x.shape.size() == 4 && w1.shape.size() == 4 &&
+              w1.layout != "nk" && (w1.shape[0] > 1 || w1.shape[1] > 1);
+  if (conv) {
+    // A KH x KW convolution, stride 1, "same" zero padding, of the NHWC
+    // input with the HWCF filter [KH, KW, C, F]: the first GEMM is the
+    // host-side im2col of the input, [N*H*W, KH*KW*C] in fp32 with column
+    // (r*KW + s)*C + c = x[n, h + r - KH/2, w + s - KW/2, c] (zero outside
+    // the image), times the filter's row-major [KH*KW*C, F] matrix in fp32.
+    int64_t nImg = x.shape[0], hh = x.shape[1], ww = x.shape[2],
+            cc = x.shape[3], kh = w1.shape[0], kw = w1.shape[1];
+    if (w1.shape[2] != cc || kh % 2 == 0 || kw % 2 == 0 ||
+        nImg * hh * ww != m) {
+      error = "no reference for this convolution: expected an NHWC input "
+              "of M = N*H*W pixels and an odd [KH, KW, C, F] filter";
+      return false;
+    }
+    k = kh * kw * cc;
+    std::vector<float> cols(size_t(m * k), 0.f);
+    for (int64_t p = 0; p < m; ++p) {
+      int64_t img = p / (hh * ww), y = p / ww % hh, xw = p % ww;
+      for (int64_t r = 0; r < kh; ++r)
+        for (int64_t s = 0; s < kw; ++s) {
+          int64_t iy = y + r - kh / 2, ix = xw + s - kw / 2;
+          if (iy < 0 || iy >= hh || ix < 0 || ix >= ww)
+            continue;
+          const float *src = &x.values[size_t(((img * hh + iy) * ww + ix) * cc)];
+          std::copy(src, src + cc, &cols[size_t(p * k + (r * kw + s) * cc)]);
+        }
+    }
+    CUresult r;
+    if (!col.alloc(cols.size() * 4, error) ||
+        !w1f.alloc(w1.values.size() * 4, error))
+      return false;
+    if ((r = d.cuMemcpyHtoD(col.p, cols.data(), cols.size() * 4)) !=
+            CUDA_SUCCESS ||
+        (r = d.cuMemcpyHtoD(w1f.p, w1.values.data(), w1.values.size() * 4)) !=
+            CUDA_SUCCESS) {
+      error = d.errorString("cuMemcpyHtoD", r);
+      return false;
+    }
+    aPtr = col.p;
+    bPtr = w1f.p;
+    aType = bType = DType::F32;
+  }
   if (!h0.alloc(size_t(m * n) * 4, error) ||
-      !gemm(cb, m, n, k, x.device, x.dtype, w1.device, w1.dtype, w1.layout,
-            h0.p, error))
+      !gemm(cb, m, n, k, aPtr, aType, bPtr, bType, w1.layout, h0.p, error))
     return false;
   if (c.kind == ChainKind::GatedFfn) {
+    if (conv) {
+      error = "no reference for a gated convolution chain";
+      return false;
+    }
     const HostTensor &wu = in[2];
     if (!h1.alloc(size_t(m * n) * 4, error) ||
         !gemm(cb, m, n, k, x.device, x.dtype, wu.device, wu.dtype, wu.layout,

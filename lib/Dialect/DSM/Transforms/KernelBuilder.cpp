@@ -40,15 +40,21 @@ using namespace mlir::dsm;
 SmallVector<KernelParam> mlir::dsm::getKernelParams(const KernelPlan &p) {
   using K = KernelParam::Kind;
   SmallVector<KernelParam> params;
-  params.push_back({K::TensorMap, (int)p.argA, 64, p.aRowsPerCta()});
-  params.push_back({K::TensorMap, (int)p.argB, 64, 64});
+  // 3x3 convolutions read A as one {64 channels, W, R rows, 1 image} box
+  // of the NHWC input per k tile.
+  if (p.isConv())
+    params.push_back(
+        {K::TensorMap, (int)p.argA, {64, p.convW, p.convRows, 1}});
+  else
+    params.push_back({K::TensorMap, (int)p.argA, {64, p.aRowsPerCta()}});
+  params.push_back({K::TensorMap, (int)p.argB, {64, 64}});
   if (p.kind == ChainKind::gated_ffn)
-    params.push_back({K::TensorMap, (int)p.argB2, 64, 64});
+    params.push_back({K::TensorMap, (int)p.argB2, {64, 64}});
   if (p.kind != ChainKind::gemm)
     // Row-major D[N, L]: boxes of bn rows x 64 l columns; K-major D[L, N]:
     // boxes of bl rows x 64 n columns.
     params.push_back(
-        {K::TensorMap, (int)p.argD, 64, p.dKMajor ? p.bl : p.bn});
+        {K::TensorMap, (int)p.argD, {64, p.dKMajor ? p.bl : p.bn}});
   params.push_back({K::Ptr});
   if (p.needsWorkspace)
     params.push_back({K::Workspace});
@@ -283,6 +289,7 @@ private:
 
   SmallVector<Value> tmaps; // nvgpu tensormap descriptors, ABI order
   Value out, ws, numRows;   // numRows: M as index
+  Value rowEnd;             // rows [m0, rowEnd) of the tile are stored
   Value smem, smemBase;
   Value tid, wg, warp, lane, wgLeader, rank;
   Value mTile, m0, n0;
@@ -298,7 +305,7 @@ void KernelEmitter::emitSetup(gpu::GPUFuncOp func) {
     Value arg = func.getArgument(i);
     switch (param.kind) {
     case KernelParam::Kind::TensorMap: {
-      auto box = MemRefType::get({param.boxOuter, param.boxInner},
+      auto box = MemRefType::get(llvm::to_vector(llvm::reverse(param.box)),
                                  b.getBF16Type(), AffineMap(),
                                  b.getI64IntegerAttr(3));
       auto type = nvgpu::TensorMapDescriptorType::get(
@@ -331,7 +338,13 @@ void KernelEmitter::emitSetup(gpu::GPUFuncOp func) {
   wgLeader = eq(laneWg, 0);
   Value bid = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
   mTile = div(bid, p.ctasN);
-  m0 = mul(mTile, p.bm);
+  m0 = mul(mTile, p.tileRows());
+  // Rows past the tile's output rows (a conv tile of R * W < blk_m rows
+  // holds stale shared memory there) or past M are never stored.
+  rowEnd = p.isConv() ? arith::MinUIOp::create(b, loc, numRows,
+                                               add(m0, p.tileRows()))
+                            .getResult()
+                      : numRows;
   n0 = mul(rem(bid, p.ctasN), p.bn);
   rank = p.clusterN > 1 ? ClusterRankOp::create(b, loc, b.getIndexType())
                               .getResult()
@@ -389,14 +402,36 @@ void KernelEmitter::emitProducer() {
   Value tmB2 = p.kind == ChainKind::gated_ffn ? tmaps[2] : Value();
   int64_t aRows = p.aRowsPerCta();
   int64_t boxB = 64 * 64 * 2;
+  // 3x3 convolutions: the tile's image and first row.
+  Value image, h0;
+  if (p.isConv()) {
+    int64_t tilesPerImage = p.convH / p.convRows;
+    image = div(mTile, tilesPerImage);
+    h0 = mul(rem(mTile, tilesPerImage), p.convRows);
+  }
+  int64_t aLoadBytes = p.isConv() ? p.tileRows() * 128 : p.aStageBytes;
   forLoop(cst(0), cst(p.kTiles()), cst(1), [&](Value k) {
     Value s = rem(k, p.stages);
     waitParity(empty, s, notI1(parity(k, p.stages)));
     ifThen(wgLeader, [&] {
       nvgpu::MBarrierArriveExpectTxOp::create(
-          b, loc, full, cst(p.aStageBytes + p.bStageBytes), s, Value());
+          b, loc, full, cst(aLoadBytes + p.bStageBytes), s, Value());
       Value k0 = mul(k, p.bk);
       Value aOff = add(mul(s, p.aStageBytes), p.smemA);
+      if (p.isConv()) {
+        // k tile -> filter tap (r, s) = divmod(k / (C/64), 3) and channels
+        // 64 (k mod C/64): the box {64, W, R, 1} at (c0, s - 1, h0 + r - 1,
+        // n) lands as R * W rows of 128 B like a 2-D box; coordinates
+        // outside the image (-1, H, W) are zero-filled: the padding.
+        int64_t cTiles = p.convC / 64;
+        Value tap = div(k, cTiles);
+        Value c0 = mul(rem(k, cTiles), 64);
+        Value col = add(rem(tap, 3), -1);
+        Value row = add(add(h0, div(tap, 3)), -1);
+        nvgpu::TmaAsyncLoadOp::create(
+            b, loc, smemView(aOff, {1, p.convRows, p.convW, 64}), full, tmA,
+            ValueRange{c0, col, row, image}, s, Value(), Value());
+      }
       Value aRow = m0;
       Value mask;
       if (p.kind == ChainKind::gemm && p.clusterN > 1) {
@@ -406,9 +441,10 @@ void KernelEmitter::emitProducer() {
         mask = arith::ConstantIntOp::create(b, loc, i16,
                                             (1 << p.clusterN) - 1);
       }
-      nvgpu::TmaAsyncLoadOp::create(b, loc, smemView(aOff, {aRows, 64}), full,
-                                    tmA, ValueRange{k0, aRow}, s, mask,
-                                    Value());
+      if (!p.isConv())
+        nvgpu::TmaAsyncLoadOp::create(b, loc, smemView(aOff, {aRows, 64}),
+                                      full, tmA, ValueRange{k0, aRow}, s,
+                                      mask, Value());
       Value bOff = add(mul(s, p.bStageBytes), p.smemB);
       // Row-major B: box j = 64 k rows x 64 n columns (MN-major, one
       // 64-column chunk of bn after the other); K-major B: box j = 64 n
@@ -546,7 +582,7 @@ void KernelEmitter::emitGemmEpilogue(Value acc) {
   Value colBase = add(n0, mul(rem(lane, 4), 2));
   for (int64_t h = 0; h < 2; ++h) {
     Value row = add(rowBase, 8 * h);
-    ifThen(ult(row, numRows), [&] {
+    ifThen(ult(row, rowEnd), [&] {
       for (int64_t j = 0; j < p.bn / 8; ++j) {
         Value y0 = applyEpilogue(p.firstEpilogue, accElt(acc, 4 * j + 2 * h));
         Value y1 =
@@ -643,7 +679,7 @@ void KernelEmitter::emitFinisher(Value colStart, int64_t width,
                                  "device");
            forEachOwnedQuad(width, [&](Value row, Value col) {
              Value gRow = add(m0, row);
-             ifThen(ult(gRow, numRows), [&] {
+             ifThen(ult(gRow, rowEnd), [&] {
                Value gCol = add(colStart, col);
                Value off = mul(add(mul(gRow, p.shape.l), gCol), 4);
                Value v = LLVM::LoadOp::create(
@@ -673,7 +709,7 @@ void KernelEmitter::emitChunkOutput(Value acc, Value chunk) {
   if (p.clusterN == 1) {
     for (int64_t h = 0; h < 2; ++h) {
       Value row = add(add(add(m0, mul(wg, 64)), rowInWg), 8 * h);
-      ifThen(ult(row, numRows), [&] {
+      ifThen(ult(row, rowEnd), [&] {
         for (int64_t j = 0; j < p.bl / 8; ++j) {
           Value col = add(add(l0, colPair), 8 * j);
           Value v0 = accElt(acc, 4 * j + 2 * h);
@@ -721,7 +757,7 @@ void KernelEmitter::emitChunkOutput(Value acc, Value chunk) {
       sum = sum ? LLVM::FAddOp::create(b, loc, sum, v).getResult() : v;
     }
     Value gRow = add(m0, row);
-    ifThen(ult(gRow, numRows), [&] {
+    ifThen(ult(gRow, rowEnd), [&] {
       Value gCol = add(l0, c);
       SmallVector<Value> ys;
       for (int64_t i = 0; i < 4; ++i) {

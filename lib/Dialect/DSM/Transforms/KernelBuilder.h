@@ -24,7 +24,7 @@ struct KernelParam {
   /// Chain input index (TensorMap) or -1.
   int input = -1;
   /// TMA box, innermost first (TensorMap).
-  int64_t boxInner = 0, boxOuter = 0;
+  SmallVector<int64_t, 4> box;
 };
 
 /// The parameters of the kernel of `plan`, in order.

@@ -218,6 +218,86 @@ static int resolveInput(Value v, KernelPlan &plan) {
   return blockArgIndex(v);
 }
 
+/// Matches the left operand of a 3x3, stride 1, pad 1 convolution as
+/// --dsm-fuse writes it: `g` = linalg.generic(tensor.pad(x)) with x a chain
+/// input [N, H, W, C] padded by one zero pixel on both sides of H and W, and
+/// the im2col map
+///   (m, k) -> (m floordiv HW, (m mod HW) floordiv W + k floordiv 3C,
+///              m mod W + (k mod 3C) floordiv C, k mod C),
+/// i.e. k = (3r + s) C + c (tap-major, channel-minor: the order of a
+/// [3, 3, C, F] filter collapsed to [9C, F], which `filter` must be). Records
+/// H, W, C in `plan`; returns the chain input, or -1 with `why`.
+static int matchIm2col(linalg::GenericOp g, Value filter, KernelPlan &plan,
+                       std::string &why) {
+  why = "the first matmul reads an im2col generic that is not a 3x3, "
+        "stride 1, pad 1 convolution of a chain input";
+  if (g.getNumDpsInputs() != 1 || g.getNumDpsInits() != 1 ||
+      g.getNumLoops() != 2 || g.getNumReductionLoops() != 0 ||
+      !g->getResult(0).hasOneUse())
+    return -1;
+  Block &body = g.getRegion().front();
+  if (body.getOperations().size() != 1 ||
+      body.getTerminator()->getOperand(0) != body.getArgument(0))
+    return -1;
+  auto pad = g.getDpsInputs()[0].getDefiningOp<tensor::PadOp>();
+  if (!pad || !pad->hasOneUse())
+    return -1;
+  int arg = blockArgIndex(pad.getSource());
+  auto srcType = cast<RankedTensorType>(pad.getSource().getType());
+  auto outType = cast<RankedTensorType>(g->getResult(0).getType());
+  Value padValue = pad.getConstantPaddingValue();
+  if (arg < 0 || srcType.getRank() != 4 || !padValue ||
+      !matchPattern(padValue, m_AnyZeroFloat()) ||
+      pad.getStaticLow() != ArrayRef<int64_t>{0, 1, 1, 0} ||
+      pad.getStaticHigh() != ArrayRef<int64_t>{0, 1, 1, 0})
+    return -1;
+  ArrayRef<int64_t> shape = srcType.getShape();
+  int64_t h = shape[1], w = shape[2], c = shape[3];
+  if (ShapedType::isDynamic(h) || ShapedType::isDynamic(w) ||
+      ShapedType::isDynamic(c) || outType.getRank() != 2 ||
+      outType.getDimSize(1) != 9 * c)
+    return -1;
+  MLIRContext *ctx = g.getContext();
+  AffineExpr m, k;
+  bindDims(ctx, m, k);
+  AffineMap im2col = AffineMap::get(
+      2, 0,
+      {m.floorDiv(h * w), (m % (h * w)).floorDiv(w) + k.floorDiv(3 * c),
+       m % w + (k % (3 * c)).floorDiv(c), k % c},
+      ctx);
+  SmallVector<AffineMap> maps = g.getIndexingMapsArray();
+  if (maps[0] != im2col || !maps[1].isIdentity()) {
+    why = "the first matmul reads an im2col generic whose indexing map is "
+          "not the tap-major, channel-minor 3x3 im2col of its padded input";
+    return -1;
+  }
+  // The filter [3, 3, C, F] collapsed to [9C, F]: row k is tap k / C,
+  // channel k mod C, the order of the map above.
+  auto collapse = filter.getDefiningOp<tensor::CollapseShapeOp>();
+  auto fType = collapse ? cast<RankedTensorType>(collapse.getSrcType())
+                        : RankedTensorType();
+  if (!fType || fType.getRank() != 4 || fType.getDimSize(0) != 3 ||
+      fType.getDimSize(1) != 3 || fType.getDimSize(2) != c) {
+    why = "a 3x3 convolution's filter must be a [3, 3, C, F] chain input "
+          "collapsed to [9C, F]";
+    return -1;
+  }
+  if (c % 64 != 0) {
+    why = "3x3 convolutions need C to be a multiple of 64 (one k tile is "
+          "64 channels of one tap)";
+    return -1;
+  }
+  if (w > 256) {
+    why = "3x3 convolutions need W <= 256 (one TMA box spans an image row)";
+    return -1;
+  }
+  plan.convH = h;
+  plan.convW = w;
+  plan.convC = c;
+  why.clear();
+  return arg;
+}
+
 FailureOr<KernelPlan> mlir::dsm::planKernel(FusedChainOp op,
                                             ScheduleAttr sched,
                                             std::string &why) {
@@ -286,12 +366,10 @@ FailureOr<KernelPlan> mlir::dsm::planKernel(FusedChainOp op,
   auto first = cast<linalg::MatmulOp>(plan.shape.gemms[0].op);
   int a = resolveInput(first.getInputs()[0], plan);
   if (auto im2col = first.getInputs()[0].getDefiningOp<linalg::GenericOp>();
-      a < 0 && im2col && llvm::any_of(im2col.getDpsInputs(), [](Value v) {
-        return cast<ShapedType>(v.getType()).getRank() == 4;
-      })) {
-    why = "the first matmul reads an im2col generic (a k x k convolution); "
-          "im2col is not lowered";
-    return failure();
+      a < 0 && im2col) {
+    a = matchIm2col(im2col, first.getInputs()[1], plan, why);
+    if (a < 0)
+      return failure();
   }
   if (a < 0) {
     why = "the first matmul must read a chain input (or a rank-2 "
@@ -469,6 +547,28 @@ FailureOr<KernelPlan> mlir::dsm::planKernel(FusedChainOp op,
       return failure();
     }
     plan.needsWorkspace = grid[1] > 1;
+  }
+
+  // 3x3 convolutions: an m tile is R whole rows of one image (R the largest
+  // divisor of H with R * W <= blk_m), loaded per k tile as one 4-D box.
+  if (plan.convW) {
+    if (plan.bKMajor) {
+      why = "a 3x3 convolution's filter must be row-major [9C, F]";
+      return failure();
+    }
+    if (plan.kind == ChainKind::gemm && plan.clusterN > 1) {
+      why = "3x3 convolutions are not lowered with A multicast (GEMM "
+            "clusters along n)";
+      return failure();
+    }
+    for (int64_t r = plan.convH; r >= 1 && !plan.convRows; --r)
+      if (plan.convH % r == 0 && r * plan.convW <= plan.bm)
+        plan.convRows = r;
+    if (!plan.convRows) {
+      why = "an image row (W = " + std::to_string(plan.convW) +
+            ") does not fit in blk_m = " + std::to_string(plan.bm);
+      return failure();
+    }
   }
 
   // Shared-memory layout; every region is 1024-byte aligned (128B swizzle).

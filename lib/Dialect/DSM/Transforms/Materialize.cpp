@@ -154,7 +154,7 @@ DictionaryAttr DSMMaterializePass::materialize(FusedChainOp chain,
   auto cst = [&](int64_t v) -> Value {
     return arith::ConstantIndexOp::create(b, loc, v);
   };
-  Value mTiles = arith::CeilDivUIOp::create(b, loc, m, cst(plan.bm));
+  Value mTiles = arith::CeilDivUIOp::create(b, loc, m, cst(plan.tileRows()));
   Value gridX = arith::MulIOp::create(b, loc, mTiles, cst(plan.ctasN));
   Value one = cst(1);
   Value smem = arith::ConstantIntOp::create(b, loc, b.getI32Type(),
@@ -177,8 +177,7 @@ DictionaryAttr DSMMaterializePass::materialize(FusedChainOp chain,
       attrs = {b.getNamedAttr("kind", b.getStringAttr("tensormap")),
                b.getNamedAttr("tensor", b.getStringAttr(
                                             "in" + std::to_string(param.input))),
-               b.getNamedAttr("box", b.getDenseI64ArrayAttr(
-                                         {param.boxInner, param.boxOuter})),
+               b.getNamedAttr("box", b.getDenseI64ArrayAttr(param.box)),
                b.getNamedAttr("swizzle", b.getStringAttr("128B")),
                b.getNamedAttr("l2_promotion", b.getStringAttr("256B")),
                b.getNamedAttr("oob_fill", b.getStringAttr("zero")),
@@ -222,7 +221,7 @@ DictionaryAttr DSMMaterializePass::materialize(FusedChainOp chain,
        b.getNamedAttr("cluster",
                       b.getDenseI64ArrayAttr({plan.clusterN, 1, 1})),
        b.getNamedAttr("grid", b.getDenseI64ArrayAttr({plan.ctasN, 1, 1})),
-       b.getNamedAttr("grid_m_tile", b.getI64IntegerAttr(plan.bm)),
+       b.getNamedAttr("grid_m_tile", b.getI64IntegerAttr(plan.tileRows())),
        b.getNamedAttr("dynamic_smem", b.getI64IntegerAttr(plan.smemBytes)),
        b.getNamedAttr("plan", planInfo(sched)),
        b.getNamedAttr("params", b.getArrayAttr(params))});

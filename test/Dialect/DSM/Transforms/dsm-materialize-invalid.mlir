@@ -244,3 +244,110 @@ func.func @side_effect(%a: tensor<256x512xbf16>, %b: tensor<512x512xbf16>, %m: m
   }
   return %r : tensor<256x512xbf16>
 }
+
+// -----
+
+// A 3x3 im2col whose columns are channel-major (k = 9c + tap) does not
+// match the [3, 3, C, F] filter's row order: refused.
+// expected-error @+2 {{schedule cannot be lowered: the first matmul reads an im2col generic whose indexing map is not the tap-major, channel-minor 3x3 im2col of its padded input}}
+func.func @channel_major(%x: tensor<2x14x14x64xbf16>, %w: tensor<3x3x64x128xbf16>) -> tensor<2x14x14x128xbf16> {
+  %r = dsm.fused_chain gemm (%x, %w) {schedule = #dsm.schedule<cluster = [1, 1, 1, 1], block = [128, 128, 64, 16], grid = [4, 1, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [], collectives = [], stages = 4, cost_ns = 1000>}
+      : (tensor<2x14x14x64xbf16>, tensor<3x3x64x128xbf16>) -> tensor<2x14x14x128xbf16> {
+  ^bb0(%a: tensor<2x14x14x64xbf16>, %b: tensor<3x3x64x128xbf16>):
+    %cst = arith.constant 0.0 : f32
+    %bz = arith.constant 0.0 : bf16
+    %p = tensor.pad %a low[0, 1, 1, 0] high[0, 1, 1, 0] {
+    ^bb0(%i0: index, %i1: index, %i2: index, %i3: index):
+      tensor.yield %bz : bf16
+    } : tensor<2x14x14x64xbf16> to tensor<2x16x16x64xbf16>
+    %ie = tensor.empty() : tensor<392x576xbf16>
+    %col = linalg.generic {indexing_maps = [affine_map<(m, k) -> (m floordiv 196, (m mod 196) floordiv 14 + (k mod 9) floordiv 3, m mod 14 + k mod 3, k floordiv 9)>, affine_map<(m, k) -> (m, k)>], iterator_types = ["parallel", "parallel"]} ins(%p : tensor<2x16x16x64xbf16>) outs(%ie : tensor<392x576xbf16>) {
+    ^bb0(%in: bf16, %o: bf16):
+      linalg.yield %in : bf16
+    } -> tensor<392x576xbf16>
+    %wc = tensor.collapse_shape %b [[0, 1, 2], [3]] : tensor<3x3x64x128xbf16> into tensor<576x128xbf16>
+    %e = tensor.empty() : tensor<392x128xf32>
+    %z = linalg.fill ins(%cst : f32) outs(%e : tensor<392x128xf32>) -> tensor<392x128xf32>
+    %mm = linalg.matmul ins(%col, %wc : tensor<392x576xbf16>, tensor<576x128xbf16>) outs(%z : tensor<392x128xf32>) -> tensor<392x128xf32>
+    %e2 = tensor.empty() : tensor<392x128xbf16>
+    %t = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%mm : tensor<392x128xf32>) outs(%e2 : tensor<392x128xbf16>) {
+    ^bb0(%in: f32, %o: bf16):
+      %v = arith.truncf %in : f32 to bf16
+      linalg.yield %v : bf16
+    } -> tensor<392x128xbf16>
+    %y = tensor.expand_shape %t [[0, 1, 2], [3]] output_shape [2, 14, 14, 128] : tensor<392x128xbf16> into tensor<2x14x14x128xbf16>
+    dsm.yield %y : tensor<2x14x14x128xbf16>
+  }
+  return %r : tensor<2x14x14x128xbf16>
+}
+
+// -----
+
+// One k tile is 64 channels of one tap.
+// expected-error @+2 {{schedule cannot be lowered: 3x3 convolutions need C to be a multiple of 64 (one k tile is 64 channels of one tap)}}
+func.func @narrow_channels(%x: tensor<1x14x14x32xbf16>, %w: tensor<3x3x32x128xbf16>) -> tensor<1x14x14x128xbf16> {
+  %r = dsm.fused_chain gemm (%x, %w) {schedule = #dsm.schedule<cluster = [1, 1, 1, 1], block = [128, 128, 64, 16], grid = [2, 1, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [], collectives = [], stages = 4, cost_ns = 1000>}
+      : (tensor<1x14x14x32xbf16>, tensor<3x3x32x128xbf16>) -> tensor<1x14x14x128xbf16> {
+  ^bb0(%a: tensor<1x14x14x32xbf16>, %b: tensor<3x3x32x128xbf16>):
+    %cst = arith.constant 0.0 : f32
+    %bz = arith.constant 0.0 : bf16
+    %p = tensor.pad %a low[0, 1, 1, 0] high[0, 1, 1, 0] {
+    ^bb0(%i0: index, %i1: index, %i2: index, %i3: index):
+      tensor.yield %bz : bf16
+    } : tensor<1x14x14x32xbf16> to tensor<1x16x16x32xbf16>
+    %ie = tensor.empty() : tensor<196x288xbf16>
+    %col = linalg.generic {indexing_maps = [affine_map<(m, k) -> (m floordiv 196, (m mod 196) floordiv 14 + k floordiv 96, m mod 14 + (k mod 96) floordiv 32, k mod 32)>, affine_map<(m, k) -> (m, k)>], iterator_types = ["parallel", "parallel"]} ins(%p : tensor<1x16x16x32xbf16>) outs(%ie : tensor<196x288xbf16>) {
+    ^bb0(%in: bf16, %o: bf16):
+      linalg.yield %in : bf16
+    } -> tensor<196x288xbf16>
+    %wc = tensor.collapse_shape %b [[0, 1, 2], [3]] : tensor<3x3x32x128xbf16> into tensor<288x128xbf16>
+    %e = tensor.empty() : tensor<196x128xf32>
+    %z = linalg.fill ins(%cst : f32) outs(%e : tensor<196x128xf32>) -> tensor<196x128xf32>
+    %mm = linalg.matmul ins(%col, %wc : tensor<196x288xbf16>, tensor<288x128xbf16>) outs(%z : tensor<196x128xf32>) -> tensor<196x128xf32>
+    %e2 = tensor.empty() : tensor<196x128xbf16>
+    %t = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%mm : tensor<196x128xf32>) outs(%e2 : tensor<196x128xbf16>) {
+    ^bb0(%in: f32, %o: bf16):
+      %v = arith.truncf %in : f32 to bf16
+      linalg.yield %v : bf16
+    } -> tensor<196x128xbf16>
+    %y = tensor.expand_shape %t [[0, 1, 2], [3]] output_shape [1, 14, 14, 128] : tensor<196x128xbf16> into tensor<1x14x14x128xbf16>
+    dsm.yield %y : tensor<1x14x14x128xbf16>
+  }
+  return %r : tensor<1x14x14x128xbf16>
+}
+
+// -----
+
+// An m tile is whole image rows.
+// expected-error @+2 {{schedule cannot be lowered: an image row (W = 80) does not fit in blk_m = 64}}
+func.func @wide_rows(%x: tensor<1x4x80x64xbf16>, %w: tensor<3x3x64x128xbf16>) -> tensor<1x4x80x128xbf16> {
+  %r = dsm.fused_chain gemm (%x, %w) {schedule = #dsm.schedule<cluster = [1, 1, 1, 1], block = [64, 128, 64, 16], grid = [5, 1, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [], collectives = [], stages = 4, cost_ns = 1000>}
+      : (tensor<1x4x80x64xbf16>, tensor<3x3x64x128xbf16>) -> tensor<1x4x80x128xbf16> {
+  ^bb0(%a: tensor<1x4x80x64xbf16>, %b: tensor<3x3x64x128xbf16>):
+    %cst = arith.constant 0.0 : f32
+    %bz = arith.constant 0.0 : bf16
+    %p = tensor.pad %a low[0, 1, 1, 0] high[0, 1, 1, 0] {
+    ^bb0(%i0: index, %i1: index, %i2: index, %i3: index):
+      tensor.yield %bz : bf16
+    } : tensor<1x4x80x64xbf16> to tensor<1x6x82x64xbf16>
+    %ie = tensor.empty() : tensor<320x576xbf16>
+    %col = linalg.generic {indexing_maps = [affine_map<(m, k) -> (m floordiv 320, (m mod 320) floordiv 80 + k floordiv 192, m mod 80 + (k mod 192) floordiv 64, k mod 64)>, affine_map<(m, k) -> (m, k)>], iterator_types = ["parallel", "parallel"]} ins(%p : tensor<1x6x82x64xbf16>) outs(%ie : tensor<320x576xbf16>) {
+    ^bb0(%in: bf16, %o: bf16):
+      linalg.yield %in : bf16
+    } -> tensor<320x576xbf16>
+    %wc = tensor.collapse_shape %b [[0, 1, 2], [3]] : tensor<3x3x64x128xbf16> into tensor<576x128xbf16>
+    %e = tensor.empty() : tensor<320x128xf32>
+    %z = linalg.fill ins(%cst : f32) outs(%e : tensor<320x128xf32>) -> tensor<320x128xf32>
+    %mm = linalg.matmul ins(%col, %wc : tensor<320x576xbf16>, tensor<576x128xbf16>) outs(%z : tensor<320x128xf32>) -> tensor<320x128xf32>
+    %e2 = tensor.empty() : tensor<320x128xbf16>
+    %t = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%mm : tensor<320x128xf32>) outs(%e2 : tensor<320x128xbf16>) {
+    ^bb0(%in: f32, %o: bf16):
+      %v = arith.truncf %in : f32 to bf16
+      linalg.yield %v : bf16
+    } -> tensor<320x128xbf16>
+    %y = tensor.expand_shape %t [[0, 1, 2], [3]] output_shape [1, 4, 80, 128] : tensor<320x128xbf16> into tensor<1x4x80x128xbf16>
+    dsm.yield %y : tensor<1x4x80x128xbf16>
+  }
+  return %r : tensor<1x4x80x128xbf16>
+}
+

@@ -331,3 +331,73 @@ func.func @gated_kmajor(%a0: tensor<128x128xbf16>, %a1: tensor<128x128xbf16>, %a
   }
   return %r : tensor<128x128xbf16>
 }
+
+// -----
+
+// A 3x3, stride 1, pad 1 convolution as --dsm-fuse writes it (tensor.pad +
+// im2col generic + collapsed [3, 3, C, F] filter): an m tile is R = 7 whole
+// rows of a 14x14 image (98 of the 128 tile rows); k tile k reads tap
+// (r, s) = divmod(k / 2, 3), channels 64 (k mod 2) as one 4-D box
+// {64, 14, 7, 1} of the unpadded NHWC input at (c0, s - 1, h0 + r - 1, n);
+// A's expect_tx counts 98 rows (98 * 128 + 16384 B of B = 28928); stores
+// stop at the tile's 98 rows; the launch has ceil(M / 98) CTAs.
+// CHECK: module attributes {dsm.bundles = [{chain = {{.*}}kind = "gemm"
+// CHECK-SAME: grid_m_tile = 98
+// CHECK-SAME: {box = array<i64: 64, 14, 7, 1>, {{.*}}tensor = "in0"}
+// CHECK-SAME: {box = array<i64: 64, 64>, {{.*}}tensor = "in1", view = array<i64: 1152, 128>}
+// CHECK-LABEL: gpu.func @conv3x3_0(
+// CHECK: %[[M:.*]] = arith.index_castui %{{.*}} : i64 to index
+// CHECK: %[[BID:.*]] = gpu.block_id x
+// CHECK: %[[M0:.*]] = arith.muli %[[BID]], %c98{{[_0-9]*}} : index
+// CHECK: %[[END:.*]] = arith.addi %[[M0]], %c98{{[_0-9]*}} : index
+// CHECK: %[[ROWEND:.*]] = arith.minui %[[M]], %[[END]] : index
+// CHECK: %[[IMG:.*]] = arith.divui %[[BID]], %c2{{[_0-9]*}} : index
+// CHECK: %[[TR:.*]] = arith.remui %[[BID]], %c2{{[_0-9]*}} : index
+// CHECK: %[[H0:.*]] = arith.muli %[[TR]], %c7{{[_0-9]*}} : index
+// CHECK: scf.for %[[K:.*]] = %{{.*}} to %c18{{[_0-9]*}} step
+// CHECK: nvgpu.mbarrier.arrive.expect_tx %{{.*}}, %c28928
+// CHECK: %[[TAP:.*]] = arith.divui %[[K]], %c2{{[_0-9]*}} : index
+// CHECK: %[[CT:.*]] = arith.remui %[[K]], %c2{{[_0-9]*}} : index
+// CHECK: %[[C0:.*]] = arith.muli %[[CT]], %c64{{[_0-9]*}} : index
+// CHECK: %[[S:.*]] = arith.remui %[[TAP]], %c3{{[_0-9]*}} : index
+// CHECK: %[[COL:.*]] = arith.addi %[[S]], %c-1{{[_0-9]*}} : index
+// CHECK: %[[R:.*]] = arith.divui %[[TAP]], %c3{{[_0-9]*}} : index
+// CHECK: %[[R1:.*]] = arith.addi %[[H0]], %[[R]] : index
+// CHECK: %[[ROW:.*]] = arith.addi %[[R1]], %c-1{{[_0-9]*}} : index
+// CHECK: nvgpu.tma.async.load %{{.*}}[%[[C0]], %[[COL]], %[[ROW]], %[[IMG]]], {{.*}} -> memref<1x7x14x64xbf16, #gpu.address_space<workgroup>>
+// CHECK-COUNT-2: nvgpu.tma.async.load {{.*}} -> memref<64x64xbf16, #gpu.address_space<workgroup>>
+// CHECK: } else {
+// CHECK: arith.cmpi ult, %{{.*}}, %[[ROWEND]] : index
+// CHECK-LABEL: func.func @conv3x3_0_launch(
+// CHECK: arith.ceildivui %{{.*}}, %c98
+func.func @conv3x3(%x: tensor<2x14x14x128xbf16>, %w: tensor<3x3x128x128xbf16>) -> tensor<2x14x14x128xbf16> {
+  %r = dsm.fused_chain gemm (%x, %w) {schedule = #dsm.schedule<cluster = [1, 1, 1, 1], block = [128, 128, 64, 16], grid = [4, 1, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [], collectives = [], stages = 4, cost_ns = 1000>}
+      : (tensor<2x14x14x128xbf16>, tensor<3x3x128x128xbf16>) -> tensor<2x14x14x128xbf16> {
+  ^bb0(%a: tensor<2x14x14x128xbf16>, %b: tensor<3x3x128x128xbf16>):
+    %cst = arith.constant 0.0 : f32
+    %bz = arith.constant 0.0 : bf16
+    %p = tensor.pad %a low[0, 1, 1, 0] high[0, 1, 1, 0] {
+    ^bb0(%i0: index, %i1: index, %i2: index, %i3: index):
+      tensor.yield %bz : bf16
+    } : tensor<2x14x14x128xbf16> to tensor<2x16x16x128xbf16>
+    %ie = tensor.empty() : tensor<392x1152xbf16>
+    %col = linalg.generic {indexing_maps = [affine_map<(m, k) -> (m floordiv 196, (m mod 196) floordiv 14 + k floordiv 384, m mod 14 + (k mod 384) floordiv 128, k mod 128)>, affine_map<(m, k) -> (m, k)>], iterator_types = ["parallel", "parallel"]} ins(%p : tensor<2x16x16x128xbf16>) outs(%ie : tensor<392x1152xbf16>) {
+    ^bb0(%in: bf16, %o: bf16):
+      linalg.yield %in : bf16
+    } -> tensor<392x1152xbf16>
+    %wc = tensor.collapse_shape %b [[0, 1, 2], [3]] : tensor<3x3x128x128xbf16> into tensor<1152x128xbf16>
+    %e = tensor.empty() : tensor<392x128xf32>
+    %z = linalg.fill ins(%cst : f32) outs(%e : tensor<392x128xf32>) -> tensor<392x128xf32>
+    %mm = linalg.matmul ins(%col, %wc : tensor<392x1152xbf16>, tensor<1152x128xbf16>) outs(%z : tensor<392x128xf32>) -> tensor<392x128xf32>
+    %e2 = tensor.empty() : tensor<392x128xbf16>
+    %t = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%mm : tensor<392x128xf32>) outs(%e2 : tensor<392x128xbf16>) {
+    ^bb0(%in: f32, %o: bf16):
+      %v = arith.truncf %in : f32 to bf16
+      linalg.yield %v : bf16
+    } -> tensor<392x128xbf16>
+    %y = tensor.expand_shape %t [[0, 1, 2], [3]] output_shape [2, 14, 14, 128] : tensor<392x128xbf16> into tensor<2x14x14x128xbf16>
+    dsm.yield %y : tensor<2x14x14x128xbf16>
+  }
+  return %r : tensor<2x14x14x128xbf16>
+}
+

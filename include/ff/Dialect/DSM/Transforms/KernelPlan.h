@@ -41,6 +41,11 @@ struct KernelPlan {
   /// Inputs read through a rank-2 tensor.collapse_shape (conv chains): the
   /// [rows, cols] view (-1: dynamic) their TMA descriptors must describe.
   llvm::SmallDenseMap<unsigned, SmallVector<int64_t, 2>> inputViews;
+  /// 3x3, stride 1, pad 1 convolutions (A is the im2col of the NHWC chain
+  /// input argA): the image extents H, W and channels C of that input and R,
+  /// the whole image rows one m tile covers (R * W <= blk_m). convRows = 0
+  /// when A is a matrix.
+  int64_t convH = 0, convW = 0, convC = 0, convRows = 0;
   /// The elementwise generic applied to the first GEMM(s) (for `gemm`, the
   /// final one); may be null for `gemm` (store the accumulator).
   linalg::GenericOp firstEpilogue;
@@ -79,6 +84,10 @@ struct KernelPlan {
           smemFlag = 0, smemBytes = 0;
   int64_t aStageBytes = 0, bStageBytes = 0, dStageBytes = 0;
 
+  bool isConv() const { return convRows > 0; }
+  /// Rows of an m tile that are output rows (the launch's grid_m_tile):
+  /// R * W whole image rows for convolutions, else blk_m.
+  int64_t tileRows() const { return isConv() ? convRows * convW : bm; }
   int64_t numThreads() const { return kWarpgroupThreads * (numConsumers + 1); }
   int64_t kTiles() const { return llvm::divideCeil(shape.k, bk); }
   int64_t lTiles() const { return bl ? shape.l / bl : 0; }
