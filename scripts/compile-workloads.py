@@ -14,8 +14,12 @@ and every kernel of its bundle is checked by scripts/check-bundles.py
 name | plan cluster | block | smem | regs | spills | status and exits 1 if
 any workload did not compile to a checked bundle.
 
+With --dynamic-m it compiles G1-G10 and S1-S8 with a dynamic M instead (the
+Python package's generator, weights [in, out]): one bundle per chain with a
+kernel per M bin of its #dsm.schedule_table.
+
 usage: compile-workloads.py OUTDIR [--ff-opt PATH] [--ptxas PATH]
-                            [--only NAME[,NAME...]]
+                            [--only NAME[,NAME...]] [--dynamic-m]
 """
 
 import argparse
@@ -55,8 +59,13 @@ def func_name(w):
     return w.name.lower().replace("-", "_")
 
 
-def linalg_text(w):
+def linalg_text(w, dynamic_m=False):
     """One function holding the workload's chain as linalg on tensors."""
+    if dynamic_m:
+        sys.path.insert(0, os.path.join(ROOT, "python"))
+        from flashfuser.mlirgen import generate_mlir
+        return generate_mlir({"kind": w.kind, "m": -1, "n": w.n, "k": w.k,
+                              "l": w.l, "activation": w.act, "dtype": "bf16"})
     fn = func_name(w)
     if w.kind == "ffn":
         body = gen.ffn(fn, w.m, w.n, w.k, w.l, w.act)
@@ -87,10 +96,10 @@ def first_diagnostic(stderr):
     return lines[-1] if lines else "failed"
 
 
-def compile_one(w, outdir, ff_opt, ptxas, tmp):
+def compile_one(w, outdir, ff_opt, ptxas, tmp, dynamic_m):
     src = os.path.join(tmp, func_name(w) + ".mlir")
     with open(src, "w") as f:
-        f.write(linalg_text(w))
+        f.write(linalg_text(w, dynamic_m))
     bundle = os.path.join(outdir, w.name)
     shutil.rmtree(bundle, ignore_errors=True)
     proc = subprocess.run(
@@ -112,13 +121,16 @@ def main():
     ap.add_argument("--ff-opt")
     ap.add_argument("--ptxas")
     ap.add_argument("--only", help="comma-separated workload names")
+    ap.add_argument("--dynamic-m", action="store_true",
+                    help="G1-G10 and S1-S8 with a dynamic M")
     args = ap.parse_args()
     ff_opt = find_ff_opt(args.ff_opt)
     ptxas = checker.find_ptxas(args.ptxas)
     if not ptxas:
         sys.exit("compile-workloads: ptxas not found")
     os.makedirs(args.outdir, exist_ok=True)
-    todo = selected()
+    todo = (workloads.gemm_chains() + workloads.gated_chains()
+            if args.dynamic_m else selected())
     if args.only:
         names = set(args.only.split(","))
         todo = [w for w in todo if w.name in names]
@@ -129,7 +141,8 @@ def main():
     failed = 0
     with tempfile.TemporaryDirectory() as tmp:
         for w in todo:
-            for r in compile_one(w, args.outdir, ff_opt, ptxas, tmp):
+            for r in compile_one(w, args.outdir, ff_opt, ptxas, tmp,
+                                 args.dynamic_m):
                 if r["status"] != "ok":
                     failed += 1
                 print(" | ".join(str(r.get(c, "-")) for c in cols),
