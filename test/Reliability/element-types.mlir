@@ -134,3 +134,17 @@ func.func @f16_dyn(%a: tensor<?x768xf16>, %b: tensor<768x3072xf16>, %d: tensor<3
 // What --dsm-fuse reports for the GEMMs it leaves alone:
 // REPORT: element-types.mlir:19:8: remark: GEMM not fused: unsupported element types f64 x f64 -> f32 (supported: f16 or bf16 operands, f16/bf16/f32 result)
 // REPORT: element-types.mlir:28:9: remark: GEMM not fused: unsupported element types f64 x f64 -> f32 (supported: f16 or bf16 operands, f16/bf16/f32 result)
+
+// -----
+
+// i8 operands with an i32 accumulator: refused by --dsm-fuse, refused by the
+// lowering.
+// CHECK: element-types.mlir:[[# @LINE + 5]]:8: error: 'linalg.matmul' outside a dsm.fused_chain cannot be lowered
+func.func @i8(%a: tensor<128x768xi8>, %b: tensor<768x3072xi8>) -> tensor<128x3072xi32> {
+  %zero = arith.constant 0 : i32
+  %ce = tensor.empty() : tensor<128x3072xi32>
+  %cf = linalg.fill ins(%zero : i32) outs(%ce : tensor<128x3072xi32>) -> tensor<128x3072xi32>
+  %c = linalg.matmul ins(%a, %b : tensor<128x768xi8>, tensor<768x3072xi8>) outs(%cf : tensor<128x3072xi32>) -> tensor<128x3072xi32>
+  return %c : tensor<128x3072xi32>
+}
+// REPORT: element-types.mlir:[[# @LINE - 3]]:8: remark: GEMM not fused: unsupported element types i8 x i8 -> i32
