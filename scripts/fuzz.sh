@@ -7,7 +7,9 @@
 # Installs clang-22 + libclang-rt-22-dev when missing (Debian; CI's default
 # install does not need them), configures ./build-fuzz (or $FF_FUZZ_BUILD_DIR)
 # with clang-22, FF_ENABLE_FUZZER=ON, AddressSanitizer and assertions in our
-# code, seeds the corpus from test/**/*.mlir and runs ff-fuzz. Crashing inputs
+# code, seeds the corpus from test/**/*.mlir and runs ff-fuzz in fork mode
+# (a crash is recorded and fuzzing goes on: one known upstream parser crash,
+# docs/reliability.md, would otherwise stop every run). Crashing inputs
 # land in build-fuzz/artifacts; new coverage in build-fuzz/corpus.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -41,4 +43,5 @@ export ASAN_OPTIONS="detect_leaks=0:allow_user_poisoning=0:detect_container_over
 "$build/bin/ff-fuzz" "$build/corpus" "$build/seeds" \
   -max_total_time="$seconds" -timeout=20 -rss_limit_mb=4096 -max_len=16384 \
   -print_final_stats=1 -artifact_prefix="$build/artifacts/" \
+  -fork="${FF_FUZZ_JOBS:-1}" -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1 \
   ${FF_FUZZ_ARGS:-} 2>&1 | tee "$build/fuzz.log"
