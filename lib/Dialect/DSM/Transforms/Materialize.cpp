@@ -14,8 +14,8 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
-#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
@@ -271,8 +271,8 @@ void DSMMaterializePass::runOnOperation() {
 
   // Linalg left outside a chain (--dsm-fuse refused it, or did not run) has
   // no lowering in this pipeline: refuse it here, by name, rather than let a
-  // later conversion fail on a half-converted body.
-  // Name a contraction when there is one: it is what --dsm-fuse reported.
+  // later conversion fail on a half-converted body. Name a contraction when
+  // there is one: it is what --dsm-fuse reported.
   Operation *left = nullptr;
   module.walk([&](linalg::LinalgOp op) {
     if (op->getParentOfType<FusedChainOp>())
