@@ -11,6 +11,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/OpImplementation.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace mlir::dsm;
@@ -141,12 +142,18 @@ static LogicalResult verifyDimCoverage(FusedChainOp op, ScheduleAttr sched,
   if (extent <= 0 || ShapedType::isDynamic(extent))
     return success();
   int64_t blk = sched.getBlockDim(d);
-  int64_t parallel = sched.getClusterDim(d) * sched.getGridDim(d);
   StringRef name = stringifyLoopDim(d);
+  // Hand-written grids may be anything up to INT64_MAX: multiply checked.
+  int64_t parallel, covered;
+  if (llvm::MulOverflow(sched.getClusterDim(d), sched.getGridDim(d),
+                        parallel) ||
+      llvm::MulOverflow(parallel, blk, covered))
+    return op.emitOpError("schedule extent along ")
+           << name << " (cluster x grid x block) overflows 64 bits";
   if (sched.isSpatial(d)) {
-    if (parallel * blk < extent)
+    if (covered < extent)
       return op.emitOpError("schedule covers ")
-             << parallel * blk << " of " << extent << " along spatial " << name
+             << covered << " of " << extent << " along spatial " << name
              << " (cluster x grid x block)";
     if ((parallel - 1) * blk >= extent)
       return op.emitOpError("schedule leaves CTAs idle along ")

@@ -15,6 +15,7 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
@@ -267,6 +268,27 @@ void DSMMaterializePass::runOnOperation() {
   MLIRContext *ctx = module.getContext();
   SmallVector<FusedChainOp> chains;
   module.walk([&](FusedChainOp op) { chains.push_back(op); });
+
+  // Linalg left outside a chain (--dsm-fuse refused it, or did not run) has
+  // no lowering in this pipeline: refuse it here, by name, rather than let a
+  // later conversion fail on a half-converted body. Name a contraction when
+  // there is one: it is what --dsm-fuse reported.
+  Operation *left = nullptr;
+  module.walk([&](linalg::LinalgOp op) {
+    if (op->getParentOfType<FusedChainOp>())
+      return WalkResult::advance();
+    if (!left || linalg::isaContractionOpInterface(op))
+      left = op;
+    return linalg::isaContractionOpInterface(op) ? WalkResult::interrupt()
+                                                 : WalkResult::advance();
+  });
+  if (left) {
+    left->emitError("'")
+        << left->getName()
+        << "' outside a dsm.fused_chain cannot be lowered "
+           "(--dsm-fuse=report=true says why it was not fused)";
+    return signalPassFailure();
+  }
   if (chains.empty())
     return;
 

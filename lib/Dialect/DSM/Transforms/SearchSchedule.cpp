@@ -22,6 +22,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <cmath>
+#include <limits>
 
 namespace mlir::dsm {
 #define GEN_PASS_DEF_DSMSEARCH
@@ -88,6 +89,19 @@ FailureOr<ff::ChainDesc> mlir::dsm::getChainDesc(FusedChainOp op) {
                             "schedule search");
   if (chain.n <= 0 || chain.k <= 0 || (chain.hasSecondGemm() && chain.l <= 0))
     return op.emitOpError("expected positive N, K and L extents");
+  if (!ShapedType::isDynamic(shape->m) && shape->m <= 0)
+    return op.emitOpError("expected a positive M extent, got ") << shape->m;
+  // TMA coordinates are signed 32-bit: larger extents cannot be addressed
+  // (and overflow the cost model's products).
+  constexpr int64_t kMaxExtent = std::numeric_limits<int32_t>::max();
+  for (auto [name, extent] :
+       {std::pair<StringRef, int64_t>{"M", chain.m}, {"N", chain.n},
+        {"K", chain.k}, {"L", chain.l}})
+    if (extent > kMaxExtent)
+      return op.emitOpError() << name << " = " << extent
+                              << " exceeds the largest extent a TMA "
+                                 "descriptor addresses ("
+                              << kMaxExtent << ")";
   return chain;
 }
 
