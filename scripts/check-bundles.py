@@ -20,21 +20,15 @@ import argparse
 import json
 import os
 import re
-import shutil
 import subprocess
 import sys
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__))), "python"))
+from flashfuser.compiler import find_ptxas  # noqa: E402  (one lookup for all)
+
 REQUIRED = ("wgmma.mma_async", "cp.async.bulk.tensor", "mbarrier")
 CLUSTER_REQUIRED = ("mapa", "barrier.cluster")
-
-
-def find_ptxas(path=None):
-    for cand in (path, shutil.which("ptxas"),
-                 os.path.join(os.environ.get("CUDA_HOME", ""), "bin", "ptxas"),
-                 "/usr/local/cuda/bin/ptxas"):
-        if cand and os.path.isfile(cand) and os.access(cand, os.X_OK):
-            return cand
-    return None
 
 
 def bundle_dirs(root):

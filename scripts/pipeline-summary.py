@@ -9,8 +9,12 @@ import argparse
 import json
 import os
 import re
-import shutil
 import subprocess
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__))), "python"))
+from flashfuser.compiler import find_ptxas  # noqa: E402  (one lookup for all)
 
 
 def read(path):
@@ -29,15 +33,6 @@ def balanced(text, start):
             if depth == 0:
                 return text[start:i + 1]
     return text[start:]
-
-
-def find_ptxas():
-    for cand in (shutil.which("ptxas"),
-                 os.path.join(os.environ.get("CUDA_HOME", ""), "bin", "ptxas"),
-                 "/usr/local/cuda/bin/ptxas"):
-        if cand and os.path.isfile(cand) and os.access(cand, os.X_OK):
-            return cand
-    return None
 
 
 def main():

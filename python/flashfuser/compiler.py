@@ -95,8 +95,10 @@ def cache_key(mlir_text: str, target: str) -> str:
     return f"{source_hash(mlir_text)[:32]}-{target}"
 
 
-def _find_ptxas() -> Optional[str]:
-    for cand in (shutil.which("ptxas"),
+def find_ptxas(path: Optional[str] = None) -> Optional[str]:
+    """`path`, else ptxas on PATH, in $CUDA_HOME/bin or the toolkit's default
+    prefix; None when there is none. The repository's scripts use this too."""
+    for cand in (path, shutil.which("ptxas"),
                  os.path.join(os.environ.get("CUDA_HOME", ""), "bin", "ptxas"),
                  "/usr/local/cuda/bin/ptxas"):
         if cand and os.path.isfile(cand) and os.access(cand, os.X_OK):
@@ -119,7 +121,7 @@ def _emit_bundle(ff_opt: str, mlir_path: str, out_dir: str, target: str,
         flags = [a.format(dir=out_dir, target=target, source_hash=src_hash)
                  for a in extra.split()]
     else:
-        fmt = "bin" if _find_ptxas() else "isa"
+        fmt = "bin" if find_ptxas() else "isa"
         flags = ["--dsm-fuse", f"--dsm-search=target={target}",
                  f"--lower-to-nvvm=format={fmt} emit-bundle={out_dir} "
                  f"source-hash={src_hash}"]

@@ -42,7 +42,7 @@ class RealCompilerTest(unittest.TestCase):
                          ffc.source_hash(generate_mlir(SPEC)))
         kernel = manifest["kernels"][0]
         self.assertTrue(os.path.isfile(os.path.join(path, kernel["ptx"])))
-        if ffc._find_ptxas():
+        if ffc.find_ptxas():
             self.assertTrue(os.path.isfile(os.path.join(path, kernel["cubin"])))
         # A second call is served from the cache.
         self.assertEqual(compile_bundle(SPEC, target="h100-sxm"), path)
