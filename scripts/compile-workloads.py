@@ -18,11 +18,20 @@ With --dynamic-m it compiles G1-G10 and S1-S8 with a dynamic M instead (the
 Python package's generator, weights [in, out]): one bundle per chain with a
 kernel per M bin of its #dsm.schedule_table.
 
+With --ranks R it compiles, per workload, the R best lowerable plans of the
+cost model's ranking (--dsm-search="rank=i") into OUTDIR/<name>-r<i>: the
+candidates issue 7's fidelity check measures on the GPU (static M only).
+--spread S adds, beyond those, the best-ranked plan of every other
+(cluster, block) shape among the 512 best lowerable ones, up to S more: the
+measurements that show where the model's ranking is wrong.
+
 usage: compile-workloads.py OUTDIR [--ff-opt PATH] [--ptxas PATH]
                             [--only NAME[,NAME...]] [--dynamic-m]
+                            [--ranks R] [--jobs J]
 """
 
 import argparse
+import concurrent.futures
 import importlib.util
 import os
 import shutil
@@ -96,22 +105,47 @@ def first_diagnostic(stderr):
     return lines[-1] if lines else "failed"
 
 
-def compile_one(w, outdir, ff_opt, ptxas, tmp, dynamic_m):
-    src = os.path.join(tmp, func_name(w) + ".mlir")
+def spread_ranks(w, ff_opt, tmp, ranks, spread):
+    """Ranks 0..ranks-1 plus the first rank of up to `spread` other shapes."""
+    src = os.path.join(tmp, func_name(w) + "-dump.mlir")
+    dump = src + ".json"
+    with open(src, "w") as f:
+        f.write(linalg_text(w))
+    subprocess.run([ff_opt, src, "--dsm-fuse", "--dsm-search=dump=" + dump,
+                    "-o", os.devnull], check=True, capture_output=True)
+    import json
+    with open(dump) as f:
+        cands = json.load(f)["chains"][0]["lowerable_candidates"]
+    chosen = list(range(min(ranks, len(cands))))
+    seen = {(tuple(c["cluster"]), tuple(c["block"])) for c in cands[:ranks]}
+    for c in cands[ranks:]:
+        key = (tuple(c["cluster"]), tuple(c["block"]))
+        if len(chosen) >= ranks + spread:
+            break
+        if key not in seen:
+            seen.add(key)
+            chosen.append(c["rank"])
+    return chosen
+
+
+def compile_one(w, outdir, ff_opt, ptxas, tmp, dynamic_m, rank=None):
+    name = w.name if rank is None else "%s-r%d" % (w.name, rank)
+    src = os.path.join(tmp, name + ".mlir")
     with open(src, "w") as f:
         f.write(linalg_text(w, dynamic_m))
-    bundle = os.path.join(outdir, w.name)
+    bundle = os.path.join(outdir, name)
     shutil.rmtree(bundle, ignore_errors=True)
+    search = "--dsm-search" if rank is None else "--dsm-search=rank=%d" % rank
     proc = subprocess.run(
-        [ff_opt, src, "--dsm-fuse", "--dsm-search",
+        [ff_opt, src, "--dsm-fuse", search,
          '--lower-to-nvvm=format=bin emit-bundle=%s' % bundle,
          "-o", os.devnull], capture_output=True, text=True)
     if proc.returncode != 0:
         shutil.rmtree(bundle, ignore_errors=True)
-        return [{"name": w.name, "status": first_diagnostic(proc.stderr)}]
+        return [{"name": name, "status": first_diagnostic(proc.stderr)}]
     rows = checker.check([bundle], ptxas)
     for r in rows:
-        r["name"] = w.name if len(rows) == 1 else w.name + "/" + r["name"]
+        r["name"] = name if len(rows) == 1 else name + "/" + r["name"]
     return rows
 
 
@@ -123,6 +157,11 @@ def main():
     ap.add_argument("--only", help="comma-separated workload names")
     ap.add_argument("--dynamic-m", action="store_true",
                     help="G1-G10 and S1-S8 with a dynamic M")
+    ap.add_argument("--ranks", type=int, default=0,
+                    help="compile the R best plans of each workload")
+    ap.add_argument("--spread", type=int, default=0,
+                    help="with --ranks: up to S more plans of other shapes")
+    ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     args = ap.parse_args()
     ff_opt = find_ff_opt(args.ff_opt)
     ptxas = checker.find_ptxas(args.ptxas)
@@ -138,17 +177,25 @@ def main():
     cols = ("name", "cluster", "block", "smem", "regs", "spills", "status")
     print(" | ".join(cols))
     print("|".join("---" for _ in cols))
+    if args.ranks and args.dynamic_m:
+        sys.exit("compile-workloads: --ranks needs static M")
     failed = 0
-    with tempfile.TemporaryDirectory() as tmp:
-        for w in todo:
-            for r in compile_one(w, args.outdir, ff_opt, ptxas, tmp,
-                                 args.dynamic_m):
+    with tempfile.TemporaryDirectory() as tmp, \
+            concurrent.futures.ThreadPoolExecutor(max(args.jobs, 1)) as pool:
+        jobs = [(w, None) for w in todo] if not args.ranks else \
+            [(w, i) for w in todo
+             for i in spread_ranks(w, ff_opt, tmp, args.ranks, args.spread)]
+        futures = [pool.submit(compile_one, w, args.outdir, ff_opt, ptxas,
+                               tmp, args.dynamic_m, rank)
+                   for w, rank in jobs]
+        for fut in futures:
+            for r in fut.result():
                 if r["status"] != "ok":
                     failed += 1
                 print(" | ".join(str(r.get(c, "-")) for c in cols),
                       flush=True)
-    print("%d workloads, %d failed; bundles in %s" %
-          (len(todo), failed, args.outdir))
+    print("%d bundles, %d failed; bundles in %s" %
+          (len(jobs), failed, args.outdir))
     sys.exit(1 if failed else 0)
 
 

@@ -161,6 +161,30 @@ static llvm::SmallVector<int64_t, 4> reductionTiles(int64_t extent) {
   return tiles;
 }
 
+/// Inserts `cand` into the best-first list `r` of at most `keep` entries.
+static void insertRanked(std::vector<Candidate> &r, Candidate cand,
+                         size_t keep) {
+  if (r.size() == keep && !better(cand, r.back()))
+    return;
+  // Schedules that differ only in the position of a one-trip loop cost
+  // the same: keep one representative of each.
+  auto twin = llvm::find_if(r, [&](const Candidate &o) {
+    return o.cost.totalNs == cand.cost.totalNs &&
+           o.plan.cluster == cand.plan.cluster &&
+           o.plan.block == cand.plan.block && o.plan.grid == cand.plan.grid &&
+           o.plan.stages == cand.plan.stages;
+  });
+  if (twin != r.end()) {
+    if (!better(cand, *twin))
+      return;
+    r.erase(twin);
+  }
+  auto it = std::upper_bound(r.begin(), r.end(), cand, better);
+  r.insert(it, std::move(cand));
+  if (r.size() > keep)
+    r.pop_back();
+}
+
 SearchResult mlir::ff::searchChain(const ChainDesc &chain,
                                    const GpuTarget &target,
                                    const SearchOptions &options) {
@@ -196,26 +220,9 @@ SearchResult mlir::ff::searchChain(const ChainDesc &chain,
       if (!result.bestLowerable || better(cand, *result.bestLowerable))
         result.bestLowerable = cand;
     }
-    auto &r = result.ranked;
-    if (r.size() == keep && !better(cand, r.back()))
-      return;
-    // Schedules that differ only in the position of a one-trip loop cost
-    // the same: keep one representative of each.
-    auto twin = llvm::find_if(r, [&](const Candidate &o) {
-      return o.cost.totalNs == cand.cost.totalNs &&
-             o.plan.cluster == cand.plan.cluster &&
-             o.plan.block == cand.plan.block && o.plan.grid == cand.plan.grid &&
-             o.plan.stages == cand.plan.stages;
-    });
-    if (twin != r.end()) {
-      if (!better(cand, *twin))
-        return;
-      r.erase(twin);
-    }
-    auto it = std::upper_bound(r.begin(), r.end(), cand, better);
-    r.insert(it, std::move(cand));
-    if (r.size() > keep)
-      r.pop_back();
+    if (cand.lowerable)
+      insertRanked(result.rankedLowerable, cand, keep);
+    insertRanked(result.ranked, std::move(cand), keep);
   };
 
   for (const LoopSchedule &sched : enumerateLoopSchedules()) {

@@ -26,7 +26,9 @@ using namespace mlir;
 void ff::buildLowerToNVVMPipeline(OpPassManager &pm,
                                   const LowerToNVVMOptions &options) {
   // 1. Materialise the cluster programs; 2. lower the dsm ops they use.
-  pm.addPass(dsm::createDSMMaterialize());
+  dsm::DSMMaterializeOptions materialize;
+  materialize.testOmitBarrier = options.testOmitBarrier;
+  pm.addPass(dsm::createDSMMaterialize(materialize));
   pm.addPass(ff::createConvertDSMToNVGPU());
 
   // 3. Upstream NVVM/LLVM conversions (hopper-mlir-notes §2).

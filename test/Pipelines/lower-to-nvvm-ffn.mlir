@@ -22,7 +22,7 @@
 // CHECK-DAG: barrier.cluster.arrive
 // CHECK-DAG: mapa.shared::cluster.u64
 // CHECK-DAG: ld.shared::cluster.v4.b32
-// CHECK-DAG: atom.global.add.f32
+// CHECK-DAG: red.relaxed.gpu.global.add.v4.f32
 // CHECK-DAG: fence.release.gpu
 // CHECK-DAG: fence.acq_rel.gpu
 // CHECK-DAG: ld.volatile.global.v4.b32

@@ -88,6 +88,8 @@ struct SearchStats {
 struct SearchResult {
   /// The best `keep` candidates of the full space, best first.
   std::vector<Candidate> ranked;
+  /// The best `keep` candidates of the lowerable family, best first.
+  std::vector<Candidate> rankedLowerable;
   /// The best candidate in the lowerable family, if any.
   std::optional<Candidate> bestLowerable;
   SearchStats stats;

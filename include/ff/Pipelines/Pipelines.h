@@ -43,6 +43,11 @@ struct LowerToNVVMOptions : public PassPipelineOptions<LowerToNVVMOptions> {
       llvm::cl::desc("The caller's SHA-256 of its source text, recorded in "
                      "the bundle manifest"),
       llvm::cl::init("")};
+  PassOptions::Option<bool> testOmitBarrier{
+      *this, "test-omit-barrier",
+      llvm::cl::desc("Testing only: forwarded to --dsm-materialize (builds a "
+                     "kernel with a known race)"),
+      llvm::cl::init(false)};
 };
 
 /// dsm-materialize -> convert-dsm-to-nvgpu -> NVVM/LLVM conversions ->

@@ -277,7 +277,7 @@ private:
   void emitGemmEpilogue(Value acc);
   void emitFfnEpilogue(ArrayRef<Value> accs);
   void emitChunkOutput(Value acc, Value chunk);
-  void emitFinisher(Value colStart, int64_t width, Value counter);
+  void emitFinisher();
   template <typename Fn> void forEachOwnedQuad(int64_t width, Fn &&fn);
 
   OpBuilder &b;
@@ -645,16 +645,17 @@ void KernelEmitter::forEachOwnedQuad(int64_t width, Fn &&fn) {
           });
 }
 
-void KernelEmitter::emitFinisher(Value colStart, int64_t width,
-                                 Value counter) {
-  // The last of the grid_n clusters to add its partial tile casts the fp32
-  // workspace tile into the output (a split-K style semaphore).
+void KernelEmitter::emitFinisher() {
+  // After all its chunks are added, a CTA counts itself in once per (m tile,
+  // owner rank); the last of the grid_n clusters to arrive casts the fp32
+  // workspace columns this rank owns into the output (a split-K style
+  // semaphore). One fence per thread at the end instead of one per chunk:
+  // a gpu-scope fence waits for every reduction the thread has in flight.
   int64_t threads = p.numConsumers * 128;
   LLVM::FenceOp::create(b, loc, LLVM::AtomicOrdering::release, "device");
   namedBarrier(8, threads);
   Value flagPtr = sharedPtr(cst(p.smemFlag));
-  // Counters follow the M x L fp32 tile: one per (m tile, l chunk, owner).
-  counter = add(mul(mTile, p.lTiles() * p.clusterN), counter);
+  Value counter = add(mul(mTile, p.clusterN), rank);
   ifThen(eq(tid, 0), [&] {
     Value cntOff = add(mul(mul(numRows, p.shape.l), 4), mul(counter, 4));
     // __threadfence(); atomicAdd(); __threadfence(): the explicit fences
@@ -670,40 +671,63 @@ void KernelEmitter::emitFinisher(Value colStart, int64_t width,
     Value flag = arith::ExtUIOp::create(b, loc, i32, last);
     LLVM::StoreOp::create(b, loc, flag, flagPtr, 4);
   });
-  namedBarrier(8, threads);
+  // --dsm-materialize=test-omit-barrier drops this barrier: the flag is then
+  // read while thread 0 may still write it, a shared-memory race that
+  // compute-sanitizer's racecheck must report (docs/reliability.md).
+  if (!p.testOmitBarrier)
+    namedBarrier(8, threads);
   Value flag = LLVM::LoadOp::create(b, loc, i32, flagPtr, 4);
+  int64_t w = p.bl / p.clusterN;
   ifThen(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, flag,
                                cstI32(0)),
          [&] {
            LLVM::FenceOp::create(b, loc, LLVM::AtomicOrdering::acquire,
                                  "device");
-           forEachOwnedQuad(width, [&](Value row, Value col) {
-             Value gRow = add(m0, row);
-             ifThen(ult(gRow, rowEnd), [&] {
-               Value gCol = add(colStart, col);
-               Value off = mul(add(mul(gRow, p.shape.l), gCol), 4);
-               Value v = LLVM::LoadOp::create(
-                   b, loc, VectorType::get({4}, f32), gep(ws, off), 16,
-                   /*isVolatile=*/true);
-               SmallVector<Value> ys;
-               for (int64_t i = 0; i < 4; ++i)
-                 ys.push_back(applyEpilogue(p.lastEpilogue, extract(v, i)));
-               storeOut(gRow, gCol, p.shape.l, ys);
+           forLoop(cst(0), cst(p.lTiles()), cst(1), [&](Value j) {
+             Value colStart = add(mul(j, p.bl), mul(rank, w));
+             forEachOwnedQuad(w, [&](Value row, Value col) {
+               Value gRow = add(m0, row);
+               ifThen(ult(gRow, rowEnd), [&] {
+                 Value gCol = add(colStart, col);
+                 Value off = mul(add(mul(gRow, p.shape.l), gCol), 4);
+                 Value v = LLVM::LoadOp::create(
+                     b, loc, VectorType::get({4}, f32), gep(ws, off), 16,
+                     /*isVolatile=*/true);
+                 SmallVector<Value> ys;
+                 for (int64_t i = 0; i < 4; ++i)
+                   ys.push_back(
+                       applyEpilogue(p.lastEpilogue, extract(v, i)));
+                 storeOut(gRow, gCol, p.shape.l, ys);
+               });
              });
            });
          });
-  // The flag is rewritten for the next chunk only after everyone read it.
-  namedBarrier(8, threads);
 }
 
 void KernelEmitter::emitChunkOutput(Value acc, Value chunk) {
   Value l0 = mul(chunk, p.bl);
   Value rowInWg = add(mul(warp, 16), div(lane, 4));
   Value colPair = mul(rem(lane, 4), 2);
-  auto atomicAdd = [&](Value row, Value col, Value v) {
+  // One vector reduction (red.global.add.v2/v4.f32, sm_90) per 2 or 4
+  // adjacent fp32 values of the workspace row.
+  auto reduceAdd = [&](Value row, Value col, ArrayRef<Value> vals) {
     Value off = mul(add(mul(row, p.shape.l), col), 4);
-    LLVM::AtomicRMWOp::create(b, loc, LLVM::AtomicBinOp::fadd, gep(ws, off),
-                              v, LLVM::AtomicOrdering::monotonic, "device");
+    std::string regs;
+    for (size_t i = 0; i < vals.size(); ++i)
+      regs += (i ? ", $" : "$") + std::to_string(i + 1);
+    std::string text = "red.relaxed.gpu.global.add.v" +
+                       std::to_string(vals.size()) + ".f32 [$0], {" + regs +
+                       "};";
+    SmallVector<Value> operands{gep(ws, off)};
+    operands.append(vals.begin(), vals.end());
+    std::string constraints = "l";
+    for (size_t i = 0; i < vals.size(); ++i)
+      constraints += ",f";
+    constraints += ",~{memory}";
+    LLVM::InlineAsmOp::create(
+        b, loc, TypeRange{}, operands, text, constraints,
+        /*has_side_effects=*/true, /*is_align_stack=*/false,
+        LLVM::TailCallKind::None, LLVM::AsmDialectAttr(), ArrayAttr());
   };
 
   if (p.clusterN == 1) {
@@ -715,8 +739,7 @@ void KernelEmitter::emitChunkOutput(Value acc, Value chunk) {
           Value v0 = accElt(acc, 4 * j + 2 * h);
           Value v1 = accElt(acc, 4 * j + 2 * h + 1);
           if (p.needsWorkspace) {
-            atomicAdd(row, col, v0);
-            atomicAdd(row, add(col, 1), v1);
+            reduceAdd(row, col, {v0, v1});
           } else {
             storeOut(row, col, p.shape.l,
                      {applyEpilogue(p.lastEpilogue, v0),
@@ -725,8 +748,6 @@ void KernelEmitter::emitChunkOutput(Value acc, Value chunk) {
         }
       });
     }
-    if (p.needsWorkspace)
-      emitFinisher(l0, p.bl, chunk);
     return;
   }
 
@@ -759,22 +780,18 @@ void KernelEmitter::emitChunkOutput(Value acc, Value chunk) {
     Value gRow = add(m0, row);
     ifThen(ult(gRow, rowEnd), [&] {
       Value gCol = add(l0, c);
-      SmallVector<Value> ys;
-      for (int64_t i = 0; i < 4; ++i) {
-        Value x = extract(sum, i);
-        if (p.needsWorkspace)
-          atomicAdd(gRow, add(gCol, i), x);
-        else
-          ys.push_back(applyEpilogue(p.lastEpilogue, x));
+      if (p.needsWorkspace) {
+        reduceAdd(gRow, gCol, {extract(sum, 0), extract(sum, 1),
+                               extract(sum, 2), extract(sum, 3)});
+        return;
       }
-      if (!p.needsWorkspace)
-        storeOut(gRow, gCol, p.shape.l, ys);
+      SmallVector<Value> ys;
+      for (int64_t i = 0; i < 4; ++i)
+        ys.push_back(applyEpilogue(p.lastEpilogue, extract(sum, i)));
+      storeOut(gRow, gCol, p.shape.l, ys);
     });
   });
   clusterSync();
-  if (p.needsWorkspace)
-    emitFinisher(add(l0, colOwned), w,
-                 add(mul(chunk, p.clusterN), rank));
 }
 
 void KernelEmitter::emitConsumer() {
@@ -815,6 +832,8 @@ void KernelEmitter::emitConsumer() {
            [&] { nvgpu::MBarrierArriveOp::create(b, loc, dempty, slot); });
     emitChunkOutput(acc2, j);
   });
+  if (p.needsWorkspace)
+    emitFinisher();
 }
 
 void KernelEmitter::emit(gpu::GPUFuncOp func) {

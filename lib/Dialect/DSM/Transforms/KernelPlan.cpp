@@ -19,9 +19,9 @@ using namespace mlir::dsm;
 int64_t KernelPlan::workspaceBytesPerM() const {
   if (!needsWorkspace)
     return 0;
-  // One fp32 row of E plus one arrival counter per (m tile, l chunk, owner);
+  // One fp32 row of E plus one arrival counter per (m tile, owner rank);
   // a tile has at least one row, so per-row sizing covers the counters.
-  return shape.l * 4 + lTiles() * clusterN * 4;
+  return shape.l * 4 + clusterN * 4;
 }
 
 static int64_t alignUp(int64_t v, int64_t a) { return llvm::alignTo(v, a); }

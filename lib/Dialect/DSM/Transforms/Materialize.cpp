@@ -60,6 +60,7 @@ std::string typeName(Type t) {
 
 struct DSMMaterializePass
     : public dsm::impl::DSMMaterializeBase<DSMMaterializePass> {
+  using DSMMaterializeBase::DSMMaterializeBase;
   void runOnOperation() override;
 
   /// Materialises one plan of `chain` as kernel `name`; returns its
@@ -336,6 +337,12 @@ void DSMMaterializePass::runOnOperation() {
       FailureOr<KernelPlan> plan = planKernel(chain, sched, why);
       if (failed(plan)) {
         chain.emitOpError("schedule cannot be lowered: ") << why;
+        return signalPassFailure();
+      }
+      plan->testOmitBarrier = testOmitBarrier;
+      if (testOmitBarrier && !plan->needsWorkspace) {
+        chain.emitOpError("test-omit-barrier needs a plan with an "
+                          "inter-cluster workspace reduction (grid_n > 1)");
         return signalPassFailure();
       }
       std::string name =

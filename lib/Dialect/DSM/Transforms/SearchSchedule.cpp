@@ -221,6 +221,18 @@ private:
 
 const ff::Candidate *DSMSearchPass::choose(FusedChainOp op,
                                            const ff::SearchResult &result) {
+  if (rank > 0) {
+    const std::vector<ff::Candidate> &list =
+        lowerableOnly ? result.rankedLowerable : result.ranked;
+    uint64_t r = rank;
+    if (r >= list.size()) {
+      op.emitError("--dsm-search: rank ")
+          << r << " requested, but only " << list.size()
+          << (lowerableOnly ? " lowerable" : "") << " candidates were kept";
+      return nullptr;
+    }
+    return &list[r];
+  }
   const ff::Candidate *chosen = result.getChosen(lowerableOnly);
   if (chosen && lowerableOnly && !chosen->lowerable)
     op.emitWarning("no plan is in the lowerable family; recording the best "
@@ -236,7 +248,9 @@ LogicalResult DSMSearchPass::searchOne(FusedChainOp op,
     return failure();
   ff::SearchOptions options;
   options.lowerableOnly = lowerableOnly;
-  options.keep = std::max<int64_t>(32, topK);
+  // A dump keeps enough of the ranking to pick measurement sets from.
+  options.keep = std::max<int64_t>(
+      {32, topK, int64_t(rank) + 1, dumpFile.empty() ? 0 : 512});
   MLIRContext *ctx = op.getContext();
   // The lowering decides what it can carry out; the library's family
   // predicate only shapes the space.
@@ -256,6 +270,8 @@ LogicalResult DSMSearchPass::searchOne(FusedChainOp op,
       {"k", chain->k},
       {"l", chain->l}};
 
+  if (chain->m == 0 && rank > 0)
+    return op.emitError("--dsm-search: rank applies to chains of static M");
   if (chain->m == 0) {
     // Dynamic M: one plan per M bin.
     std::vector<ff::BinnedPlan> table =
@@ -300,6 +316,8 @@ LogicalResult DSMSearchPass::searchOne(FusedChainOp op,
   } else {
     ff::SearchResult result = ff::searchChain(*chain, target, options);
     const ff::Candidate *chosen = choose(op, result);
+    if (!chosen && rank > 0)
+      return failure();
     if (!chosen)
       return op.emitOpError("no legal plan for this chain on ") << target.name;
     ScheduleAttr s = getScheduleAttr(ctx, chosen->plan, chosen->flow, *chain,
@@ -325,6 +343,11 @@ LogicalResult DSMSearchPass::searchOne(FusedChainOp op,
     record["stats"] = statsJson(result.stats);
     record["chosen"] = toJson(*chosen, 0);
     record["candidates"] = std::move(ranked);
+    // Ranked like --dsm-search="rank=i": index i is the plan rank=i records.
+    llvm::json::Array lowerable;
+    for (auto [i, c] : llvm::enumerate(result.rankedLowerable))
+      lowerable.push_back(toJson(c, i));
+    record["lowerable_candidates"] = std::move(lowerable);
   }
 
   // The chosen plan must also satisfy the op's shape checks.

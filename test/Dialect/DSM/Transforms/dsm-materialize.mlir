@@ -97,9 +97,10 @@ func.func @gemmc2(%a: tensor<256x512xbf16>, %b: tensor<512x512xbf16>) -> tensor<
 
 // A (1,4) cluster FFN split over 2 clusters: GELU in registers into the
 // swizzled C tile, second GEMM from shared memory, DSM reduce-scatter of E,
-// fp32 workspace across clusters with a last-arriver cast.
+// fp32 workspace across clusters (vector reductions per chunk) with one
+// last-arriver cast of every owned column per CTA after the last chunk.
 // CHECK: activation = "gelu_tanh"
-// CHECK-SAME: {bytes_per_m = 2176 : i64, kind = "workspace", zero = true}
+// CHECK-SAME: {bytes_per_m = 2064 : i64, kind = "workspace", zero = true}
 // CHECK-LABEL: gpu.func @ffn_0
 // CHECK-SAME: %{{.*}}: !llvm.ptr {llvm.align = 64 : i64}, %{{.*}}: !llvm.ptr {llvm.align = 64 : i64}, %{{.*}}: !llvm.ptr {llvm.align = 64 : i64}, %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: i64
 // CHECK-SAME: known_cluster_size = array<i32: 4, 1, 1>
@@ -124,10 +125,17 @@ func.func @gemmc2(%a: tensor<256x512xbf16>, %b: tensor<512x512xbf16>) -> tensor<
 // CHECK: dsm.cluster_arrive
 // CHECK: dsm.cluster_wait
 // CHECK-COUNT-4: nvvm.mapa
-// CHECK: llvm.atomicrmw fadd
+// CHECK: llvm.inline_asm has_side_effects "red.relaxed.gpu.global.add.v4.f32 [$0], {$1, $2, $3, $4};", "l,f,f,f,f,~{memory}"
 // CHECK: dsm.cluster_wait
-// CHECK: llvm.fence syncscope("device") release
+// CHECK-NEXT: }
+// CHECK-NEXT: llvm.fence syncscope("device") release
 // CHECK: llvm.atomicrmw add {{.*}} syncscope("device") acq_rel
+// CHECK: llvm.store {{.*}} : i32, !llvm.ptr<3>
+// CHECK-NEXT: }
+// CHECK: nvvm.barrier id = %{{.*}} number_of_threads
+// CHECK: llvm.load {{.*}} : !llvm.ptr<3> -> i32
+// CHECK: llvm.fence syncscope("device") acquire
+// CHECK: scf.for
 // CHECK: llvm.load volatile
 // CHECK: arith.truncf
 // CHECK: gpu.launch_func @ffn_0_module::@ffn_0 clusters in

@@ -78,6 +78,9 @@ struct KernelPlan {
   int64_t numConsumers = 2;
   /// Whether partial E tiles of several clusters meet in an fp32 workspace.
   bool needsWorkspace = false;
+  /// Testing only: drop the barrier between the workspace finisher's flag
+  /// write and its reads (a race for compute-sanitizer to find).
+  bool testOmitBarrier = false;
 
   // Shared-memory layout (bytes from the 1024-aligned dynamic base).
   int64_t smemA = 0, smemB = 0, smemC = 0, smemD = 0, smemE = 0,

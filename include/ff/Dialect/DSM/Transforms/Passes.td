@@ -146,6 +146,12 @@ def DSMMaterialize : Pass<"dsm-materialize", "ModuleOp"> {
 
     Example: `ff-opt ffn.mlir --dsm-search --dsm-materialize`
   }];
+  let options = [
+    Option<"testOmitBarrier", "test-omit-barrier", "bool", "false",
+           "Testing only: build a kernel with a known shared-memory race "
+           "(the workspace finisher's flag barrier is dropped) to prove that "
+           "compute-sanitizer racecheck catches it">
+  ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::func::FuncDialect",
     "::mlir::gpu::GPUDialect", "::mlir::LLVM::LLVMDialect",
@@ -200,7 +206,10 @@ def DSMSearch : Pass<"dsm-search", "ModuleOp"> {
     Option<"dumpFile", "dump", "std::string", "\"\"",
            "Write the ranked candidates of every chain to this JSON file">,
     Option<"lowerableOnly", "lowerable-only", "bool", "true",
-           "Choose only plans the lowering can carry out">
+           "Choose only plans the lowering can carry out">,
+    Option<"rank", "rank", "unsigned", "0",
+           "Record the candidate of this rank instead of the best (0); for "
+           "measuring the model's ranking on a GPU (static M only)">
   ];
 }
 

@@ -1,0 +1,138 @@
+#!/usr/bin/env python3
+"""Cost-model fidelity: the model's ranking against measured kernel times.
+
+Reads the bundles that `scripts/compile-workloads.sh DIR --ranks R [--spread
+S]` wrote (DIR/<workload>-r<rank>/manifest.json, whose kernel records the
+plan and the model's cost_ns) and the log of `scripts/gpu/validate.sh DIR`
+run on a GPU (its closing table: bundle, M, check, status, rel_l2, max_rel,
+median_us). For every workload it reports the model's top-1 against the
+best measured candidate (issue 7: within 5 %), Spearman's rank correlation
+of estimate and measurement over all measured candidates, and every row.
+
+usage: fidelity.py BUNDLES_DIR VALIDATE_LOG [--csv OUT.csv] [--md OUT.md]
+"""
+
+import argparse
+import csv
+import json
+import os
+import re
+import sys
+
+
+def ranks(values):
+    """Average ranks (1-based) with ties sharing their mean rank."""
+    order = sorted(range(len(values)), key=lambda i: values[i])
+    out = [0.0] * len(values)
+    i = 0
+    while i < len(order):
+        j = i
+        while j + 1 < len(order) and values[order[j + 1]] == values[order[i]]:
+            j += 1
+        for k in range(i, j + 1):
+            out[order[k]] = (i + j) / 2.0 + 1
+        i = j + 1
+    return out
+
+
+def spearman(xs, ys):
+    if len(xs) < 2:
+        return float("nan")
+    rx, ry = ranks(xs), ranks(ys)
+    mx, my = sum(rx) / len(rx), sum(ry) / len(ry)
+    num = sum((a - mx) * (b - my) for a, b in zip(rx, ry))
+    den = (sum((a - mx) ** 2 for a in rx) *
+           sum((b - my) ** 2 for b in ry)) ** 0.5
+    return num / den if den else float("nan")
+
+
+def read_log(path):
+    """bundle name -> (status, median_us) from validate.sh's closing table."""
+    rows = {}
+    pat = re.compile(r"^(\S+)\s+(\S+)\s+ff-run\s+(\S+)\s+(\S+)\s+(\S+)\s+(\S+)")
+    with open(path) as f:
+        for line in f:
+            m = pat.match(line)
+            if m:
+                name, _, status, _, _, us = m.groups()
+                try:
+                    rows[name] = (status, float(us))
+                except ValueError:
+                    rows[name] = (status, None)
+    return rows
+
+
+def plan_str(plan):
+    c, b = plan["cluster"], plan["block"]
+    return "c%d %dx%dx%dx%d g%d s%d" % (c[1], b[0], b[1], b[2], b[3],
+                                       plan["grid"][1], plan["stages"])
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("bundles")
+    ap.add_argument("log")
+    ap.add_argument("--csv")
+    ap.add_argument("--md")
+    args = ap.parse_args()
+    measured = read_log(args.log)
+    groups = {}
+    for d in sorted(os.listdir(args.bundles)):
+        m = re.match(r"^(.*)-r(\d+)$", d)
+        if not m or not os.path.isfile(
+                os.path.join(args.bundles, d, "manifest.json")):
+            continue
+        with open(os.path.join(args.bundles, d, "manifest.json")) as f:
+            kernel = json.load(f)["kernels"][0]
+        status, us = measured.get(d, ("missing", None))
+        groups.setdefault(m.group(1), []).append({
+            "bundle": d, "rank": int(m.group(2)), "plan": plan_str(kernel["plan"]),
+            "est_us": kernel["plan"]["cost_ns"] / 1e3, "status": status,
+            "us": us})
+    if not groups:
+        sys.exit("fidelity: no <workload>-r<rank> bundles in " + args.bundles)
+
+    lines = ["| workload | top-1 plan | top-1 µs | best plan (rank) | best µs "
+             "| top-1 / best | Spearman ρ (n) | top-11 ρ |",
+             "|---|---|---|---|---|---|---|---|"]
+    detail = ["| workload | rank | plan | model µs | measured µs | status |",
+              "|---|---|---|---|---|---|"]
+    table = []
+    worst = 0.0
+    for name, rows in groups.items():
+        rows.sort(key=lambda r: r["rank"])
+        ok = [r for r in rows if r["status"] == "PASS" and r["us"]]
+        for r in rows:
+            detail.append("| %s | %d | %s | %.1f | %s | %s |" % (
+                name, r["rank"], r["plan"], r["est_us"],
+                "%.1f" % r["us"] if r["us"] else "-", r["status"]))
+            table.append(dict(r, workload=name))
+        top = next((r for r in ok if r["rank"] == 0), None)
+        if not top or not ok:
+            lines.append("| %s | - | - | - | - | - | - | - |" % name)
+            continue
+        best = min(ok, key=lambda r: r["us"])
+        rho = spearman([r["est_us"] for r in ok], [r["us"] for r in ok])
+        top11 = [r for r in ok if r["rank"] < 11]
+        rho11 = spearman([r["est_us"] for r in top11], [r["us"] for r in top11])
+        ratio = top["us"] / best["us"]
+        worst = max(worst, ratio)
+        lines.append("| %s | %s | %.1f | %s (%d) | %.1f | %.3f | %.2f (%d) | %.2f |"
+                     % (name, top["plan"], top["us"], best["plan"], best["rank"],
+                        best["us"], ratio, rho, len(ok), rho11))
+    out = "\n".join(lines) + "\n\n" + "\n".join(detail) + "\n"
+    if args.md:
+        with open(args.md, "w") as f:
+            f.write(out)
+    print("\n".join(lines))
+    print("worst top-1 / best: %.3f" % worst)
+    if args.csv:
+        with open(args.csv, "w", newline="") as f:
+            w = csv.DictWriter(f, fieldnames=["workload", "bundle", "rank", "plan",
+                                              "est_us", "us", "status"])
+            w.writeheader()
+            w.writerows(table)
+
+
+if __name__ == "__main__":
+    main()
