@@ -21,7 +21,8 @@ kernel per M bin of its #dsm.schedule_table.
 With --ranks R it compiles, per workload, the R best lowerable plans of the
 cost model's ranking (--dsm-search="rank=i") into OUTDIR/<name>-r<i>: the
 candidates issue 7's fidelity check measures on the GPU (static M only).
---spread S adds, beyond those, the best-ranked plan of every other
+--race builds <name>-race bundles whose kernel has a known shared-memory
+race (the negative control of compute-sanitizer racecheck). --spread S adds, beyond those, the best-ranked plan of every other
 (cluster, block) shape among the 512 best lowerable ones, up to S more: the
 measurements that show where the model's ranking is wrong.
 
@@ -128,8 +129,11 @@ def spread_ranks(w, ff_opt, tmp, ranks, spread):
     return chosen
 
 
-def compile_one(w, outdir, ff_opt, ptxas, tmp, dynamic_m, rank=None):
+def compile_one(w, outdir, ff_opt, ptxas, tmp, dynamic_m, rank=None,
+                race=False):
     name = w.name if rank is None else "%s-r%d" % (w.name, rank)
+    if race:
+        name += "-race"
     src = os.path.join(tmp, name + ".mlir")
     with open(src, "w") as f:
         f.write(linalg_text(w, dynamic_m))
@@ -138,7 +142,8 @@ def compile_one(w, outdir, ff_opt, ptxas, tmp, dynamic_m, rank=None):
     search = "--dsm-search" if rank is None else "--dsm-search=rank=%d" % rank
     proc = subprocess.run(
         [ff_opt, src, "--dsm-fuse", search,
-         '--lower-to-nvvm=format=bin emit-bundle=%s' % bundle,
+         '--lower-to-nvvm=format=bin emit-bundle=%s%s' % (
+             bundle, " test-omit-barrier" if race else ""),
          "-o", os.devnull], capture_output=True, text=True)
     if proc.returncode != 0:
         shutil.rmtree(bundle, ignore_errors=True)
@@ -159,6 +164,10 @@ def main():
                     help="G1-G10 and S1-S8 with a dynamic M")
     ap.add_argument("--ranks", type=int, default=0,
                     help="compile the R best plans of each workload")
+    ap.add_argument("--race", action="store_true",
+                    help="build <name>-race bundles with a known race "
+                         "(--lower-to-nvvm=test-omit-barrier), the negative "
+                         "control of compute-sanitizer racecheck")
     ap.add_argument("--spread", type=int, default=0,
                     help="with --ranks: up to S more plans of other shapes")
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
@@ -186,7 +195,7 @@ def main():
             [(w, i) for w in todo
              for i in spread_ranks(w, ff_opt, tmp, args.ranks, args.spread)]
         futures = [pool.submit(compile_one, w, args.outdir, ff_opt, ptxas,
-                               tmp, args.dynamic_m, rank)
+                               tmp, args.dynamic_m, rank, args.race)
                    for w, rank in jobs]
         for fut in futures:
             for r in fut.result():

@@ -47,13 +47,20 @@ def spearman(xs, ys):
 
 
 def read_log(path):
-    """bundle name -> (status, median_us) from validate.sh's closing table."""
+    """bundle name -> (status, median_us) from ff-run's RESULT lines (or
+    validate.sh's closing table when a RESULT line is missing)."""
     rows = {}
     pat = re.compile(r"^(\S+)\s+(\S+)\s+ff-run\s+(\S+)\s+(\S+)\s+(\S+)\s+(\S+)")
     with open(path) as f:
         for line in f:
+            if line.startswith("RESULT "):
+                kv = dict(t.split("=", 1) for t in line.split()[1:] if "=" in t)
+                name = os.path.basename(kv.get("bundle", "").rstrip("/"))
+                rows[name] = (kv.get("status", "?"),
+                              float(kv.get("median_us", "nan")))
+                continue
             m = pat.match(line)
-            if m:
+            if m and m.group(1) not in rows:
                 name, _, status, _, _, us = m.groups()
                 try:
                     rows[name] = (status, float(us))

@@ -9,7 +9,10 @@
 #   env: BENCH (default 50 timed batches), MS ("128 1000 4096"; "static":
 #        each bundle at its own static M), SANITIZE=0
 #        to skip compute-sanitizer, SANITIZE_ONLY=REGEX to sanitize only the
-#        bundles whose directory name matches
+#        bundles whose directory name matches, CHECK=0 to time without the
+#        reference check (its host fp64 reference takes seconds per large
+#        chain; the fidelity sweep times hundreds of candidate plans),
+#        EXTRAS=0 to skip the negative control, unit and Python tests
 # Exit status: 0 when nothing failed.
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -37,7 +40,9 @@ for manifest in $(find "$bundles" -name manifest.json | sort); do
     echo "== $name M=$m"
     mflag=(--m "$m")
     [ "$m" = static ] && mflag=()
-    out=$("$ffrun" "$b" "${mflag[@]}" --check --bench "$bench" 2>&1); rc=$?
+    cflag=(--check)
+    [ "${CHECK:-1}" = 0 ] && cflag=()
+    out=$("$ffrun" "$b" "${mflag[@]}" "${cflag[@]}" --bench "$bench" 2>&1); rc=$?
     echo "$out"
     res=$(grep '^RESULT' <<<"$out")
     case $rc in
@@ -72,6 +77,7 @@ done
 # ("nk") must fail --check, or the check proves nothing.
 neg=$(mktemp -d)
 first=$(find "$bundles" -name manifest.json | sort | head -1)
+[ "${EXTRAS:-1}" = 0 ] && first=
 if [ -n "$first" ] && PYTHONPATH=$root/python python3 - "$(dirname "$first")" \
     "$neg/nk" <<'PY'
 import json, os, sys
@@ -95,13 +101,14 @@ then
 fi
 rm -rf "$neg"
 
-if [ -x "$build/test/Unit/Runtime/FFRuntimeTests" ]; then
+if [ "${EXTRAS:-1}" != 0 ] && [ -x "$build/test/Unit/Runtime/FFRuntimeTests" ]; then
   echo "== runtime unit tests"
   if "$build/test/Unit/Runtime/FFRuntimeTests" --gtest_brief=1; then st=PASS
   else st=FAIL; fail=1; fi
   rows+=("$(printf '%-22s %-6s %-9s %-8s' FFRuntimeTests - gtest "$st")")
 fi
-if python3 -c 'import torch, pytest; assert torch.cuda.is_available()' \
+if [ "${EXTRAS:-1}" != 0 ] && \
+    python3 -c 'import torch, pytest; assert torch.cuda.is_available()' \
     2>/dev/null; then
   echo "== python tests (GPU)"
   # The Python GPU tests use the committed probe bundles, whatever BUNDLES_DIR.
