@@ -1,18 +1,29 @@
 //===- ff-run.cpp - Run, check and time a FlashFuser kernel bundle --------===//
 //
 //   ff-run BUNDLE [--m M] [--check] [--bench N] [--seed S] [--verify]
+//                 [--inputs random|large|denormal] [--repeat N]
 //
 // Allocates random inputs (scaled so bf16 results are well conditioned and
 // never zero), poisons the outputs with NaN, launches the bundle through the
-// runtime, and reports whether every output element was written. --check
-// compares against an fp32 cuBLAS + host-double reference (Reference.cpp);
-// --bench N reports the median over N event-timed batches of 10 back-to-back
-// launches, after warm-up. --verify only reads the bundle, checks its
-// manifest and hash and prints its kernels (no GPU needed).
+// runtime, and reports whether every output element was written and how many
+// are NaN/Inf. --check compares against an fp32 cuBLAS + host-double
+// reference (Reference.cpp); --bench N reports the median over N event-timed
+// batches of 10 back-to-back launches, after warm-up. --verify only reads the
+// bundle, checks its manifest and hash and prints its kernels (no GPU
+// needed).
 //
-// Exit status: 0 ok; 1 check failed or output not fully written; 2 usage or
-// bundle error; 3 no CUDA driver/device; 4 CUDA error; 5 the bundle does not
-// serve this M (outside every kernel's bin, or not a required multiple).
+// --inputs picks the input distribution: "random" (default, above), "large"
+// (the same values times 1e4) or "denormal" (a quarter of the elements
+// replaced by subnormals of the input dtype). --repeat N launches N times on
+// the same inputs, re-poisoning the outputs before each launch, and compares
+// every result bitwise with the first.
+//
+// The last line is "RESULT key=value ...". Exit status: 0 ok; 1 check
+// failed, output not fully written, NaN/Inf where the reference is finite, or
+// repeated launches not bitwise identical (kernels without a workspace); 2
+// usage or bundle error; 3 no CUDA driver/device; 4 CUDA error; 5 the bundle
+// does not serve this M (outside every kernel's bin, or not a required
+// multiple).
 //
 //===----------------------------------------------------------------------===//
 
@@ -22,7 +33,9 @@
 #include "ff/Runtime/Runtime.h"
 
 #include <algorithm>
+#include <cfloat>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -46,8 +59,30 @@ enum Exit {
 void usage() {
   std::fprintf(stderr,
                "usage: ff-run BUNDLE [--m M] [--check] [--bench N] [--seed S]\n"
-               "              [--tol-l2 X] [--tol-max X] [--verify]\n");
+               "              [--tol-l2 X] [--tol-max X] [--verify]\n"
+               "              [--inputs random|large|denormal] [--repeat N]\n");
 }
+
+/// Input distributions (--inputs).
+enum class Inputs { Random, Large, Denormal };
+
+const char *inputsName(Inputs i) {
+  switch (i) {
+  case Inputs::Random:
+    return "random";
+  case Inputs::Large:
+    return "large";
+  case Inputs::Denormal:
+    return "denormal";
+  }
+  return "random";
+}
+
+/// Factor of --inputs large over the random values: bf16 keeps 8 bits of
+/// mantissa at any exponent, so the scaled values stay exactly representable
+/// relative to their own magnitude, and every GEMM output grows by 1e8 (far
+/// from bf16/fp32 overflow, beyond f16's 65504).
+constexpr float kLargeScale = 1e4f;
 
 uint16_t toBf16(float f) {
   uint32_t u;
@@ -158,9 +193,10 @@ int main(int argc, char **argv) {
   std::string bundleDir;
   int64_t m = 0;
   bool check = false, verifyOnly = false;
-  int bench = 0;
+  int bench = 0, repeat = 1;
   uint64_t seed = 1;
   double tolL2 = 1e-2, tolMax = 4e-2;
+  Inputs inputMode = Inputs::Random;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     auto next = [&](const char *flag) -> const char * {
@@ -184,6 +220,30 @@ int main(int argc, char **argv) {
       tolL2 = std::atof(next("--tol-l2"));
     else if (a == "--tol-max")
       tolMax = std::atof(next("--tol-max"));
+    else if (a == "--repeat") {
+      const char *v = next("--repeat");
+      char *end = nullptr;
+      long n = std::strtol(v, &end, 10);
+      if (*v == 0 || *end != 0 || n < 1 || n > 1000000) {
+        std::fprintf(stderr, "ff-run: --repeat needs a count in [1, 1000000], "
+                             "got '%s'\n", v);
+        return kUsage;
+      }
+      repeat = int(n);
+    } else if (a == "--inputs") {
+      std::string v = next("--inputs");
+      if (v == "random")
+        inputMode = Inputs::Random;
+      else if (v == "large")
+        inputMode = Inputs::Large;
+      else if (v == "denormal")
+        inputMode = Inputs::Denormal;
+      else {
+        std::fprintf(stderr, "ff-run: --inputs must be random, large or "
+                             "denormal, got '%s'\n", v.c_str());
+        return kUsage;
+      }
+    }
     else if (a == "-h" || a == "--help") {
       usage();
       return kOk;
@@ -214,12 +274,20 @@ int main(int argc, char **argv) {
     // Manifest and hash checked by open(); no GPU needed.
     std::printf("bundle %s: valid, hash %s\n", bundleDir.c_str(),
                 man.hash.c_str());
-    for (const KernelSpec &k : man.kernels)
+    std::printf("chain: %s, M %s\n", chainKindName(man.chain.kind),
+                man.chain.m > 0 ? std::to_string(man.chain.m).c_str()
+                                : "dynamic");
+    for (const KernelSpec &k : man.kernels) {
+      bool workspace = false;
+      for (const ParamSpec &p : k.params)
+        workspace |= p.kind == ParamKind::Workspace;
       std::printf("kernel %s: M in [%lld, %lld], grid %u x %u x %u, cluster "
-                  "%u x %u x %u, block %u, %u B dynamic smem, %zu params\n",
+                  "%u x %u x %u, block %u, %u B dynamic smem, %zu params%s\n",
                   k.name.c_str(), (long long)k.mLo, (long long)k.mHi,
                   k.grid[0], k.grid[1], k.grid[2], k.cluster[0], k.cluster[1],
-                  k.cluster[2], k.block[0], k.dynamicSmem, k.params.size());
+                  k.cluster[2], k.block[0], k.dynamicSmem, k.params.size(),
+                  workspace ? ", workspace" : "");
+    }
     return kOk;
   }
   if (m <= 0)
@@ -271,9 +339,14 @@ int main(int argc, char **argv) {
   }
 
   // Inputs: x ~ U(-1, 1); weights ~ U(-1, 1) * sqrt(3 / fan_in) so every
-  // GEMM output has about unit variance. Zero is never drawn.
+  // GEMM output has about unit variance. Zero is never drawn. --inputs large
+  // multiplies every value by kLargeScale. --inputs denormal replaces each
+  // element with probability 1/4 by a tiny value of random sign, log-uniform
+  // in [1e-40, 1e-38] for bf16/f32 (below FLT_MIN: subnormal in both) and in
+  // [6e-8, 6e-5] for f16 (its subnormal range).
   std::mt19937_64 rng(seed);
   std::uniform_real_distribution<float> uni(-1.f, 1.f);
+  std::uniform_real_distribution<double> uni01(0.0, 1.0);
   std::vector<HostTensor> inputs;
   std::vector<TensorArg> args;
   std::vector<CUdeviceptr> allocations;
@@ -281,6 +354,7 @@ int main(int argc, char **argv) {
     for (CUdeviceptr p : allocations)
       d.cuMemFree(p);
   };
+  size_t subnormals = 0, inputElements = 0;
   for (size_t i = 0; i < man.chain.inputs.size(); ++i) {
     const TensorSpec &spec = man.chain.inputs[i];
     HostTensor t;
@@ -295,6 +369,11 @@ int main(int argc, char **argv) {
           t.layout == "nk" ? t.shape[1] : numel(t.shape) / t.shape.back();
       scale = std::sqrt(3.f / float(fanIn));
     }
+    if (inputMode == Inputs::Large)
+      scale *= kLargeScale;
+    const bool f16 = t.dtype == DType::F16;
+    const double tinyLo = f16 ? 6e-8 : 1e-40, tinyHi = f16 ? 6e-5 : 1e-38;
+    const float normalMin = f16 ? 6.103515625e-05f : FLT_MIN;
     std::vector<uint8_t> bytes;
     int64_t count = numel(t.shape);
     t.values.reserve(size_t(count));
@@ -303,8 +382,17 @@ int main(int argc, char **argv) {
       float v = uni(rng);
       if (std::fabs(v) < 1.f / 64)
         v = v < 0 ? -1.f / 64 : 1.f / 64;
-      t.values.push_back(roundTo(t.dtype, v * scale, bytes));
+      v *= scale;
+      if (inputMode == Inputs::Denormal && (rng() & 3) == 0) {
+        double mag = tinyLo * std::pow(tinyHi / tinyLo, uni01(rng));
+        v = float(v < 0 ? -mag : mag);
+      }
+      float stored = roundTo(t.dtype, v, bytes);
+      if (stored != 0 && std::fabs(stored) < normalMin)
+        ++subnormals;
+      t.values.push_back(stored);
     }
+    inputElements += size_t(count);
     CUresult r = d.cuMemAlloc(&t.device, bytes.size());
     if (r != CUDA_SUCCESS) {
       freeAll();
@@ -323,8 +411,17 @@ int main(int argc, char **argv) {
     args.push_back(a);
     inputs.push_back(std::move(t));
   }
-  // Outputs are poisoned with NaN so unwritten elements show up.
+  std::printf("inputs: %s, %zu elements, %zu subnormal\n",
+              inputsName(inputMode), inputElements, subnormals);
+
+  // Outputs are poisoned with NaN (all bits set) so unwritten elements show
+  // up; a kernel's own NaN has another bit pattern.
   std::vector<TensorArg> outputs;
+  auto poison = [&](const TensorArg &a) {
+    size_t count = size_t(numel(a.shape));
+    return a.dtype == DType::F32 ? d.cuMemsetD32(a.data, 0xffffffffu, count)
+                                 : d.cuMemsetD16(a.data, 0xffff, count);
+  };
   for (const TensorSpec &spec : man.chain.outputs) {
     TensorArg a;
     a.dtype = spec.dtype;
@@ -337,13 +434,11 @@ int main(int argc, char **argv) {
       return cudaFail(d, "cuMemAlloc", r);
     }
     allocations.push_back(p);
-    r = a.dtype == DType::F32 ? d.cuMemsetD32(p, 0xffffffffu, count)
-                              : d.cuMemsetD16(p, 0xffff, count);
-    if (r != CUDA_SUCCESS) {
+    a.data = p;
+    if ((r = poison(a)) != CUDA_SUCCESS) {
       freeAll();
       return cudaFail(d, "cuMemset", r);
     }
-    a.data = p;
     args.push_back(a);
     outputs.push_back(a);
   }
@@ -361,38 +456,59 @@ int main(int argc, char **argv) {
     return kCuda;
   }
   const KernelSpec &ks = man.kernels[size_t(plan.kernel)];
-  std::printf("launch: kernel %s grid %ux%ux%u\n", ks.name.c_str(),
-              plan.grid[0], plan.grid[1], plan.grid[2]);
+  bool usesWorkspace = false;
+  for (const ParamSpec &p : ks.params)
+    usesWorkspace |= p.kind == ParamKind::Workspace;
+  std::printf("launch: kernel %s grid %ux%ux%u%s\n", ks.name.c_str(),
+              plan.grid[0], plan.grid[1], plan.grid[2],
+              usesWorkspace ? ", with a workspace" : "");
 
-  // Read the first output back; count elements still NaN.
-  const TensorArg &out = outputs[0];
-  size_t count = size_t(numel(out.shape));
-  std::vector<float> result(count);
-  {
-    std::vector<uint8_t> raw(count * size_t(dtypeSize(out.dtype)));
-    if ((r = d.cuMemcpyDtoH(raw.data(), out.data, raw.size())) !=
-        CUDA_SUCCESS) {
-      freeAll();
-      return cudaFail(d, "cuMemcpyDtoH", r);
+  // Reads every output's bytes back.
+  auto readOutputs = [&](std::vector<std::vector<uint8_t>> &raw) {
+    raw.resize(outputs.size());
+    for (size_t o = 0; o < outputs.size(); ++o) {
+      const TensorArg &a = outputs[o];
+      raw[o].resize(size_t(numel(a.shape)) * size_t(dtypeSize(a.dtype)));
+      CUresult rr = d.cuMemcpyDtoH(raw[o].data(), a.data, raw[o].size());
+      if (rr != CUDA_SUCCESS)
+        return rr;
     }
-    for (size_t i = 0; i < count; ++i) {
-      if (out.dtype == DType::F32) {
-        std::memcpy(&result[i], &raw[4 * i], 4);
-      } else {
-        uint16_t h = uint16_t(raw[2 * i] | raw[2 * i + 1] << 8);
-        result[i] = out.dtype == DType::BF16 ? fromBf16(h) : fromF16(h);
-      }
-    }
+    return CUresult(CUDA_SUCCESS);
+  };
+  std::vector<std::vector<uint8_t>> first;
+  if ((r = readOutputs(first)) != CUDA_SUCCESS) {
+    freeAll();
+    return cudaFail(d, "cuMemcpyDtoH", r);
   }
-  size_t unwritten = 0;
-  for (float v : result)
-    if (std::isnan(v))
-      ++unwritten;
+
+  // The first output as floats; count elements still holding the poison and
+  // elements that are NaN or Inf (the poison included).
+  const TensorArg &out = outputs[0];
+  const size_t count = size_t(numel(out.shape));
+  std::vector<float> result(count);
+  size_t unwritten = 0, nonfiniteOut = 0;
+  for (size_t i = 0; i < count; ++i) {
+    const uint8_t *raw = first[0].data();
+    bool poisoned;
+    if (out.dtype == DType::F32) {
+      uint32_t u;
+      std::memcpy(&u, &raw[4 * i], 4);
+      std::memcpy(&result[i], &u, 4);
+      poisoned = u == 0xffffffffu;
+    } else {
+      uint16_t h = uint16_t(raw[2 * i] | raw[2 * i + 1] << 8);
+      result[i] = out.dtype == DType::BF16 ? fromBf16(h) : fromF16(h);
+      poisoned = h == 0xffff;
+    }
+    unwritten += poisoned;
+    nonfiniteOut += !std::isfinite(result[i]);
+  }
   bool ok = unwritten == 0;
-  std::printf("written: %s (%zu of %zu elements NaN)\n", ok ? "all" : "NOT ALL",
-              unwritten, count);
+  std::printf("written: %s (%zu of %zu elements still the NaN poison)\n",
+              ok ? "all" : "NOT ALL", unwritten, count);
 
   double relL2 = -1, relMax = -1;
+  long long nonfiniteRef = -1;
   if (check) {
     std::vector<float> ref;
     if (!run::computeReference(d, man, m, inputs, ref, error)) {
@@ -407,11 +523,29 @@ int main(int argc, char **argv) {
       freeAll();
       return kCheckFailed;
     }
+    // The reference is fp32; rounded to the output's dtype it may overflow
+    // (f16), and then the output must hold the same Inf. Such elements stay
+    // out of the error norms. An output NaN/Inf where the rounded reference
+    // is finite fails the check.
     double num = 0, den = 0, maxAbs = 0, maxRef = 0;
-    size_t worst = 0;
+    size_t worst = 0, badNonfinite = 0, nonfiniteMismatch = 0;
+    nonfiniteRef = 0;
+    std::vector<uint8_t> scratch;
     for (size_t i = 0; i < count; ++i) {
-      double diff =
-          std::isnan(result[i]) ? INFINITY : double(result[i]) - double(ref[i]);
+      scratch.clear();
+      float rounded = roundTo(out.dtype, ref[i], scratch);
+      if (!std::isfinite(rounded)) {
+        ++nonfiniteRef;
+        bool same = result[i] == rounded ||
+                    (std::isnan(result[i]) && std::isnan(rounded));
+        nonfiniteMismatch += !same;
+        continue;
+      }
+      double diff = INFINITY;
+      if (std::isfinite(result[i]))
+        diff = double(result[i]) - double(ref[i]);
+      else
+        ++badNonfinite;
       num += diff * diff;
       den += double(ref[i]) * double(ref[i]);
       if (std::fabs(diff) > maxAbs) {
@@ -422,7 +556,8 @@ int main(int argc, char **argv) {
     }
     relL2 = den > 0 ? std::sqrt(num / den) : INFINITY;
     relMax = maxRef > 0 ? maxAbs / maxRef : INFINITY;
-    bool pass = relL2 <= tolL2 && relMax <= tolMax;
+    bool pass = relL2 <= tolL2 && relMax <= tolMax && badNonfinite == 0 &&
+                nonfiniteMismatch == 0;
     int64_t cols = out.shape.back();
     std::printf("check: |out-ref|/|ref| = %.3e (tol %.1e), max|out-ref|/"
                 "max|ref| = %.3e (tol %.1e); worst at [%lld, %lld]: out %g "
@@ -431,7 +566,84 @@ int main(int argc, char **argv) {
                 (long long)(int64_t(worst) / cols),
                 (long long)(int64_t(worst) % cols), double(result[worst]),
                 double(ref[worst]), pass ? "PASS" : "FAIL");
+    std::printf("nonfinite: %zu NaN/Inf in the output (%zu where the "
+                "reference is finite), %lld in the reference (%zu not "
+                "matched)\n",
+                nonfiniteOut, badNonfinite, nonfiniteRef, nonfiniteMismatch);
     ok = ok && pass;
+  } else {
+    // Without a reference every NaN/Inf is unexplained.
+    std::printf("nonfinite: %zu NaN/Inf in the output (no reference)\n",
+                nonfiniteOut);
+    ok = ok && nonfiniteOut == 0;
+  }
+
+  // --repeat: the same inputs, outputs re-poisoned before each launch, every
+  // result compared bitwise with the first. A kernel with a workspace sums
+  // partial results with fp32 atomics across clusters, in whatever order
+  // they arrive, so differences there are only reported.
+  bool identical = true;
+  if (repeat > 1) {
+    int differingRuns = 0;
+    std::string firstDiff;
+    std::vector<std::vector<uint8_t>> again;
+    for (int run = 1; run < repeat; ++run) {
+      for (const TensorArg &a : outputs)
+        if ((r = poison(a)) != CUDA_SUCCESS) {
+          freeAll();
+          return cudaFail(d, "cuMemset", r);
+        }
+      if (!bundle->launch(args, nullptr, error)) {
+        std::fprintf(stderr, "ff-run: %s\n", error.c_str());
+        freeAll();
+        return kCuda;
+      }
+      if ((r = d.cuCtxSynchronize()) != CUDA_SUCCESS) {
+        std::fprintf(stderr, "ff-run: kernel failed: %s\n",
+                     d.errorString("cuCtxSynchronize", r).c_str());
+        return kCuda;
+      }
+      if ((r = readOutputs(again)) != CUDA_SUCCESS) {
+        freeAll();
+        return cudaFail(d, "cuMemcpyDtoH", r);
+      }
+      if (again == first)
+        continue;
+      ++differingRuns;
+      if (!firstDiff.empty())
+        continue;
+      for (size_t o = 0; o < outputs.size() && firstDiff.empty(); ++o) {
+        size_t size = size_t(dtypeSize(outputs[o].dtype)), elems = 0,
+               at = SIZE_MAX;
+        for (size_t e = 0; e * size < first[o].size(); ++e)
+          if (std::memcmp(&first[o][e * size], &again[o][e * size], size)) {
+            ++elems;
+            at = std::min(at, e);
+          }
+        if (!elems)
+          continue;
+        int64_t cols = outputs[o].shape.back();
+        char buf[256];
+        std::snprintf(buf, sizeof(buf),
+                      "launch %d: %zu elements of %s differ, first at "
+                      "[%lld, %lld]",
+                      run + 1, elems, man.chain.outputs[o].name.c_str(),
+                      (long long)(int64_t(at) / cols),
+                      (long long)(int64_t(at) % cols));
+        firstDiff = buf;
+      }
+    }
+    identical = differingRuns == 0;
+    if (identical)
+      std::printf("repeat: %d launches, bitwise identical\n", repeat);
+    else
+      std::printf("repeat: %d launches, %d differ from the first (%s)%s\n",
+                  repeat, differingRuns, firstDiff.c_str(),
+                  usesWorkspace ? "; warning only: the kernel reduces through "
+                                  "a workspace with fp32 atomics"
+                                : "");
+    if (!identical && !usesWorkspace)
+      ok = false;
   }
 
   double medianUs = -1;
@@ -477,10 +689,15 @@ int main(int argc, char **argv) {
     d.cuEventDestroy(e0);
     d.cuEventDestroy(e1);
   }
+  // key=value pairs, status last; -1 marks a figure that was not measured.
   std::printf("RESULT bundle=%s M=%lld kernel=%s written=%s rel_l2=%.3e "
-              "max_rel=%.3e median_us=%.2f status=%s\n",
+              "max_rel=%.3e median_us=%.2f inputs=%s nonfinite_out=%zu "
+              "nonfinite_ref=%lld identical=%d runs=%d workspace=%d "
+              "status=%s\n",
               bundleDir.c_str(), (long long)m, ks.name.c_str(),
               unwritten ? "no" : "all", relL2, relMax, medianUs,
+              inputsName(inputMode), nonfiniteOut, nonfiniteRef,
+              identical ? 1 : 0, repeat, usesWorkspace ? 1 : 0,
               ok ? "PASS" : "FAIL");
   freeAll();
   return ok ? kOk : kCheckFailed;
