@@ -10,7 +10,7 @@
 // reference (Reference.cpp); --bench N reports the median over N event-timed
 // batches of 10 back-to-back launches, after warm-up. --verify only reads the
 // bundle, checks its manifest and hash and prints its kernels (no GPU
-// needed).
+// needed); with --m it also exits 5 when the bundle does not serve M.
 //
 // --inputs picks the input distribution: "random" (default, above), "large"
 // (the same values times 1e4) or "denormal" (a quarter of the elements
@@ -183,6 +183,14 @@ std::vector<int64_t> resolve(const std::vector<int64_t> &shape, int64_t m) {
   return out;
 }
 
+/// Whether a kernel of the bundle runs M (its bin, its multiple, the static
+/// M).
+bool servesM(const Manifest &man, int64_t m) {
+  int sel = man.selectKernel(m);
+  return sel >= 0 && (man.chain.m <= 0 || m == man.chain.m) &&
+         m % man.kernels[size_t(sel)].mMultiple == 0;
+}
+
 int cudaFail(const Driver &d, const char *what, CUresult r) {
   std::fprintf(stderr, "ff-run: %s\n", d.errorString(what, r).c_str());
   return kCuda;
@@ -288,6 +296,13 @@ int main(int argc, char **argv) {
                   k.cluster[2], k.block[0], k.dynamicSmem, k.params.size(),
                   workspace ? ", workspace" : "");
     }
+    // With --m, also whether the bundle serves that M (scripts ask this
+    // before they launch).
+    if (m > 0 && !servesM(man, m)) {
+      std::fprintf(stderr, "ff-run: M=%lld is not served by this bundle\n",
+                   (long long)m);
+      return kUnsupportedM;
+    }
     return kOk;
   }
   if (m <= 0)
@@ -295,9 +310,7 @@ int main(int argc, char **argv) {
             ? man.chain.m
             : (man.selectKernel(128) >= 0 ? 128 : man.kernels[0].mLo);
 
-  int sel = man.selectKernel(m);
-  if (sel < 0 || (man.chain.m > 0 && m != man.chain.m) ||
-      m % man.kernels[size_t(sel)].mMultiple != 0) {
+  if (!servesM(man, m)) {
     std::fprintf(stderr,
                  "ff-run: M=%lld is not served by this bundle (static M "
                  "%lld, kernel bins and multiples in manifest.json)\n",
