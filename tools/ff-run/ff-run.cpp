@@ -27,6 +27,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Numerics.h"
 #include "Reference.h"
 
 #include "ff/Runtime/CudaDriver.h"
@@ -45,6 +46,7 @@ using namespace ff;
 using namespace ff::rt;
 using namespace ff::rt::cu;
 using ff::run::HostTensor;
+using ff::run::InputMode;
 
 namespace {
 enum Exit {
@@ -61,111 +63,6 @@ void usage() {
                "usage: ff-run BUNDLE [--m M] [--check] [--bench N] [--seed S]\n"
                "              [--tol-l2 X] [--tol-max X] [--verify]\n"
                "              [--inputs random|large|denormal] [--repeat N]\n");
-}
-
-/// Input distributions (--inputs).
-enum class Inputs { Random, Large, Denormal };
-
-const char *inputsName(Inputs i) {
-  switch (i) {
-  case Inputs::Random:
-    return "random";
-  case Inputs::Large:
-    return "large";
-  case Inputs::Denormal:
-    return "denormal";
-  }
-  return "random";
-}
-
-/// Factor of --inputs large over the random values: bf16 keeps 8 bits of
-/// mantissa at any exponent, so the scaled values stay exactly representable
-/// relative to their own magnitude, and every GEMM output grows by 1e8 (far
-/// from bf16/fp32 overflow, beyond f16's 65504).
-constexpr float kLargeScale = 1e4f;
-
-uint16_t toBf16(float f) {
-  uint32_t u;
-  std::memcpy(&u, &f, 4);
-  if ((u & 0x7fffffff) > 0x7f800000)
-    return 0x7fc0;
-  u += 0x7fff + ((u >> 16) & 1); // round to nearest even
-  return uint16_t(u >> 16);
-}
-
-float fromBf16(uint16_t h) {
-  uint32_t u = uint32_t(h) << 16;
-  float f;
-  std::memcpy(&f, &u, 4);
-  return f;
-}
-
-uint16_t toF16(float f) {
-  // Round-to-nearest-even float -> IEEE half (finite inputs in range).
-  uint32_t u;
-  std::memcpy(&u, &f, 4);
-  uint32_t sign = (u >> 16) & 0x8000;
-  int32_t exp = int32_t((u >> 23) & 0xff) - 127 + 15;
-  uint32_t mant = u & 0x7fffff;
-  if (exp <= 0) {
-    if (exp < -10)
-      return uint16_t(sign);
-    mant |= 0x800000;
-    uint32_t shift = uint32_t(14 - exp);
-    uint32_t half = mant >> shift;
-    uint32_t rem = mant & ((1u << shift) - 1), mid = 1u << (shift - 1);
-    if (rem > mid || (rem == mid && (half & 1)))
-      ++half;
-    return uint16_t(sign | half);
-  }
-  if (exp >= 31)
-    return uint16_t(sign | 0x7c00);
-  uint32_t half = sign | uint32_t(exp) << 10 | (mant >> 13);
-  uint32_t rem = mant & 0x1fff;
-  if (rem > 0x1000 || (rem == 0x1000 && (half & 1)))
-    ++half;
-  return uint16_t(half);
-}
-
-float fromF16(uint16_t h) {
-  uint32_t sign = uint32_t(h & 0x8000) << 16;
-  int32_t exp = (h >> 10) & 0x1f;
-  uint32_t mant = h & 0x3ff;
-  uint32_t u;
-  if (exp == 0x1f) {
-    u = sign | 0x7f800000 | (mant << 13);
-  } else if (exp == 0) {
-    if (mant == 0) {
-      u = sign;
-    } else {
-      exp = 1;
-      while (!(mant & 0x400)) {
-        mant <<= 1;
-        --exp;
-      }
-      mant &= 0x3ff;
-      u = sign | uint32_t(exp - 15 + 127) << 23 | (mant << 13);
-    }
-  } else {
-    u = sign | uint32_t(exp - 15 + 127) << 23 | (mant << 13);
-  }
-  float f;
-  std::memcpy(&f, &u, 4);
-  return f;
-}
-
-/// Rounds `v` to `t` and returns the stored bit pattern appended to `bytes`.
-float roundTo(DType t, float v, std::vector<uint8_t> &bytes) {
-  if (t == DType::F32) {
-    uint8_t b[4];
-    std::memcpy(b, &v, 4);
-    bytes.insert(bytes.end(), b, b + 4);
-    return v;
-  }
-  uint16_t h = t == DType::BF16 ? toBf16(v) : toF16(v);
-  bytes.push_back(uint8_t(h));
-  bytes.push_back(uint8_t(h >> 8));
-  return t == DType::BF16 ? fromBf16(h) : fromF16(h);
 }
 
 int64_t numel(const std::vector<int64_t> &shape) {
@@ -204,7 +101,7 @@ int main(int argc, char **argv) {
   int bench = 0, repeat = 1;
   uint64_t seed = 1;
   double tolL2 = 1e-2, tolMax = 4e-2;
-  Inputs inputMode = Inputs::Random;
+  InputMode inputMode = InputMode::Random;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     auto next = [&](const char *flag) -> const char * {
@@ -240,13 +137,7 @@ int main(int argc, char **argv) {
       repeat = int(n);
     } else if (a == "--inputs") {
       std::string v = next("--inputs");
-      if (v == "random")
-        inputMode = Inputs::Random;
-      else if (v == "large")
-        inputMode = Inputs::Large;
-      else if (v == "denormal")
-        inputMode = Inputs::Denormal;
-      else {
+      if (!run::parseInputMode(v, inputMode)) {
         std::fprintf(stderr, "ff-run: --inputs must be random, large or "
                              "denormal, got '%s'\n", v.c_str());
         return kUsage;
@@ -352,14 +243,9 @@ int main(int argc, char **argv) {
   }
 
   // Inputs: x ~ U(-1, 1); weights ~ U(-1, 1) * sqrt(3 / fan_in) so every
-  // GEMM output has about unit variance. Zero is never drawn. --inputs large
-  // multiplies every value by kLargeScale. --inputs denormal replaces each
-  // element with probability 1/4 by a tiny value of random sign, log-uniform
-  // in [1e-40, 1e-38] for bf16/f32 (below FLT_MIN: subnormal in both) and in
-  // [6e-8, 6e-5] for f16 (its subnormal range).
+  // GEMM output has about unit variance; --inputs scales them or mixes in
+  // subnormals (Numerics.h, drawInput).
   std::mt19937_64 rng(seed);
-  std::uniform_real_distribution<float> uni(-1.f, 1.f);
-  std::uniform_real_distribution<double> uni01(0.0, 1.0);
   std::vector<HostTensor> inputs;
   std::vector<TensorArg> args;
   std::vector<CUdeviceptr> allocations;
@@ -382,30 +268,12 @@ int main(int argc, char **argv) {
           t.layout == "nk" ? t.shape[1] : numel(t.shape) / t.shape.back();
       scale = std::sqrt(3.f / float(fanIn));
     }
-    if (inputMode == Inputs::Large)
-      scale *= kLargeScale;
-    const bool f16 = t.dtype == DType::F16;
-    const double tinyLo = f16 ? 6e-8 : 1e-40, tinyHi = f16 ? 6e-5 : 1e-38;
-    const float normalMin = f16 ? 6.103515625e-05f : FLT_MIN;
-    std::vector<uint8_t> bytes;
-    int64_t count = numel(t.shape);
-    t.values.reserve(size_t(count));
-    bytes.reserve(size_t(count * dtypeSize(t.dtype)));
-    for (int64_t e = 0; e < count; ++e) {
-      float v = uni(rng);
-      if (std::fabs(v) < 1.f / 64)
-        v = v < 0 ? -1.f / 64 : 1.f / 64;
-      v *= scale;
-      if (inputMode == Inputs::Denormal && (rng() & 3) == 0) {
-        double mag = tinyLo * std::pow(tinyHi / tinyLo, uni01(rng));
-        v = float(v < 0 ? -mag : mag);
-      }
-      float stored = roundTo(t.dtype, v, bytes);
-      if (stored != 0 && std::fabs(stored) < normalMin)
-        ++subnormals;
-      t.values.push_back(stored);
-    }
-    inputElements += size_t(count);
+    run::InputValues drawn =
+        run::drawInput(inputMode, t.dtype, numel(t.shape), scale, rng);
+    t.values = std::move(drawn.values);
+    const std::vector<uint8_t> &bytes = drawn.bytes;
+    subnormals += drawn.subnormals;
+    inputElements += t.values.size();
     CUresult r = d.cuMemAlloc(&t.device, bytes.size());
     if (r != CUDA_SUCCESS) {
       freeAll();
@@ -425,7 +293,7 @@ int main(int argc, char **argv) {
     inputs.push_back(std::move(t));
   }
   std::printf("inputs: %s, %zu elements, %zu subnormal\n",
-              inputsName(inputMode), inputElements, subnormals);
+              run::inputModeName(inputMode), inputElements, subnormals);
 
   // Outputs are poisoned with NaN (all bits set) so unwritten elements show
   // up; a kernel's own NaN has another bit pattern.
@@ -494,28 +362,14 @@ int main(int argc, char **argv) {
     return cudaFail(d, "cuMemcpyDtoH", r);
   }
 
-  // The first output as floats; count elements still holding the poison and
-  // elements that are NaN or Inf (the poison included).
+  // The first output as floats; elements still holding the poison and
+  // NaN/Inf elements (the poison included).
   const TensorArg &out = outputs[0];
   const size_t count = size_t(numel(out.shape));
-  std::vector<float> result(count);
-  size_t unwritten = 0, nonfiniteOut = 0;
-  for (size_t i = 0; i < count; ++i) {
-    const uint8_t *raw = first[0].data();
-    bool poisoned;
-    if (out.dtype == DType::F32) {
-      uint32_t u;
-      std::memcpy(&u, &raw[4 * i], 4);
-      std::memcpy(&result[i], &u, 4);
-      poisoned = u == 0xffffffffu;
-    } else {
-      uint16_t h = uint16_t(raw[2 * i] | raw[2 * i + 1] << 8);
-      result[i] = out.dtype == DType::BF16 ? fromBf16(h) : fromF16(h);
-      poisoned = h == 0xffff;
-    }
-    unwritten += poisoned;
-    nonfiniteOut += !std::isfinite(result[i]);
-  }
+  std::vector<float> result;
+  run::OutputStats stats =
+      run::decodeOutput(first[0].data(), count, out.dtype, result);
+  const size_t unwritten = stats.unwritten, nonfiniteOut = stats.nonfinite;
   bool ok = unwritten == 0;
   std::printf("written: %s (%zu of %zu elements still the NaN poison)\n",
               ok ? "all" : "NOT ALL", unwritten, count);
@@ -536,41 +390,13 @@ int main(int argc, char **argv) {
       freeAll();
       return kCheckFailed;
     }
-    // The reference is fp32; rounded to the output's dtype it may overflow
-    // (f16), and then the output must hold the same Inf. Such elements stay
-    // out of the error norms. An output NaN/Inf where the rounded reference
-    // is finite fails the check.
-    double num = 0, den = 0, maxAbs = 0, maxRef = 0;
-    size_t worst = 0, badNonfinite = 0, nonfiniteMismatch = 0;
-    nonfiniteRef = 0;
-    std::vector<uint8_t> scratch;
-    for (size_t i = 0; i < count; ++i) {
-      scratch.clear();
-      float rounded = roundTo(out.dtype, ref[i], scratch);
-      if (!std::isfinite(rounded)) {
-        ++nonfiniteRef;
-        bool same = result[i] == rounded ||
-                    (std::isnan(result[i]) && std::isnan(rounded));
-        nonfiniteMismatch += !same;
-        continue;
-      }
-      double diff = INFINITY;
-      if (std::isfinite(result[i]))
-        diff = double(result[i]) - double(ref[i]);
-      else
-        ++badNonfinite;
-      num += diff * diff;
-      den += double(ref[i]) * double(ref[i]);
-      if (std::fabs(diff) > maxAbs) {
-        maxAbs = std::fabs(diff);
-        worst = i;
-      }
-      maxRef = std::max(maxRef, std::fabs(double(ref[i])));
-    }
-    relL2 = den > 0 ? std::sqrt(num / den) : INFINITY;
-    relMax = maxRef > 0 ? maxAbs / maxRef : INFINITY;
-    bool pass = relL2 <= tolL2 && relMax <= tolMax && badNonfinite == 0 &&
-                nonfiniteMismatch == 0;
+    run::Comparison c =
+        run::compareWithReference(result, out.dtype, ref, tolL2, tolMax);
+    relL2 = c.relL2;
+    relMax = c.relMax;
+    nonfiniteRef = (long long)c.nonfiniteRef;
+    size_t worst = c.worst;
+    bool pass = c.pass;
     int64_t cols = out.shape.back();
     std::printf("check: |out-ref|/|ref| = %.3e (tol %.1e), max|out-ref|/"
                 "max|ref| = %.3e (tol %.1e); worst at [%lld, %lld]: out %g "
@@ -582,7 +408,8 @@ int main(int argc, char **argv) {
     std::printf("nonfinite: %zu NaN/Inf in the output (%zu where the "
                 "reference is finite), %lld in the reference (%zu not "
                 "matched)\n",
-                nonfiniteOut, badNonfinite, nonfiniteRef, nonfiniteMismatch);
+                nonfiniteOut, c.badNonfinite, nonfiniteRef,
+                c.nonfiniteMismatch);
     ok = ok && pass;
   } else {
     // Without a reference every NaN/Inf is unexplained.
@@ -626,13 +453,9 @@ int main(int argc, char **argv) {
       if (!firstDiff.empty())
         continue;
       for (size_t o = 0; o < outputs.size() && firstDiff.empty(); ++o) {
-        size_t size = size_t(dtypeSize(outputs[o].dtype)), elems = 0,
-               at = SIZE_MAX;
-        for (size_t e = 0; e * size < first[o].size(); ++e)
-          if (std::memcmp(&first[o][e * size], &again[o][e * size], size)) {
-            ++elems;
-            at = std::min(at, e);
-          }
+        size_t at;
+        size_t elems = run::countDifferences(
+            first[o], again[o], size_t(dtypeSize(outputs[o].dtype)), at);
         if (!elems)
           continue;
         int64_t cols = outputs[o].shape.back();
@@ -709,7 +532,7 @@ int main(int argc, char **argv) {
               "status=%s\n",
               bundleDir.c_str(), (long long)m, ks.name.c_str(),
               unwritten ? "no" : "all", relL2, relMax, medianUs,
-              inputsName(inputMode), nonfiniteOut, nonfiniteRef,
+              run::inputModeName(inputMode), nonfiniteOut, nonfiniteRef,
               identical ? 1 : 0, repeat, usesWorkspace ? 1 : 0,
               ok ? "PASS" : "FAIL");
   freeAll();
