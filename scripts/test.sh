@@ -70,6 +70,7 @@ fi
 if [ "$fuzz_seconds" -gt 0 ]; then
   step "fuzz (${fuzz_seconds}s, scripts/fuzz.sh)"
   # The whole log is kept; the finding lines and the verdict are shown.
+  fuzz_start=$SECONDS
   if bash scripts/fuzz.sh "$fuzz_seconds" >"$results/fuzz.log" 2>&1; then
     python3 scripts/junit.py "$results/fuzz.xml" fuzz pass
   else
@@ -79,6 +80,7 @@ if [ "$fuzz_seconds" -gt 0 ]; then
   fi
   grep '^fuzz: \(PASS\|FAIL\)' "$results/fuzz.log" ||
     tail -5 "$results/fuzz.log"
+  echo "fuzz step: $((SECONDS - fuzz_start))s (build + fuzzing)"
 fi
 
 python3 scripts/summarize-tests.py "$results"/*.xml
