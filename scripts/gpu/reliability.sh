@@ -110,10 +110,8 @@ run() {
 sanitize() {
   local rows=$1 name=$2 b=$3 m=$4 tool=$5 negative=$6
   local log="$work/logs/${name//\//_}.M$m.$tool.log" rc fig errors hazards
-  local mflag=(--m "$m")
-  [ "$m" = static ] && mflag=()
   rc=$(run "$log" compute-sanitizer --tool "$tool" --error-exitcode 9 \
-    "$ffrun" "$b" "${mflag[@]}")
+    "$ffrun" "$b" --m "$m")
   errors=$(sed -n 's/.*ERROR SUMMARY: \([0-9]*\) error.*/\1/p' "$log" | tail -1)
   hazards=$(sed -n 's/.*RACECHECK SUMMARY: \([0-9]*\) hazard.*/\1/p' "$log" |
     tail -1)
@@ -143,9 +141,7 @@ sanitize() {
 ffrun_check() {
   local rows=$1 name=$2 b=$3 m=$4 check=$5; shift 5
   local log="$work/logs/${name//\//_}.M$m.$check.log" rc res st fig
-  local mflag=(--m "$m")
-  [ "$m" = static ] && mflag=()
-  rc=$(run "$log" "$ffrun" "$b" "${mflag[@]}" "$@")
+  rc=$(run "$log" "$ffrun" "$b" --m "$m" "$@")
   res=$(grep '^RESULT' "$log" | tail -1)
   case $check in
     repeat)
