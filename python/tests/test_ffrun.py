@@ -56,6 +56,39 @@ class FFRunTest(unittest.TestCase):
         self.assertEqual(p.returncode, 5)
         self.assertIn("M=1000 is not served by this bundle", p.stderr)
 
+    def test_input_mode_and_repeat_arguments(self):
+        b = os.path.join(BUNDLES, "naive_ffn_gelu_tanh")
+        p = self.run_ffrun(b, "--inputs", "huge")
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("--inputs must be random, large or denormal, got "
+                      "'huge'", p.stderr)
+        for bad in ("0", "-3", "5x", ""):
+            p = self.run_ffrun(b, "--repeat", bad)
+            self.assertEqual(p.returncode, 2, bad)
+            self.assertIn("--repeat needs a count in [1, 1000000]", p.stderr)
+        p = self.run_ffrun(b, "--repeat")
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("--repeat needs a value", p.stderr)
+        p = self.run_ffrun(b, "--inputs", "denormal", "--repeat", "3",
+                           "--verify")
+        self.assertEqual(p.returncode, 0, p.stderr)
+
+    def test_verify_reports_static_m_workspace_and_served_m(self):
+        p = self.run_ffrun(os.path.join(BUNDLES, "naive_ffn_gelu_tanh"),
+                           "--verify")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertIn("chain: ffn, M dynamic", p.stdout)
+        self.assertRegex(p.stdout, r"kernel naive_ffn: .* params, workspace")
+        tmaval = os.path.join(BUNDLES, "a2_gemm_tmaval")
+        p = self.run_ffrun(tmaval, "--verify")
+        self.assertNotIn("workspace", p.stdout)
+        # m_multiple 128: 256 is served, 1000 is not (exit 5, no GPU used).
+        self.assertEqual(self.run_ffrun(tmaval, "--verify", "--m",
+                                        "256").returncode, 0)
+        p = self.run_ffrun(tmaval, "--verify", "--m", "1000")
+        self.assertEqual(p.returncode, 5)
+        self.assertIn("M=1000 is not served by this bundle", p.stderr)
+
     def test_no_gpu(self):
         if _runtime.driver_available():
             self.skipTest("a GPU is present")

@@ -73,6 +73,33 @@ class GpuTest(unittest.TestCase):
                                     "output 'out': pointer is pinned host"):
             kern(x, w, out=FakeTensor(pinned.data_ptr(), (128, 512), "<f4"))
 
+    def test_rejects_pageable_host_memory(self):
+        import ctypes
+        kern = flashfuser.load(TMAVAL)
+        x = self.rand(128, 512)
+        w = self.rand(512, 512)
+        # 16-byte aligned pageable host memory behind a device-array facade:
+        # only the driver's pointer query can tell.
+        buf = ctypes.create_string_buffer(128 * 512 * 4 + 16)
+        ptr = (ctypes.addressof(buf) + 15) // 16 * 16
+        # "not a CUDA allocation (host memory?)", or host memory for a
+        # driver that maps pageable memory (HMM).
+        with self.assertRaisesRegex(ValidationError,
+                                    "output 'out': pointer is .*host memory"):
+            kern(x, w, out=FakeTensor(ptr, (128, 512), "<f4"))
+
+    def test_rejects_tensor_on_another_device(self):
+        t = self.torch
+        if t.cuda.device_count() < 2:
+            self.skipTest("needs two GPUs")
+        kern = flashfuser.load(TMAVAL)
+        x = self.rand(128, 512)
+        w = self.rand(512, 512).to("cuda:1")
+        with self.assertRaisesRegex(ValidationError,
+                                    "input 'w': lives on device 1, the launch "
+                                    "targets device 0"):
+            kern(x, w, out=t.empty(128, 512, device="cuda:0"))
+
 
 if __name__ == "__main__":
     unittest.main()

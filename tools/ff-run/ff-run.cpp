@@ -1,28 +1,42 @@
 //===- ff-run.cpp - Run, check and time a FlashFuser kernel bundle --------===//
 //
 //   ff-run BUNDLE [--m M] [--check] [--bench N] [--seed S] [--verify]
+//                 [--inputs random|large|denormal] [--repeat N]
 //
 // Allocates random inputs (scaled so bf16 results are well conditioned and
 // never zero), poisons the outputs with NaN, launches the bundle through the
-// runtime, and reports whether every output element was written. --check
-// compares against an fp32 cuBLAS + host-double reference (Reference.cpp);
-// --bench N reports the median over N event-timed batches of 10 back-to-back
-// launches, after warm-up. --verify only reads the bundle, checks its
-// manifest and hash and prints its kernels (no GPU needed).
+// runtime, and reports whether every output element was written and how many
+// are NaN/Inf. --check compares against an fp32 cuBLAS + host-double
+// reference (Reference.cpp); --bench N reports the median over N event-timed
+// batches of 10 back-to-back launches, after warm-up. --verify only reads the
+// bundle, checks its manifest and hash and prints its kernels (no GPU
+// needed); with --m it also exits 5 when the bundle does not serve M.
 //
-// Exit status: 0 ok; 1 check failed or output not fully written; 2 usage or
-// bundle error; 3 no CUDA driver/device; 4 CUDA error; 5 the bundle does not
-// serve this M (outside every kernel's bin, or not a required multiple).
+// --inputs picks the input distribution: "random" (default, above), "large"
+// (the same values times 1e4) or "denormal" (a quarter of the elements
+// replaced by subnormals of the input dtype). --repeat N launches N times on
+// the same inputs, re-poisoning the outputs before each launch, and compares
+// every result bitwise with the first.
+//
+// The last line is "RESULT key=value ...". Exit status: 0 ok; 1 check
+// failed, output not fully written, NaN/Inf where the reference is finite, or
+// repeated launches not bitwise identical (kernels without a workspace); 2
+// usage or bundle error; 3 no CUDA driver/device; 4 CUDA error; 5 the bundle
+// does not serve this M (outside every kernel's bin, or not a required
+// multiple).
 //
 //===----------------------------------------------------------------------===//
 
+#include "Numerics.h"
 #include "Reference.h"
 
 #include "ff/Runtime/CudaDriver.h"
 #include "ff/Runtime/Runtime.h"
 
 #include <algorithm>
+#include <cfloat>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -32,6 +46,7 @@ using namespace ff;
 using namespace ff::rt;
 using namespace ff::rt::cu;
 using ff::run::HostTensor;
+using ff::run::InputMode;
 
 namespace {
 enum Exit {
@@ -46,91 +61,8 @@ enum Exit {
 void usage() {
   std::fprintf(stderr,
                "usage: ff-run BUNDLE [--m M] [--check] [--bench N] [--seed S]\n"
-               "              [--tol-l2 X] [--tol-max X] [--verify]\n");
-}
-
-uint16_t toBf16(float f) {
-  uint32_t u;
-  std::memcpy(&u, &f, 4);
-  if ((u & 0x7fffffff) > 0x7f800000)
-    return 0x7fc0;
-  u += 0x7fff + ((u >> 16) & 1); // round to nearest even
-  return uint16_t(u >> 16);
-}
-
-float fromBf16(uint16_t h) {
-  uint32_t u = uint32_t(h) << 16;
-  float f;
-  std::memcpy(&f, &u, 4);
-  return f;
-}
-
-uint16_t toF16(float f) {
-  // Round-to-nearest-even float -> IEEE half (finite inputs in range).
-  uint32_t u;
-  std::memcpy(&u, &f, 4);
-  uint32_t sign = (u >> 16) & 0x8000;
-  int32_t exp = int32_t((u >> 23) & 0xff) - 127 + 15;
-  uint32_t mant = u & 0x7fffff;
-  if (exp <= 0) {
-    if (exp < -10)
-      return uint16_t(sign);
-    mant |= 0x800000;
-    uint32_t shift = uint32_t(14 - exp);
-    uint32_t half = mant >> shift;
-    uint32_t rem = mant & ((1u << shift) - 1), mid = 1u << (shift - 1);
-    if (rem > mid || (rem == mid && (half & 1)))
-      ++half;
-    return uint16_t(sign | half);
-  }
-  if (exp >= 31)
-    return uint16_t(sign | 0x7c00);
-  uint32_t half = sign | uint32_t(exp) << 10 | (mant >> 13);
-  uint32_t rem = mant & 0x1fff;
-  if (rem > 0x1000 || (rem == 0x1000 && (half & 1)))
-    ++half;
-  return uint16_t(half);
-}
-
-float fromF16(uint16_t h) {
-  uint32_t sign = uint32_t(h & 0x8000) << 16;
-  int32_t exp = (h >> 10) & 0x1f;
-  uint32_t mant = h & 0x3ff;
-  uint32_t u;
-  if (exp == 0x1f) {
-    u = sign | 0x7f800000 | (mant << 13);
-  } else if (exp == 0) {
-    if (mant == 0) {
-      u = sign;
-    } else {
-      exp = 1;
-      while (!(mant & 0x400)) {
-        mant <<= 1;
-        --exp;
-      }
-      mant &= 0x3ff;
-      u = sign | uint32_t(exp - 15 + 127) << 23 | (mant << 13);
-    }
-  } else {
-    u = sign | uint32_t(exp - 15 + 127) << 23 | (mant << 13);
-  }
-  float f;
-  std::memcpy(&f, &u, 4);
-  return f;
-}
-
-/// Rounds `v` to `t` and returns the stored bit pattern appended to `bytes`.
-float roundTo(DType t, float v, std::vector<uint8_t> &bytes) {
-  if (t == DType::F32) {
-    uint8_t b[4];
-    std::memcpy(b, &v, 4);
-    bytes.insert(bytes.end(), b, b + 4);
-    return v;
-  }
-  uint16_t h = t == DType::BF16 ? toBf16(v) : toF16(v);
-  bytes.push_back(uint8_t(h));
-  bytes.push_back(uint8_t(h >> 8));
-  return t == DType::BF16 ? fromBf16(h) : fromF16(h);
+               "              [--tol-l2 X] [--tol-max X] [--verify]\n"
+               "              [--inputs random|large|denormal] [--repeat N]\n");
 }
 
 int64_t numel(const std::vector<int64_t> &shape) {
@@ -148,6 +80,14 @@ std::vector<int64_t> resolve(const std::vector<int64_t> &shape, int64_t m) {
   return out;
 }
 
+/// Whether a kernel of the bundle runs M (its bin, its multiple, the static
+/// M).
+bool servesM(const Manifest &man, int64_t m) {
+  int sel = man.selectKernel(m);
+  return sel >= 0 && (man.chain.m <= 0 || m == man.chain.m) &&
+         m % man.kernels[size_t(sel)].mMultiple == 0;
+}
+
 int cudaFail(const Driver &d, const char *what, CUresult r) {
   std::fprintf(stderr, "ff-run: %s\n", d.errorString(what, r).c_str());
   return kCuda;
@@ -158,9 +98,10 @@ int main(int argc, char **argv) {
   std::string bundleDir;
   int64_t m = 0;
   bool check = false, verifyOnly = false;
-  int bench = 0;
+  int bench = 0, repeat = 1;
   uint64_t seed = 1;
   double tolL2 = 1e-2, tolMax = 4e-2;
+  InputMode inputMode = InputMode::Random;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     auto next = [&](const char *flag) -> const char * {
@@ -184,6 +125,24 @@ int main(int argc, char **argv) {
       tolL2 = std::atof(next("--tol-l2"));
     else if (a == "--tol-max")
       tolMax = std::atof(next("--tol-max"));
+    else if (a == "--repeat") {
+      const char *v = next("--repeat");
+      char *end = nullptr;
+      long n = std::strtol(v, &end, 10);
+      if (*v == 0 || *end != 0 || n < 1 || n > 1000000) {
+        std::fprintf(stderr, "ff-run: --repeat needs a count in [1, 1000000], "
+                             "got '%s'\n", v);
+        return kUsage;
+      }
+      repeat = int(n);
+    } else if (a == "--inputs") {
+      std::string v = next("--inputs");
+      if (!run::parseInputMode(v, inputMode)) {
+        std::fprintf(stderr, "ff-run: --inputs must be random, large or "
+                             "denormal, got '%s'\n", v.c_str());
+        return kUsage;
+      }
+    }
     else if (a == "-h" || a == "--help") {
       usage();
       return kOk;
@@ -214,12 +173,27 @@ int main(int argc, char **argv) {
     // Manifest and hash checked by open(); no GPU needed.
     std::printf("bundle %s: valid, hash %s\n", bundleDir.c_str(),
                 man.hash.c_str());
-    for (const KernelSpec &k : man.kernels)
+    std::printf("chain: %s, M %s\n", chainKindName(man.chain.kind),
+                man.chain.m > 0 ? std::to_string(man.chain.m).c_str()
+                                : "dynamic");
+    for (const KernelSpec &k : man.kernels) {
+      bool workspace = false;
+      for (const ParamSpec &p : k.params)
+        workspace |= p.kind == ParamKind::Workspace;
       std::printf("kernel %s: M in [%lld, %lld], grid %u x %u x %u, cluster "
-                  "%u x %u x %u, block %u, %u B dynamic smem, %zu params\n",
+                  "%u x %u x %u, block %u, %u B dynamic smem, %zu params%s\n",
                   k.name.c_str(), (long long)k.mLo, (long long)k.mHi,
                   k.grid[0], k.grid[1], k.grid[2], k.cluster[0], k.cluster[1],
-                  k.cluster[2], k.block[0], k.dynamicSmem, k.params.size());
+                  k.cluster[2], k.block[0], k.dynamicSmem, k.params.size(),
+                  workspace ? ", workspace" : "");
+    }
+    // With --m, also whether the bundle serves that M (scripts ask this
+    // before they launch).
+    if (m > 0 && !servesM(man, m)) {
+      std::fprintf(stderr, "ff-run: M=%lld is not served by this bundle\n",
+                   (long long)m);
+      return kUnsupportedM;
+    }
     return kOk;
   }
   if (m <= 0)
@@ -227,9 +201,7 @@ int main(int argc, char **argv) {
             ? man.chain.m
             : (man.selectKernel(128) >= 0 ? 128 : man.kernels[0].mLo);
 
-  int sel = man.selectKernel(m);
-  if (sel < 0 || (man.chain.m > 0 && m != man.chain.m) ||
-      m % man.kernels[size_t(sel)].mMultiple != 0) {
+  if (!servesM(man, m)) {
     std::fprintf(stderr,
                  "ff-run: M=%lld is not served by this bundle (static M "
                  "%lld, kernel bins and multiples in manifest.json)\n",
@@ -271,9 +243,9 @@ int main(int argc, char **argv) {
   }
 
   // Inputs: x ~ U(-1, 1); weights ~ U(-1, 1) * sqrt(3 / fan_in) so every
-  // GEMM output has about unit variance. Zero is never drawn.
+  // GEMM output has about unit variance; --inputs scales them or mixes in
+  // subnormals (Numerics.h, drawInput).
   std::mt19937_64 rng(seed);
-  std::uniform_real_distribution<float> uni(-1.f, 1.f);
   std::vector<HostTensor> inputs;
   std::vector<TensorArg> args;
   std::vector<CUdeviceptr> allocations;
@@ -281,6 +253,7 @@ int main(int argc, char **argv) {
     for (CUdeviceptr p : allocations)
       d.cuMemFree(p);
   };
+  size_t subnormals = 0, inputElements = 0;
   for (size_t i = 0; i < man.chain.inputs.size(); ++i) {
     const TensorSpec &spec = man.chain.inputs[i];
     HostTensor t;
@@ -295,16 +268,12 @@ int main(int argc, char **argv) {
           t.layout == "nk" ? t.shape[1] : numel(t.shape) / t.shape.back();
       scale = std::sqrt(3.f / float(fanIn));
     }
-    std::vector<uint8_t> bytes;
-    int64_t count = numel(t.shape);
-    t.values.reserve(size_t(count));
-    bytes.reserve(size_t(count * dtypeSize(t.dtype)));
-    for (int64_t e = 0; e < count; ++e) {
-      float v = uni(rng);
-      if (std::fabs(v) < 1.f / 64)
-        v = v < 0 ? -1.f / 64 : 1.f / 64;
-      t.values.push_back(roundTo(t.dtype, v * scale, bytes));
-    }
+    run::InputValues drawn =
+        run::drawInput(inputMode, t.dtype, numel(t.shape), scale, rng);
+    t.values = std::move(drawn.values);
+    const std::vector<uint8_t> &bytes = drawn.bytes;
+    subnormals += drawn.subnormals;
+    inputElements += t.values.size();
     CUresult r = d.cuMemAlloc(&t.device, bytes.size());
     if (r != CUDA_SUCCESS) {
       freeAll();
@@ -323,8 +292,17 @@ int main(int argc, char **argv) {
     args.push_back(a);
     inputs.push_back(std::move(t));
   }
-  // Outputs are poisoned with NaN so unwritten elements show up.
+  std::printf("inputs: %s, %zu elements, %zu subnormal\n",
+              run::inputModeName(inputMode), inputElements, subnormals);
+
+  // Outputs are poisoned with NaN (all bits set) so unwritten elements show
+  // up; a kernel's own NaN has another bit pattern.
   std::vector<TensorArg> outputs;
+  auto poison = [&](const TensorArg &a) {
+    size_t count = size_t(numel(a.shape));
+    return a.dtype == DType::F32 ? d.cuMemsetD32(a.data, 0xffffffffu, count)
+                                 : d.cuMemsetD16(a.data, 0xffff, count);
+  };
   for (const TensorSpec &spec : man.chain.outputs) {
     TensorArg a;
     a.dtype = spec.dtype;
@@ -337,13 +315,11 @@ int main(int argc, char **argv) {
       return cudaFail(d, "cuMemAlloc", r);
     }
     allocations.push_back(p);
-    r = a.dtype == DType::F32 ? d.cuMemsetD32(p, 0xffffffffu, count)
-                              : d.cuMemsetD16(p, 0xffff, count);
-    if (r != CUDA_SUCCESS) {
+    a.data = p;
+    if ((r = poison(a)) != CUDA_SUCCESS) {
       freeAll();
       return cudaFail(d, "cuMemset", r);
     }
-    a.data = p;
     args.push_back(a);
     outputs.push_back(a);
   }
@@ -361,38 +337,45 @@ int main(int argc, char **argv) {
     return kCuda;
   }
   const KernelSpec &ks = man.kernels[size_t(plan.kernel)];
-  std::printf("launch: kernel %s grid %ux%ux%u\n", ks.name.c_str(),
-              plan.grid[0], plan.grid[1], plan.grid[2]);
+  bool usesWorkspace = false;
+  for (const ParamSpec &p : ks.params)
+    usesWorkspace |= p.kind == ParamKind::Workspace;
+  std::printf("launch: kernel %s grid %ux%ux%u%s\n", ks.name.c_str(),
+              plan.grid[0], plan.grid[1], plan.grid[2],
+              usesWorkspace ? ", with a workspace" : "");
 
-  // Read the first output back; count elements still NaN.
-  const TensorArg &out = outputs[0];
-  size_t count = size_t(numel(out.shape));
-  std::vector<float> result(count);
-  {
-    std::vector<uint8_t> raw(count * size_t(dtypeSize(out.dtype)));
-    if ((r = d.cuMemcpyDtoH(raw.data(), out.data, raw.size())) !=
-        CUDA_SUCCESS) {
-      freeAll();
-      return cudaFail(d, "cuMemcpyDtoH", r);
+  // Reads every output's bytes back.
+  auto readOutputs = [&](std::vector<std::vector<uint8_t>> &raw) {
+    raw.resize(outputs.size());
+    for (size_t o = 0; o < outputs.size(); ++o) {
+      const TensorArg &a = outputs[o];
+      raw[o].resize(size_t(numel(a.shape)) * size_t(dtypeSize(a.dtype)));
+      CUresult rr = d.cuMemcpyDtoH(raw[o].data(), a.data, raw[o].size());
+      if (rr != CUDA_SUCCESS)
+        return rr;
     }
-    for (size_t i = 0; i < count; ++i) {
-      if (out.dtype == DType::F32) {
-        std::memcpy(&result[i], &raw[4 * i], 4);
-      } else {
-        uint16_t h = uint16_t(raw[2 * i] | raw[2 * i + 1] << 8);
-        result[i] = out.dtype == DType::BF16 ? fromBf16(h) : fromF16(h);
-      }
-    }
+    return CUresult(CUDA_SUCCESS);
+  };
+  std::vector<std::vector<uint8_t>> first;
+  if ((r = readOutputs(first)) != CUDA_SUCCESS) {
+    freeAll();
+    return cudaFail(d, "cuMemcpyDtoH", r);
   }
-  size_t unwritten = 0;
-  for (float v : result)
-    if (std::isnan(v))
-      ++unwritten;
+
+  // The first output as floats; elements still holding the poison and
+  // NaN/Inf elements (the poison included).
+  const TensorArg &out = outputs[0];
+  const size_t count = size_t(numel(out.shape));
+  std::vector<float> result;
+  run::OutputStats stats =
+      run::decodeOutput(first[0].data(), count, out.dtype, result);
+  const size_t unwritten = stats.unwritten, nonfiniteOut = stats.nonfinite;
   bool ok = unwritten == 0;
-  std::printf("written: %s (%zu of %zu elements NaN)\n", ok ? "all" : "NOT ALL",
-              unwritten, count);
+  std::printf("written: %s (%zu of %zu elements still the NaN poison)\n",
+              ok ? "all" : "NOT ALL", unwritten, count);
 
   double relL2 = -1, relMax = -1;
+  long long nonfiniteRef = -1;
   if (check) {
     std::vector<float> ref;
     if (!run::computeReference(d, man, m, inputs, ref, error)) {
@@ -407,22 +390,13 @@ int main(int argc, char **argv) {
       freeAll();
       return kCheckFailed;
     }
-    double num = 0, den = 0, maxAbs = 0, maxRef = 0;
-    size_t worst = 0;
-    for (size_t i = 0; i < count; ++i) {
-      double diff =
-          std::isnan(result[i]) ? INFINITY : double(result[i]) - double(ref[i]);
-      num += diff * diff;
-      den += double(ref[i]) * double(ref[i]);
-      if (std::fabs(diff) > maxAbs) {
-        maxAbs = std::fabs(diff);
-        worst = i;
-      }
-      maxRef = std::max(maxRef, std::fabs(double(ref[i])));
-    }
-    relL2 = den > 0 ? std::sqrt(num / den) : INFINITY;
-    relMax = maxRef > 0 ? maxAbs / maxRef : INFINITY;
-    bool pass = relL2 <= tolL2 && relMax <= tolMax;
+    run::Comparison c =
+        run::compareWithReference(result, out.dtype, ref, tolL2, tolMax);
+    relL2 = c.relL2;
+    relMax = c.relMax;
+    nonfiniteRef = (long long)c.nonfiniteRef;
+    size_t worst = c.worst;
+    bool pass = c.pass;
     int64_t cols = out.shape.back();
     std::printf("check: |out-ref|/|ref| = %.3e (tol %.1e), max|out-ref|/"
                 "max|ref| = %.3e (tol %.1e); worst at [%lld, %lld]: out %g "
@@ -431,7 +405,81 @@ int main(int argc, char **argv) {
                 (long long)(int64_t(worst) / cols),
                 (long long)(int64_t(worst) % cols), double(result[worst]),
                 double(ref[worst]), pass ? "PASS" : "FAIL");
+    std::printf("nonfinite: %zu NaN/Inf in the output (%zu where the "
+                "reference is finite), %lld in the reference (%zu not "
+                "matched)\n",
+                nonfiniteOut, c.badNonfinite, nonfiniteRef,
+                c.nonfiniteMismatch);
     ok = ok && pass;
+  } else {
+    // Without a reference every NaN/Inf is unexplained.
+    std::printf("nonfinite: %zu NaN/Inf in the output (no reference)\n",
+                nonfiniteOut);
+    ok = ok && nonfiniteOut == 0;
+  }
+
+  // --repeat: the same inputs, outputs re-poisoned before each launch, every
+  // result compared bitwise with the first. A kernel with a workspace sums
+  // partial results with fp32 atomics across clusters, in whatever order
+  // they arrive, so differences there are only reported.
+  bool identical = true;
+  if (repeat > 1) {
+    int differingRuns = 0;
+    std::string firstDiff;
+    std::vector<std::vector<uint8_t>> again;
+    for (int run = 1; run < repeat; ++run) {
+      for (const TensorArg &a : outputs)
+        if ((r = poison(a)) != CUDA_SUCCESS) {
+          freeAll();
+          return cudaFail(d, "cuMemset", r);
+        }
+      if (!bundle->launch(args, nullptr, error)) {
+        std::fprintf(stderr, "ff-run: %s\n", error.c_str());
+        freeAll();
+        return kCuda;
+      }
+      if ((r = d.cuCtxSynchronize()) != CUDA_SUCCESS) {
+        std::fprintf(stderr, "ff-run: kernel failed: %s\n",
+                     d.errorString("cuCtxSynchronize", r).c_str());
+        return kCuda;
+      }
+      if ((r = readOutputs(again)) != CUDA_SUCCESS) {
+        freeAll();
+        return cudaFail(d, "cuMemcpyDtoH", r);
+      }
+      if (again == first)
+        continue;
+      ++differingRuns;
+      if (!firstDiff.empty())
+        continue;
+      for (size_t o = 0; o < outputs.size() && firstDiff.empty(); ++o) {
+        size_t at;
+        size_t elems = run::countDifferences(
+            first[o], again[o], size_t(dtypeSize(outputs[o].dtype)), at);
+        if (!elems)
+          continue;
+        int64_t cols = outputs[o].shape.back();
+        char buf[256];
+        std::snprintf(buf, sizeof(buf),
+                      "launch %d: %zu elements of %s differ, first at "
+                      "[%lld, %lld]",
+                      run + 1, elems, man.chain.outputs[o].name.c_str(),
+                      (long long)(int64_t(at) / cols),
+                      (long long)(int64_t(at) % cols));
+        firstDiff = buf;
+      }
+    }
+    identical = differingRuns == 0;
+    if (identical)
+      std::printf("repeat: %d launches, bitwise identical\n", repeat);
+    else
+      std::printf("repeat: %d launches, %d differ from the first (%s)%s\n",
+                  repeat, differingRuns, firstDiff.c_str(),
+                  usesWorkspace ? "; warning only: the kernel reduces through "
+                                  "a workspace with fp32 atomics"
+                                : "");
+    if (!identical && !usesWorkspace)
+      ok = false;
   }
 
   double medianUs = -1;
@@ -477,10 +525,15 @@ int main(int argc, char **argv) {
     d.cuEventDestroy(e0);
     d.cuEventDestroy(e1);
   }
+  // key=value pairs, status last; -1 marks a figure that was not measured.
   std::printf("RESULT bundle=%s M=%lld kernel=%s written=%s rel_l2=%.3e "
-              "max_rel=%.3e median_us=%.2f status=%s\n",
+              "max_rel=%.3e median_us=%.2f inputs=%s nonfinite_out=%zu "
+              "nonfinite_ref=%lld identical=%d runs=%d workspace=%d "
+              "status=%s\n",
               bundleDir.c_str(), (long long)m, ks.name.c_str(),
               unwritten ? "no" : "all", relL2, relMax, medianUs,
+              run::inputModeName(inputMode), nonfiniteOut, nonfiniteRef,
+              identical ? 1 : 0, repeat, usesWorkspace ? 1 : 0,
               ok ? "PASS" : "FAIL");
   freeAll();
   return ok ? kOk : kCheckFailed;
