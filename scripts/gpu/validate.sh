@@ -42,12 +42,15 @@ for manifest in $(find "$bundles" -name manifest.json | sort); do
     [ "$m" = static ] && mflag=()
     cflag=(--check)
     [ "${CHECK:-1}" = 0 ] && cflag=()
-    out=$("$ffrun" "$b" "${mflag[@]}" "${cflag[@]}" --bench "$bench" 2>&1); rc=$?
+    # A hung kernel (e.g. a broken barrier protocol) must not stop the run.
+    out=$(timeout "${RUN_TIMEOUT:-120}" "$ffrun" "$b" "${mflag[@]}" \
+      "${cflag[@]}" --bench "$bench" 2>&1); rc=$?
     echo "$out"
     res=$(grep '^RESULT' <<<"$out")
     case $rc in
       0) st=PASS ;;
       5) st=SKIP ;;
+      124) st=TIMEOUT; fail=1 ;;
       *) st="FAIL($rc)"; fail=1 ;;
     esac
     rows+=("$(printf '%-22s %-6s %-9s %-8s %-11s %-11s %s' "$name" "$m" \

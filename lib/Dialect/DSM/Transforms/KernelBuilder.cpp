@@ -111,6 +111,10 @@ private:
   Value ult(Value x, Value y) { return cmp(arith::CmpIPredicate::ult, x, y); }
   Value toI64(Value x) { return arith::IndexCastUIOp::create(b, loc, i64, x); }
   Value toI32(Value x) { return arith::IndexCastUIOp::create(b, loc, i32, x); }
+  /// The l chunk of this cluster's `j`-th step (see lRot).
+  Value chunkOf(Value j) {
+    return lRot ? rem(add(j, lRot), p.lTiles()) : j;
+  }
   /// Parity of the phase-th use of a ring slot: ((it / slots) & 1) == 1.
   Value parity(Value it, int64_t slots) {
     return eq(rem(div(it, slots), 2), 1);
@@ -293,6 +297,7 @@ private:
   Value smem, smemBase;
   Value tid, wg, warp, lane, wgLeader, rank;
   Value mTile, m0, n0;
+  Value lRot; // first l chunk of this cluster (FFN kinds)
   Value full, empty, dfull, dempty, ticks;
 };
 
@@ -346,6 +351,12 @@ void KernelEmitter::emitSetup(gpu::GPUFuncOp func) {
                             .getResult()
                       : numRows;
   n0 = mul(rem(bid, p.ctasN), p.bn);
+  // Every cluster walks the l chunks from a different start: the fp32
+  // workspace reductions of concurrent clusters then hit different lines
+  // instead of serialising on the same L2 addresses. Uniform within a
+  // cluster, whose CTAs exchange the same chunk.
+  if (p.kind != ChainKind::gemm && p.lTiles() > 1)
+    lRot = rem(div(bid, p.clusterN), p.lTiles());
   rank = p.clusterN > 1 ? ClusterRankOp::create(b, loc, b.getIndexType())
                               .getResult()
                         : cst(0);
@@ -480,7 +491,7 @@ void KernelEmitter::emitProducer() {
                                               cst(p.dStageBytes), slot,
                                               Value());
       Value base = add(mul(slot, p.dStageBytes), p.smemD);
-      Value l0 = mul(j, p.bl);
+      Value l0 = mul(chunkOf(j), p.bl);
       if (p.dKMajor) {
         // D[L, N]: per 64-wide n chunk q, bl rows (l) of 128 B.
         for (int64_t q = 0; q < p.bn / 64; ++q)
@@ -830,7 +841,7 @@ void KernelEmitter::emitConsumer() {
     NVVM::WgmmaWaitGroupSyncOp::create(b, loc, b.getI64IntegerAttr(0));
     ifThen(wgLeader,
            [&] { nvgpu::MBarrierArriveOp::create(b, loc, dempty, slot); });
-    emitChunkOutput(acc2, j);
+    emitChunkOutput(acc2, chunkOf(j));
   });
   if (p.needsWorkspace)
     emitFinisher();

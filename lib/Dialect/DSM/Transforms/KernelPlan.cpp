@@ -503,8 +503,12 @@ FailureOr<KernelPlan> mlir::dsm::planKernel(FusedChainOp op,
     why = "blk_n must be 64, 128 or 256";
     return failure();
   }
-  if (plan.stages < 1 || plan.stages > 8) {
-    why = "stages must be in [1, 8]";
+  // A consumer releases stage k-1 only after issuing k: with one stage the
+  // producer's next load waits for a release that never comes (a kernel
+  // built that way hung on an H200).
+  if (plan.stages < 2 || plan.stages > 8) {
+    why = "stages must be in [2, 8] (the ring releases a stage one k step "
+          "late)";
     return failure();
   }
   if (plan.shape.k % 8 != 0) {

@@ -112,7 +112,7 @@ func.func @too_big(%a0: tensor<256x512xbf16>, %a1: tensor<512x256xbf16>, %a2: te
 
 // expected-error @+2 {{schedule cannot be lowered: gated FFNs keep gate and up accumulators live: blk_n <= 128}}
 func.func @gated_wide(%a0: tensor<256x512xbf16>, %a1: tensor<512x256xbf16>, %a2: tensor<512x256xbf16>, %a3: tensor<256x512xbf16>) -> tensor<256x512xbf16> {
-  %r = dsm.fused_chain gated_ffn (%a0, %a1, %a2, %a3) {schedule = #dsm.schedule<cluster = [1, 1, 1, 1], block = [128, 256, 64, 64], grid = [2, 1, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [], stages = 1, cost_ns = 1000>}
+  %r = dsm.fused_chain gated_ffn (%a0, %a1, %a2, %a3) {schedule = #dsm.schedule<cluster = [1, 1, 1, 1], block = [128, 256, 64, 64], grid = [2, 1, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [], stages = 2, cost_ns = 1000>}
       : (tensor<256x512xbf16>, tensor<512x256xbf16>, tensor<512x256xbf16>, tensor<256x512xbf16>) -> tensor<256x512xbf16> {
   ^bb0(%x: tensor<256x512xbf16>, %w1: tensor<512x256xbf16>, %wu: tensor<512x256xbf16>, %w2: tensor<256x512xbf16>):
     %zero = arith.constant 0.0 : f32
@@ -351,3 +351,43 @@ func.func @wide_rows(%x: tensor<1x4x80x64xbf16>, %w: tensor<3x3x64x128xbf16>) ->
   return %r : tensor<1x4x80x128xbf16>
 }
 
+// -----
+
+// A one-stage ring would deadlock.
+// expected-error @+2 {{schedule cannot be lowered: stages must be in [2, 8] (the ring releases a stage one k step late)}}
+func.func @one_stage(%a0: tensor<256x512xbf16>, %a1: tensor<512x256xbf16>, %a2: tensor<512x256xbf16>, %a3: tensor<256x512xbf16>) -> tensor<256x512xbf16> {
+  %r = dsm.fused_chain gated_ffn (%a0, %a1, %a2, %a3) {schedule = #dsm.schedule<cluster = [1, 1, 1, 1], block = [128, 128, 64, 64], grid = [2, 2, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [inter_cluster_reduce], stages = 1, cost_ns = 1000>}
+      : (tensor<256x512xbf16>, tensor<512x256xbf16>, tensor<512x256xbf16>, tensor<256x512xbf16>) -> tensor<256x512xbf16> {
+  ^bb0(%x: tensor<256x512xbf16>, %w1: tensor<512x256xbf16>, %wu: tensor<512x256xbf16>, %w2: tensor<256x512xbf16>):
+    %zero = arith.constant 0.0 : f32
+    %g_e = tensor.empty() : tensor<256x256xf32>
+    %g_f = linalg.fill ins(%zero : f32) outs(%g_e : tensor<256x256xf32>) -> tensor<256x256xf32>
+    %g = linalg.matmul ins(%x, %w1 : tensor<256x512xbf16>, tensor<512x256xbf16>) outs(%g_f : tensor<256x256xf32>) -> tensor<256x256xf32>
+    %u_e = tensor.empty() : tensor<256x256xf32>
+    %u_f = linalg.fill ins(%zero : f32) outs(%u_e : tensor<256x256xf32>) -> tensor<256x256xf32>
+    %u = linalg.matmul ins(%x, %wu : tensor<256x512xbf16>, tensor<512x256xbf16>) outs(%u_f : tensor<256x256xf32>) -> tensor<256x256xf32>
+    %h_e = tensor.empty() : tensor<256x256xbf16>
+    %h = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%g, %u : tensor<256x256xf32>, tensor<256x256xf32>) outs(%h_e : tensor<256x256xbf16>) {
+    ^bb0(%gv: f32, %uv: f32, %o: bf16):
+      %one = arith.constant 1.0 : f32
+      %ng = arith.negf %gv : f32
+      %ex = math.exp %ng : f32
+      %den = arith.addf %ex, %one : f32
+      %sg = arith.divf %gv, %den : f32
+      %p = arith.mulf %sg, %uv : f32
+      %t = arith.truncf %p : f32 to bf16
+      linalg.yield %t : bf16
+    } -> tensor<256x256xbf16>
+    %e_e = tensor.empty() : tensor<256x512xf32>
+    %e_f = linalg.fill ins(%zero : f32) outs(%e_e : tensor<256x512xf32>) -> tensor<256x512xf32>
+    %e = linalg.matmul ins(%h, %w2 : tensor<256x256xbf16>, tensor<256x512xbf16>) outs(%e_f : tensor<256x512xf32>) -> tensor<256x512xf32>
+    %o_e = tensor.empty() : tensor<256x512xbf16>
+    %o = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%e : tensor<256x512xf32>) outs(%o_e : tensor<256x512xbf16>) {
+    ^bb0(%ev: f32, %oo: bf16):
+      %t = arith.truncf %ev : f32 to bf16
+      linalg.yield %t : bf16
+    } -> tensor<256x512xbf16>
+    dsm.yield %o : tensor<256x512xbf16>
+  }
+  return %r : tensor<256x512xbf16>
+}

@@ -104,6 +104,10 @@ func.func @gemmc2(%a: tensor<256x512xbf16>, %b: tensor<512x512xbf16>) -> tensor<
 // CHECK-LABEL: gpu.func @ffn_0
 // CHECK-SAME: %{{.*}}: !llvm.ptr {llvm.align = 64 : i64}, %{{.*}}: !llvm.ptr {llvm.align = 64 : i64}, %{{.*}}: !llvm.ptr {llvm.align = 64 : i64}, %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: i64
 // CHECK-SAME: known_cluster_size = array<i32: 4, 1, 1>
+// Each cluster starts its walk over the 8 l chunks at (block / 4) mod 8.
+// CHECK: %[[BID:.*]] = gpu.block_id  x
+// CHECK: %[[CLU:.*]] = arith.divui %[[BID]], %c4{{.*}} : index
+// CHECK: arith.remui %[[CLU]], %c8{{.*}} : index
 // CHECK-COUNT-2: nvgpu.mbarrier.create -> <memorySpace = #gpu.address_space<workgroup>, num_barriers = 3>
 // CHECK-COUNT-2: nvgpu.mbarrier.create -> <memorySpace = #gpu.address_space<workgroup>, num_barriers = 2>
 // Producer: D chunks (box 64 x blk_n) and the cluster barriers of each chunk.
