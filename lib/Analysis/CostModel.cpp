@@ -384,3 +384,50 @@ Cost mlir::ff::estimateCost(const ChainDesc &chain, const Plan &plan,
   c.totalNs = c.launchNs + c.wavesNs;
   return c;
 }
+
+double mlir::ff::estimateKernelNs(const ChainDesc &chain, const Plan &plan,
+                                  const Dataflow &flow,
+                                  const GpuTarget &target) {
+  const KernelFit &k = target.kernel;
+  const double b = getByteWidth(chain.dtype);
+  const int64_t g = chain.getNumUpProjections();
+  const int64_t c = plan.cls(Dim::n);
+  const int64_t bm = plan.blk(Dim::m), bn = plan.blk(Dim::n),
+                bk = plan.blk(Dim::k);
+  const int64_t m = std::max<int64_t>(chain.m, 1);
+  const int64_t ctas = ceilDiv(m, bm) * plan.grd(Dim::n) * c;
+  // CTAs resident at once; more form further (overlapping) waves.
+  const int64_t slots =
+      target.getMaxActiveClusters(c, std::max<int64_t>(flow.ctasPerSm, 1)) *
+      c;
+  const double active = std::min<int64_t>(ctas, slots);
+  const double waves = std::max(1.0, double(ctas) / slots);
+  // bytes / (GB/s) = ns: one SM's stream, capped by its share of HBM.
+  const double bw =
+      std::min(k.smGbps, target.hbmGbps * k.hbmEfficiency / active);
+  const double flopsPerNs = k.smTflops * 1e3;
+
+  // GEMM0 mainloop: per k step the larger of the stage's bytes and its
+  // wgmmas, plus a fixed hand-off cost (full/empty barriers, TMA latency).
+  const double stage = (bm * bk + bk * bn * g) * b;
+  const double mma0 = 2.0 * bm * bn * bk * g / flopsPerNs;
+  double cta = ceilDiv(chain.k, bk) * (std::max(stage / bw, mma0) + k.kStepNs);
+  if (!chain.hasSecondGemm())
+    return k.launchNs + waves * (cta + bm * bn * b / bw);
+
+  // GEMM1: per l chunk the D tile's bytes or its wgmmas plus the partial
+  // tile's fp32 reductions (their L2 throughput shared by every resident
+  // CTA), a fixed cost, and the cluster's two barriers.
+  const int64_t bl = plan.blk(Dim::l);
+  const bool workspace = plan.grd(Dim::n) > 1;
+  const double dChunk = bn * bl * b;
+  const double mma1 = 2.0 * bm * bl * bn / flopsPerNs;
+  const double reduce =
+      workspace ? bm * bl * 4.0 / c * active / k.reduceGbps : 0;
+  const double sync = c > 1 ? 2 * k.barrierNs * std::log2(double(c)) : 0;
+  cta += ceilDiv(chain.l, bl) *
+         (std::max(dChunk / bw, mma1 + reduce) + k.chunkNs + sync);
+  if (workspace)
+    cta += k.finisherNs;
+  return k.launchNs + waves * cta;
+}

@@ -125,16 +125,25 @@ const Candidate *SearchResult::getChosen(bool lowerableOnly) const {
   return ranked.empty() ? nullptr : &ranked.front();
 }
 
-/// Strict, deterministic ranking: cost, then smaller clusters, then fewer
-/// stages, then the plan's fields.
-static bool better(const Candidate &a, const Candidate &b) {
-  if (a.cost.totalNs != b.cost.totalNs)
-    return a.cost.totalNs < b.cost.totalNs;
+/// Strict, deterministic ranking by `ns`: cost, then smaller clusters, then
+/// fewer stages, then the plan's fields.
+static bool rankBy(const Candidate &a, const Candidate &b, double na,
+                   double nb) {
+  if (na != nb)
+    return na < nb;
   auto key = [](const Plan &p) {
     return std::make_tuple(p.getClusterSize(), p.stages, p.cluster, p.block,
                            p.grid, p.spatialMask, p.order);
   };
   return key(a.plan) < key(b.plan);
+}
+/// The whole space: the analytical model.
+static bool better(const Candidate &a, const Candidate &b) {
+  return rankBy(a, b, a.cost.totalNs, b.cost.totalNs);
+}
+/// The lowerable family: the measured kernel-family model.
+static bool betterKernel(const Candidate &a, const Candidate &b) {
+  return rankBy(a, b, a.cost.kernelNs, b.cost.kernelNs);
 }
 
 /// Candidate tiles along a temporal dimension (or a spatial one split over
@@ -161,15 +170,18 @@ static llvm::SmallVector<int64_t, 4> reductionTiles(int64_t extent) {
   return tiles;
 }
 
-/// Inserts `cand` into the best-first list `r` of at most `keep` entries.
+/// Inserts `cand` into the list `r` of at most `keep` entries, best first
+/// by `better`.
+template <typename Less>
 static void insertRanked(std::vector<Candidate> &r, Candidate cand,
-                         size_t keep) {
+                         size_t keep, Less better) {
   if (r.size() == keep && !better(cand, r.back()))
     return;
   // Schedules that differ only in the position of a one-trip loop cost
   // the same: keep one representative of each.
   auto twin = llvm::find_if(r, [&](const Candidate &o) {
     return o.cost.totalNs == cand.cost.totalNs &&
+           o.cost.kernelNs == cand.cost.kernelNs &&
            o.plan.cluster == cand.plan.cluster &&
            o.plan.block == cand.plan.block && o.plan.grid == cand.plan.grid &&
            o.plan.stages == cand.plan.stages;
@@ -216,13 +228,14 @@ SearchResult mlir::ff::searchChain(const ChainDesc &chain,
                       options.acceptLowerable(plan, cand.flow));
     ++st.evaluated;
     if (cand.lowerable) {
+      cand.cost.kernelNs = estimateKernelNs(chain, plan, cand.flow, target);
       ++st.lowerable;
-      if (!result.bestLowerable || better(cand, *result.bestLowerable))
+      if (!result.bestLowerable || betterKernel(cand, *result.bestLowerable))
         result.bestLowerable = cand;
     }
     if (cand.lowerable)
-      insertRanked(result.rankedLowerable, cand, keep);
-    insertRanked(result.ranked, std::move(cand), keep);
+      insertRanked(result.rankedLowerable, cand, keep, betterKernel);
+    insertRanked(result.ranked, std::move(cand), keep, better);
   };
 
   for (const LoopSchedule &sched : enumerateLoopSchedules()) {

@@ -16,21 +16,27 @@
 // - sync = (3 x 200 + 2 x 380) cycles at 1830 MHz = 743 ns; 31 clusters of
 //   4 fit, so the 2 clusters are one partial wave; launch = 2000 + 1000
 //   (memset node) + 131072 B / 3015 GB/s = 3043 ns.
+// - kernel-family model (KernelFit, docs/cost-model.md): 8 CTAs stream at
+//   36.15 B/ns; 8 k steps of max(32768 B / 36.15, 2x128x128x64 / 2313) +
+//   1361 = 18142 ns; 2 l chunks of 2x128x128x128 / 2313 + 128x128x4 / 4 x 8
+//   / 2886 (reductions) + 1008 + 2 x 19.6 x log2 4 = 5890 ns; + 2742
+//   (finisher) + 2000 (launch) = 28774 ns.
 
 func.func @hand(%a: tensor<128x512xbf16>, %b: tensor<512x1024xbf16>, %d: tensor<1024x256xbf16>) -> tensor<128x256xbf16> {
-  // expected-remark @+13 {{plan cluster=[1,4,1,1] block=[128,128,64,128] grid=[1,2,1,1] order=[m,n,k,l] spatial=[m,n] stages=2 (lowerable)}}
-  // expected-remark @+12 {{ctas = 8, clusters = 2 of 4, smem = 197632 B, regs/thread = 96 of 236, ctas/sm = 1}}
-  // expected-remark @+11 {{volume hbm = 1835008, l2 = 2883584, dsm = 786432, smem = 9699328 B}}
-  // expected-remark @+10 {{tensor A: l2 = 1048576, hbm = 131072, tier = global}}
-  // expected-remark @+9 {{tensor B: l2 = 1048576, hbm = 1048576, tier = global}}
-  // expected-remark @+8 {{tensor C: l2 = 0, hbm = 0, tier = smem}}
-  // expected-remark @+7 {{tensor D: l2 = 524288, hbm = 524288, tier = global}}
-  // expected-remark @+6 {{tensor E: l2 = 262144, hbm = 131072, tier = reg}}
-  // expected-remark @+5 {{collective reduce_scatter: group = 4, bytes/cta = 98304, steps/cta = 6}}
-  // expected-remark @+4 {{collective inter_cluster_reduce: group = 2, bytes/cta = 32768, steps/cta = 2}}
-  // expected-remark @+3 {{minimax hbm = 609, l2 = 240, dsm = 254, smem = 314 -> 609 ns; compute = 4199 ns}}
-  // expected-remark @+2 {{cta compute = 4199, memory = 5176, sync = 743, fill = 617 -> 6537 ns}}
-  // expected-remark @+1 {{waves: 0 full of 31 clusters + 2 tail; launch = 3043 ns; total = 9580 ns}}
+  // expected-remark @+14 {{plan cluster=[1,4,1,1] block=[128,128,64,128] grid=[1,2,1,1] order=[m,n,k,l] spatial=[m,n] stages=2 (lowerable)}}
+  // expected-remark @+13 {{ctas = 8, clusters = 2 of 4, smem = 197632 B, regs/thread = 96 of 236, ctas/sm = 1}}
+  // expected-remark @+12 {{volume hbm = 1835008, l2 = 2883584, dsm = 786432, smem = 9699328 B}}
+  // expected-remark @+11 {{tensor A: l2 = 1048576, hbm = 131072, tier = global}}
+  // expected-remark @+10 {{tensor B: l2 = 1048576, hbm = 1048576, tier = global}}
+  // expected-remark @+9 {{tensor C: l2 = 0, hbm = 0, tier = smem}}
+  // expected-remark @+8 {{tensor D: l2 = 524288, hbm = 524288, tier = global}}
+  // expected-remark @+7 {{tensor E: l2 = 262144, hbm = 131072, tier = reg}}
+  // expected-remark @+6 {{collective reduce_scatter: group = 4, bytes/cta = 98304, steps/cta = 6}}
+  // expected-remark @+5 {{collective inter_cluster_reduce: group = 2, bytes/cta = 32768, steps/cta = 2}}
+  // expected-remark @+4 {{minimax hbm = 609, l2 = 240, dsm = 254, smem = 314 -> 609 ns; compute = 4199 ns}}
+  // expected-remark @+3 {{cta compute = 4199, memory = 5176, sync = 743, fill = 617 -> 6537 ns}}
+  // expected-remark @+2 {{waves: 0 full of 31 clusters + 2 tail; launch = 3043 ns; total = 9580 ns}}
+  // expected-remark @+1 {{kernel-family model = 28774 ns}}
   %e = dsm.fused_chain ffn (%a, %b, %d)
       {schedule = #dsm.schedule<cluster = [1, 4, 1, 1], block = [128, 128, 64, 128], grid = [1, 2, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [reduce_scatter, inter_cluster_reduce], stages = 2, cost_ns = 0>}
       : (tensor<128x512xbf16>, tensor<512x1024xbf16>, tensor<1024x256xbf16>) -> tensor<128x256xbf16> {
@@ -96,19 +102,20 @@ func.func @too_big(%a: tensor<128x1024xbf16>, %b: tensor<1024x4096xbf16>, %d: te
 // Without a schedule the test pass analyses the plan --dsm-search would
 // choose (G4).
 func.func @searched(%a: tensor<128x768xbf16>, %b: tensor<768x3072xbf16>, %d: tensor<3072x768xbf16>) -> tensor<128x768xbf16> {
-  // expected-remark @+13 {{plan cluster=[1,2,1,1] block=[64,128,64,256] grid=[2,12,1,1] order=[m,n,k,l] spatial=[m,n] stages=2 (lowerable)}}
-  // expected-remark @+12 {{ctas = 48, clusters = 24 of 2, smem = 197632 B, regs/thread = 160 of 255, ctas/sm = 1}}
-  // expected-remark @+11 {{volume hbm = 10027008, l2 = 28311552, dsm = 4718592, smem = 69206016 B}}
-  // expected-remark @+10 {{tensor A: l2 = 4718592, hbm = 196608, tier = global}}
-  // expected-remark @+9 {{tensor B: l2 = 9437184, hbm = 4718592, tier = global}}
-  // expected-remark @+8 {{tensor C: l2 = 0, hbm = 0, tier = smem}}
-  // expected-remark @+7 {{tensor D: l2 = 9437184, hbm = 4718592, tier = global}}
-  // expected-remark @+6 {{tensor E: l2 = 4718592, hbm = 393216, tier = reg}}
-  // expected-remark @+5 {{collective reduce_scatter: group = 2, bytes/cta = 98304, steps/cta = 3}}
-  // expected-remark @+4 {{collective inter_cluster_reduce: group = 12, bytes/cta = 98304, steps/cta = 3}}
-  // expected-remark @+3 {{minimax hbm = 3326, l2 = 2359, dsm = 1430, smem = 2238 -> 3326 ns; compute = 4199 ns}}
-  // expected-remark @+2 {{cta compute = 4199, memory = 6155, sync = 519, fill = 617 -> 7292 ns}}
-  // expected-remark @+1 {{waves: 0 full of 66 clusters + 24 tail; launch = 3130 ns; total = 10422 ns}}
+  // expected-remark @+14 {{plan cluster=[1,4,1,1] block=[64,64,64,256] grid=[2,12,1,1] order=[m,n,k,l] spatial=[m,n] stages=2 (lowerable)}}
+  // expected-remark @+13 {{ctas = 96, clusters = 24 of 4, smem = 173056 B, regs/thread = 160 of 255, ctas/sm = 1}}
+  // expected-remark @+12 {{volume hbm = 10027008, l2 = 33030144, dsm = 14155776, smem = 97517568 B}}
+  // expected-remark @+11 {{tensor A: l2 = 9437184, hbm = 196608, tier = global}}
+  // expected-remark @+10 {{tensor B: l2 = 9437184, hbm = 4718592, tier = global}}
+  // expected-remark @+9 {{tensor C: l2 = 0, hbm = 0, tier = smem}}
+  // expected-remark @+8 {{tensor D: l2 = 9437184, hbm = 4718592, tier = global}}
+  // expected-remark @+7 {{tensor E: l2 = 4718592, hbm = 393216, tier = reg}}
+  // expected-remark @+6 {{collective reduce_scatter: group = 4, bytes/cta = 147456, steps/cta = 9}}
+  // expected-remark @+5 {{collective inter_cluster_reduce: group = 12, bytes/cta = 49152, steps/cta = 3}}
+  // expected-remark @+4 {{minimax hbm = 3326, l2 = 2753, dsm = 4566, smem = 3154 -> 4566 ns; compute = 2099 ns}}
+  // expected-remark @+3 {{cta compute = 2099, memory = 6279, sync = 743, fill = 617 -> 7639 ns}}
+  // expected-remark @+2 {{waves: 0 full of 31 clusters + 24 tail; launch = 3130 ns; total = 10770 ns}}
+  // expected-remark @+1 {{kernel-family model = 37855 ns}}
   %e = dsm.fused_chain ffn (%a, %b, %d)
       : (tensor<128x768xbf16>, tensor<768x3072xbf16>, tensor<3072x768xbf16>) -> tensor<128x768xbf16> {
   ^bb0(%x: tensor<128x768xbf16>, %w1: tensor<768x3072xbf16>, %w2: tensor<3072x768xbf16>):

@@ -107,11 +107,22 @@ struct Cost {
   double wavesNs = 0;
   double launchNs = 0;
   double totalNs = 0;
+  /// The kernel-family model (estimateKernelNs) for plans --lower-to-nvvm
+  /// carries out; 0 for the rest of the space.
+  double kernelNs = 0;
 };
 
 /// Estimates the run time of an analysed plan.
 Cost estimateCost(const ChainDesc &chain, const Plan &plan,
                   const Dataflow &flow, const GpuTarget &target);
+
+/// Run time of `plan` as FlashFuser's kernel family executes it (the plan
+/// must be in that family: cluster along n, spatial m and n, temporal k and
+/// l), from the measured constants of `target.kernel`. The search ranks the
+/// plans it can lower by this figure; estimateCost stays the analytical
+/// model of the whole space.
+double estimateKernelNs(const ChainDesc &chain, const Plan &plan,
+                        const Dataflow &flow, const GpuTarget &target);
 
 } // namespace mlir::ff
 

@@ -35,6 +35,23 @@ inline constexpr std::array<int64_t, 4> kDsmClusterSizes = {2, 4, 8, 16};
 /// -1 for 1 (no DSM traffic) or an invalid size.
 int getDsmIndex(int64_t clusterSize);
 
+/// The measured run-time model of FlashFuser's own kernel family (the
+/// warp-specialised FFN/GEMM kernels of --lower-to-nvvm): constants fit to
+/// the fidelity sweep of docs/benchmarks/fidelity-h200.md (146 kernels of
+/// G3, G4, G5, S3, C3, C4 on an H200) by scripts/bench/fit-kernel-model.py.
+/// docs/cost-model.md §"Kernel-family model" states the formula.
+struct KernelFit {
+  double smGbps = 36.15;        ///< bytes per ns one SM's TMA stream reaches
+  double hbmEfficiency = 0.625; ///< of hbmGbps the family streams in total
+  double smTflops = 2.313;      ///< achieved bf16 wgmma rate of one SM
+  double kStepNs = 1361;        ///< fixed cost of one mainloop k step
+  double chunkNs = 1008;        ///< fixed cost of one l chunk of GEMM1
+  double reduceGbps = 2886;     ///< aggregate fp32 workspace reductions
+  double barrierNs = 19.6;      ///< per cluster barrier and log2(cluster)
+  double finisherNs = 2742;     ///< workspace count-in and last-arriver cast
+  double launchNs = 2000;       ///< back-to-back launch of one kernel
+};
+
 /// One GPU. Integers where the `#dsm.target` attribute holds integers.
 struct GpuTarget {
   std::string name; ///< e.g. "h100-sxm"
@@ -76,6 +93,8 @@ struct GpuTarget {
   double hbmEfficiency = 0.9;
   /// Launch plus prologue/epilogue of one kernel, ns.
   int64_t launchOverheadNs = 0;
+  /// How FlashFuser's own kernels run on this part (measured).
+  KernelFit kernel;
 
   /// Dense tensor-core peak for `t` in TFLOP/s.
   int64_t getPeakTflops(DType t) const;

@@ -86,6 +86,9 @@ struct TestCostModelPass
         << c.fullWaves << " full of " << c.maxActiveClusters << " clusters + "
         << c.tailClusters << " tail; launch = " << num(c.launchNs)
         << " ns; total = " << num(c.totalNs) << " ns";
+    if (ff::isLowerable(plan, chain))
+      op.emitRemark("kernel-family model = ")
+          << num(ff::estimateKernelNs(chain, plan, f, target)) << " ns";
   }
 
   void runOnOperation() override {

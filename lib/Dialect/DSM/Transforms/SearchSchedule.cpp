@@ -151,6 +151,12 @@ namespace {
 
 std::string formatNs(double ns) { return llvm::formatv("{0:F0}", ns).str(); }
 
+/// The estimate recorded for `c`: the measured kernel-family model for plans
+/// the lowering carries out, the analytical model otherwise.
+double recordedNs(const ff::Candidate &c) {
+  return c.lowerable ? c.cost.kernelNs : c.cost.totalNs;
+}
+
 llvm::json::Object toJson(const ff::Candidate &c, int64_t rank) {
   auto arr = [](const std::array<int64_t, 4> &v) {
     return llvm::json::Array{v[0], v[1], v[2], v[3]};
@@ -165,7 +171,9 @@ llvm::json::Object toJson(const ff::Candidate &c, int64_t rank) {
     residency.push_back(ff::stringifyTier(t));
   return llvm::json::Object{
       {"rank", rank},
-      {"cost_ns", std::llround(c.cost.totalNs)},
+      {"cost_ns", std::llround(recordedNs(c))},
+      {"model_ns", std::llround(c.cost.totalNs)},
+      {"kernel_ns", std::llround(c.cost.kernelNs)},
       {"lowerable", c.lowerable},
       {"cluster", arr(c.plan.cluster)},
       {"block", arr(c.plan.block)},
@@ -290,14 +298,14 @@ LogicalResult DSMSearchPass::searchOne(FusedChainOp op,
                "the full space";
       ScheduleAttr s = getScheduleAttr(
           ctx, bp.candidate.plan, bp.candidate.flow, at,
-          bp.candidate.cost.totalNs, bp.bin.lo, bp.bin.hi, emitError);
+          recordedNs(bp.candidate), bp.bin.lo, bp.bin.hi, emitError);
       if (!s)
         return failure();
       plans.push_back(s);
       if (topK > 0)
         op.emitRemark("m in [") << bp.bin.lo << ", " << bp.bin.hi
                                 << "] (searched at m = " << bp.bin.rep
-                                << "): " << formatNs(bp.candidate.cost.totalNs)
+                                << "): " << formatNs(recordedNs(bp.candidate))
                                 << " ns " << bp.candidate.plan.str();
       llvm::json::Object bin = toJson(bp.candidate, 0);
       bin["m_lo"] = bp.bin.lo;
@@ -321,15 +329,19 @@ LogicalResult DSMSearchPass::searchOne(FusedChainOp op,
     if (!chosen)
       return op.emitOpError("no legal plan for this chain on ") << target.name;
     ScheduleAttr s = getScheduleAttr(ctx, chosen->plan, chosen->flow, *chain,
-                                     chosen->cost.totalNs, 0, 0, emitError);
+                                     recordedNs(*chosen), 0, 0, emitError);
     if (!s)
       return failure();
     op.setScheduleAttr(s);
     if (topK > 0) {
       op.emitRemark("evaluated ")
           << result.stats.evaluated << " plans (" << result.stats.lowerable
-          << " lowerable); chose " << formatNs(chosen->cost.totalNs) << " ns "
-          << chosen->plan.str();
+          << " lowerable); chose " << chosen->plan.str() << ": "
+          << formatNs(recordedNs(*chosen))
+          << (chosen->lowerable ? " ns measured kernel-family model, "
+                                : " ns, ")
+          << formatNs(chosen->cost.totalNs) << " ns analytical model; "
+          << "best of the full space (analytical model):";
       for (auto [i, c] :
            llvm::enumerate(llvm::ArrayRef(result.ranked).take_front(topK)))
         op.emitRemark("#") << i + 1 << ": " << formatNs(c.cost.totalNs)

@@ -3,14 +3,14 @@
 // The plans --dsm-search chooses for the conv chains C1-C8 of FlashFuser
 // Table V written as GEMM chains, at batch 1 (c*_b1) and 32 (c*_b32):
 // 1x1 convs are [N*H*W, IC] x [IC, OC1] matmuls, 3x3 convs an im2col
-// [N*H*W, 9*IC] x [9*IC, OC1] matmul; the second conv is 1x1. Large-M chains
-// (C1, C5) run one CTA per M tile without clusters; wide chains at batch 32
-// (C4: N = 2048) reduce E over a cluster of 8 instead of through L2.
+// [N*H*W, 9*IC] x [9*IC, OC1] matmul; the second conv is 1x1. Chains whose
+// N fits one cluster reduce E in DSM only; at batch 32 the wide chains
+// (C3, C4) take 128x256 tiles without clusters (fastest on the H200 sweep).
 
 
 // CHECK: module attributes {dsm.target = #dsm.target<name = "h100-sxm"
 // CHECK-LABEL: func.func @c1_b1(
-// CHECK: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 1, 1, 1], block = [64, 256, 64, 64], grid = [49, 1, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [], stages = 2, cost_ns = {{[0-9]+}}>}
+// CHECK: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 4, 1, 1], block = [128, 64, 64, 64], grid = [25, 1, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [reduce_scatter], stages = 2, cost_ns = {{[0-9]+}}>}
 
 func.func @c1_b1(%a: tensor<3136x64xbf16>, %b: tensor<64x256xbf16>, %d: tensor<256x64xbf16>) -> tensor<3136x64xbf16> {
   %e = dsm.fused_chain ffn (%a, %b, %d)
@@ -74,7 +74,7 @@ func.func @c2_b1(%a: tensor<784x128xbf16>, %b: tensor<128x512xbf16>, %d: tensor<
 }
 
 // CHECK-LABEL: func.func @c3_b1(
-// CHECK: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 2, 1, 1], block = [64, 64, 64, 128], grid = [4, 8, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [reduce_scatter, inter_cluster_reduce], stages = 2, cost_ns = {{[0-9]+}}>}
+// CHECK: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 8, 1, 1], block = [64, 128, 64, 128], grid = [4, 1, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [reduce_scatter], stages = 2, cost_ns = {{[0-9]+}}>}
 
 func.func @c3_b1(%a: tensor<196x256xbf16>, %b: tensor<256x1024xbf16>, %d: tensor<1024x256xbf16>) -> tensor<196x256xbf16> {
   %e = dsm.fused_chain ffn (%a, %b, %d)
@@ -106,7 +106,7 @@ func.func @c3_b1(%a: tensor<196x256xbf16>, %b: tensor<256x1024xbf16>, %d: tensor
 }
 
 // CHECK-LABEL: func.func @c4_b1(
-// CHECK: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 1, 1, 1], block = [64, 64, 64, 128], grid = [1, 32, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [inter_cluster_reduce], stages = 2, cost_ns = {{[0-9]+}}>}
+// CHECK: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 8, 1, 1], block = [64, 64, 64, 256], grid = [1, 4, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [reduce_scatter, inter_cluster_reduce], stages = 2, cost_ns = {{[0-9]+}}>}
 
 func.func @c4_b1(%a: tensor<49x512xbf16>, %b: tensor<512x2048xbf16>, %d: tensor<2048x512xbf16>) -> tensor<49x512xbf16> {
   %e = dsm.fused_chain ffn (%a, %b, %d)
@@ -138,7 +138,7 @@ func.func @c4_b1(%a: tensor<49x512xbf16>, %b: tensor<512x2048xbf16>, %d: tensor<
 }
 
 // CHECK-LABEL: func.func @c5_b1(
-// CHECK: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 1, 1, 1], block = [64, 64, 64, 128], grid = [49, 1, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [], stages = 4, cost_ns = {{[0-9]+}}>}
+// CHECK: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 1, 1, 1], block = [64, 64, 64, 256], grid = [49, 1, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [], stages = 2, cost_ns = {{[0-9]+}}>}
 
 func.func @c5_b1(%a: tensor<3136x576xbf16>, %b: tensor<576x64xbf16>, %d: tensor<64x256xbf16>) -> tensor<3136x256xbf16> {
   %e = dsm.fused_chain ffn (%a, %b, %d)
@@ -170,7 +170,7 @@ func.func @c5_b1(%a: tensor<3136x576xbf16>, %b: tensor<576x64xbf16>, %d: tensor<
 }
 
 // CHECK-LABEL: func.func @c6_b1(
-// CHECK: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 2, 1, 1], block = [64, 64, 64, 256], grid = [13, 1, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [reduce_scatter], stages = 3, cost_ns = {{[0-9]+}}>}
+// CHECK: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 2, 1, 1], block = [64, 64, 64, 256], grid = [13, 1, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [reduce_scatter], stages = 2, cost_ns = {{[0-9]+}}>}
 
 func.func @c6_b1(%a: tensor<784x1152xbf16>, %b: tensor<1152x128xbf16>, %d: tensor<128x512xbf16>) -> tensor<784x512xbf16> {
   %e = dsm.fused_chain ffn (%a, %b, %d)
@@ -202,7 +202,7 @@ func.func @c6_b1(%a: tensor<784x1152xbf16>, %b: tensor<1152x128xbf16>, %d: tenso
 }
 
 // CHECK-LABEL: func.func @c7_b1(
-// CHECK: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 4, 1, 1], block = [64, 64, 64, 256], grid = [4, 1, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [reduce_scatter], stages = 3, cost_ns = {{[0-9]+}}>}
+// CHECK: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 4, 1, 1], block = [64, 64, 64, 256], grid = [4, 1, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [reduce_scatter], stages = 2, cost_ns = {{[0-9]+}}>}
 
 func.func @c7_b1(%a: tensor<196x2304xbf16>, %b: tensor<2304x256xbf16>, %d: tensor<256x1024xbf16>) -> tensor<196x1024xbf16> {
   %e = dsm.fused_chain ffn (%a, %b, %d)
@@ -234,7 +234,7 @@ func.func @c7_b1(%a: tensor<196x2304xbf16>, %b: tensor<2304x256xbf16>, %d: tenso
 }
 
 // CHECK-LABEL: func.func @c8_b1(
-// CHECK: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 1, 1, 1], block = [64, 64, 64, 256], grid = [1, 8, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [inter_cluster_reduce], stages = 3, cost_ns = {{[0-9]+}}>}
+// CHECK: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 8, 1, 1], block = [64, 64, 64, 256], grid = [1, 1, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [reduce_scatter], stages = 2, cost_ns = {{[0-9]+}}>}
 
 func.func @c8_b1(%a: tensor<49x4608xbf16>, %b: tensor<4608x512xbf16>, %d: tensor<512x2048xbf16>) -> tensor<49x2048xbf16> {
   %e = dsm.fused_chain ffn (%a, %b, %d)
@@ -298,7 +298,7 @@ func.func @c1_b32(%a: tensor<100352x64xbf16>, %b: tensor<64x256xbf16>, %d: tenso
 }
 
 // CHECK-LABEL: func.func @c2_b32(
-// CHECK: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 2, 1, 1], block = [64, 256, 64, 64], grid = [392, 1, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [reduce_scatter], stages = 2, cost_ns = {{[0-9]+}}>}
+// CHECK: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 1, 1, 1], block = [128, 256, 64, 64], grid = [196, 2, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [inter_cluster_reduce], stages = 2, cost_ns = {{[0-9]+}}>}
 
 func.func @c2_b32(%a: tensor<25088x128xbf16>, %b: tensor<128x512xbf16>, %d: tensor<512x128xbf16>) -> tensor<25088x128xbf16> {
   %e = dsm.fused_chain ffn (%a, %b, %d)
@@ -330,7 +330,7 @@ func.func @c2_b32(%a: tensor<25088x128xbf16>, %b: tensor<128x512xbf16>, %d: tens
 }
 
 // CHECK-LABEL: func.func @c3_b32(
-// CHECK: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 2, 1, 1], block = [64, 256, 64, 64], grid = [98, 2, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [reduce_scatter, inter_cluster_reduce], stages = 2, cost_ns = {{[0-9]+}}>}
+// CHECK: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 1, 1, 1], block = [128, 256, 64, 64], grid = [49, 4, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [inter_cluster_reduce], stages = 2, cost_ns = {{[0-9]+}}>}
 
 func.func @c3_b32(%a: tensor<6272x256xbf16>, %b: tensor<256x1024xbf16>, %d: tensor<1024x256xbf16>) -> tensor<6272x256xbf16> {
   %e = dsm.fused_chain ffn (%a, %b, %d)
@@ -362,7 +362,7 @@ func.func @c3_b32(%a: tensor<6272x256xbf16>, %b: tensor<256x1024xbf16>, %d: tens
 }
 
 // CHECK-LABEL: func.func @c4_b32(
-// CHECK: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 8, 1, 1], block = [64, 256, 64, 64], grid = [25, 1, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [reduce_scatter], stages = 2, cost_ns = {{[0-9]+}}>}
+// CHECK: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 1, 1, 1], block = [128, 256, 64, 64], grid = [13, 8, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [inter_cluster_reduce], stages = 2, cost_ns = {{[0-9]+}}>}
 
 func.func @c4_b32(%a: tensor<1568x512xbf16>, %b: tensor<512x2048xbf16>, %d: tensor<2048x512xbf16>) -> tensor<1568x512xbf16> {
   %e = dsm.fused_chain ffn (%a, %b, %d)
@@ -426,7 +426,7 @@ func.func @c5_b32(%a: tensor<100352x576xbf16>, %b: tensor<576x64xbf16>, %d: tens
 }
 
 // CHECK-LABEL: func.func @c6_b32(
-// CHECK: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 1, 1, 1], block = [64, 128, 64, 64], grid = [392, 1, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [], stages = 2, cost_ns = {{[0-9]+}}>}
+// CHECK: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 1, 1, 1], block = [128, 128, 64, 256], grid = [196, 1, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [], stages = 2, cost_ns = {{[0-9]+}}>}
 
 func.func @c6_b32(%a: tensor<25088x1152xbf16>, %b: tensor<1152x128xbf16>, %d: tensor<128x512xbf16>) -> tensor<25088x512xbf16> {
   %e = dsm.fused_chain ffn (%a, %b, %d)
@@ -458,7 +458,7 @@ func.func @c6_b32(%a: tensor<25088x1152xbf16>, %b: tensor<1152x128xbf16>, %d: te
 }
 
 // CHECK-LABEL: func.func @c7_b32(
-// CHECK: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 1, 1, 1], block = [64, 256, 64, 64], grid = [98, 1, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [], stages = 2, cost_ns = {{[0-9]+}}>}
+// CHECK: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 2, 1, 1], block = [128, 128, 64, 128], grid = [49, 1, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [reduce_scatter], stages = 2, cost_ns = {{[0-9]+}}>}
 
 func.func @c7_b32(%a: tensor<6272x2304xbf16>, %b: tensor<2304x256xbf16>, %d: tensor<256x1024xbf16>) -> tensor<6272x1024xbf16> {
   %e = dsm.fused_chain ffn (%a, %b, %d)
@@ -490,7 +490,7 @@ func.func @c7_b32(%a: tensor<6272x2304xbf16>, %b: tensor<2304x256xbf16>, %d: ten
 }
 
 // CHECK-LABEL: func.func @c8_b32(
-// CHECK: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 4, 1, 1], block = [64, 128, 64, 128], grid = [25, 1, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [reduce_scatter], stages = 2, cost_ns = {{[0-9]+}}>}
+// CHECK: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 4, 1, 1], block = [128, 128, 64, 128], grid = [13, 1, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [reduce_scatter], stages = 2, cost_ns = {{[0-9]+}}>}
 
 func.func @c8_b32(%a: tensor<1568x4608xbf16>, %b: tensor<4608x512xbf16>, %d: tensor<512x2048xbf16>) -> tensor<1568x2048xbf16> {
   %e = dsm.fused_chain ffn (%a, %b, %d)

@@ -8,12 +8,11 @@
 
 // CHECK-LABEL: func.func @ffn_dyn(
 // CHECK: dsm.fused_chain {{.*}} {schedule = #dsm.schedule_table<[
-// CHECK-SAME: <cluster = [1, 2, 1, 1], block = [64, 64, 64, 256], grid = [1, 24, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [reduce_scatter, inter_cluster_reduce], stages = 2, cost_ns = {{[0-9]+}}, m_lo = 1, m_hi = 64>,
-// CHECK-SAME: <cluster = [1, 2, 1, 1], block = [64, 128, 64, 128], grid = [2, 12, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [reduce_scatter, inter_cluster_reduce], stages = 2, cost_ns = {{[0-9]+}}, m_lo = 65, m_hi = 128>,
-// CHECK-SAME: <cluster = [1, 4, 1, 1], block = [64, 128, 64, 128], grid = [4, 6, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [reduce_scatter, inter_cluster_reduce], stages = 2, cost_ns = {{[0-9]+}}, m_lo = 129, m_hi = 256>,
-// CHECK-SAME: <cluster = [1, 2, 1, 1], block = [64, 256, 64, 64], grid = [8, 6, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [reduce_scatter, inter_cluster_reduce], stages = 2, cost_ns = {{[0-9]+}}, m_lo = 257, m_hi = 512>,
-// CHECK-SAME: <cluster = [1, 4, 1, 1], block = [64, 128, 64, 64], grid = [16, 6, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [reduce_scatter, inter_cluster_reduce], stages = 2, cost_ns = {{[0-9]+}}, m_lo = 513, m_hi = 1024>,
-// CHECK-SAME: <cluster = [1, 2, 1, 1], block = [64, 256, 64, 64], grid = [128, 6, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [reduce_scatter, inter_cluster_reduce], stages = 2, cost_ns = {{[0-9]+}}, m_lo = 1025, m_hi = 2147483647>]>}
+// CHECK-SAME: <cluster = [1, 8, 1, 1], block = [64, 64, 64, 256], grid = [1, 6, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [reduce_scatter, inter_cluster_reduce], stages = 2, cost_ns = {{[0-9]+}}, m_lo = 1, m_hi = 64>,
+// CHECK-SAME: <cluster = [1, 4, 1, 1], block = [64, 64, 64, 256], grid = [2, 12, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [reduce_scatter, inter_cluster_reduce], stages = 2, cost_ns = {{[0-9]+}}, m_lo = 65, m_hi = 128>,
+// CHECK-SAME: <cluster = [1, 8, 1, 1], block = [128, 64, 64, 128], grid = [2, 6, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [reduce_scatter, inter_cluster_reduce], stages = 2, cost_ns = {{[0-9]+}}, m_lo = 129, m_hi = 256>,
+// CHECK-SAME: <cluster = [1, 8, 1, 1], block = [128, 128, 64, 128], grid = [4, 3, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [reduce_scatter, inter_cluster_reduce], stages = 2, cost_ns = {{[0-9]+}}, m_lo = 257, m_hi = 512>,
+// CHECK-SAME: <cluster = [1, 1, 1, 1], block = [128, 256, 64, 64], grid = [64, 12, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [inter_cluster_reduce], stages = 2, cost_ns = {{[0-9]+}}, m_lo = 513, m_hi = 2147483647>]>}
 
 func.func @ffn_dyn(%a: tensor<?x768xbf16>, %b: tensor<768x3072xbf16>, %d: tensor<3072x768xbf16>) -> tensor<?x768xbf16> {
   %e = dsm.fused_chain ffn (%a, %b, %d)
@@ -50,12 +49,9 @@ func.func @ffn_dyn(%a: tensor<?x768xbf16>, %b: tensor<768x3072xbf16>, %d: tensor
 // small M splits N over many clusters.
 // CHECK-LABEL: func.func @gated_dyn(
 // CHECK: dsm.fused_chain {{.*}} {schedule = #dsm.schedule_table<[
-// CHECK-SAME: <cluster = [1, {{[0-9]+}}, 1, 1], {{[^>]*}}, residency = [smem, smem], {{[^>]*}}, m_lo = 1, m_hi = 64>,
-// CHECK-SAME: <cluster = [1, {{[0-9]+}}, 1, 1], {{[^>]*}}, residency = [smem, smem], {{[^>]*}}, m_lo = 65, m_hi = 128>,
-// CHECK-SAME: <cluster = [1, {{[0-9]+}}, 1, 1], {{[^>]*}}, residency = [smem, smem], {{[^>]*}}, m_lo = 129, m_hi = 256>,
-// CHECK-SAME: <cluster = [1, {{[0-9]+}}, 1, 1], {{[^>]*}}, residency = [smem, smem], {{[^>]*}}, m_lo = 257, m_hi = 512>,
-// CHECK-SAME: <cluster = [1, {{[0-9]+}}, 1, 1], {{[^>]*}}, residency = [smem, smem], {{[^>]*}}, m_lo = 513, m_hi = 1024>,
-// CHECK-SAME: <cluster = [1, {{[0-9]+}}, 1, 1], {{[^>]*}}, residency = [smem, smem], {{[^>]*}}, m_lo = 1025, m_hi = 2147483647>]>}
+// CHECK-SAME: <cluster = [1, 1, 1, 1], block = [64, 128, 64, 256], grid = [1, 86, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem, smem], collectives = [inter_cluster_reduce], stages = 2, cost_ns = {{[0-9]+}}, m_lo = 1, m_hi = 64>,
+// CHECK-SAME: <cluster = [1, 1, 1, 1], block = [128, 128, 64, 128], grid = [1, 86, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem, smem], collectives = [inter_cluster_reduce], stages = 2, cost_ns = {{[0-9]+}}, m_lo = 65, m_hi = 128>,
+// CHECK-SAME: <cluster = [1, 2, 1, 1], block = [128, 128, 64, 64], grid = [64, 43, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem, smem], collectives = [reduce_scatter, inter_cluster_reduce], stages = 2, cost_ns = {{[0-9]+}}, m_lo = 129, m_hi = 2147483647>]>}
 
 func.func @gated_dyn(%a: tensor<?x4096xbf16>, %b: tensor<4096x11008xbf16>, %bu: tensor<4096x11008xbf16>, %d: tensor<11008x4096xbf16>) -> tensor<?x4096xbf16> {
   %e = dsm.fused_chain gated_ffn (%a, %b, %bu, %d)

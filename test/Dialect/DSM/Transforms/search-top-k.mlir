@@ -1,13 +1,15 @@
 // RUN: ff-opt %s --dsm-search="top-k=3" -verify-diagnostics | FileCheck %s
 
 // top-k reports the size of the search and the best candidates of the full
-// space as remarks, marking those outside the lowerable family; the chosen
-// plan is still the best lowerable one.
+// space (ranked by the analytical model) as remarks, marking those outside
+// the lowerable family; the chosen plan is the best lowerable one by the
+// measured kernel-family model, and its schedule records that estimate.
 
-// CHECK: schedule = #dsm.schedule<cluster = [1, 2, 1, 1], block = [64, 128, 64, 128]
+// CHECK: schedule = #dsm.schedule<cluster = [1, 4, 1, 1], block = [64, 64, 64, 256], grid = [2, 12, 1, 1]
+// CHECK-SAME: cost_ns = [[NS:[0-9]+]]
 
 func.func @g4(%a: tensor<128x768xbf16>, %b: tensor<768x3072xbf16>, %d: tensor<3072x768xbf16>) -> tensor<128x768xbf16> {
-  // expected-remark-re @+4 {{evaluated {{[0-9]+}} plans ({{[0-9]+}} lowerable); chose {{[0-9]+}} ns cluster=[1,2,1,1] block=[64,128,64,128] grid=[2,12,1,1] order=[m,n,k,l] spatial=[m,n] stages=2}}
+  // expected-remark-re @+4 {{evaluated {{[0-9]+}} plans ({{[0-9]+}} lowerable); chose cluster=[1,4,1,1] block=[64,64,64,256] grid=[2,12,1,1] order=[m,n,k,l] spatial=[m,n] stages=2: {{[0-9]+}} ns measured kernel-family model, {{[0-9]+}} ns analytical model; best of the full space (analytical model):}}
   // expected-remark-re @+3 {{#1: {{[0-9]+}} ns cluster=[1,4,1,4] block=[64,64,128,192] grid=[2,12,1,1] order=[m,n,l,k] spatial=[m,n,l] stages=2 (not lowerable)}}
   // expected-remark @+2 {{#2: }}
   // expected-remark @+1 {{#3: }}
