@@ -225,7 +225,8 @@ SearchResult mlir::ff::searchChain(const ChainDesc &chain,
     cand.cost = estimateCost(chain, plan, cand.flow, target);
     cand.lowerable = isLowerable(plan, chain) &&
                      (!options.acceptLowerable ||
-                      options.acceptLowerable(plan, cand.flow));
+                      options.acceptLowerable(plan, cand.flow)) &&
+                     !(options.deterministic && two && plan.grd(Dim::n) > 1);
     ++st.evaluated;
     if (cand.lowerable) {
       cand.cost.kernelNs = estimateKernelNs(chain, plan, cand.flow, target);

@@ -64,6 +64,10 @@ struct SearchOptions {
   /// exact shared-memory layout, operand forms): the last word on whether a
   /// plan can be carried out. isLowerable() alone is the family's shape.
   std::function<bool(const Plan &, const Dataflow &)> acceptLowerable;
+  /// Only plans whose result is bitwise reproducible: no inter-cluster
+  /// reduction (its fp32 atomics add in arrival order) in the lowerable
+  /// family; the DSM reduce-scatter sums in a fixed rank order.
+  bool deterministic = false;
 };
 
 struct Candidate {

@@ -223,6 +223,9 @@ private:
   /// The chosen candidate of `result`, warning when lowerable-only finds
   /// nothing in the lowerable family.
   const ff::Candidate *choose(FusedChainOp op, const ff::SearchResult &result);
+  void emitNoDeterministicPlan(FusedChainOp op);
+  /// Whether choose() reported why it chose nothing.
+  bool choiceReported = false;
 };
 
 } // namespace
@@ -234,6 +237,7 @@ const ff::Candidate *DSMSearchPass::choose(FusedChainOp op,
         lowerableOnly ? result.rankedLowerable : result.ranked;
     uint64_t r = rank;
     if (r >= list.size()) {
+      choiceReported = true;
       op.emitError("--dsm-search: rank ")
           << r << " requested, but only " << list.size()
           << (lowerableOnly ? " lowerable" : "") << " candidates were kept";
@@ -242,10 +246,22 @@ const ff::Candidate *DSMSearchPass::choose(FusedChainOp op,
     return &list[r];
   }
   const ff::Candidate *chosen = result.getChosen(lowerableOnly);
+  if (chosen && deterministic && !chosen->lowerable) {
+    choiceReported = true;
+    emitNoDeterministicPlan(op);
+    return nullptr;
+  }
   if (chosen && lowerableOnly && !chosen->lowerable)
     op.emitWarning("no plan is in the lowerable family; recording the best "
                    "plan of the full space");
   return chosen;
+}
+
+void DSMSearchPass::emitNoDeterministicPlan(FusedChainOp op) {
+  op.emitError("--dsm-search: no deterministic plan: every plan the "
+               "lowering carries out for this chain adds partial E tiles "
+               "of several clusters with fp32 atomics (one cluster holds at "
+               "most 8 x 256 columns of N)");
 }
 
 LogicalResult DSMSearchPass::searchOne(FusedChainOp op,
@@ -256,6 +272,7 @@ LogicalResult DSMSearchPass::searchOne(FusedChainOp op,
     return failure();
   ff::SearchOptions options;
   options.lowerableOnly = lowerableOnly;
+  options.deterministic = deterministic;
   // A dump keeps enough of the ranking to pick measurement sets from.
   options.keep = std::max<int64_t>(
       {32, topK, int64_t(rank) + 1, dumpFile.empty() ? 0 : 512});
@@ -291,6 +308,10 @@ LogicalResult DSMSearchPass::searchOne(FusedChainOp op,
     for (const ff::BinnedPlan &bp : table) {
       ff::ChainDesc at = *chain;
       at.m = bp.bin.rep;
+      if (deterministic && !bp.candidate.lowerable) {
+        emitNoDeterministicPlan(op);
+        return failure();
+      }
       if (lowerableOnly && !bp.candidate.lowerable)
         op.emitWarning("no plan for m in [")
             << bp.bin.lo << ", " << bp.bin.hi
@@ -323,8 +344,9 @@ LogicalResult DSMSearchPass::searchOne(FusedChainOp op,
     record["bins"] = std::move(bins);
   } else {
     ff::SearchResult result = ff::searchChain(*chain, target, options);
+    choiceReported = false;
     const ff::Candidate *chosen = choose(op, result);
-    if (!chosen && rank > 0)
+    if (!chosen && choiceReported)
       return failure();
     if (!chosen)
       return op.emitOpError("no legal plan for this chain on ") << target.name;

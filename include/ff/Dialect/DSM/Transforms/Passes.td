@@ -207,6 +207,9 @@ def DSMSearch : Pass<"dsm-search", "ModuleOp"> {
            "Write the ranked candidates of every chain to this JSON file">,
     Option<"lowerableOnly", "lowerable-only", "bool", "true",
            "Choose only plans the lowering can carry out">,
+    Option<"deterministic", "deterministic", "bool", "false",
+           "Choose only plans whose results are bitwise reproducible (no "
+           "inter-cluster fp32 atomics); a chain with none is an error">,
     Option<"rank", "rank", "unsigned", "0",
            "Record the candidate of this rank instead of the best (0); for "
            "measuring the model's ranking on a GPU (static M only)">
