@@ -1,8 +1,10 @@
 """FlashFuser: fused GEMM-chain kernels for Hopper thread-block clusters.
 
 - ``load(bundle_dir)`` -> Kernel: run a compiled bundle with the runtime;
-- ``compile(spec_or_mlir, target="h100-sxm")`` -> Kernel: compile through
-  ff-opt, with a verified on-disk cache ($FLASHFUSER_CACHE_DIR);
+- ``compile(spec_or_mlir, target="h100-sxm", deterministic=False)`` ->
+  Kernel: compile through ff-opt, with a verified on-disk cache
+  ($FLASHFUSER_CACHE_DIR); ``deterministic`` asks for a plan whose results
+  are bitwise reproducible (no inter-cluster atomics);
 - ``ffn(x, w1, w2, act="gelu")``, ``gated_ffn(x, wg, wu, wd)``: one call,
   compiled and cached on first use.
 

@@ -88,11 +88,14 @@ def source_hash(mlir_text: str) -> str:
     return hashlib.sha256(mlir_text.encode()).hexdigest()
 
 
-def cache_key(mlir_text: str, target: str) -> str:
-    """The per-chain directory name: source signature + target."""
+def cache_key(mlir_text: str, target: str,
+              deterministic: bool = False) -> str:
+    """The per-chain directory name: source signature + target (+ the
+    deterministic plan choice, a different kernel)."""
     if not re.fullmatch(r"[A-Za-z0-9_.-]+", target):
         raise ValueError(f"invalid target name {target!r}")
-    return f"{source_hash(mlir_text)[:32]}-{target}"
+    suffix = "-deterministic" if deterministic else ""
+    return f"{source_hash(mlir_text)[:32]}-{target}{suffix}"
 
 
 def find_ptxas(path: Optional[str] = None) -> Optional[str]:
@@ -107,10 +110,10 @@ def find_ptxas(path: Optional[str] = None) -> Optional[str]:
 
 
 def _emit_bundle(ff_opt: str, mlir_path: str, out_dir: str, target: str,
-                 src_hash: str):
+                 src_hash: str, deterministic: bool = False):
     """Runs the compiler to write a bundle into out_dir.
 
-    Command: ``ff-opt IN --dsm-fuse --dsm-search=target=T
+    Command: ``ff-opt IN --dsm-fuse --dsm-search="target=T [deterministic]"
     --lower-to-nvvm="format=bin emit-bundle=DIR source-hash=H"`` (cubins when
     ptxas is found, else PTX that the driver compiles at load).
     $FLASHFUSER_FF_OPT_ARGS replaces the flags after IN (``{dir}``,
@@ -122,7 +125,9 @@ def _emit_bundle(ff_opt: str, mlir_path: str, out_dir: str, target: str,
                  for a in extra.split()]
     else:
         fmt = "bin" if find_ptxas() else "isa"
-        flags = ["--dsm-fuse", f"--dsm-search=target={target}",
+        search = f"target={target}" + (" deterministic=true"
+                                       if deterministic else "")
+        flags = ["--dsm-fuse", f"--dsm-search={search}",
                  f"--lower-to-nvvm=format={fmt} emit-bundle={out_dir} "
                  f"source-hash={src_hash}"]
     cmd = [ff_opt, mlir_path] + flags + ["-o", os.devnull]
@@ -143,11 +148,13 @@ def _check_entry(path: str, mlir_text: str, target: str) -> dict:
 
 
 def compile_bundle(source: Union[str, Dict], target: str = DEFAULT_TARGET,
-                   force: bool = False) -> str:
+                   force: bool = False, deterministic: bool = False) -> str:
     """Returns the directory of a verified bundle for `source`, compiling it
-    when the cache has none."""
+    when the cache has none. `deterministic` asks the search for a plan
+    whose results are bitwise reproducible (no inter-cluster atomics); a
+    chain that has none is a CompileError."""
     text = generate_mlir(source) if isinstance(source, dict) else source
-    base = os.path.join(cache_dir(), cache_key(text, target))
+    base = os.path.join(cache_dir(), cache_key(text, target, deterministic))
     ff_opt = find_ff_opt()
     if ff_opt is None:
         candidates = sorted(glob.glob(os.path.join(base, "*", "manifest.json")),
@@ -178,7 +185,8 @@ def compile_bundle(source: Union[str, Dict], target: str = DEFAULT_TARGET,
         with open(src, "w") as f:
             f.write(text)
         out = os.path.join(work, "bundle")
-        _emit_bundle(ff_opt, src, out, target, source_hash(text))
+        _emit_bundle(ff_opt, src, out, target, source_hash(text),
+                     deterministic)
         try:
             _check_entry(out, text, target)
         except BundleError as e:
@@ -198,13 +206,14 @@ _kernels: Dict[tuple, Kernel] = {}
 
 
 def compile(source: Union[str, Dict], target: str = DEFAULT_TARGET,
-            force: bool = False) -> Kernel:
+            force: bool = False, deterministic: bool = False) -> Kernel:
     """Compiles (or fetches from the cache) and loads a chain.
 
-    `source` is a spec dict (see flashfuser.mlirgen) or linalg MLIR text."""
+    `source` is a spec dict (see flashfuser.mlirgen) or linalg MLIR text;
+    `deterministic`: see compile_bundle."""
     if isinstance(source, dict):
         source = normalize_spec(source)
-    path = compile_bundle(source, target, force)
+    path = compile_bundle(source, target, force, deterministic)
     return Kernel(path)
 
 

@@ -100,6 +100,21 @@ class CacheTest(unittest.TestCase):
         self.assertTrue(a.startswith(os.path.join(self.cache, key)))
         self.assertTrue(os.path.basename(a).startswith("ff-0.1.0-"))
 
+    def test_deterministic_is_its_own_entry_and_flag(self):
+        text = generate_mlir(SPEC)
+        self.assertNotEqual(cache_key(text, "h100-sxm"),
+                            cache_key(text, "h100-sxm", deterministic=True))
+        a = compile_bundle(SPEC)
+        b = compile_bundle(SPEC, deterministic=True)
+        self.assertNotEqual(os.path.dirname(a), os.path.dirname(b))
+        runs = self.runs()
+        self.assertEqual(len(runs), 2)
+        self.assertNotIn("deterministic", runs[0])
+        self.assertIn("--dsm-search=target=h100-sxm deterministic=true",
+                      runs[1])
+        self.assertEqual(compile_bundle(SPEC, deterministic=True), b)
+        self.assertEqual(len(self.runs()), 2)
+
     def test_key_depends_on_chain_target_and_compiler(self):
         text = generate_mlir(SPEC)
         self.assertNotEqual(cache_key(text, "h100-sxm"),
