@@ -23,6 +23,7 @@
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
 
+#include <cmath>
 #include <vector>
 
 using namespace mlir::ff;
@@ -205,7 +206,46 @@ llvm::Error mlir::ff::applyCalibration(GpuTarget &target,
   if (*name != target.name && *name != target.deviceName)
     return calibrationError("file is for target '" + *name +
                             "' but the search targets '" + target.name + "'");
+  // Optional: the kernel-family constants (docs/cost-model.md), as
+  // scripts/bench/fit-kernel-model.py --json writes them.
+  KernelFit kernel = target.kernel;
+  if (const llvm::json::Value *k = root->get("kernel")) {
+    const llvm::json::Object *obj = k->getAsObject();
+    if (!obj)
+      return calibrationError("'kernel' is not an object");
+    struct Field {
+      const char *key;
+      double *value;
+      bool fraction;
+    } fields[] = {{"sm_gbps", &kernel.smGbps, false},
+                  {"hbm_efficiency", &kernel.hbmEfficiency, true},
+                  {"sm_tflops", &kernel.smTflops, false},
+                  {"k_step_ns", &kernel.kStepNs, false},
+                  {"chunk_ns", &kernel.chunkNs, false},
+                  {"reduce_gbps", &kernel.reduceGbps, false},
+                  {"barrier_ns", &kernel.barrierNs, false},
+                  {"finisher_ns", &kernel.finisherNs, false},
+                  {"launch_ns", &kernel.launchNs, false}};
+    for (const auto &[key, value] : *obj) {
+      auto *f = llvm::find_if(
+          fields, [&](const Field &f) { return key == f.key; });
+      if (f == std::end(fields))
+        return calibrationError("kernel." + key.str() +
+                                " is not a kernel-model constant");
+      std::optional<double> v = value.getAsNumber();
+      if (!v || !(*v > 0) || !std::isfinite(*v) || (f->fraction && *v > 1))
+        return calibrationError("kernel." + key.str() + " must be a " +
+                                (f->fraction ? "number in (0, 1]"
+                                             : "positive number"));
+      *f->value = *v;
+    }
+  }
+
   const llvm::json::Array *entries = root->getArray("dsm");
+  if (!entries && root->get("kernel")) {
+    target.kernel = kernel;
+    return llvm::Error::success();
+  }
   if (!entries)
     return calibrationError("expected an array field 'dsm'");
   if (entries->empty())
@@ -246,6 +286,7 @@ llvm::Error mlir::ff::applyCalibration(GpuTarget &target,
   }
   target.dsmGbps = gbps;
   target.dsmLatencyCycles = latency;
+  target.kernel = kernel;
   return llvm::Error::success();
 }
 

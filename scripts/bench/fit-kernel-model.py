@@ -13,13 +13,19 @@ Prints the constants, the per-workload rank correlation and the model's
 choice among the measured plans against the fastest, and a
 leave-one-workload-out check (fit without the workload, rank it).
 
+With --json OUT --target NAME it writes the constants as a calibration
+file (`{"target": NAME, "kernel": {...}}`) that --dsm-search="calibration=
+OUT" applies on top of the built-in ones.
+
 usage: fit-kernel-model.py CSV [--hbm-gbps 4800] [--hbm-efficiency 0.625]
                                [--launch-ns 2000] [--no-cv]
+                               [--json OUT --target NAME]
 Needs numpy.
 """
 
 import argparse
 import csv
+import json
 import math
 import sys
 
@@ -143,6 +149,8 @@ def main():
     ap.add_argument("--hbm-efficiency", type=float, default=0.625)
     ap.add_argument("--launch-ns", type=float, default=2000)
     ap.add_argument("--no-cv", action="store_true")
+    ap.add_argument("--json")
+    ap.add_argument("--target", default="h200")
     args = ap.parse_args()
     rows = load(args.csv)
     if not rows:
@@ -152,6 +160,17 @@ def main():
     print("%d measured kernels; rms log error %.3f" % (len(rows), rmse))
     for (name, _), v in zip(PARAMS, p):
         print("  %-11s = %.4g" % (name, v))
+    if args.json:
+        keys = {"smGbps": "sm_gbps", "smTflops": "sm_tflops",
+                "kStepNs": "k_step_ns", "chunkNs": "chunk_ns",
+                "reduceGbps": "reduce_gbps", "barrierNs": "barrier_ns",
+                "finisherNs": "finisher_ns"}
+        kernel = {keys[n]: round(float(v), 4) for (n, _), v in zip(PARAMS, p)}
+        kernel["hbm_efficiency"] = args.hbm_efficiency
+        kernel["launch_ns"] = args.launch_ns
+        with open(args.json, "w") as f:
+            json.dump({"target": args.target, "kernel": kernel}, f, indent=2)
+            f.write("\n")
     workloads = sorted({r["workload"] for r in rows})
     print("| workload | rho (in sample) | choice / fastest | rho (held out) "
           "| choice / fastest (held out) |")

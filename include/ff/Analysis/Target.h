@@ -124,7 +124,10 @@ llvm::Expected<GpuTarget> lookupTarget(llvm::StringRef name);
 ///    "dsm": [{"cluster": 2, "bandwidth_gbps": 3300, "latency_cycles": 190},
 ///            ...]}
 /// `target` must name `target.name`; entries may cover a subset of the
-/// cluster sizes 2, 4, 8, 16; values must be positive.
+/// cluster sizes 2, 4, 8, 16; values must be positive. An optional
+///   "kernel": {"sm_gbps": 36.15, "k_step_ns": 1361, ...}
+/// replaces constants of the kernel-family model (KernelFit; snake_case
+/// names; "dsm" may then be left out).
 llvm::Error applyCalibration(GpuTarget &target, llvm::StringRef json);
 
 /// Reads `path` and applies it with applyCalibration.

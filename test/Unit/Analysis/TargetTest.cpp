@@ -149,6 +149,15 @@ TEST(TargetTest, CalibrationErrors) {
       {R"({"target": "h100-sxm", "dsm": [{"cluster": 4,
           "bandwidth_gbps": -5, "latency_cycles": 100}]})",
        "must be positive"},
+      {R"({"target": "h100-sxm", "kernel": 3})", "'kernel' is not an object"},
+      {R"({"target": "h100-sxm", "kernel": {"k_step": 1}})",
+       "kernel.k_step is not a kernel-model constant"},
+      {R"({"target": "h100-sxm", "kernel": {"k_step_ns": 0}})",
+       "kernel.k_step_ns must be a positive number"},
+      {R"({"target": "h100-sxm", "kernel": {"hbm_efficiency": 1.5}})",
+       "kernel.hbm_efficiency must be a number in (0, 1]"},
+      {R"({"target": "h100-sxm", "kernel": {"chunk_ns": 5}, "dsm": []})",
+       "'dsm' has no entries"},
   };
   for (const Case &c : cases) {
     GpuTarget t = h100();
@@ -158,7 +167,22 @@ TEST(TargetTest, CalibrationErrors) {
         << "got: " << msg << "\nfor: " << c.json;
     // A rejected file changes nothing.
     EXPECT_EQ(t.dsmGbps, before);
+    EXPECT_EQ(t.kernel.chunkNs, h100().kernel.chunkNs);
   }
+}
+
+TEST(TargetTest, CalibrationOfTheKernelModel) {
+  // A file with only kernel-model constants (fit-kernel-model.py --json)
+  // replaces the ones it lists and leaves the DSM figures alone.
+  GpuTarget t = h100();
+  llvm::Error err = applyCalibration(t, R"({"target": "h100-sxm",
+      "kernel": {"k_step_ns": 900, "sm_gbps": 50, "hbm_efficiency": 0.8}})");
+  ASSERT_FALSE(static_cast<bool>(err)) << llvm::toString(std::move(err));
+  EXPECT_DOUBLE_EQ(t.kernel.kStepNs, 900);
+  EXPECT_DOUBLE_EQ(t.kernel.smGbps, 50);
+  EXPECT_DOUBLE_EQ(t.kernel.hbmEfficiency, 0.8);
+  EXPECT_DOUBLE_EQ(t.kernel.chunkNs, h100().kernel.chunkNs);
+  EXPECT_EQ(t.dsmGbps, h100().dsmGbps);
 }
 
 TEST(TargetTest, CalibrationFile) {
