@@ -34,6 +34,7 @@ usage: compile-workloads.py OUTDIR [--ff-opt PATH] [--ptxas PATH]
 import argparse
 import concurrent.futures
 import importlib.util
+import json
 import os
 import shutil
 import subprocess
@@ -106,17 +107,22 @@ def first_diagnostic(stderr):
     return lines[-1] if lines else "failed"
 
 
-def spread_ranks(w, ff_opt, tmp, ranks, spread):
-    """Ranks 0..ranks-1 plus the first rank of up to `spread` other shapes."""
+def lowerable_candidates(w, ff_opt, tmp):
+    """The ranked lowerable plans --dsm-search keeps for `w` (its dump's
+    lowerable_candidates: index i is the plan rank=i records)."""
     src = os.path.join(tmp, func_name(w) + "-dump.mlir")
     dump = src + ".json"
     with open(src, "w") as f:
         f.write(linalg_text(w))
     subprocess.run([ff_opt, src, "--dsm-fuse", "--dsm-search=dump=" + dump,
                     "-o", os.devnull], check=True, capture_output=True)
-    import json
     with open(dump) as f:
-        cands = json.load(f)["chains"][0]["lowerable_candidates"]
+        return json.load(f)["chains"][0]["lowerable_candidates"]
+
+
+def spread_ranks(w, ff_opt, tmp, ranks, spread):
+    """Ranks 0..ranks-1 plus the first rank of up to `spread` other shapes."""
+    cands = lowerable_candidates(w, ff_opt, tmp)
     chosen = list(range(min(ranks, len(cands))))
     seen = {(tuple(c["cluster"]), tuple(c["block"])) for c in cands[:ranks]}
     for c in cands[ranks:]:

@@ -83,7 +83,6 @@ def plan_key(plan):
 def current_estimates(ff_opt, name):
     """plan key -> cost_ns the current --dsm-search records for `name`."""
     import importlib.util
-    import subprocess
     import tempfile
     here = os.path.dirname(os.path.abspath(__file__))
     spec = importlib.util.spec_from_file_location(
@@ -93,13 +92,7 @@ def current_estimates(ff_opt, name):
     spec.loader.exec_module(cw)
     w = next(x for x in cw.selected() if x.name == name)
     with tempfile.TemporaryDirectory() as tmp:
-        src, dump = os.path.join(tmp, "w.mlir"), os.path.join(tmp, "d.json")
-        with open(src, "w") as f:
-            f.write(cw.linalg_text(w))
-        subprocess.run([ff_opt, src, "--dsm-fuse", "--dsm-search=dump=" + dump,
-                        "-o", os.devnull], check=True, capture_output=True)
-        with open(dump) as f:
-            cands = json.load(f)["chains"][0]["lowerable_candidates"]
+        cands = cw.lowerable_candidates(w, ff_opt, tmp)
     return {plan_key(c): c["cost_ns"] for c in cands}
 
 

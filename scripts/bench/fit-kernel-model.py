@@ -27,9 +27,13 @@ import argparse
 import csv
 import json
 import math
+import os
 import sys
 
 import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from fidelity import spearman  # noqa: E402
 
 # (name, starting value): the fitted constants of ff::KernelFit.
 PARAMS = [("smGbps", 36.15), ("smTflops", 2.313), ("kStepNs", 1361.0),
@@ -117,21 +121,6 @@ def fit(rows, hbm, launch):
     for _ in range(2):
         x, v = nelder_mead(loss, x)
     return np.exp(x), math.sqrt(v)
-
-
-def spearman(a, b):
-    def ranks(v):
-        order = sorted(range(len(v)), key=lambda i: v[i])
-        out = [0] * len(v)
-        for k, i in enumerate(order):
-            out[i] = k
-        return out
-    ra, rb = ranks(a), ranks(b)
-    ma, mb = sum(ra) / len(ra), sum(rb) / len(rb)
-    num = sum((x - ma) * (y - mb) for x, y in zip(ra, rb))
-    den = math.sqrt(sum((x - ma) ** 2 for x in ra) *
-                    sum((y - mb) ** 2 for y in rb))
-    return num / den if den else float("nan")
 
 
 def judge(rows, p, hbm, launch):

@@ -57,16 +57,7 @@ san_ms=${SAN_MS:-"128 1000"}
 fallback_ms="256 384 512 64 1024 2048 4096"
 start=$(date +%s)
 
-echo "== build ($build)"
-mkdir -p "$build"
-cmake -G Ninja -B "$build" -S "$root" -DFF_ENABLE_COMPILER=OFF \
-  -DCMAKE_BUILD_TYPE=Release >"$build/reliability-cmake.log" 2>&1 \
-  || { cat "$build/reliability-cmake.log"; exit 2; }
-ninja -C "$build" >"$build/reliability-ninja.log" 2>&1 \
-  || { tail -50 "$build/reliability-ninja.log"; exit 2; }
-ffrun=$build/bin/ff-run
-nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv,noheader \
-  2>/dev/null || true
+. "$root/scripts/gpu/build-runtime.sh" "$root" "$build"
 have_san=0
 if command -v compute-sanitizer >/dev/null; then
   have_san=1

@@ -21,15 +21,7 @@ build=${2:-$root/build-gpu}
 bench=${BENCH:-50}
 ms=${MS:-"128 1000 4096"}
 
-echo "== build ($build)"
-cmake -G Ninja -B "$build" -S "$root" -DFF_ENABLE_COMPILER=OFF \
-  -DCMAKE_BUILD_TYPE=Release >"$build.cmake.log" 2>&1 \
-  || { cat "$build.cmake.log"; exit 2; }
-ninja -C "$build" >"$build.ninja.log" 2>&1 \
-  || { tail -50 "$build.ninja.log"; exit 2; }
-ffrun=$build/bin/ff-run
-nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv,noheader \
-  2>/dev/null || true
+. "$root/scripts/gpu/build-runtime.sh" "$root" "$build"
 
 rows=()
 fail=0

@@ -6,13 +6,8 @@
 //
 // nvcc -cubin -O3 -gencode=arch=compute_90a,code=sm_90a naive_chain.cu
 
-#include <cuda_bf16.h>
+#include "naive_ffn.cuh"
 
-using bf16 = __nv_bfloat16;
-
-__device__ __forceinline__ float geluTanh(float x) {
-  return 0.5f * x * (1.f + tanhf(0.7978845608f * (x + 0.044715f * x * x * x)));
-}
 __device__ __forceinline__ float silu(float x) {
   return x / (1.f + __expf(-x));
 }
@@ -25,20 +20,7 @@ extern "C" __global__ void naive_ffn(const bf16 *x, const bf16 *w1,
   long long row = blockIdx.x;
   if (row >= m)
     return;
-  float *h = ws + row * n;
-  for (int j = threadIdx.x; j < n; j += blockDim.x) {
-    float s = 0.f;
-    for (int i = 0; i < k; ++i)
-      s += __bfloat162float(x[row * k + i]) * __bfloat162float(w1[i * n + j]);
-    h[j] = __bfloat162float(__float2bfloat16(geluTanh(s)));
-  }
-  __syncthreads();
-  for (int j = threadIdx.x; j < l; j += blockDim.x) {
-    float s = 0.f;
-    for (int i = 0; i < n; ++i)
-      s += h[i] * __bfloat162float(w2[i * l + j]);
-    out[row * l + j] = __float2bfloat16(s);
-  }
+  naiveFfnRow(x, w1, w2, out, row, n, k, l, ws + row * n, /*sync=*/true);
 }
 
 /// out = (silu(x · wg) ⊙ (x · wu)) · wd with nn.Linear weights ("nk"):
