@@ -209,8 +209,9 @@ llvm::Error mlir::ff::applyCalibration(GpuTarget &target,
   // Optional: the kernel-family constants (docs/cost-model.md), as
   // scripts/bench/fit-kernel-model.py --json writes them.
   KernelFit kernel = target.kernel;
-  if (const llvm::json::Value *k = root->get("kernel")) {
-    const llvm::json::Object *obj = k->getAsObject();
+  const llvm::json::Value *kernelJson = root->get("kernel");
+  if (kernelJson) {
+    const llvm::json::Object *obj = kernelJson->getAsObject();
     if (!obj)
       return calibrationError("'kernel' is not an object");
     struct Field {
@@ -242,7 +243,7 @@ llvm::Error mlir::ff::applyCalibration(GpuTarget &target,
   }
 
   const llvm::json::Array *entries = root->getArray("dsm");
-  if (!entries && root->get("kernel")) {
+  if (!entries && kernelJson) {
     target.kernel = kernel;
     return llvm::Error::success();
   }

@@ -7,41 +7,20 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "AnalysisTestUtil.h"
+
 #include "ff/Analysis/CostModel.h"
 #include "ff/Analysis/Search.h"
 
 #include "gtest/gtest.h"
 
 using namespace mlir::ff;
+using namespace mlir::ff::test;
 
 namespace {
 
-constexpr uint8_t bit(Dim d) { return 1u << static_cast<unsigned>(d); }
-
-GpuTarget h100() { return llvm::cantFail(lookupTarget("h100-sxm")); }
-
 ChainDesc ffn(int64_t m, int64_t n, int64_t k, int64_t l) {
-  ChainDesc c;
-  c.kind = ChainKind::ffn;
-  c.m = m;
-  c.n = n;
-  c.k = k;
-  c.l = l;
-  return c;
-}
-
-Plan makePlan(std::array<int64_t, 4> cluster, std::array<int64_t, 4> block,
-              std::array<int64_t, 4> grid, uint8_t spatial,
-              std::array<Dim, 4> order = {Dim::m, Dim::n, Dim::k, Dim::l},
-              int64_t stages = 2) {
-  Plan p;
-  p.cluster = cluster;
-  p.block = block;
-  p.grid = grid;
-  p.spatialMask = spatial;
-  p.order = order;
-  p.stages = stages;
-  return p;
+  return chainOf(ChainKind::ffn, m, n, k, l);
 }
 
 const CollectiveTraffic *find(const Dataflow &f, Collective kind) {
@@ -120,7 +99,7 @@ TEST(CostModelTest, LowerableFfnByHand) {
   GpuTarget t = h100();
   ChainDesc chain = ffn(128, 1024, 512, 256);
   Plan p = makePlan({1, 4, 1, 1}, {128, 128, 64, 128}, {1, 2, 1, 1},
-                    bit(Dim::m) | bit(Dim::n));
+                    kMN);
   EXPECT_TRUE(isLowerable(p, chain));
   Dataflow f = analyzeDataflow(chain, p, t);
   ASSERT_TRUE(f.feasible) << f.reason;
@@ -216,7 +195,7 @@ TEST(CostModelTest, RegisterLimit) {
   // Gate and up accumulators of 208 columns: 2 x 104 + 32 = 240 > 236, the
   // budget of two consumer warpgroups.
   Plan p = makePlan({1, 1, 1, 1}, {128, 208, 64, 128}, {1, 20, 1, 1},
-                    bit(Dim::m) | bit(Dim::n));
+                    kMN);
   Dataflow f = analyzeDataflow(chain, p, h100());
   EXPECT_FALSE(f.feasible);
   EXPECT_STREQ(f.reason,
@@ -249,7 +228,7 @@ TEST(CostModelTest, WaveQuantisation) {
   GpuTarget t = h100();
   ChainDesc chain = ffn(128, 16384, 1024, 1024);
   Plan p = makePlan({1, 8, 1, 1}, {128, 128, 64, 128}, {1, 16, 1, 1},
-                    bit(Dim::m) | bit(Dim::n));
+                    kMN);
   Dataflow f = analyzeDataflow(chain, p, t);
   ASSERT_TRUE(f.feasible) << f.reason;
   Cost c = estimateCost(chain, p, f, t);
@@ -280,7 +259,7 @@ TEST(CostModelTest, CalibrationMovesTheCost) {
   GpuTarget t = h100();
   ChainDesc chain = ffn(128, 1024, 512, 256);
   Plan p = makePlan({1, 4, 1, 1}, {128, 128, 64, 128}, {1, 2, 1, 1},
-                    bit(Dim::m) | bit(Dim::n));
+                    kMN);
   Dataflow f = analyzeDataflow(chain, p, t);
   Cost before = estimateCost(chain, p, f, t);
   ASSERT_FALSE(static_cast<bool>(
@@ -300,8 +279,7 @@ TEST(CostModelTest, KernelFamilyModelHandComputed) {
   GpuTarget t = llvm::cantFail(lookupTarget("h200"));
   // One CTA: M = 128, N = 256, K = 256, L = 256, block 128x256x64x128.
   ChainDesc one = ffn(128, 256, 256, 256);
-  Plan p = makePlan({1, 1, 1, 1}, {128, 256, 64, 128}, {1, 1, 1, 1}, 0b0011);
-  p.stages = 2;
+  Plan p = makePlan({1, 1, 1, 1}, {128, 256, 64, 128}, {1, 1, 1, 1}, kMN);
   Dataflow f = analyzeDataflow(one, p, t);
   ASSERT_TRUE(f.feasible) << f.reason;
   // bw = min(36.15, 4800 * 0.625 / 1) = 36.15 B/ns.
@@ -316,8 +294,7 @@ TEST(CostModelTest, KernelFamilyModelHandComputed) {
   // Cluster of 2, two clusters along n: N = 512, K = 128, block
   // 128x128x64x128; 4 CTAs, bw still 36.15.
   ChainDesc ws = ffn(128, 512, 128, 256);
-  Plan q = makePlan({1, 2, 1, 1}, {128, 128, 64, 128}, {1, 2, 1, 1}, 0b0011);
-  q.stages = 2;
+  Plan q = makePlan({1, 2, 1, 1}, {128, 128, 64, 128}, {1, 2, 1, 1}, kMN);
   Dataflow g = analyzeDataflow(ws, q, t);
   ASSERT_TRUE(g.feasible) << g.reason;
   // k: 2 steps of max(32768 / 36.15, 2*128*128*64 / 2313) + 1361.
@@ -333,8 +310,7 @@ TEST(CostModelTest, KernelFamilyModelHandComputed) {
   // More CTAs than SMs: the per-SM stream is capped by the HBM share and
   // the time grows by the fractional wave count.
   ChainDesc big = ffn(8192, 1024, 1024, 256);
-  Plan r = makePlan({1, 1, 1, 1}, {128, 256, 64, 64}, {64, 4, 1, 1}, 0b0011);
-  r.stages = 2;
+  Plan r = makePlan({1, 1, 1, 1}, {128, 256, 64, 64}, {64, 4, 1, 1}, kMN);
   Dataflow h = analyzeDataflow(big, r, t);
   ASSERT_TRUE(h.feasible) << h.reason;
   EXPECT_GT(estimateKernelNs(big, r, h, t),

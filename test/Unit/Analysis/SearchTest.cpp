@@ -4,6 +4,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "AnalysisTestUtil.h"
+
 #include "ff/Analysis/Search.h"
 
 #include "gtest/gtest.h"
@@ -11,23 +13,9 @@
 #include <chrono>
 
 using namespace mlir::ff;
+using namespace mlir::ff::test;
 
 namespace {
-
-constexpr uint8_t bit(Dim d) { return 1u << static_cast<unsigned>(d); }
-constexpr uint8_t kMN = bit(Dim::m) | bit(Dim::n);
-
-GpuTarget h100() { return llvm::cantFail(lookupTarget("h100-sxm")); }
-
-ChainDesc chainOf(ChainKind kind, int64_t m, int64_t n, int64_t k, int64_t l) {
-  ChainDesc c;
-  c.kind = kind;
-  c.m = m;
-  c.n = n;
-  c.k = k;
-  c.l = l;
-  return c;
-}
 
 // Table IV: 24 + 12 + 4 + 1 = 41 schedules.
 TEST(SearchTest, FortyOneLoopSchedules) {

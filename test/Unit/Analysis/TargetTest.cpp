@@ -4,6 +4,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "AnalysisTestUtil.h"
+
 #include "ff/Analysis/Target.h"
 
 #include "llvm/Support/FileSystem.h"
@@ -11,10 +13,9 @@
 #include "gtest/gtest.h"
 
 using namespace mlir::ff;
+using namespace mlir::ff::test;
 
 namespace {
-
-GpuTarget h100() { return llvm::cantFail(lookupTarget("h100-sxm")); }
 
 /// The message of an error that must have happened.
 std::string errorOf(llvm::Error err) {

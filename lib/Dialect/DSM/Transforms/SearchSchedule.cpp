@@ -220,36 +220,35 @@ private:
   /// Chooses and records the plan of one chain; appends its JSON record.
   LogicalResult searchOne(FusedChainOp op, const ff::GpuTarget &target,
                           llvm::json::Array &dump);
-  /// The chosen candidate of `result`, warning when lowerable-only finds
-  /// nothing in the lowerable family.
-  const ff::Candidate *choose(FusedChainOp op, const ff::SearchResult &result);
+  /// The chosen candidate of `result` (null when nothing survived
+  /// pruning), warning when lowerable-only finds nothing in the lowerable
+  /// family; failure after reporting an unsatisfiable rank or
+  /// deterministic request.
+  FailureOr<const ff::Candidate *> choose(FusedChainOp op,
+                                          const ff::SearchResult &result);
   void emitNoDeterministicPlan(FusedChainOp op);
-  /// Whether choose() reported why it chose nothing.
-  bool choiceReported = false;
 };
 
 } // namespace
 
-const ff::Candidate *DSMSearchPass::choose(FusedChainOp op,
-                                           const ff::SearchResult &result) {
+FailureOr<const ff::Candidate *>
+DSMSearchPass::choose(FusedChainOp op, const ff::SearchResult &result) {
   if (rank > 0) {
     const std::vector<ff::Candidate> &list =
         lowerableOnly ? result.rankedLowerable : result.ranked;
     uint64_t r = rank;
     if (r >= list.size()) {
-      choiceReported = true;
       op.emitError("--dsm-search: rank ")
           << r << " requested, but only " << list.size()
           << (lowerableOnly ? " lowerable" : "") << " candidates were kept";
-      return nullptr;
+      return failure();
     }
     return &list[r];
   }
   const ff::Candidate *chosen = result.getChosen(lowerableOnly);
   if (chosen && deterministic && !chosen->lowerable) {
-    choiceReported = true;
     emitNoDeterministicPlan(op);
-    return nullptr;
+    return failure();
   }
   if (chosen && lowerableOnly && !chosen->lowerable)
     op.emitWarning("no plan is in the lowerable family; recording the best "
@@ -344,10 +343,10 @@ LogicalResult DSMSearchPass::searchOne(FusedChainOp op,
     record["bins"] = std::move(bins);
   } else {
     ff::SearchResult result = ff::searchChain(*chain, target, options);
-    choiceReported = false;
-    const ff::Candidate *chosen = choose(op, result);
-    if (!chosen && choiceReported)
+    FailureOr<const ff::Candidate *> choice = choose(op, result);
+    if (failed(choice))
       return failure();
+    const ff::Candidate *chosen = *choice;
     if (!chosen)
       return op.emitOpError("no legal plan for this chain on ") << target.name;
     ScheduleAttr s = getScheduleAttr(ctx, chosen->plan, chosen->flow, *chain,

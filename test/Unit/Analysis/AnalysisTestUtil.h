@@ -1,0 +1,50 @@
+//===- AnalysisTestUtil.h - shared helpers of the FFAnalysis tests ---------===//
+//
+// Part of the FlashFuser project.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FF_TEST_UNIT_ANALYSIS_ANALYSISTESTUTIL_H
+#define FF_TEST_UNIT_ANALYSIS_ANALYSISTESTUTIL_H
+
+#include "ff/Analysis/Plan.h"
+#include "ff/Analysis/Target.h"
+
+namespace mlir::ff::test {
+
+constexpr uint8_t bit(Dim d) { return 1u << static_cast<unsigned>(d); }
+/// Spatial m and n: the lowerable family's loop schedule.
+constexpr uint8_t kMN = bit(Dim::m) | bit(Dim::n);
+
+inline GpuTarget h100() { return llvm::cantFail(lookupTarget("h100-sxm")); }
+
+inline ChainDesc chainOf(ChainKind kind, int64_t m, int64_t n, int64_t k,
+                         int64_t l) {
+  ChainDesc c;
+  c.kind = kind;
+  c.m = m;
+  c.n = n;
+  c.k = k;
+  c.l = l;
+  return c;
+}
+
+inline Plan makePlan(std::array<int64_t, 4> cluster,
+                     std::array<int64_t, 4> block, std::array<int64_t, 4> grid,
+                     uint8_t spatial,
+                     std::array<Dim, 4> order = {Dim::m, Dim::n, Dim::k,
+                                                 Dim::l},
+                     int64_t stages = 2) {
+  Plan p;
+  p.cluster = cluster;
+  p.block = block;
+  p.grid = grid;
+  p.spatialMask = spatial;
+  p.order = order;
+  p.stages = stages;
+  return p;
+}
+
+} // namespace mlir::ff::test
+
+#endif // FF_TEST_UNIT_ANALYSIS_ANALYSISTESTUTIL_H
