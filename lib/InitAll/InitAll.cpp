@@ -18,6 +18,7 @@
 #include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
 #include "mlir/Conversion/MemRefToLLVM/MemRefToLLVM.h"
 #include "mlir/Conversion/NVVMToLLVM/NVVMToLLVM.h"
+#include "mlir/Conversion/VectorToLLVM/ConvertVectorToLLVM.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
 #include "mlir/Dialect/Index/IR/IndexDialect.h"
@@ -38,6 +39,7 @@
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Transforms/Passes.h"
 
@@ -47,7 +49,7 @@ void mlir::ff::registerAllDialects(DialectRegistry &registry) {
                   gpu::GPUDialect, LLVM::LLVMDialect, linalg::LinalgDialect,
                   math::MathDialect, memref::MemRefDialect,
                   NVVM::NVVMDialect, nvgpu::NVGPUDialect, scf::SCFDialect,
-                  tensor::TensorDialect>();
+                  tensor::TensorDialect, vector::VectorDialect>();
 
   // --lower-to-nvvm: dialects its conversions produce, the ConvertToLLVM
   // interfaces convert-gpu-to-nvvm collects patterns from, the NVVM target
@@ -61,6 +63,7 @@ void mlir::ff::registerAllDialects(DialectRegistry &registry) {
   registerConvertMathToLLVMInterface(registry);
   registerConvertMemRefToLLVMInterface(registry);
   registerConvertNVVMToLLVMInterface(registry);
+  vector::registerConvertVectorToLLVMInterface(registry);
   NVVM::registerNVVMTargetInterfaceExternalModels(registry);
   registerBuiltinDialectTranslation(registry);
   registerGPUDialectTranslation(registry);

@@ -24,10 +24,21 @@ def ConvertDSMToNVGPU : Pass<"convert-dsm-to-nvgpu"> {
       shared mbarrier; `dsm.barrier_create` (CTA-collective: thread 0 inits,
       then `bar.sync`), `dsm.expect_tx` -> `mbarrier.arrive.expect_tx`,
       `dsm.signal` -> `mapa` + remote `mbarrier.arrive` (`.release.cta`),
-      `dsm.wait` -> `mbarrier.try_wait.parity` loop.
+      `dsm.wait` -> `mbarrier.try_wait.parity` loop;
+    - cluster buffers: `!dsm.buffer` -> `!llvm.ptr<3>` of this rank's piece;
+      `dsm.alloc at OFFSET` -> dynamic shared memory + offset, `dsm.alloc`
+      -> a static shared array; `dsm.local_view` / `dsm.remote_view`
+      (`mapa`) -> contiguous memref descriptors (`#dsm.shared_cluster`
+      becomes address space 7 afterwards);
+    - collectives: `dsm.reduce` (all_reduce, reduce_scatter), `dsm.shuffle`
+      (all-gather) and `dsm.multiply` -> pull exchanges: cluster barrier,
+      vector loads of the group's sources through `mapa` +
+      `ld.shared::cluster` in rank order, combine, local store, cluster
+      barrier.
 
-    Any other dsm op left in the input is an error: it has no lowering yet,
-    and leaving it would produce wrong code later.
+    Any other dsm op left in the input (`dsm.inter_cluster_reduce`, whose
+    workspace protocol the kernel builder emits directly) is an error: it
+    has no lowering, and leaving it would produce wrong code later.
 
     Example:
 
@@ -41,7 +52,9 @@ def ConvertDSMToNVGPU : Pass<"convert-dsm-to-nvgpu"> {
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::gpu::GPUDialect",
                            "::mlir::LLVM::LLVMDialect",
+                           "::mlir::memref::MemRefDialect",
                            "::mlir::NVVM::NVVMDialect",
+                           "::mlir::scf::SCFDialect",
                            "::mlir::nvgpu::NVGPUDialect"];
 }
 

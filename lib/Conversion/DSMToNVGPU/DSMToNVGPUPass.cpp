@@ -11,7 +11,9 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Transforms/DialectConversion.h"
 
 namespace mlir::ff {
@@ -32,13 +34,20 @@ struct ConvertDSMToNVGPUPass
     converter.addConversion([](Type type) { return type; });
     dsm::populateDSMBarrierToNVVMTypeConversion(converter);
     dsm::populateDSMBarrierToNVVMPatterns(converter, patterns);
+    dsm::populateDSMBufferToNVVMTypeConversion(converter);
+    dsm::populateDSMBufferToNVVMPatterns(converter, patterns);
+    dsm::populateDSMCollectiveToNVVMPatterns(converter, patterns);
     ConversionTarget target(*ctx);
-    // Every dsm op must go: one left behind has no lowering yet.
+    // Every dsm op must go: one left behind (dsm.inter_cluster_reduce, which
+    // the kernel builder emits at NVVM level) has no lowering.
     target.addIllegalDialect<dsm::DSMDialect>();
     target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
     if (failed(applyPartialConversion(getOperation(), target,
-                                      std::move(patterns))))
+                                      std::move(patterns)))) {
       signalPassFailure();
+      return;
+    }
+    dsm::replaceDSMSharedClusterMemorySpace(getOperation());
   }
 };
 } // namespace

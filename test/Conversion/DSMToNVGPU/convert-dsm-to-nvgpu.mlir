@@ -26,11 +26,23 @@ gpu.module @k {
 
 // A dsm op without a lowering must fail loudly, not survive into NVVM.
 gpu.module @k {
-  gpu.func @unsupported() kernel {
-    // expected-error @below {{failed to legalize operation 'dsm.alloc'}}
-    %b = dsm.alloc : !dsm.buffer<128x64xbf16, split = [1, 1]>
+  gpu.func @unsupported(%g: memref<128x4096xf32>) kernel {
+    %b = dsm.alloc : !dsm.buffer<128x64xf32, split = [1, 1]>
+    %c0 = arith.constant 0 : index
+    // expected-error @below {{failed to legalize operation 'dsm.inter_cluster_reduce'}}
+    dsm.inter_cluster_reduce add %b into %g[%c0, %c0] : !dsm.buffer<128x64xf32, split = [1, 1]>, memref<128x4096xf32>
     gpu.return
   }
+}
+
+// -----
+
+// Buffers live in kernels: shared memory has no meaning on the host.
+func.func @host_alloc() {
+  // expected-error @below {{a cluster buffer must be allocated in a gpu.func}}
+  // expected-error @below {{failed to legalize operation 'dsm.alloc'}}
+  %b = dsm.alloc : !dsm.buffer<128x64xf32, split = [1, 1]>
+  return
 }
 
 // -----

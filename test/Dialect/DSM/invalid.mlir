@@ -320,7 +320,7 @@ func.func @views(%b: !dsm.buffer<128x1024xbf16, split = [1, 4]>) {
 // -----
 
 func.func @views(%b: !dsm.buffer<128x1024xbf16, split = [1, 4]>) {
-  // expected-error @+1 {{a local view lives in this CTA's shared memory, not #dsm.shared_cluster}}
+  // expected-error @+1 {{a local view lives in this CTA's shared memory: expected #gpu.address_space<workgroup>, got #dsm.shared_cluster}}
   %v = dsm.local_view %b : !dsm.buffer<128x1024xbf16, split = [1, 4]> -> memref<128x256xbf16, #dsm.shared_cluster>
   return
 }
@@ -383,9 +383,9 @@ func.func @types(%s: !dsm.buffer<128x256xf32, split = [1, 1]>, %d: !dsm.buffer<1
 
 // -----
 
-func.func @types(%s: !dsm.buffer<128x256xi32, split = [1, 1]>) {
+func.func @types(%s: !dsm.buffer<128x256xi32, split = [1, 1]>, %d: !dsm.buffer<128x256xi32, split = [1, 1]>) {
   // expected-error @+1 {{expected a floating-point element type, got 'i32'}}
-  dsm.reduce all_reduce add %s into %s axis = 0 group(2, 1) : !dsm.buffer<128x256xi32, split = [1, 1]>, !dsm.buffer<128x256xi32, split = [1, 1]>
+  dsm.reduce all_reduce add %s into %d axis = 0 group(2, 1) : !dsm.buffer<128x256xi32, split = [1, 1]>, !dsm.buffer<128x256xi32, split = [1, 1]>
   return
 }
 
@@ -439,9 +439,9 @@ func.func @shuffle(%s: !dsm.buffer<128x128xbf16, split = [1, 1]>, %d: !dsm.buffe
 
 // -----
 
-func.func @multiply(%s: !dsm.buffer<128x128xf32, split = [1, 1]>) {
+func.func @multiply(%s: !dsm.buffer<128x128xf32, split = [1, 1]>, %d: !dsm.buffer<128x128xf32, split = [1, 1]>) {
   // expected-error @+1 {{multiply combines the two branches of a gated FFN: expected a group of 2, got 4}}
-  dsm.multiply %s into %s group(4, 1) : !dsm.buffer<128x128xf32, split = [1, 1]>, !dsm.buffer<128x128xf32, split = [1, 1]>
+  dsm.multiply %s into %d group(4, 1) : !dsm.buffer<128x128xf32, split = [1, 1]>, !dsm.buffer<128x128xf32, split = [1, 1]>
   return
 }
 
@@ -653,4 +653,60 @@ func.func @gemm_needs_none(%a: tensor<128x256xbf16>, %b: tensor<256x512xbf16>) -
     dsm.yield %c : tensor<128x512xf32>
   }
   return %r : tensor<128x512xf32>
+}
+
+// -----
+
+func.func @alloc_offset() {
+  // expected-error @+1 {{offset 100 must be a multiple of 16 bytes (vector accesses)}}
+  %b = dsm.alloc at 100 : !dsm.buffer<128x64xf32, split = [1, 1]>
+  return
+}
+
+// -----
+
+func.func @alloc_offset_negative() {
+  // expected-error @+1 {{attribute 'offset' failed to satisfy constraint}}
+  %b = dsm.alloc at -16 : !dsm.buffer<128x64xf32, split = [1, 1]>
+  return
+}
+
+// -----
+
+func.func @in_place(%s: !dsm.buffer<128x128xf32, split = [1, 1]>) {
+  // expected-error @+1 {{source and destination must be distinct buffers: peers read the source while this rank writes the destination}}
+  dsm.reduce all_reduce add %s into %s axis = 0 group(2, 1) : !dsm.buffer<128x128xf32, split = [1, 1]>, !dsm.buffer<128x128xf32, split = [1, 1]>
+  return
+}
+
+// -----
+
+func.func @in_place_shuffle(%s: !dsm.buffer<128x128xf32, split = [1, 1]>) {
+  // expected-error @+1 {{source and destination must be distinct buffers}}
+  dsm.shuffle %s into %s axis = 1 group(1, 1) : !dsm.buffer<128x128xf32, split = [1, 1]>, !dsm.buffer<128x128xf32, split = [1, 1]>
+  return
+}
+
+// -----
+
+func.func @threads(%s: !dsm.buffer<128x128xf32, split = [1, 1]>, %d: !dsm.buffer<128x128xf32, split = [1, 1]>) {
+  // expected-error @+1 {{attribute 'threads' failed to satisfy constraint}}
+  dsm.multiply %s into %d group(2, 1) {threads = 0} : !dsm.buffer<128x128xf32, split = [1, 1]>, !dsm.buffer<128x128xf32, split = [1, 1]>
+  return
+}
+
+// -----
+
+func.func @view_layout(%b: !dsm.buffer<128x64xf32, split = [1, 1]>) {
+  // expected-error @+1 {{a view of a piece is contiguous: expected the identity layout}}
+  %v = dsm.local_view %b : !dsm.buffer<128x64xf32, split = [1, 1]> -> memref<128x64xf32, strided<[128, 1]>, 3>
+  return
+}
+
+// -----
+
+func.func @view_space(%b: !dsm.buffer<128x64xf32, split = [1, 1]>) {
+  // expected-error @+1 {{a local view lives in this CTA's shared memory: expected #gpu.address_space<workgroup>, got no memory space}}
+  %v = dsm.local_view %b : !dsm.buffer<128x64xf32, split = [1, 1]> -> memref<128x64xf32>
+  return
 }

@@ -94,13 +94,15 @@ func.func @cluster_program(%g: memref<128x4096xf32>) attributes {known_cluster_s
   %q = dsm.alloc : !dsm.buffer<128x64xf32, split = [1, 1]>
   // CHECK: dsm.reduce reduce_scatter add %{{.*}} into %{{.*}} axis = 1 group(4, 1) : !dsm.buffer<128x256xf32, split = [1, 1]>, !dsm.buffer<128x64xf32, split = [1, 1]>
   dsm.reduce reduce_scatter add %s into %q axis = 1 group(4, 1) : !dsm.buffer<128x256xf32, split = [1, 1]>, !dsm.buffer<128x64xf32, split = [1, 1]>
+  // CHECK: dsm.alloc at 65536 : !dsm.buffer<128x256xf32, split = [1, 1]>
+  %m = dsm.alloc at 65536 : !dsm.buffer<128x256xf32, split = [1, 1]>
   // CHECK: dsm.reduce all_reduce max %{{.*}} into %{{.*}} axis = 0 group(2, 2)
-  dsm.reduce all_reduce max %s into %s axis = 0 group(2, 2) : !dsm.buffer<128x256xf32, split = [1, 1]>, !dsm.buffer<128x256xf32, split = [1, 1]>
+  dsm.reduce all_reduce max %s into %m axis = 0 group(2, 2) : !dsm.buffer<128x256xf32, split = [1, 1]>, !dsm.buffer<128x256xf32, split = [1, 1]>
   %g1 = dsm.alloc : !dsm.buffer<128x512xf32, split = [1, 1]>
   // CHECK: dsm.shuffle %{{.*}} into %{{.*}} axis = 1 group(2, 1) : !dsm.buffer<128x256xf32, split = [1, 1]>, !dsm.buffer<128x512xf32, split = [1, 1]>
   dsm.shuffle %s into %g1 axis = 1 group(2, 1) : !dsm.buffer<128x256xf32, split = [1, 1]>, !dsm.buffer<128x512xf32, split = [1, 1]>
-  // CHECK: dsm.multiply %{{.*}} into %{{.*}} group(2, 1)
-  dsm.multiply %s into %s group(2, 1) : !dsm.buffer<128x256xf32, split = [1, 1]>, !dsm.buffer<128x256xf32, split = [1, 1]>
+  // CHECK: dsm.multiply %{{.*}} into %{{.*}} group(2, 1) {threads = 256 : i64}
+  dsm.multiply %s into %m group(2, 1) {threads = 256} : !dsm.buffer<128x256xf32, split = [1, 1]>, !dsm.buffer<128x256xf32, split = [1, 1]>
   %c0 = arith.constant 0 : index
   // CHECK: dsm.inter_cluster_reduce add %{{.*}} into %{{.*}}[%{{.*}}, %{{.*}}] : !dsm.buffer<128x64xf32, split = [1, 1]>, memref<128x4096xf32>
   dsm.inter_cluster_reduce add %q into %g[%c0, %c64] : !dsm.buffer<128x64xf32, split = [1, 1]>, memref<128x4096xf32>

@@ -6,6 +6,7 @@
 
 #include "ff/Dialect/DSM/IR/DSMOps.h"
 
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
 #include "mlir/IR/Builders.h"
@@ -225,8 +226,22 @@ LogicalResult FusedChainOp::verifyRegions() {
 // Buffer views
 //===----------------------------------------------------------------------===//
 
+//===----------------------------------------------------------------------===//
+// Buffers
+//===----------------------------------------------------------------------===//
+
+LogicalResult AllocOp::verify() {
+  if (std::optional<int64_t> offset = getOffset(); offset && *offset % 16)
+    return emitOpError("offset ")
+           << *offset << " must be a multiple of 16 bytes (vector accesses)";
+  return success();
+}
+
 static LogicalResult verifyPieceView(Operation *op, BufferType buffer,
                                      MemRefType view) {
+  if (!view.getLayout().isIdentity())
+    return op->emitOpError("a view of a piece is contiguous: expected the "
+                           "identity layout");
   if (view.getElementType() != buffer.getElementType())
     return op->emitOpError("view element type ")
            << view.getElementType() << " differs from the buffer's "
@@ -240,9 +255,21 @@ LogicalResult LocalViewOp::verify() {
   auto view = cast<MemRefType>(getView().getType());
   if (failed(verifyPieceView(*this, getBuffer().getType(), view)))
     return failure();
-  if (isa_and_nonnull<SharedClusterAttr>(view.getMemorySpace()))
-    return emitOpError("a local view lives in this CTA's shared memory, not "
-                       "#dsm.shared_cluster");
+  Attribute space = view.getMemorySpace();
+  auto gpuSpace = dyn_cast_or_null<gpu::AddressSpaceAttr>(space);
+  auto intSpace = dyn_cast_or_null<IntegerAttr>(space);
+  if (!(gpuSpace && gpuSpace.getValue() == gpu::AddressSpace::Workgroup) &&
+      !(intSpace && intSpace.getInt() == 3))
+  {
+    InFlightDiagnostic diag = emitOpError(
+        "a local view lives in this CTA's shared memory: expected "
+        "#gpu.address_space<workgroup>, got ");
+    if (space)
+      diag << space;
+    else
+      diag << "no memory space";
+    return diag;
+  }
   return success();
 }
 
@@ -292,6 +319,16 @@ static LogicalResult verifyGroup(Operation *op, int64_t size, int64_t stride) {
   return success();
 }
 
+/// Pull-based collectives read peers' sources while writing destinations.
+static LogicalResult verifyDistinctBuffers(Operation *op, Value src,
+                                           Value dst) {
+  if (src == dst)
+    return op->emitOpError("source and destination must be distinct "
+                           "buffers: peers read the source while this rank "
+                           "writes the destination");
+  return success();
+}
+
 static LogicalResult verifySameElementType(Operation *op, BufferType src,
                                            BufferType dst) {
   if (src.getElementType() != dst.getElementType())
@@ -321,6 +358,7 @@ static LogicalResult verifyScaledAlong(Operation *op, ArrayRef<int64_t> small,
 
 LogicalResult ReduceOp::verify() {
   if (failed(verifyGroup(*this, getGroupSize(), getGroupStride())) ||
+      failed(verifyDistinctBuffers(*this, getSrc(), getDst())) ||
       failed(verifySameElementType(*this, getSrc().getType(),
                                    getDst().getType())))
     return failure();
@@ -341,7 +379,8 @@ LogicalResult ReduceOp::verify() {
 }
 
 LogicalResult ShuffleOp::verify() {
-  if (failed(verifyGroup(*this, getGroupSize(), getGroupStride())))
+  if (failed(verifyGroup(*this, getGroupSize(), getGroupStride())) ||
+      failed(verifyDistinctBuffers(*this, getSrc(), getDst())))
     return failure();
   if (getSrc().getType().getElementType() !=
       getDst().getType().getElementType())
@@ -353,6 +392,7 @@ LogicalResult ShuffleOp::verify() {
 
 LogicalResult MultiplyOp::verify() {
   if (failed(verifyGroup(*this, getGroupSize(), getGroupStride())) ||
+      failed(verifyDistinctBuffers(*this, getSrc(), getDst())) ||
       failed(verifySameElementType(*this, getSrc().getType(),
                                    getDst().getType())))
     return failure();

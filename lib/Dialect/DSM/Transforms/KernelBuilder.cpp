@@ -32,6 +32,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/IRMapping.h"
 
 using namespace mlir;
@@ -299,6 +300,9 @@ private:
   Value mTile, m0, n0;
   Value lRot; // first l chunk of this cluster (FFN kinds)
   Value full, empty, dfull, dempty, ticks;
+  // FFN clusters: the partial E chunk each rank publishes and the slice of
+  // it the cluster's reduce-scatter leaves here (dsm buffers and views).
+  Value partialBuf, reducedBuf, partialView, reducedView;
 };
 
 } // namespace
@@ -365,6 +369,19 @@ void KernelEmitter::emitSetup(gpu::GPUFuncOp func) {
                                   AffineMap(), wsSpace);
   smem = gpu::DynamicSharedMemoryOp::create(b, loc, smemType);
   smemBase = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, smem);
+  if (p.kind != ChainKind::gemm && p.clusterN > 1) {
+    // Cluster buffers at the offsets the plan laid out (KernelPlan.cpp).
+    auto alloc = [&](int64_t cols, int64_t offset, Value &view) {
+      auto type = BufferType::get(ctx, {p.bm, cols}, f32, {1, 1});
+      Value buf = AllocOp::create(b, loc, type, b.getI64IntegerAttr(offset));
+      view = LocalViewOp::create(
+          b, loc, MemRefType::get({p.bm, cols}, f32, AffineMap(), wsSpace),
+          buf);
+      return buf;
+    };
+    partialBuf = alloc(p.bl, p.smemE, partialView);
+    reducedBuf = alloc(p.bl / p.clusterN, p.smemReduced, reducedView);
+  }
 
   auto group = [&](int64_t n) {
     return nvgpu::MBarrierCreateOp::create(
@@ -762,32 +779,30 @@ void KernelEmitter::emitChunkOutput(Value acc, Value chunk) {
     return;
   }
 
-  // Cluster reduce-scatter of the partial E chunk: every rank parks its
-  // fp32 partial in shared memory, then rank r pulls columns
-  // [r*w, (r+1)*w) from all peers through mapa/ld.shared::cluster and sums.
+  // Cluster reduce-scatter of the partial E chunk: every rank publishes its
+  // fp32 partial, then dsm.reduce leaves the sum of columns
+  // [r*w, (r+1)*w) of all ranks' partials in rank r (a pull exchange
+  // between two cluster barriers, convert-dsm-to-nvgpu).
   for (int64_t h = 0; h < 2; ++h) {
     Value r = add(add(mul(wg, 64), rowInWg), 8 * h);
     for (int64_t j = 0; j < p.bl / 8; ++j) {
       Value c = add(colPair, 8 * j);
-      Value off = add(mul(add(mul(r, p.bl), c), 4), p.smemE);
       Value v = vector({accElt(acc, 4 * j + 2 * h), accElt(acc, 4 * j + 2 * h + 1)});
-      LLVM::StoreOp::create(b, loc, v, sharedPtr(off), 8);
+      vector::StoreOp::create(b, loc, v, partialView, ValueRange{r, c},
+                              /*nontemporal=*/false, llvm::MaybeAlign(8));
     }
   }
-  clusterSync();
   int64_t w = p.bl / p.clusterN;
+  ReduceOp::create(b, loc, partialBuf, reducedBuf, ReduceMode::reduce_scatter,
+                   CombinerKind::add, /*axis=*/1, p.clusterN,
+                   /*group_stride=*/1,
+                   b.getI64IntegerAttr(p.numConsumers * kWarpgroupThreads));
   Value colOwned = mul(rank, w);
   forEachOwnedQuad(w, [&](Value row, Value col) {
     Value c = add(colOwned, col);
-    Value local = sharedPtr(add(mul(add(mul(row, p.bl), c), 4), p.smemE));
-    auto v4 = VectorType::get({4}, f32);
-    Value sum;
-    for (int64_t q = 0; q < p.clusterN; ++q) {
-      Value remote =
-          NVVM::MapaOp::create(b, loc, ptrCluster, local, cstI32(q));
-      Value v = LLVM::LoadOp::create(b, loc, v4, remote, 16);
-      sum = sum ? LLVM::FAddOp::create(b, loc, sum, v).getResult() : v;
-    }
+    Value sum = vector::LoadOp::create(
+        b, loc, VectorType::get({4}, f32), reducedView, ValueRange{row, col},
+        /*nontemporal=*/false, llvm::MaybeAlign(16));
     Value gRow = add(m0, row);
     ifThen(ult(gRow, rowEnd), [&] {
       Value gCol = add(l0, c);
@@ -802,7 +817,6 @@ void KernelEmitter::emitChunkOutput(Value acc, Value chunk) {
       storeOut(gRow, gCol, p.shape.l, ys);
     });
   });
-  clusterSync();
 }
 
 void KernelEmitter::emitConsumer() {

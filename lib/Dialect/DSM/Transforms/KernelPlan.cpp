@@ -591,8 +591,20 @@ FailureOr<KernelPlan> mlir::dsm::planKernel(FusedChainOp op,
     plan.smemD = off;
     off += 2 * plan.dStageBytes;
     if (plan.clusterN > 1) {
+      // The partial E chunk every rank publishes, and the slice the
+      // cluster's dsm.reduce leaves in this rank. The slice goes over the
+      // A/B stage rings, dead once the main loop has retired (its entry
+      // cluster barrier follows every consumer's last wgmma and every TMA
+      // load it waited for); it is appended where the rings are smaller.
       plan.smemE = off;
       off += plan.bm * plan.bl * 4;
+      int64_t reducedBytes = plan.bm * (plan.bl / plan.clusterN) * 4;
+      if (reducedBytes <= plan.smemC - plan.smemA) {
+        plan.smemReduced = plan.smemA;
+      } else {
+        plan.smemReduced = off;
+        off += alignUp(reducedBytes, 1024);
+      }
     }
     plan.smemFlag = off;
     off += 16;

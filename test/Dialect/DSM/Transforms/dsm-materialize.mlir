@@ -108,6 +108,12 @@ func.func @gemmc2(%a: tensor<256x512xbf16>, %b: tensor<512x512xbf16>) -> tensor<
 // CHECK: %[[BID:.*]] = gpu.block_id  x
 // CHECK: %[[CLU:.*]] = arith.divui %[[BID]], %c4{{.*}} : index
 // CHECK: arith.remui %[[CLU]], %c8{{.*}} : index
+// Cluster buffers: the partial E chunk after the C tile and D ring, the
+// reduced slice (128 x 64/4 fp32) over the dead A/B rings at offset 0.
+// CHECK: %[[PART:.*]] = dsm.alloc at 163840 : !dsm.buffer<128x64xf32, split = [1, 1]>
+// CHECK: %[[PV:.*]] = dsm.local_view %[[PART]] : !dsm.buffer<128x64xf32, split = [1, 1]> -> memref<128x64xf32, #gpu.address_space<workgroup>>
+// CHECK: %[[RED:.*]] = dsm.alloc at 0 : !dsm.buffer<128x16xf32, split = [1, 1]>
+// CHECK: %[[RV:.*]] = dsm.local_view %[[RED]]
 // CHECK-COUNT-2: nvgpu.mbarrier.create -> <memorySpace = #gpu.address_space<workgroup>, num_barriers = 3>
 // CHECK-COUNT-2: nvgpu.mbarrier.create -> <memorySpace = #gpu.address_space<workgroup>, num_barriers = 2>
 // Producer: D chunks (box 64 x blk_n) and the cluster barriers of each chunk.
@@ -125,12 +131,12 @@ func.func @gemmc2(%a: tensor<256x512xbf16>, %b: tensor<512x512xbf16>) -> tensor<
 // CHECK: nvvm.barrier id = %{{.*}} number_of_threads = %{{.*}}
 // CHECK-COUNT-8: nvvm.wgmma.mma_async {{.*}}<m = 64, n = 64, k = 16>
 // CHECK: nvgpu.mbarrier.arrive
-// CHECK: llvm.store %{{.*}}, %{{.*}} {alignment = 8 : i64} : vector<2xf32>, !llvm.ptr<3>
-// CHECK: dsm.cluster_arrive
-// CHECK: dsm.cluster_wait
-// CHECK-COUNT-4: nvvm.mapa
+// CHECK: vector.store %{{.*}}, %[[PV]][%{{.*}}, %{{.*}}] {alignment = 8 : i64} : memref<128x64xf32, #gpu.address_space<workgroup>>, vector<2xf32>
+// CHECK: dsm.reduce reduce_scatter add %[[PART]] into %[[RED]] axis = 1 group(4, 1) {threads = 256 : i64}
+// CHECK: vector.load %[[RV]][%{{.*}}, %{{.*}}] {alignment = 16 : i64} : memref<128x16xf32, #gpu.address_space<workgroup>>, vector<4xf32>
 // CHECK: llvm.inline_asm has_side_effects "red.relaxed.gpu.global.add.v4.f32 [$0], {$1, $2, $3, $4};", "l,f,f,f,f,~{memory}"
-// CHECK: dsm.cluster_wait
+// CHECK: }
+// CHECK-NEXT: }
 // CHECK-NEXT: }
 // CHECK-NEXT: llvm.fence syncscope("device") release
 // CHECK: llvm.atomicrmw add {{.*}} syncscope("device") acq_rel

@@ -117,12 +117,28 @@ def DSM_AllocOp : DSM_Op<"alloc", [
   let summary = "Allocate a cluster-scoped buffer";
   let description = [{
     Every CTA of the cluster reserves its piece of the buffer at the same
-    shared-memory offset. Collective: all ranks must execute it.
+    shared-memory offset, which is what makes `dsm.remote_view` (`mapa`)
+    valid. Collective: all ranks must execute it.
 
-    Example: `%c = dsm.alloc : !dsm.buffer<128x1024xbf16, split = [1, 4]>`
+    With `at OFFSET` the piece lives at that byte offset (a multiple of 16)
+    of the kernel's dynamic shared memory: the materialiser owns the layout
+    and may place a buffer over a region that is dead while the buffer is
+    live. Without it the piece gets its own static shared-memory array
+    (CUDA caps static shared memory at 48 KiB per kernel).
+
+    Example:
+
+    ```mlir
+    %c = dsm.alloc : !dsm.buffer<128x1024xbf16, split = [1, 4]>
+    %e = dsm.alloc at 65536 : !dsm.buffer<128x128xf32, split = [1, 1]>
+    ```
   }];
+  let arguments = (ins
+    OptionalAttr<ConfinedAttr<I64Attr, [IntNonNegative]>>:$offset);
   let results = (outs DSM_BufferType:$buffer);
-  let assemblyFormat = "attr-dict `:` qualified(type($buffer))";
+  let assemblyFormat =
+      "(`at` $offset^)? attr-dict `:` qualified(type($buffer))";
+  let hasVerifier = 1;
 }
 
 def DSM_LocalViewOp : DSM_Op<"local_view", [Pure]> {
@@ -243,6 +259,16 @@ def DSM_WaitOp : DSM_Op<"wait"> {
 // Collectives
 //===----------------------------------------------------------------------===//
 
+// Intra-cluster collectives are pull-based: after a cluster barrier that
+// publishes every rank's source, each rank reads what it needs from its
+// peers (`mapa` + `ld.shared::cluster`), combines it and writes its own
+// destination; a second cluster barrier ends the op, after which sources may
+// be overwritten and destinations read by any thread of the CTA. The
+// optional `threads` says that only threads [0, threads) along x of each CTA
+// execute the op and share its element work; every other thread of the CTA
+// must then take part in both barriers (`dsm.cluster_arrive` +
+// `dsm.cluster_wait`, twice), as warp-specialised producers do. Without it
+// the whole CTA executes the op.
 class DSM_CollectiveOp<string mnemonic, list<Trait> traits = []>
     : DSM_Op<mnemonic, traits> {
   let hasVerifier = 1;
@@ -272,7 +298,8 @@ def DSM_ReduceOp : DSM_CollectiveOp<"reduce"> {
     DSM_CombinerKindAttr:$combiner,
     ConfinedAttr<I64Attr, [IntNonNegative]>:$axis,
     ConfinedAttr<I64Attr, [IntPositive]>:$group_size,
-    ConfinedAttr<I64Attr, [IntPositive]>:$group_stride);
+    ConfinedAttr<I64Attr, [IntPositive]>:$group_stride,
+    OptionalAttr<ConfinedAttr<I64Attr, [IntPositive]>>:$threads);
   let assemblyFormat = [{
     custom<EnumKeyword>($mode) custom<EnumKeyword>($combiner) $src `into` $dst `axis` `=` $axis
     `group` `(` $group_size `,` $group_stride `)` attr-dict
@@ -285,9 +312,10 @@ def DSM_ShuffleOp : DSM_CollectiveOp<"shuffle"> {
   let description = [{
     FlashFuser's *shuffle*. Each of the `group_size` CTAs of a shuffle group
     holds one slice (`src`); after the ring exchange every rank holds all
-    slices, concatenated along `axis` in rank order (`dst`). Implemented as
-    `group_size - 1` ring steps so that GEMM1 can consume slice `j` while
-    slice `j+1` travels.
+    slices, concatenated along `axis` in rank order (`dst`). Lowered as a
+    pull all-gather (rank order, one barrier pair); the paper's ring
+    schedule, which overlaps GEMM1 on slice `j` with the transfer of slice
+    `j+1`, is a kernel-level pipelining of the same exchange.
 
     Example:
 
@@ -301,7 +329,8 @@ def DSM_ShuffleOp : DSM_CollectiveOp<"shuffle"> {
     Arg<DSM_BufferType, "", [MemWrite]>:$dst,
     ConfinedAttr<I64Attr, [IntNonNegative]>:$axis,
     ConfinedAttr<I64Attr, [IntPositive]>:$group_size,
-    ConfinedAttr<I64Attr, [IntPositive]>:$group_stride);
+    ConfinedAttr<I64Attr, [IntPositive]>:$group_stride,
+    OptionalAttr<ConfinedAttr<I64Attr, [IntPositive]>>:$threads);
   let assemblyFormat = [{
     $src `into` $dst `axis` `=` $axis `group` `(` $group_size `,` $group_stride `)`
     attr-dict `:` qualified(type($src)) `,` qualified(type($dst))
@@ -326,7 +355,8 @@ def DSM_MultiplyOp : DSM_CollectiveOp<"multiply"> {
     Arg<DSM_BufferType, "", [MemRead]>:$src,
     Arg<DSM_BufferType, "", [MemWrite]>:$dst,
     ConfinedAttr<I64Attr, [IntPositive]>:$group_size,
-    ConfinedAttr<I64Attr, [IntPositive]>:$group_stride);
+    ConfinedAttr<I64Attr, [IntPositive]>:$group_stride,
+    OptionalAttr<ConfinedAttr<I64Attr, [IntPositive]>>:$threads);
   let assemblyFormat = [{
     $src `into` $dst `group` `(` $group_size `,` $group_stride `)` attr-dict
     `:` qualified(type($src)) `,` qualified(type($dst))

@@ -84,7 +84,7 @@ struct KernelPlan {
 
   // Shared-memory layout (bytes from the 1024-aligned dynamic base).
   int64_t smemA = 0, smemB = 0, smemC = 0, smemD = 0, smemE = 0,
-          smemFlag = 0, smemBytes = 0;
+          smemReduced = 0, smemFlag = 0, smemBytes = 0;
   int64_t aStageBytes = 0, bStageBytes = 0, dStageBytes = 0;
 
   bool isConv() const { return convRows > 0; }

@@ -157,7 +157,7 @@ def DSMMaterialize : Pass<"dsm-materialize", "ModuleOp"> {
     "::mlir::gpu::GPUDialect", "::mlir::LLVM::LLVMDialect",
     "::mlir::math::MathDialect", "::mlir::memref::MemRefDialect",
     "::mlir::NVVM::NVVMDialect", "::mlir::nvgpu::NVGPUDialect",
-    "::mlir::scf::SCFDialect"];
+    "::mlir::scf::SCFDialect", "::mlir::vector::VectorDialect"];
 }
 
 def DSMSearch : Pass<"dsm-search", "ModuleOp"> {

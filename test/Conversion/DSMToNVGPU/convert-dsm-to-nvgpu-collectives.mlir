@@ -1,0 +1,153 @@
+// RUN: ff-opt %s --convert-dsm-to-nvgpu --split-input-file | FileCheck %s
+
+// Cluster buffers: `at OFFSET` is a region of dynamic shared memory, no
+// offset a static shared array of the piece's bytes; views rebuild a
+// contiguous memref descriptor, remote ones over the mapa'd pointer in
+// address space 7.
+// CHECK: gpu.module @bufs
+// CHECK: llvm.mlir.global internal @__dsm_buffer() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<8192 x i8>
+// CHECK-LABEL: gpu.func @buffers
+// CHECK: %[[DYN:.*]] = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
+// CHECK: %[[BASE:.*]] = memref.extract_aligned_pointer_as_index %[[DYN]]
+// CHECK: %[[OFF:.*]] = arith.constant 4096 : index
+// CHECK: %[[ADDR:.*]] = arith.addi %[[BASE]], %[[OFF]] : index
+// CHECK: %[[A64:.*]] = arith.index_castui %[[ADDR]] : index to i64
+// CHECK: %[[P:.*]] = llvm.inttoptr %[[A64]] : i64 to !llvm.ptr<3>
+// CHECK: %[[S:.*]] = llvm.mlir.addressof @__dsm_buffer : !llvm.ptr<3>
+// CHECK: llvm.insertvalue %[[P]], %{{.*}}[0] : !llvm.struct<(ptr<3>, ptr<3>, i64, array<2 x i64>, array<2 x i64>)>
+// CHECK: %[[LV:.*]] = builtin.unrealized_conversion_cast %{{.*}} : !llvm.struct<(ptr<3>, ptr<3>, i64, array<2 x i64>, array<2 x i64>)> to memref<64x32xf32, #gpu.address_space<workgroup>>
+// CHECK: %[[PEER:.*]] = arith.index_castui %{{.*}} : index to i32
+// CHECK: %[[R:.*]] = nvvm.mapa %[[S]], %[[PEER]] : !llvm.ptr<3> -> !llvm.ptr<7>
+// CHECK: llvm.insertvalue %[[R]], %{{.*}}[1] : !llvm.struct<(ptr<7>, ptr<7>, i64, array<2 x i64>, array<2 x i64>)>
+// CHECK: %[[RV:.*]] = builtin.unrealized_conversion_cast %{{.*}} to memref<64x64xbf16, 7>
+// CHECK: memref.load %[[RV]][%{{.*}}, %{{.*}}] : memref<64x64xbf16, 7>
+// CHECK: memref.store %{{.*}}, %[[LV]][%{{.*}}, %{{.*}}] : memref<64x32xf32, #gpu.address_space<workgroup>>
+// CHECK-NOT: dsm.
+gpu.module @bufs {
+  gpu.func @buffers(%peer: index) kernel {
+    %a = dsm.alloc at 4096 : !dsm.buffer<64x32xf32, split = [1, 1]>
+    %b = dsm.alloc : !dsm.buffer<64x64xbf16, split = [1, 1]>
+    %v = dsm.local_view %a : !dsm.buffer<64x32xf32, split = [1, 1]> -> memref<64x32xf32, #gpu.address_space<workgroup>>
+    %r = dsm.remote_view %b[%peer] : !dsm.buffer<64x64xbf16, split = [1, 1]> -> memref<64x64xbf16, #dsm.shared_cluster>
+    %c0 = arith.constant 0 : index
+    %x = memref.load %r[%c0, %c0] : memref<64x64xbf16, #dsm.shared_cluster>
+    %y = arith.extf %x : bf16 to f32
+    memref.store %y, %v[%c0, %c0] : memref<64x32xf32, #gpu.address_space<workgroup>>
+    gpu.return
+  }
+}
+
+// -----
+
+// reduce_scatter over a group of 4: rank g of the group sums columns
+// [8g, 8g + 8) of the 4 ranks' sources (in rank order) into its own 64x8
+// destination, 16-byte vectors, threads [0, 256) striding; barrier.cluster
+// before (sources published) and after (sources reusable).
+// CHECK-LABEL: gpu.func @reduce_scatter
+// CHECK: %[[SRC:.*]] = llvm.inttoptr %{{.*}} : i64 to !llvm.ptr<3>
+// CHECK: %[[DST:.*]] = llvm.mlir.addressof @__dsm_buffer : !llvm.ptr<3>
+// CHECK: %[[RANK:.*]] = arith.index_castui %{{.*}} : i32 to index
+// CHECK: %[[G:.*]] = arith.remui %[[RANK]], %{{.*}} : index
+// CHECK: %[[BASE:.*]] = arith.subi %[[RANK]], %[[G]] : index
+// CHECK: %[[TID:.*]] = gpu.thread_id x
+// CHECK: %[[STEP:.*]] = arith.constant 256 : index
+// CHECK: nvvm.cluster.arrive{{$}}
+// CHECK-NEXT: nvvm.cluster.wait
+// CHECK: %[[N:.*]] = arith.constant 128 : index
+// CHECK: scf.for %[[E:.*]] = %[[TID]] to %[[N]] step %[[STEP]] {
+// CHECK: %[[C8:.*]] = arith.constant 8 : index
+// CHECK: arith.muli %[[G]], %[[C8]] : index
+// CHECK-COUNT-4: nvvm.mapa %{{.*}}, %{{.*}} : !llvm.ptr<3> -> !llvm.ptr<7>
+// CHECK-NOT: nvvm.mapa
+// CHECK: %[[SUM:.*]] = arith.addf %{{.*}}, %{{.*}} : vector<4xf32>
+// CHECK: %[[C16:.*]] = arith.constant 16 : index
+// CHECK: %[[DOFF:.*]] = arith.muli %[[E]], %[[C16]] : index
+// CHECK: %[[D64:.*]] = arith.index_castui %[[DOFF]] : index to i64
+// CHECK: %[[DP:.*]] = llvm.getelementptr %[[DST]][%[[D64]]]
+// CHECK: llvm.store %[[SUM]], %[[DP]] {alignment = 16 : i64} : vector<4xf32>, !llvm.ptr<3>
+// CHECK: }
+// CHECK-NEXT: nvvm.cluster.arrive{{$}}
+// CHECK-NEXT: nvvm.cluster.wait
+gpu.module @rs {
+  gpu.func @reduce_scatter() kernel attributes {known_cluster_size = array<i32: 4, 1, 1>} {
+    %p = dsm.alloc at 1024 : !dsm.buffer<64x32xf32, split = [1, 1]>
+    %q = dsm.alloc : !dsm.buffer<64x8xf32, split = [1, 1]>
+    dsm.reduce reduce_scatter add %p into %q axis = 1 group(4, 1) {threads = 256} : !dsm.buffer<64x32xf32, split = [1, 1]>, !dsm.buffer<64x8xf32, split = [1, 1]>
+    gpu.return
+  }
+}
+
+// -----
+
+// all_reduce max in groups of 2 with stride 2 (ranks {0, 2} and {1, 3}):
+// peers base and base + 2; without `threads` the whole block strides.
+// CHECK-LABEL: gpu.func @all_reduce_max
+// CHECK: %[[RANK:.*]] = arith.index_castui %{{.*}} : i32 to index
+// CHECK: %[[Q:.*]] = arith.divui %[[RANK]], %{{.*}} : index
+// CHECK: %[[G:.*]] = arith.remui %[[Q]], %{{.*}} : index
+// CHECK: %[[GS:.*]] = arith.muli %[[G]], %{{.*}} : index
+// CHECK: %[[BASE:.*]] = arith.subi %[[RANK]], %[[GS]] : index
+// CHECK: %[[BD:.*]] = gpu.block_dim x
+// CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %[[BD]] {
+// CHECK: %[[C0:.*]] = arith.constant 0 : index
+// CHECK: arith.addi %[[BASE]], %[[C0]] : index
+// CHECK: %[[X:.*]] = llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<7> -> vector<4xf32>
+// CHECK: %[[C2:.*]] = arith.constant 2 : index
+// CHECK: arith.addi %[[BASE]], %[[C2]] : index
+// CHECK: %[[Y:.*]] = llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<7> -> vector<4xf32>
+// CHECK: arith.maximumf %[[X]], %[[Y]] : vector<4xf32>
+gpu.module @ar {
+  gpu.func @all_reduce_max() kernel {
+    %p = dsm.alloc : !dsm.buffer<16x32xf32, split = [1, 1]>
+    %m = dsm.alloc : !dsm.buffer<16x32xf32, split = [1, 1]>
+    dsm.reduce all_reduce max %p into %m axis = 0 group(2, 2) : !dsm.buffer<16x32xf32, split = [1, 1]>, !dsm.buffer<16x32xf32, split = [1, 1]>
+    gpu.return
+  }
+}
+
+// -----
+
+// shuffle (all-gather) of 16x64 bf16 slices into 16x128: vector e of the
+// destination (8 bf16) comes from rank base + col / 64 at column col mod 64;
+// one load per vector.
+// CHECK-LABEL: gpu.func @shuffle
+// CHECK: scf.for
+// CHECK: %[[COL:.*]] = arith.muli %{{.*}}, %{{.*}} : index
+// CHECK: %[[J:.*]] = arith.divui %[[COL]], %[[C64:.*]] : index
+// CHECK: arith.remui %[[COL]], %{{.*}} : index
+// CHECK: arith.addi %{{.*}}, %[[J]] : index
+// CHECK: nvvm.mapa
+// CHECK-NEXT: llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<7> -> vector<8xbf16>
+// CHECK-NOT: nvvm.mapa
+// CHECK: llvm.store %{{.*}}, %{{.*}} {alignment = 16 : i64} : vector<8xbf16>, !llvm.ptr<3>
+gpu.module @sh {
+  gpu.func @shuffle() kernel {
+    %s = dsm.alloc : !dsm.buffer<16x64xbf16, split = [1, 1]>
+    %g = dsm.alloc : !dsm.buffer<16x128xbf16, split = [1, 1]>
+    dsm.shuffle %s into %g axis = 1 group(2, 1) : !dsm.buffer<16x64xbf16, split = [1, 1]>, !dsm.buffer<16x128xbf16, split = [1, 1]>
+    gpu.return
+  }
+}
+
+// -----
+
+// multiply of 3x3 pieces: no vector width divides 3, so scalar accesses;
+// 4x6 pieces take 8-byte vectors.
+// CHECK-LABEL: gpu.func @multiply
+// CHECK: llvm.load %{{.*}} {alignment = 4 : i64} : !llvm.ptr<7> -> f32
+// CHECK: llvm.load %{{.*}} {alignment = 4 : i64} : !llvm.ptr<7> -> f32
+// CHECK: arith.mulf %{{.*}}, %{{.*}} : f32
+// CHECK: llvm.store %{{.*}}, %{{.*}} {alignment = 4 : i64} : f32, !llvm.ptr<3>
+// CHECK: llvm.load %{{.*}} {alignment = 8 : i64} : !llvm.ptr<7> -> vector<2xf32>
+// CHECK: arith.mulf %{{.*}}, %{{.*}} : vector<2xf32>
+gpu.module @mul {
+  gpu.func @multiply() kernel {
+    %o = dsm.alloc : !dsm.buffer<3x3xf32, split = [1, 1]>
+    %o2 = dsm.alloc : !dsm.buffer<3x3xf32, split = [1, 1]>
+    dsm.multiply %o into %o2 group(2, 1) : !dsm.buffer<3x3xf32, split = [1, 1]>, !dsm.buffer<3x3xf32, split = [1, 1]>
+    %w = dsm.alloc : !dsm.buffer<4x6xf32, split = [1, 1]>
+    %w2 = dsm.alloc : !dsm.buffer<4x6xf32, split = [1, 1]>
+    dsm.multiply %w into %w2 group(2, 1) : !dsm.buffer<4x6xf32, split = [1, 1]>, !dsm.buffer<4x6xf32, split = [1, 1]>
+    gpu.return
+  }
+}

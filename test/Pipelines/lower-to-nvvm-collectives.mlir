@@ -1,0 +1,45 @@
+// The dsm buffers and collectives of a hand-written cluster kernel lower to
+// PTX: pull exchanges over mapa + ld.shared::cluster between non-.aligned
+// cluster barriers, dynamic shared memory for `dsm.alloc at`, static
+// shared arrays otherwise.
+// RUN: ff-opt %S/Inputs/collectives-kernel.mlir --lower-to-nvvm \
+// RUN:   | sed -e 's/\\0A/\n/g' -e 's/\\09/ /g' | FileCheck %s
+
+// CHECK: .extern .shared .align 1024 .b8 __dynamic_shmem__0[];
+// CHECK: .reqnctapercluster 4, 1, 1
+// CHECK-DAG: .shared .align 16 .b8 __dsm_buffer{{(_[01])?}}[4096];
+// CHECK-DAG: .shared .align 16 .b8 __dsm_buffer{{(_[01])?}}[2048];
+// reduce_scatter: 4 peers summed in rank order, one 16-byte store into the
+// destination at dynamic offset 8192.
+// CHECK: barrier.cluster.arrive;
+// CHECK-NEXT: barrier.cluster.wait;
+// CHECK-COUNT-2: ld.shared::cluster.v4.b32
+// CHECK-COUNT-4: add.rn.f32
+// CHECK: ld.shared::cluster.v4.b32
+// CHECK-COUNT-4: add.rn.f32
+// CHECK: ld.shared::cluster.v4.b32
+// CHECK-COUNT-4: add.rn.f32
+// CHECK: st.shared.v4.b32 [%rd{{[0-9]+}}+8192]
+// CHECK: barrier.cluster.arrive;
+// CHECK-NEXT: barrier.cluster.wait;
+// all_reduce max: 2 peers.
+// CHECK: barrier.cluster.arrive;
+// CHECK-NEXT: barrier.cluster.wait;
+// CHECK: mapa.shared::cluster.u64
+// CHECK-COUNT-4: max.NaN.f32
+// CHECK: st.shared.v4.b32 [%rd{{[0-9]+}}+10240]
+// shuffle: one 16-byte load per destination vector.
+// CHECK: barrier.cluster.wait;
+// CHECK: mapa.shared::cluster.u64
+// CHECK-NEXT: ld.shared::cluster.v4.b32
+// CHECK: st.shared.v4.b32
+// CHECK: barrier.cluster.wait;
+// multiply: bf16 products of the 2 branches.
+// CHECK: barrier.cluster.wait;
+// CHECK-COUNT-4: mul.rn.bf16x2
+// CHECK: barrier.cluster.wait;
+// The remote view read.
+// CHECK: mapa.shared::cluster.u64
+// CHECK: ld.shared::cluster.b32
+// CHECK: barrier.cluster.wait;
+// CHECK: ret;
