@@ -25,6 +25,9 @@ candidates issue 7's fidelity check measures on the GPU (static M only).
 race (the negative control of compute-sanitizer racecheck). --spread S adds, beyond those, the best-ranked plan of every other
 (cluster, block) shape among the 512 best lowerable ones, up to S more: the
 measurements that show where the model's ranking is wrong.
+--lower-options "OPTS" appends OPTS to --lower-to-nvvm (e.g.
+multicast-a=true) and --suffix S appends S to every bundle name, to build
+variants of the same plans side by side.
 
 usage: compile-workloads.py OUTDIR [--ff-opt PATH] [--ptxas PATH]
                             [--only NAME[,NAME...]] [--dynamic-m]
@@ -136,10 +139,11 @@ def spread_ranks(w, ff_opt, tmp, ranks, spread):
 
 
 def compile_one(w, outdir, ff_opt, ptxas, tmp, dynamic_m, rank=None,
-                race=False):
+                race=False, lower_options="", suffix=""):
     name = w.name if rank is None else "%s-r%d" % (w.name, rank)
     if race:
         name += "-race"
+    name += suffix
     src = os.path.join(tmp, name + ".mlir")
     with open(src, "w") as f:
         f.write(linalg_text(w, dynamic_m))
@@ -149,7 +153,8 @@ def compile_one(w, outdir, ff_opt, ptxas, tmp, dynamic_m, rank=None,
     proc = subprocess.run(
         [ff_opt, src, "--dsm-fuse", search,
          '--lower-to-nvvm=format=bin emit-bundle=%s%s' % (
-             bundle, " test-omit-barrier" if race else ""),
+             bundle, (" test-omit-barrier" if race else "") +
+             (" " + lower_options if lower_options else "")),
          "-o", os.devnull], capture_output=True, text=True)
     if proc.returncode != 0:
         shutil.rmtree(bundle, ignore_errors=True)
@@ -170,6 +175,10 @@ def main():
                     help="G1-G10 and S1-S8 with a dynamic M")
     ap.add_argument("--ranks", type=int, default=0,
                     help="compile the R best plans of each workload")
+    ap.add_argument("--lower-options", default="",
+                    help="extra --lower-to-nvvm options, e.g. multicast-a=true")
+    ap.add_argument("--suffix", default="",
+                    help="appended to every bundle name")
     ap.add_argument("--race", action="store_true",
                     help="build <name>-race bundles with a known race "
                          "(--lower-to-nvvm=test-omit-barrier), the negative "
@@ -201,7 +210,8 @@ def main():
             [(w, i) for w in todo
              for i in spread_ranks(w, ff_opt, tmp, args.ranks, args.spread)]
         futures = [pool.submit(compile_one, w, args.outdir, ff_opt, ptxas,
-                               tmp, args.dynamic_m, rank, args.race)
+                               tmp, args.dynamic_m, rank, args.race,
+                               args.lower_options, args.suffix)
                    for w, rank in jobs]
         for fut in futures:
             for r in fut.result():

@@ -28,6 +28,7 @@ void ff::buildLowerToNVVMPipeline(OpPassManager &pm,
   // 1. Materialise the cluster programs; 2. lower the dsm ops they use.
   dsm::DSMMaterializeOptions materialize;
   materialize.testOmitBarrier = options.testOmitBarrier;
+  materialize.multicastA = options.multicastA;
   pm.addPass(dsm::createDSMMaterialize(materialize));
   pm.addPass(ff::createConvertDSMToNVGPU());
 

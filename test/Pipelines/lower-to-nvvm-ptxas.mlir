@@ -11,6 +11,11 @@
 // RUN: %ptxas -arch=sm_90a -O3 -v %t/dyn_5/dyn_5_m0.ptx -o %t/g.cubin 2>&1 | FileCheck %s
 // RUN: %ptxas -arch=sm_90a -O3 -v %t/dyn_5/dyn_5_m1.ptx -o %t/g.cubin 2>&1 | FileCheck %s
 // RUN: FileCheck %s --check-prefix=DYN < %t/dyn_5/manifest.json
+// FFN clusters with A multicast (--lower-to-nvvm=multicast-a=true).
+// RUN: rm -rf %t.mc && ff-opt %s --lower-to-nvvm="emit-bundle=%t.mc format=bin multicast-a=true" -o /dev/null
+// RUN: %ptxas -arch=sm_90a -O3 -v %t.mc/ffn_cluster_3/ffn_cluster_3.ptx -o %t/g.cubin 2>&1 | FileCheck %s
+// RUN: FileCheck %s --check-prefix=MC < %t.mc/ffn_cluster_3/ffn_cluster_3.ptx
+// MC: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster
 
 // CHECK-NOT: error
 // CHECK: 0 bytes spill stores, 0 bytes spill loads

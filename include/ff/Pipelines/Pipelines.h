@@ -48,6 +48,11 @@ struct LowerToNVVMOptions : public PassPipelineOptions<LowerToNVVMOptions> {
       llvm::cl::desc("Testing only: forwarded to --dsm-materialize (builds a "
                      "kernel with a known race)"),
       llvm::cl::init(false)};
+  PassOptions::Option<bool> multicastA{
+      *this, "multicast-a",
+      llvm::cl::desc("Forwarded to --dsm-materialize: FFN clusters share A "
+                     "by TMA multicast"),
+      llvm::cl::init(false)};
 };
 
 /// dsm-materialize -> convert-dsm-to-nvgpu -> NVVM/LLVM conversions ->

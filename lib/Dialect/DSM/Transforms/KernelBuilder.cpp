@@ -392,7 +392,7 @@ void KernelEmitter::emitSetup(gpu::GPUFuncOp func) {
   Value t0 = eq(tid, 0);
   // A consumer releases a stage in every CTA that multicasts into it.
   int64_t emptyCount =
-      p.numConsumers * (p.kind == ChainKind::gemm ? p.clusterN : 1);
+      p.numConsumers * (p.aMulticast ? p.clusterN : 1);
   forLoop(cst(0), cst(p.stages), cst(1), [&](Value s) {
     nvgpu::MBarrierInitOp::create(b, loc, full, cst(1), s, t0);
     nvgpu::MBarrierInitOp::create(b, loc, empty, cst(emptyCount), s, t0);
@@ -462,7 +462,7 @@ void KernelEmitter::emitProducer() {
       }
       Value aRow = m0;
       Value mask;
-      if (p.kind == ChainKind::gemm && p.clusterN > 1) {
+      if (p.aMulticast) {
         // Each CTA loads its slice of the shared A rows into every CTA.
         aOff = add(aOff, mul(rank, aRows * 128));
         aRow = add(m0, mul(rank, aRows));
@@ -579,7 +579,7 @@ Value KernelEmitter::emitMainLoop(SmallVector<Value> &accs) {
                    wgLeader),
                [&] {
                  Value sp = rem(add(k, p.stages - 1), p.stages);
-                 if (p.kind == ChainKind::gemm && p.clusterN > 1) {
+                 if (p.aMulticast) {
                    Value bar = nvgpu::MBarrierGetOp::create(b, loc, i64,
                                                             empty, sp);
                    Value bar3 =

@@ -525,6 +525,7 @@ FailureOr<KernelPlan> mlir::dsm::planKernel(FusedChainOp op,
       why = "a GEMM kernel takes clusters of 1 or 2 CTAs along n";
       return failure();
     }
+    plan.aMulticast = plan.clusterN > 1;
     if (plan.aRowsPerCta() % 8 != 0) {
       why = "multicast A slices must be a multiple of 8 rows";
       return failure();

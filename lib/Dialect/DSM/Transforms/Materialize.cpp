@@ -341,6 +341,8 @@ void DSMMaterializePass::runOnOperation() {
         return signalPassFailure();
       }
       plan->testOmitBarrier = testOmitBarrier;
+      if (multicastA && plan->kind != ChainKind::gemm)
+        plan->aMulticast = plan->canMulticastA();
       if (testOmitBarrier && !plan->needsWorkspace) {
         chain.emitOpError("test-omit-barrier needs a plan with an "
                           "inter-cluster workspace reduction (grid_n > 1)");

@@ -85,6 +85,9 @@ struct KernelPlan {
   // Shared-memory layout (bytes from the 1024-aligned dynamic base).
   int64_t smemA = 0, smemB = 0, smemC = 0, smemD = 0, smemE = 0,
           smemReduced = 0, smemFlag = 0, smemBytes = 0;
+  /// A is multicast across the cluster (set for GEMM clusters by
+  /// planKernel; for FFN clusters by --dsm-materialize=multicast-a).
+  bool aMulticast = false;
   int64_t aStageBytes = 0, bStageBytes = 0, dStageBytes = 0;
 
   bool isConv() const { return convRows > 0; }
@@ -94,9 +97,15 @@ struct KernelPlan {
   int64_t numThreads() const { return kWarpgroupThreads * (numConsumers + 1); }
   int64_t kTiles() const { return llvm::divideCeil(shape.k, bk); }
   int64_t lTiles() const { return bl ? shape.l / bl : 0; }
-  /// Rows of A each CTA loads per stage (A multicast in gemm clusters).
-  int64_t aRowsPerCta() const {
-    return kind == ChainKind::gemm ? bm / clusterN : bm;
+  /// Rows of A each CTA loads per stage: with A multicast, its slice of
+  /// the tile the cluster shares, delivered into every CTA.
+  int64_t aRowsPerCta() const { return aMulticast ? bm / clusterN : bm; }
+  /// Whether the CTAs of an n-cluster can share A by multicast: every CTA
+  /// then loads a slice of whole 128B-swizzle atoms (8 rows). Always the
+  /// case for the GEMM clusters the family takes; 3x3 convolutions load A
+  /// as one 4-D box and do not split it.
+  bool canMulticastA() const {
+    return clusterN > 1 && !isConv() && bm % (8 * clusterN) == 0;
   }
   /// Workspace bytes per row of M: fp32 E plus the arrival counters.
   int64_t workspaceBytesPerM() const;

@@ -150,7 +150,12 @@ def DSMMaterialize : Pass<"dsm-materialize", "ModuleOp"> {
     Option<"testOmitBarrier", "test-omit-barrier", "bool", "false",
            "Testing only: build a kernel with a known shared-memory race "
            "(the workspace finisher's flag barrier is dropped) to prove that "
-           "compute-sanitizer racecheck catches it">
+           "compute-sanitizer racecheck catches it">,
+    Option<"multicastA", "multicast-a", "bool", "false",
+           "FFN clusters along n share their A tile by TMA multicast (each "
+           "CTA loads blk_m/cls_n rows into every CTA; stages are released "
+           "in every CTA) where blk_m/cls_n is a multiple of 8 and A is not "
+           "a 3x3 convolution; GEMM clusters always multicast">
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::func::FuncDialect",
