@@ -429,5 +429,10 @@ double mlir::ff::estimateKernelNs(const ChainDesc &chain, const Plan &plan,
          (std::max(dChunk / bw, mma1 + reduce) + k.chunkNs + sync);
   if (workspace)
     cta += k.finisherNs;
+  // Deterministic planes: the last arriver reads every cluster's plane of
+  // the columns it owns, not one summed tile (not yet measured: the extra
+  // reads at the per-SM stream rate).
+  if (workspace && plan.deterministic)
+    cta += (plan.grd(Dim::n) - 1) * bm * double(chain.l) / c * 4.0 / bw;
   return k.launchNs + waves * cta;
 }

@@ -217,19 +217,20 @@ SearchResult mlir::ff::searchChain(const ChainDesc &chain,
     }
     Candidate cand;
     cand.plan = plan;
+    cand.plan.deterministic = options.deterministic;
     cand.flow = analyzeDataflow(chain, plan, target);
     if (!cand.flow.feasible) {
       ++st.prunedCapacity;
       return;
     }
-    cand.cost = estimateCost(chain, plan, cand.flow, target);
-    cand.lowerable = isLowerable(plan, chain) &&
+    cand.cost = estimateCost(chain, cand.plan, cand.flow, target);
+    cand.lowerable = isLowerable(cand.plan, chain) &&
                      (!options.acceptLowerable ||
-                      options.acceptLowerable(plan, cand.flow)) &&
-                     !(options.deterministic && two && plan.grd(Dim::n) > 1);
+                      options.acceptLowerable(cand.plan, cand.flow));
     ++st.evaluated;
     if (cand.lowerable) {
-      cand.cost.kernelNs = estimateKernelNs(chain, plan, cand.flow, target);
+      cand.cost.kernelNs =
+          estimateKernelNs(chain, cand.plan, cand.flow, target);
       ++st.lowerable;
       if (!result.bestLowerable || betterKernel(cand, *result.bestLowerable))
         result.bestLowerable = cand;

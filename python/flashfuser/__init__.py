@@ -4,7 +4,8 @@
 - ``compile(spec_or_mlir, target="h100-sxm", deterministic=False)`` ->
   Kernel: compile through ff-opt, with a verified on-disk cache
   ($FLASHFUSER_CACHE_DIR); ``deterministic`` asks for a plan whose results
-  are bitwise reproducible (no inter-cluster atomics);
+  are bitwise reproducible (inter-cluster reductions through per-cluster
+  workspace planes summed in order, not atomics);
 - ``ffn(x, w1, w2, act="gelu")``, ``gated_ffn(x, wg, wu, wd)``: one call,
   compiled and cached on first use.
 

@@ -73,6 +73,9 @@ struct Plan {
   /// Bit i set: Dim(i) is spatial.
   uint8_t spatialMask = 0;
   int64_t stages = 2;
+  /// Bitwise-reproducible results: with grid_n > 1, E is reduced through
+  /// one workspace plane per cluster summed in cluster order, not atomics.
+  bool deterministic = false;
 
   int64_t cls(Dim d) const { return cluster[static_cast<unsigned>(d)]; }
   int64_t blk(Dim d) const { return block[static_cast<unsigned>(d)]; }

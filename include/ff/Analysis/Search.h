@@ -64,9 +64,11 @@ struct SearchOptions {
   /// exact shared-memory layout, operand forms): the last word on whether a
   /// plan can be carried out. isLowerable() alone is the family's shape.
   std::function<bool(const Plan &, const Dataflow &)> acceptLowerable;
-  /// Only plans whose result is bitwise reproducible: no inter-cluster
-  /// reduction (its fp32 atomics add in arrival order) in the lowerable
-  /// family; the DSM reduce-scatter sums in a fixed rank order.
+  /// Bitwise-reproducible results: every plan is marked
+  /// Plan::deterministic, so an inter-cluster reduction goes through
+  /// per-cluster workspace planes summed in cluster order (costed by
+  /// estimateKernelNs) instead of fp32 atomics, which add in arrival order;
+  /// the DSM reduce-scatter already sums in a fixed rank order.
   bool deterministic = false;
 };
 

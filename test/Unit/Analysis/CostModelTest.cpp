@@ -306,6 +306,16 @@ TEST(CostModelTest, KernelFamilyModelHandComputed) {
   double l2 =
       2 * (2.0 * 128 * 128 * 128 / 2313 + red + 1008 + 2 * 19.6) + 2742;
   EXPECT_NEAR(estimateKernelNs(ws, q, g, t), 2000 + k2 + l2, 1e-6);
+  // Deterministic planes: the last arriver also reads the other cluster's
+  // plane of its owned columns, 128 rows x 256 / 2 columns of fp32.
+  Plan qd = q;
+  qd.deterministic = true;
+  EXPECT_NEAR(estimateKernelNs(ws, qd, g, t),
+              2000 + k2 + l2 + 128.0 * 256 / 2 * 4 / 36.15, 1e-6);
+  // One cluster along n: no workspace, nothing to add.
+  Plan pd = p;
+  pd.deterministic = true;
+  EXPECT_NEAR(estimateKernelNs(one, pd, f, t), 2000 + k + l, 1e-6);
 
   // More CTAs than SMs: the per-SM stream is capped by the HBM share and
   // the time grows by the fractional wave count.

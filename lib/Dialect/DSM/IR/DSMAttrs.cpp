@@ -76,7 +76,7 @@ LogicalResult ScheduleAttr::verify(
     ArrayRef<int64_t> block, ArrayRef<int64_t> grid, ArrayRef<LoopDim> order,
     ArrayRef<LoopDim> spatial, ArrayRef<MemTier> residency,
     ArrayRef<CollectiveKind> collectives, int64_t stages, int64_t costNs,
-    int64_t mLo, int64_t mHi) {
+    int64_t mLo, int64_t mHi, bool deterministic) {
   if (cluster.size() != 4 || block.size() != 4 || grid.size() != 4)
     return emitError() << "expected cluster, block and grid to have 4 entries "
                           "[m, n, k, l]";

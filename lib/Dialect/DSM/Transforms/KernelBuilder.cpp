@@ -298,6 +298,7 @@ private:
   Value smem, smemBase;
   Value tid, wg, warp, lane, wgLeader, rank;
   Value mTile, m0, n0;
+  Value nCluster; // index of this CTA's cluster along n
   Value lRot; // first l chunk of this cluster (FFN kinds)
   Value full, empty, dfull, dempty, ticks;
   // FFN clusters: the partial E chunk each rank publishes and the slice of
@@ -355,6 +356,7 @@ void KernelEmitter::emitSetup(gpu::GPUFuncOp func) {
                             .getResult()
                       : numRows;
   n0 = mul(rem(bid, p.ctasN), p.bn);
+  nCluster = div(rem(bid, p.ctasN), p.clusterN);
   // Every cluster walks the l chunks from a different start: the fp32
   // workspace reductions of concurrent clusters then hit different lines
   // instead of serialising on the same L2 addresses. Uniform within a
@@ -685,7 +687,9 @@ void KernelEmitter::emitFinisher() {
   Value flagPtr = sharedPtr(cst(p.smemFlag));
   Value counter = add(mul(mTile, p.clusterN), rank);
   ifThen(eq(tid, 0), [&] {
-    Value cntOff = add(mul(mul(numRows, p.shape.l), 4), mul(counter, 4));
+    int64_t planes = p.deterministic ? p.gridN : 1;
+    Value cntOff = add(mul(mul(numRows, planes * p.shape.l), 4),
+                       mul(counter, 4));
     // __threadfence(); atomicAdd(); __threadfence(): the explicit fences
     // make the bar.sync-collected partial sums of all consumer threads
     // visible before the count, whatever ordering the atomic lowers to.
@@ -718,9 +722,17 @@ void KernelEmitter::emitFinisher() {
                ifThen(ult(gRow, rowEnd), [&] {
                  Value gCol = add(colStart, col);
                  Value off = mul(add(mul(gRow, p.shape.l), gCol), 4);
-                 Value v = LLVM::LoadOp::create(
-                     b, loc, VectorType::get({4}, f32), gep(ws, off), 16,
-                     /*isVolatile=*/true);
+                 // Deterministic: the planes of clusters 0, 1, ... in
+                 // that order, whatever order they arrived in.
+                 Value v;
+                 int64_t planes = p.deterministic ? p.gridN : 1;
+                 for (int64_t q = 0; q < planes; ++q) {
+                   Value plane = mul(mul(numRows, q * p.shape.l), 4);
+                   Value x = LLVM::LoadOp::create(
+                       b, loc, VectorType::get({4}, f32),
+                       gep(ws, add(plane, off)), 16, /*isVolatile=*/true);
+                   v = v ? LLVM::FAddOp::create(b, loc, v, x).getResult() : x;
+                 }
                  SmallVector<Value> ys;
                  for (int64_t i = 0; i < 4; ++i)
                    ys.push_back(
@@ -740,6 +752,13 @@ void KernelEmitter::emitChunkOutput(Value acc, Value chunk) {
   // adjacent fp32 values of the workspace row.
   auto reduceAdd = [&](Value row, Value col, ArrayRef<Value> vals) {
     Value off = mul(add(mul(row, p.shape.l), col), 4);
+    if (p.deterministic) {
+      // This cluster's own plane: a plain store, summed later in order.
+      Value plane = mul(mul(mul(nCluster, numRows), p.shape.l), 4);
+      LLVM::StoreOp::create(b, loc, vector(vals), gep(ws, add(plane, off)),
+                            vals.size() * 4);
+      return;
+    }
     std::string regs;
     for (size_t i = 0; i < vals.size(); ++i)
       regs += (i ? ", $" : "$") + std::to_string(i + 1);

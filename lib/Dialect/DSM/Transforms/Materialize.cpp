@@ -129,7 +129,9 @@ DictionaryAttr DSMMaterializePass::planInfo(ScheduleAttr sched) {
        b.getNamedAttr("block", b.getDenseI64ArrayAttr(sched.getBlock())),
        b.getNamedAttr("grid", b.getDenseI64ArrayAttr(sched.getGrid())),
        b.getNamedAttr("stages", b.getI64IntegerAttr(sched.getStages())),
-       b.getNamedAttr("cost_ns", b.getI64IntegerAttr(sched.getCostNs()))});
+       b.getNamedAttr("cost_ns", b.getI64IntegerAttr(sched.getCostNs())),
+       b.getNamedAttr("deterministic",
+                      b.getBoolAttr(sched.getDeterministic()))});
 }
 
 DictionaryAttr DSMMaterializePass::materialize(FusedChainOp chain,

@@ -126,7 +126,8 @@ mlir::dsm::getScheduleAttr(MLIRContext *ctx, const ff::Plan &plan,
       ArrayRef<int64_t>(plan.block), ArrayRef<int64_t>(plan.grid),
       ArrayRef<LoopDim>(order), ArrayRef<LoopDim>(spatial),
       ArrayRef<MemTier>(residency), ArrayRef<CollectiveKind>(collectives),
-      plan.stages, static_cast<int64_t>(std::llround(costNs)), mLo, mHi);
+      plan.stages, static_cast<int64_t>(std::llround(costNs)), mLo, mHi,
+      plan.deterministic);
 }
 
 ff::Plan mlir::dsm::getPlan(ScheduleAttr sched) {
@@ -140,6 +141,7 @@ ff::Plan mlir::dsm::getPlan(ScheduleAttr sched) {
   for (LoopDim d : sched.getSpatial())
     plan.spatialMask |= 1u << static_cast<unsigned>(d);
   plan.stages = sched.getStages();
+  plan.deterministic = sched.getDeterministic();
   return plan;
 }
 
@@ -257,10 +259,8 @@ DSMSearchPass::choose(FusedChainOp op, const ff::SearchResult &result) {
 }
 
 void DSMSearchPass::emitNoDeterministicPlan(FusedChainOp op) {
-  op.emitError("--dsm-search: no deterministic plan: every plan the "
-               "lowering carries out for this chain adds partial E tiles "
-               "of several clusters with fp32 atomics (one cluster holds at "
-               "most 8 x 256 columns of N)");
+  op.emitError("--dsm-search: no deterministic plan: no plan of this chain "
+               "is in the family the lowering carries out");
 }
 
 LogicalResult DSMSearchPass::searchOne(FusedChainOp op,

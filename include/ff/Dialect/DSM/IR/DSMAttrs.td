@@ -91,6 +91,10 @@ def DSM_ScheduleAttr : DSM_Attr<"Schedule", "schedule"> {
       estimate in nanoseconds.
     - `m_lo`, `m_hi`: for dynamic M, the bin of rows this plan serves
       (omitted, i.e. 0, for static M).
+    - `deterministic`: results must be bitwise reproducible. A plan that
+      splits N across clusters (`grid[n] > 1`) then reduces E through one
+      workspace plane per cluster, summed in cluster order, instead of
+      fp32 atomics (omitted, i.e. false, by default).
 
     Example:
 
@@ -112,7 +116,8 @@ def DSM_ScheduleAttr : DSM_Attr<"Schedule", "schedule"> {
     "int64_t":$stages,
     "int64_t":$cost_ns,
     DefaultValuedParameter<"int64_t", "0">:$m_lo,
-    DefaultValuedParameter<"int64_t", "0">:$m_hi
+    DefaultValuedParameter<"int64_t", "0">:$m_hi,
+    DefaultValuedParameter<"bool", "false">:$deterministic
   );
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;

@@ -78,6 +78,12 @@ struct KernelPlan {
   int64_t numConsumers = 2;
   /// Whether partial E tiles of several clusters meet in an fp32 workspace.
   bool needsWorkspace = false;
+  /// The schedule asks for bitwise-reproducible results: the workspace
+  /// holds one plane per cluster along n (plain stores) that the last
+  /// arriver sums in cluster order, instead of one tile fed by atomics.
+  bool deterministic = false;
+  /// Clusters along n (grid_n).
+  int64_t gridN = 1;
   /// Testing only: drop the barrier between the workspace finisher's flag
   /// write and its reads (a race for compute-sanitizer to find).
   bool testOmitBarrier = false;
