@@ -26,8 +26,9 @@ race (the negative control of compute-sanitizer racecheck). --spread S adds, bey
 (cluster, block) shape among the 512 best lowerable ones, up to S more: the
 measurements that show where the model's ranking is wrong.
 --lower-options "OPTS" appends OPTS to --lower-to-nvvm (e.g.
-multicast-a=true) and --suffix S appends S to every bundle name, to build
-variants of the same plans side by side.
+multicast-a=true), --search-options "OPTS" to --dsm-search (e.g.
+deterministic), and --suffix S appends S to every bundle name, to build
+variants side by side.
 
 usage: compile-workloads.py OUTDIR [--ff-opt PATH] [--ptxas PATH]
                             [--only NAME[,NAME...]] [--dynamic-m]
@@ -139,7 +140,7 @@ def spread_ranks(w, ff_opt, tmp, ranks, spread):
 
 
 def compile_one(w, outdir, ff_opt, ptxas, tmp, dynamic_m, rank=None,
-                race=False, lower_options="", suffix=""):
+                race=False, lower_options="", suffix="", search_options=""):
     name = w.name if rank is None else "%s-r%d" % (w.name, rank)
     if race:
         name += "-race"
@@ -149,7 +150,9 @@ def compile_one(w, outdir, ff_opt, ptxas, tmp, dynamic_m, rank=None,
         f.write(linalg_text(w, dynamic_m))
     bundle = os.path.join(outdir, name)
     shutil.rmtree(bundle, ignore_errors=True)
-    search = "--dsm-search" if rank is None else "--dsm-search=rank=%d" % rank
+    opts = ([] if rank is None else ["rank=%d" % rank]) + \
+        ([search_options] if search_options else [])
+    search = "--dsm-search" + ("=" + " ".join(opts) if opts else "")
     proc = subprocess.run(
         [ff_opt, src, "--dsm-fuse", search,
          '--lower-to-nvvm=format=bin emit-bundle=%s%s' % (
@@ -177,6 +180,8 @@ def main():
                     help="compile the R best plans of each workload")
     ap.add_argument("--lower-options", default="",
                     help="extra --lower-to-nvvm options, e.g. multicast-a=true")
+    ap.add_argument("--search-options", default="",
+                    help="extra --dsm-search options, e.g. deterministic")
     ap.add_argument("--suffix", default="",
                     help="appended to every bundle name")
     ap.add_argument("--race", action="store_true",
@@ -211,7 +216,8 @@ def main():
              for i in spread_ranks(w, ff_opt, tmp, args.ranks, args.spread)]
         futures = [pool.submit(compile_one, w, args.outdir, ff_opt, ptxas,
                                tmp, args.dynamic_m, rank, args.race,
-                               args.lower_options, args.suffix)
+                               args.lower_options, args.suffix,
+                               args.search_options)
                    for w, rank in jobs]
         for fut in futures:
             for r in fut.result():
