@@ -9,6 +9,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "PeerPointer.h"
+
 #include "ff/Conversion/DSMToNVGPU/DSMToNVGPU.h"
 #include "ff/Dialect/DSM/IR/DSMOps.h"
 
@@ -97,12 +99,8 @@ struct SignalLowering : OpConversionPattern<SignalOp> {
   LogicalResult
   matchAndRewrite(SignalOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    Value rank = arith::IndexCastUIOp::create(
-        rewriter, loc, rewriter.getI32Type(), adaptor.getRank());
-    Value remote = NVVM::MapaOp::create(
-        rewriter, loc, LLVM::LLVMPointerType::get(op.getContext(), 7),
-        adaptor.getBarrier(), rank);
+    Value remote = getPeerPointer(rewriter, op.getLoc(), adaptor.getBarrier(),
+                                  adaptor.getRank());
     // .release.cta: the cluster-scoped arrive measured ~40% slower.
     rewriter.replaceOpWithNewOp<NVVM::MBarrierArriveOp>(
         op, Type(), remote, Value(),

@@ -10,6 +10,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "PeerPointer.h"
+
 #include "ff/Conversion/DSMToNVGPU/DSMToNVGPU.h"
 #include "ff/Dialect/DSM/IR/DSMOps.h"
 
@@ -136,14 +138,8 @@ struct RemoteViewLowering : OpConversionPattern<RemoteViewOp> {
   matchAndRewrite(RemoteViewOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    Value rank = arith::IndexCastUIOp::create(
-        rewriter, loc, rewriter.getI32Type(), adaptor.getRank());
-    Value remote = NVVM::MapaOp::create(
-        rewriter, loc,
-        LLVM::LLVMPointerType::get(
-            op.getContext(),
-            static_cast<unsigned>(NVVM::NVVMMemorySpace::SharedCluster)),
-        adaptor.getBuffer(), rank);
+    Value remote =
+        getPeerPointer(rewriter, loc, adaptor.getBuffer(), adaptor.getRank());
     // The result keeps #dsm.shared_cluster; the pass rewrites that memory
     // space to NVVM's 7 everywhere once the dsm ops are gone.
     rewriter.replaceOp(

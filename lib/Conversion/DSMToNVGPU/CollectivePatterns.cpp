@@ -13,6 +13,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "PeerPointer.h"
+
 #include "ff/Conversion/DSMToNVGPU/DSMToNVGPU.h"
 #include "ff/Dialect/DSM/IR/DSMOps.h"
 
@@ -56,9 +58,11 @@ public:
 
   LogicalResult emit(Operation *op, Value srcPtr, Value dstPtr) {
     int64_t elemBytes = elemType.getIntOrFloatBitWidth() / 8;
-    if (elemBytes == 0 || dstShape.empty())
-      return op->emitOpError("cannot lower a collective over ")
-             << elemType << " pieces of rank " << dstShape.size();
+    if (elemBytes == 0)
+      return op->emitOpError("cannot lower a collective over sub-byte ")
+             << elemType << " elements";
+    if (dstShape.empty())
+      return op->emitOpError("cannot lower a collective over rank-0 pieces");
     // The widest vector (up to 16 bytes) that tiles the innermost extent
     // of both pieces, so that every vector stays inside one slice.
     width = std::max<int64_t>(1, 16 / elemBytes);
@@ -67,10 +71,6 @@ public:
       width /= 2;
     accessBytes = width * elemBytes;
     vecType = width > 1 ? Type(VectorType::get({width}, elemType)) : elemType;
-    i32 = b.getI32Type();
-    ptrCluster = LLVM::LLVMPointerType::get(
-        b.getContext(),
-        static_cast<unsigned>(NVVM::NVVMMemorySpace::SharedCluster));
 
     // Group of this rank: ranks base + i * stride, i < size.
     Value rank = ClusterRankOp::create(b, loc, b.getIndexType());
@@ -150,9 +150,7 @@ private:
   }
 
   Value loadFrom(Value srcPtr, Value peer, Value byteOff) {
-    Value local = gep(srcPtr, byteOff);
-    Value peer32 = arith::IndexCastUIOp::create(b, loc, i32, peer);
-    Value remote = NVVM::MapaOp::create(b, loc, ptrCluster, local, peer32);
+    Value remote = getPeerPointer(b, loc, gep(srcPtr, byteOff), peer);
     return LLVM::LoadOp::create(b, loc, vecType, remote, accessBytes);
   }
 
@@ -196,70 +194,45 @@ private:
   Location loc;
   const ExchangeSpec &spec;
   SmallVector<int64_t> srcShape, dstShape;
-  Type elemType, vecType, i32;
-  LLVM::LLVMPointerType ptrCluster;
+  Type elemType, vecType;
   int64_t width = 1, accessBytes = 1;
 };
 
-template <typename OpTy>
-LogicalResult lowerExchange(OpTy op, Value src, Value dst,
-                            const ExchangeSpec &spec,
-                            ConversionPatternRewriter &rewriter) {
-  ExchangeEmitter emitter(rewriter, op.getLoc(), spec, op.getSrc().getType(),
-                          op.getDst().getType());
-  if (failed(emitter.emit(op, src, dst)))
-    return failure();
-  rewriter.eraseOp(op);
-  return success();
+static int64_t i64(uint64_t v) { return static_cast<int64_t>(v); }
+
+ExchangeSpec getSpec(ReduceOp op) {
+  return {op.getMode() == ReduceMode::all_reduce ? Exchange::AllReduce
+                                                 : Exchange::ReduceScatter,
+          op.getCombiner(),     i64(op.getAxis()),
+          i64(op.getGroupSize()), i64(op.getGroupStride()),
+          op.getThreads()};
 }
 
-struct ReduceLowering : OpConversionPattern<ReduceOp> {
-  using OpConversionPattern::OpConversionPattern;
-  LogicalResult
-  matchAndRewrite(ReduceOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    ExchangeSpec spec{op.getMode() == ReduceMode::all_reduce
-                          ? Exchange::AllReduce
-                          : Exchange::ReduceScatter,
-                      op.getCombiner(),
-                      static_cast<int64_t>(op.getAxis()),
-                      static_cast<int64_t>(op.getGroupSize()),
-                      static_cast<int64_t>(op.getGroupStride()),
-                      op.getThreads()};
-    return lowerExchange(op, adaptor.getSrc(), adaptor.getDst(), spec,
-                         rewriter);
-  }
-};
+ExchangeSpec getSpec(ShuffleOp op) {
+  return {Exchange::AllGather,    CombinerKind::add,
+          i64(op.getAxis()),      i64(op.getGroupSize()),
+          i64(op.getGroupStride()), op.getThreads()};
+}
 
-struct ShuffleLowering : OpConversionPattern<ShuffleOp> {
-  using OpConversionPattern::OpConversionPattern;
-  LogicalResult
-  matchAndRewrite(ShuffleOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    ExchangeSpec spec{Exchange::AllGather,
-                      CombinerKind::add,
-                      static_cast<int64_t>(op.getAxis()),
-                      static_cast<int64_t>(op.getGroupSize()),
-                      static_cast<int64_t>(op.getGroupStride()),
-                      op.getThreads()};
-    return lowerExchange(op, adaptor.getSrc(), adaptor.getDst(), spec,
-                         rewriter);
-  }
-};
+ExchangeSpec getSpec(MultiplyOp op) {
+  return {Exchange::Multiply,     CombinerKind::add,
+          0,                      i64(op.getGroupSize()),
+          i64(op.getGroupStride()), op.getThreads()};
+}
 
-struct MultiplyLowering : OpConversionPattern<MultiplyOp> {
-  using OpConversionPattern::OpConversionPattern;
+template <typename OpTy>
+struct CollectiveLowering : OpConversionPattern<OpTy> {
+  using OpConversionPattern<OpTy>::OpConversionPattern;
   LogicalResult
-  matchAndRewrite(MultiplyOp op, OpAdaptor adaptor,
+  matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    ExchangeSpec spec{Exchange::Multiply,
-                      CombinerKind::add,
-                      0,
-                      static_cast<int64_t>(op.getGroupSize()),
-                      static_cast<int64_t>(op.getGroupStride()),
-                      op.getThreads()};
-    return lowerExchange(op, adaptor.getSrc(), adaptor.getDst(), spec,
-                         rewriter);
+    ExchangeSpec spec = getSpec(op);
+    ExchangeEmitter emitter(rewriter, op.getLoc(), spec,
+                            op.getSrc().getType(), op.getDst().getType());
+    if (failed(emitter.emit(op, adaptor.getSrc(), adaptor.getDst())))
+      return failure();
+    rewriter.eraseOp(op);
+    return success();
   }
 };
 
@@ -267,6 +240,7 @@ struct MultiplyLowering : OpConversionPattern<MultiplyOp> {
 
 void mlir::dsm::populateDSMCollectiveToNVVMPatterns(
     const TypeConverter &converter, RewritePatternSet &patterns) {
-  patterns.add<ReduceLowering, ShuffleLowering, MultiplyLowering>(
-      converter, patterns.getContext());
+  patterns.add<CollectiveLowering<ReduceOp>, CollectiveLowering<ShuffleOp>,
+               CollectiveLowering<MultiplyOp>>(converter,
+                                               patterns.getContext());
 }
