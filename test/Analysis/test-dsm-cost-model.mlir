@@ -102,8 +102,8 @@ func.func @too_big(%a: tensor<128x1024xbf16>, %b: tensor<1024x4096xbf16>, %d: te
 // Without a schedule the test pass analyses the plan --dsm-search would
 // choose (G4).
 func.func @searched(%a: tensor<128x768xbf16>, %b: tensor<768x3072xbf16>, %d: tensor<3072x768xbf16>) -> tensor<128x768xbf16> {
-  // expected-remark @+14 {{plan cluster=[1,4,1,1] block=[64,64,64,256] grid=[2,12,1,1] order=[m,n,k,l] spatial=[m,n] stages=2 (lowerable)}}
-  // expected-remark @+13 {{ctas = 96, clusters = 24 of 4, smem = 173056 B, regs/thread = 160 of 255, ctas/sm = 1}}
+  // expected-remark @+14 {{plan cluster=[1,4,1,1] block=[64,64,64,256] grid=[2,12,1,1] order=[m,n,k,l] spatial=[m,n] stages=3 (lowerable)}}
+  // expected-remark @+13 {{ctas = 96, clusters = 24 of 4, smem = 222208 B, regs/thread = 160 of 255, ctas/sm = 1}}
   // expected-remark @+12 {{volume hbm = 10027008, l2 = 33030144, dsm = 14155776, smem = 97517568 B}}
   // expected-remark @+11 {{tensor A: l2 = 9437184, hbm = 196608, tier = global}}
   // expected-remark @+10 {{tensor B: l2 = 9437184, hbm = 4718592, tier = global}}

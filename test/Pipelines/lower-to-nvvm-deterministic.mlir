@@ -1,14 +1,16 @@
 // RUN: rm -rf %t && ff-opt %s --dsm-search="deterministic" --lower-to-nvvm="emit-bundle=%t" -o /dev/null
 // RUN: FileCheck %s --check-prefix=MANIFEST < %t/manifest.json
 // RUN: FileCheck %s --check-prefix=PTX --implicit-check-not=red.relaxed --implicit-check-not=atom.global < %t/narrow_0.ptx
-// RUN: rm -rf %t.default && ff-opt %s --dsm-search="rank=2" --lower-to-nvvm="emit-bundle=%t.default" -o /dev/null
+// RUN: rm -rf %t.default && sed -e 's/dsm.fused_chain ffn (%%a, %%b, %%d)/& {schedule = #dsm.schedule<cluster = [1, 2, 1, 1], block = [64, 128, 64, 128], grid = [2, 2, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [reduce_scatter, inter_cluster_reduce], stages = 2, cost_ns = 0>}/' %s \
+// RUN:   | ff-opt --lower-to-nvvm="emit-bundle=%t.default" -o /dev/null
 // RUN: cat %t.default/manifest.json %t.default/narrow_0.ptx | FileCheck %s --check-prefix=ATOMIC
 
 // The deterministic plan choice, end to end: the kernel of a narrow chain
 // (N = 512, one cluster along n) has no fp32 workspace and no reductions
 // into global memory; its partial E tiles meet only in the cluster's DSM
 // reduce-scatter, which sums in rank order. (The second run checks that a
-// workspace plan of the same chain, the search's third choice, has both.)
+// hand-written workspace plan of the same chain, two clusters along n, has
+// both.)
 
 // MANIFEST: "kernels"
 // MANIFEST-NOT: "workspace"

@@ -273,49 +273,59 @@ TEST(CostModelTest, CalibrationMovesTheCost) {
 } // namespace
 
 TEST(CostModelTest, KernelFamilyModelHandComputed) {
-  // estimateKernelNs with the H200 constants of KernelFit (smGbps 36.15,
-  // hbmEfficiency 0.625, smTflops 2.313, kStepNs 1361, chunkNs 1008,
-  // reduceGbps 2886, barrierNs 19.6, finisherNs 2742, launchNs 2000).
+  // estimateKernelNs restated by hand with the target's KernelFit (the H200
+  // fit: per-SM stream, wgmma rate, per-k-step cost, per-chunk cost,
+  // reduction throughput, barrier, finisher, launch).
   GpuTarget t = llvm::cantFail(lookupTarget("h200"));
+  const KernelFit &c = t.kernel;
+  const double flops = c.smTflops * 1e3; // per ns
   // One CTA: M = 128, N = 256, K = 256, L = 256, block 128x256x64x128.
   ChainDesc one = ffn(128, 256, 256, 256);
   Plan p = makePlan({1, 1, 1, 1}, {128, 256, 64, 128}, {1, 1, 1, 1}, kMN);
   Dataflow f = analyzeDataflow(one, p, t);
   ASSERT_TRUE(f.feasible) << f.reason;
-  // bw = min(36.15, 4800 * 0.625 / 1) = 36.15 B/ns.
-  // k step: stage (128*64 + 64*256) * 2 = 49152 B -> 1359.6 ns; wgmma
-  // 2*128*256*64 / 2313 = 1813.4 ns; 4 steps of 1813.4 + 1361.
-  double k = 4 * (2.0 * 128 * 256 * 64 / 2313 + 1361);
-  // l chunk: D 256*128*2 B -> 1812.9 ns; wgmma 2*128*128*256 / 2313 =
-  // 3626.8 ns; 2 chunks of 3626.8 + 1008.
-  double l = 2 * (2.0 * 128 * 128 * 256 / 2313 + 1008);
-  EXPECT_NEAR(estimateKernelNs(one, p, f, t), 2000 + k + l, 1e-6);
+  // bw = min(smGbps, 4800 * 0.625 / 1) = smGbps; per k step the larger of
+  // the stage's (128*64 + 64*256) * 2 bytes and its wgmma (the wgmma).
+  ASSERT_LT((128.0 * 64 + 64 * 256) * 2 / c.smGbps,
+            2.0 * 128 * 256 * 64 / flops);
+  double k = 4 * (2.0 * 128 * 256 * 64 / flops + c.kStepNs);
+  // l chunk: D 256*128*2 bytes or the wgmma 2*128*128*256 (the wgmma).
+  ASSERT_LT(256.0 * 128 * 2 / c.smGbps, 2.0 * 128 * 128 * 256 / flops);
+  double l = 2 * (2.0 * 128 * 128 * 256 / flops + c.chunkNs);
+  EXPECT_NEAR(estimateKernelNs(one, p, f, t), c.launchNs + k + l, 1e-6);
+  // The family's model has no stage term: deeper rings tie, and the
+  // search's tie-break prefers them (SearchTest).
+  Plan p4 = p;
+  p4.stages = 4;
+  EXPECT_NEAR(estimateKernelNs(one, p4, f, t), c.launchNs + k + l, 1e-6);
 
   // Cluster of 2, two clusters along n: N = 512, K = 128, block
-  // 128x128x64x128; 4 CTAs, bw still 36.15.
+  // 128x128x64x128; 4 CTAs, bw still smGbps.
   ChainDesc ws = ffn(128, 512, 128, 256);
   Plan q = makePlan({1, 2, 1, 1}, {128, 128, 64, 128}, {1, 2, 1, 1}, kMN);
   Dataflow g = analyzeDataflow(ws, q, t);
   ASSERT_TRUE(g.feasible) << g.reason;
-  // k: 2 steps of max(32768 / 36.15, 2*128*128*64 / 2313) + 1361.
-  double k2 = 2 * (2.0 * 128 * 128 * 64 / 2313 + 1361);
-  // l: 2 chunks of max(32768 / 36.15, wgmma 1813.4 + reductions of
-  // 128*128*4 / 2 B by each of 4 resident CTAs at 2886 B/ns) + 1008 + two
-  // barriers of 19.6 * log2(2); then the finisher.
-  double red = 128.0 * 128 * 4 / 2 * 4 / 2886;
-  double l2 =
-      2 * (2.0 * 128 * 128 * 128 / 2313 + red + 1008 + 2 * 19.6) + 2742;
-  EXPECT_NEAR(estimateKernelNs(ws, q, g, t), 2000 + k2 + l2, 1e-6);
+  // k: 2 steps of the larger of 32768 bytes and the wgmma (about equal).
+  double k2 = 2 * (std::max(32768 / c.smGbps, 2.0 * 128 * 128 * 64 / flops) +
+                   c.kStepNs);
+  // l: 2 chunks of the wgmma plus reductions of 128*128*4 / 2 bytes by
+  // each of 4 resident CTAs, a fixed cost and two barriers of
+  // barrierNs * log2(2); then the finisher.
+  double red = 128.0 * 128 * 4 / 2 * 4 / c.reduceGbps;
+  double l2 = 2 * (2.0 * 128 * 128 * 128 / flops + red + c.chunkNs +
+                   2 * c.barrierNs) +
+              c.finisherNs;
+  EXPECT_NEAR(estimateKernelNs(ws, q, g, t), c.launchNs + k2 + l2, 1e-6);
   // Deterministic planes: the last arriver also reads the other cluster's
   // plane of its owned columns, 128 rows x 256 / 2 columns of fp32.
   Plan qd = q;
   qd.deterministic = true;
   EXPECT_NEAR(estimateKernelNs(ws, qd, g, t),
-              2000 + k2 + l2 + 128.0 * 256 / 2 * 4 / 36.15, 1e-6);
+              c.launchNs + k2 + l2 + 128.0 * 256 / 2 * 4 / c.smGbps, 1e-6);
   // One cluster along n: no workspace, nothing to add.
   Plan pd = p;
   pd.deterministic = true;
-  EXPECT_NEAR(estimateKernelNs(one, pd, f, t), 2000 + k + l, 1e-6);
+  EXPECT_NEAR(estimateKernelNs(one, pd, f, t), c.launchNs + k + l, 1e-6);
 
   // More CTAs than SMs: the per-SM stream is capped by the HBM share and
   // the time grows by the fractional wave count.
@@ -324,6 +334,6 @@ TEST(CostModelTest, KernelFamilyModelHandComputed) {
   Dataflow h = analyzeDataflow(big, r, t);
   ASSERT_TRUE(h.feasible) << h.reason;
   EXPECT_GT(estimateKernelNs(big, r, h, t),
-            2000 + 256.0 / t.getMaxActiveClusters(1, h.ctasPerSm) *
-                       16 * (2.0 * 128 * 256 * 64 / 2313 + 1361));
+            c.launchNs + 256.0 / t.getMaxActiveClusters(1, h.ctasPerSm) *
+                             16 * (2.0 * 128 * 256 * 64 / flops + c.kStepNs));
 }

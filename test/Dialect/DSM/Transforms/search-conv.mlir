@@ -10,7 +10,7 @@
 
 // CHECK: module attributes {dsm.target = #dsm.target<name = "h100-sxm"
 // CHECK-LABEL: func.func @c1_b1(
-// CHECK: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 4, 1, 1], block = [128, 64, 64, 64], grid = [25, 1, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [reduce_scatter], stages = 2, cost_ns = {{[0-9]+}}>}
+// CHECK: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 4, 1, 1], block = [128, 64, 64, 64], grid = [25, 1, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [reduce_scatter], stages = 4, cost_ns = {{[0-9]+}}>}
 
 func.func @c1_b1(%a: tensor<3136x64xbf16>, %b: tensor<64x256xbf16>, %d: tensor<256x64xbf16>) -> tensor<3136x64xbf16> {
   %e = dsm.fused_chain ffn (%a, %b, %d)
@@ -42,7 +42,7 @@ func.func @c1_b1(%a: tensor<3136x64xbf16>, %b: tensor<64x256xbf16>, %d: tensor<2
 }
 
 // CHECK-LABEL: func.func @c2_b1(
-// CHECK: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 4, 1, 1], block = [64, 128, 64, 128], grid = [13, 1, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [reduce_scatter], stages = 2, cost_ns = {{[0-9]+}}>}
+// CHECK: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 4, 1, 1], block = [64, 128, 64, 128], grid = [13, 1, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [reduce_scatter], stages = 4, cost_ns = {{[0-9]+}}>}
 
 func.func @c2_b1(%a: tensor<784x128xbf16>, %b: tensor<128x512xbf16>, %d: tensor<512x128xbf16>) -> tensor<784x128xbf16> {
   %e = dsm.fused_chain ffn (%a, %b, %d)
@@ -74,7 +74,7 @@ func.func @c2_b1(%a: tensor<784x128xbf16>, %b: tensor<128x512xbf16>, %d: tensor<
 }
 
 // CHECK-LABEL: func.func @c3_b1(
-// CHECK: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 8, 1, 1], block = [64, 128, 64, 128], grid = [4, 1, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [reduce_scatter], stages = 2, cost_ns = {{[0-9]+}}>}
+// CHECK: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 8, 1, 1], block = [64, 128, 64, 128], grid = [4, 1, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [reduce_scatter], stages = 4, cost_ns = {{[0-9]+}}>}
 
 func.func @c3_b1(%a: tensor<196x256xbf16>, %b: tensor<256x1024xbf16>, %d: tensor<1024x256xbf16>) -> tensor<196x256xbf16> {
   %e = dsm.fused_chain ffn (%a, %b, %d)
@@ -106,7 +106,7 @@ func.func @c3_b1(%a: tensor<196x256xbf16>, %b: tensor<256x1024xbf16>, %d: tensor
 }
 
 // CHECK-LABEL: func.func @c4_b1(
-// CHECK: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 8, 1, 1], block = [64, 64, 64, 256], grid = [1, 4, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [reduce_scatter, inter_cluster_reduce], stages = 2, cost_ns = {{[0-9]+}}>}
+// CHECK: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 8, 1, 1], block = [64, 64, 64, 256], grid = [1, 4, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [reduce_scatter, inter_cluster_reduce], stages = 3, cost_ns = {{[0-9]+}}>}
 
 func.func @c4_b1(%a: tensor<49x512xbf16>, %b: tensor<512x2048xbf16>, %d: tensor<2048x512xbf16>) -> tensor<49x512xbf16> {
   %e = dsm.fused_chain ffn (%a, %b, %d)
@@ -138,7 +138,7 @@ func.func @c4_b1(%a: tensor<49x512xbf16>, %b: tensor<512x2048xbf16>, %d: tensor<
 }
 
 // CHECK-LABEL: func.func @c5_b1(
-// CHECK: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 1, 1, 1], block = [64, 64, 64, 256], grid = [49, 1, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [], stages = 2, cost_ns = {{[0-9]+}}>}
+// CHECK: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 1, 1, 1], block = [64, 64, 64, 256], grid = [49, 1, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [], stages = 3, cost_ns = {{[0-9]+}}>}
 
 func.func @c5_b1(%a: tensor<3136x576xbf16>, %b: tensor<576x64xbf16>, %d: tensor<64x256xbf16>) -> tensor<3136x256xbf16> {
   %e = dsm.fused_chain ffn (%a, %b, %d)
@@ -170,7 +170,7 @@ func.func @c5_b1(%a: tensor<3136x576xbf16>, %b: tensor<576x64xbf16>, %d: tensor<
 }
 
 // CHECK-LABEL: func.func @c6_b1(
-// CHECK: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 2, 1, 1], block = [64, 64, 64, 256], grid = [13, 1, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [reduce_scatter], stages = 2, cost_ns = {{[0-9]+}}>}
+// CHECK: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 2, 1, 1], block = [64, 64, 64, 256], grid = [13, 1, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [reduce_scatter], stages = 3, cost_ns = {{[0-9]+}}>}
 
 func.func @c6_b1(%a: tensor<784x1152xbf16>, %b: tensor<1152x128xbf16>, %d: tensor<128x512xbf16>) -> tensor<784x512xbf16> {
   %e = dsm.fused_chain ffn (%a, %b, %d)
@@ -202,7 +202,7 @@ func.func @c6_b1(%a: tensor<784x1152xbf16>, %b: tensor<1152x128xbf16>, %d: tenso
 }
 
 // CHECK-LABEL: func.func @c7_b1(
-// CHECK: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 4, 1, 1], block = [64, 64, 64, 256], grid = [4, 1, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [reduce_scatter], stages = 2, cost_ns = {{[0-9]+}}>}
+// CHECK: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 4, 1, 1], block = [64, 64, 64, 256], grid = [4, 1, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [reduce_scatter], stages = 3, cost_ns = {{[0-9]+}}>}
 
 func.func @c7_b1(%a: tensor<196x2304xbf16>, %b: tensor<2304x256xbf16>, %d: tensor<256x1024xbf16>) -> tensor<196x1024xbf16> {
   %e = dsm.fused_chain ffn (%a, %b, %d)
@@ -234,7 +234,7 @@ func.func @c7_b1(%a: tensor<196x2304xbf16>, %b: tensor<2304x256xbf16>, %d: tenso
 }
 
 // CHECK-LABEL: func.func @c8_b1(
-// CHECK: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 8, 1, 1], block = [64, 64, 64, 256], grid = [1, 1, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [reduce_scatter], stages = 2, cost_ns = {{[0-9]+}}>}
+// CHECK: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 8, 1, 1], block = [64, 64, 64, 256], grid = [1, 1, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [reduce_scatter], stages = 3, cost_ns = {{[0-9]+}}>}
 
 func.func @c8_b1(%a: tensor<49x4608xbf16>, %b: tensor<4608x512xbf16>, %d: tensor<512x2048xbf16>) -> tensor<49x2048xbf16> {
   %e = dsm.fused_chain ffn (%a, %b, %d)

@@ -8,9 +8,9 @@
 
 // CHECK-LABEL: func.func @ffn_dyn(
 // CHECK: dsm.fused_chain {{.*}} {schedule = #dsm.schedule_table<[
-// CHECK-SAME: <cluster = [1, 8, 1, 1], block = [64, 64, 64, 256], grid = [1, 6, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [reduce_scatter, inter_cluster_reduce], stages = 2, cost_ns = {{[0-9]+}}, m_lo = 1, m_hi = 64>,
-// CHECK-SAME: <cluster = [1, 4, 1, 1], block = [64, 64, 64, 256], grid = [2, 12, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [reduce_scatter, inter_cluster_reduce], stages = 2, cost_ns = {{[0-9]+}}, m_lo = 65, m_hi = 128>,
-// CHECK-SAME: <cluster = [1, 8, 1, 1], block = [128, 64, 64, 128], grid = [2, 6, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [reduce_scatter, inter_cluster_reduce], stages = 2, cost_ns = {{[0-9]+}}, m_lo = 129, m_hi = 256>,
+// CHECK-SAME: <cluster = [1, 8, 1, 1], block = [64, 64, 64, 256], grid = [1, 6, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [reduce_scatter, inter_cluster_reduce], stages = 3, cost_ns = {{[0-9]+}}, m_lo = 1, m_hi = 64>,
+// CHECK-SAME: <cluster = [1, 4, 1, 1], block = [64, 64, 64, 256], grid = [2, 12, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [reduce_scatter, inter_cluster_reduce], stages = 3, cost_ns = {{[0-9]+}}, m_lo = 65, m_hi = 128>,
+// CHECK-SAME: <cluster = [1, 8, 1, 1], block = [128, 64, 64, 128], grid = [2, 6, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [reduce_scatter, inter_cluster_reduce], stages = 3, cost_ns = {{[0-9]+}}, m_lo = 129, m_hi = 256>,
 // CHECK-SAME: <cluster = [1, 8, 1, 1], block = [128, 128, 64, 128], grid = [4, 3, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [reduce_scatter, inter_cluster_reduce], stages = 2, cost_ns = {{[0-9]+}}, m_lo = 257, m_hi = 512>,
 // CHECK-SAME: <cluster = [1, 1, 1, 1], block = [128, 256, 64, 64], grid = [64, 12, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [inter_cluster_reduce], stages = 2, cost_ns = {{[0-9]+}}, m_lo = 513, m_hi = 2147483647>]>}
 

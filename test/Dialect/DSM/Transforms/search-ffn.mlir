@@ -12,7 +12,7 @@
 
 // CHECK: module attributes {dsm.target = #dsm.target<name = "h100-sxm"
 // CHECK-LABEL: func.func @g1(
-// CHECK: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 8, 1, 1], block = [64, 64, 32, 256], grid = [2, 1, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [reduce_scatter], stages = 2, cost_ns = {{[0-9]+}}>}
+// CHECK: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 8, 1, 1], block = [64, 64, 32, 256], grid = [2, 1, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [reduce_scatter], stages = 3, cost_ns = {{[0-9]+}}>}
 
 func.func @g1(%a: tensor<128x32xbf16>, %b: tensor<32x512xbf16>, %d: tensor<512x256xbf16>) -> tensor<128x256xbf16> {
   %e = dsm.fused_chain ffn (%a, %b, %d)
@@ -44,7 +44,7 @@ func.func @g1(%a: tensor<128x32xbf16>, %b: tensor<32x512xbf16>, %d: tensor<512x2
 }
 
 // CHECK-LABEL: func.func @g2(
-// CHECK: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 4, 1, 1], block = [64, 64, 64, 64], grid = [2, 1, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [reduce_scatter], stages = 2, cost_ns = {{[0-9]+}}>}
+// CHECK: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 4, 1, 1], block = [64, 64, 64, 64], grid = [2, 1, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [reduce_scatter], stages = 4, cost_ns = {{[0-9]+}}>}
 
 func.func @g2(%a: tensor<128x512xbf16>, %b: tensor<512x256xbf16>, %d: tensor<256x64xbf16>) -> tensor<128x64xbf16> {
   %e = dsm.fused_chain ffn (%a, %b, %d)
@@ -76,7 +76,7 @@ func.func @g2(%a: tensor<128x512xbf16>, %b: tensor<512x256xbf16>, %d: tensor<256
 }
 
 // CHECK-LABEL: func.func @g3(
-// CHECK: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 8, 1, 1], block = [64, 64, 64, 256], grid = [2, 1, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [reduce_scatter], stages = 2, cost_ns = {{[0-9]+}}>}
+// CHECK: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 8, 1, 1], block = [64, 64, 64, 256], grid = [2, 1, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [reduce_scatter], stages = 3, cost_ns = {{[0-9]+}}>}
 
 func.func @g3(%a: tensor<128x416xbf16>, %b: tensor<416x512xbf16>, %d: tensor<512x256xbf16>) -> tensor<128x256xbf16> {
   %e = dsm.fused_chain ffn (%a, %b, %d)
@@ -108,7 +108,7 @@ func.func @g3(%a: tensor<128x416xbf16>, %b: tensor<416x512xbf16>, %d: tensor<512
 }
 
 // CHECK-LABEL: func.func @g4(
-// CHECK: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 4, 1, 1], block = [64, 64, 64, 256], grid = [2, 12, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [reduce_scatter, inter_cluster_reduce], stages = 2, cost_ns = {{[0-9]+}}>}
+// CHECK: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 4, 1, 1], block = [64, 64, 64, 256], grid = [2, 12, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [reduce_scatter, inter_cluster_reduce], stages = 3, cost_ns = {{[0-9]+}}>}
 
 func.func @g4(%a: tensor<128x768xbf16>, %b: tensor<768x3072xbf16>, %d: tensor<3072x768xbf16>) -> tensor<128x768xbf16> {
   %e = dsm.fused_chain ffn (%a, %b, %d)
@@ -172,7 +172,7 @@ func.func @g5(%a: tensor<128x4096xbf16>, %b: tensor<4096x16384xbf16>, %d: tensor
 }
 
 // CHECK-LABEL: func.func @g6(
-// CHECK: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 8, 1, 1], block = [64, 128, 64, 128], grid = [2, 4, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [reduce_scatter, inter_cluster_reduce], stages = 2, cost_ns = {{[0-9]+}}>}
+// CHECK: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 8, 1, 1], block = [64, 128, 64, 128], grid = [2, 4, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [reduce_scatter, inter_cluster_reduce], stages = 4, cost_ns = {{[0-9]+}}>}
 
 func.func @g6(%a: tensor<128x1024xbf16>, %b: tensor<1024x4096xbf16>, %d: tensor<4096x1024xbf16>) -> tensor<128x1024xbf16> {
   %e = dsm.fused_chain ffn (%a, %b, %d)
@@ -204,7 +204,7 @@ func.func @g6(%a: tensor<128x1024xbf16>, %b: tensor<1024x4096xbf16>, %d: tensor<
 }
 
 // CHECK-LABEL: func.func @g7(
-// CHECK: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 4, 1, 1], block = [64, 64, 64, 256], grid = [2, 3, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [reduce_scatter, inter_cluster_reduce], stages = 2, cost_ns = {{[0-9]+}}>}
+// CHECK: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 4, 1, 1], block = [64, 64, 64, 256], grid = [2, 3, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [reduce_scatter, inter_cluster_reduce], stages = 3, cost_ns = {{[0-9]+}}>}
 
 func.func @g7(%a: tensor<128x768xbf16>, %b: tensor<768x768xbf16>, %d: tensor<768x768xbf16>) -> tensor<128x768xbf16> {
   %e = dsm.fused_chain ffn (%a, %b, %d)
@@ -268,7 +268,7 @@ func.func @g8(%a: tensor<128x2048xbf16>, %b: tensor<2048x8192xbf16>, %d: tensor<
 }
 
 // CHECK-LABEL: func.func @g9(
-// CHECK: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 8, 1, 1], block = [64, 64, 64, 256], grid = [2, 4, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [reduce_scatter, inter_cluster_reduce], stages = 2, cost_ns = {{[0-9]+}}>}
+// CHECK: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 8, 1, 1], block = [64, 64, 64, 256], grid = [2, 4, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [reduce_scatter, inter_cluster_reduce], stages = 3, cost_ns = {{[0-9]+}}>}
 
 func.func @g9(%a: tensor<128x512xbf16>, %b: tensor<512x2048xbf16>, %d: tensor<2048x512xbf16>) -> tensor<128x512xbf16> {
   %e = dsm.fused_chain ffn (%a, %b, %d)
@@ -300,7 +300,7 @@ func.func @g9(%a: tensor<128x512xbf16>, %b: tensor<512x2048xbf16>, %d: tensor<20
 }
 
 // CHECK-LABEL: func.func @g10(
-// CHECK: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 8, 1, 1], block = [64, 64, 64, 128], grid = [2, 3, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [reduce_scatter, inter_cluster_reduce], stages = 2, cost_ns = {{[0-9]+}}>}
+// CHECK: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 8, 1, 1], block = [64, 64, 64, 128], grid = [2, 3, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [reduce_scatter, inter_cluster_reduce], stages = 4, cost_ns = {{[0-9]+}}>}
 
 func.func @g10(%a: tensor<128x384xbf16>, %b: tensor<384x1536xbf16>, %d: tensor<1536x384xbf16>) -> tensor<128x384xbf16> {
   %e = dsm.fused_chain ffn (%a, %b, %d)

@@ -10,7 +10,7 @@
 
 // CHECK: module attributes {dsm.target = #dsm.target<name = "h100-sxm"
 // CHECK-LABEL: func.func @s1(
-// CHECK: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 8, 1, 1], block = [128, 64, 64, 128], grid = [1, 16, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem, smem], collectives = [reduce_scatter, inter_cluster_reduce], stages = 2, cost_ns = {{[0-9]+}}>}
+// CHECK: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 8, 1, 1], block = [128, 64, 64, 128], grid = [1, 16, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem, smem], collectives = [reduce_scatter, inter_cluster_reduce], stages = 3, cost_ns = {{[0-9]+}}>}
 
 func.func @s1(%a: tensor<128x3072xbf16>, %b: tensor<3072x8192xbf16>, %bu: tensor<3072x8192xbf16>, %d: tensor<8192x3072xbf16>) -> tensor<128x3072xbf16> {
   %e = dsm.fused_chain gated_ffn (%a, %b, %bu, %d)
@@ -48,7 +48,7 @@ func.func @s1(%a: tensor<128x3072xbf16>, %b: tensor<3072x8192xbf16>, %bu: tensor
 }
 
 // CHECK-LABEL: func.func @s2(
-// CHECK: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 8, 1, 1], block = [128, 64, 64, 128], grid = [1, 11, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem, smem], collectives = [reduce_scatter, inter_cluster_reduce], stages = 2, cost_ns = {{[0-9]+}}>}
+// CHECK: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 8, 1, 1], block = [128, 64, 64, 128], grid = [1, 11, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem, smem], collectives = [reduce_scatter, inter_cluster_reduce], stages = 3, cost_ns = {{[0-9]+}}>}
 
 func.func @s2(%a: tensor<128x2048xbf16>, %b: tensor<2048x5632xbf16>, %bu: tensor<2048x5632xbf16>, %d: tensor<5632x2048xbf16>) -> tensor<128x2048xbf16> {
   %e = dsm.fused_chain gated_ffn (%a, %b, %bu, %d)
@@ -124,7 +124,7 @@ func.func @s3(%a: tensor<128x4096xbf16>, %b: tensor<4096x11008xbf16>, %bu: tenso
 }
 
 // CHECK-LABEL: func.func @s4(
-// CHECK: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 8, 1, 1], block = [128, 64, 64, 128], grid = [1, 16, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem, smem], collectives = [reduce_scatter, inter_cluster_reduce], stages = 2, cost_ns = {{[0-9]+}}>}
+// CHECK: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 8, 1, 1], block = [128, 64, 64, 128], grid = [1, 16, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem, smem], collectives = [reduce_scatter, inter_cluster_reduce], stages = 3, cost_ns = {{[0-9]+}}>}
 
 func.func @s4(%a: tensor<128x2048xbf16>, %b: tensor<2048x8192xbf16>, %bu: tensor<2048x8192xbf16>, %d: tensor<8192x2048xbf16>) -> tensor<128x2048xbf16> {
   %e = dsm.fused_chain gated_ffn (%a, %b, %bu, %d)
@@ -200,7 +200,7 @@ func.func @s5(%a: tensor<128x2048xbf16>, %b: tensor<2048x11008xbf16>, %bu: tenso
 }
 
 // CHECK-LABEL: func.func @s6(
-// CHECK: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 4, 1, 1], block = [128, 64, 64, 128], grid = [1, 35, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem, smem], collectives = [reduce_scatter, inter_cluster_reduce], stages = 2, cost_ns = {{[0-9]+}}>}
+// CHECK: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 4, 1, 1], block = [128, 64, 64, 128], grid = [1, 35, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem, smem], collectives = [reduce_scatter, inter_cluster_reduce], stages = 3, cost_ns = {{[0-9]+}}>}
 
 func.func @s6(%a: tensor<128x1536xbf16>, %b: tensor<1536x8960xbf16>, %bu: tensor<1536x8960xbf16>, %d: tensor<8960x1536xbf16>) -> tensor<128x1536xbf16> {
   %e = dsm.fused_chain gated_ffn (%a, %b, %bu, %d)
