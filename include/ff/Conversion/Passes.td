@@ -34,11 +34,12 @@ def ConvertDSMToNVGPU : Pass<"convert-dsm-to-nvgpu"> {
       (all-gather) and `dsm.multiply` -> pull exchanges: cluster barrier,
       vector loads of the group's sources through `mapa` +
       `ld.shared::cluster` in rank order, combine, local store, cluster
-      barrier.
+      barrier; `dsm.inter_cluster_reduce` -> fp32 vector
+      `red.relaxed.gpu.global.add` (plain stores with `deterministic`)
+      inside the destination's bounds.
 
-    Any other dsm op left in the input (`dsm.inter_cluster_reduce`, whose
-    workspace protocol the kernel builder emits directly) is an error: it
-    has no lowering, and leaving it would produce wrong code later.
+    A dsm op a pattern cannot lower is an error (the whole dialect is
+    illegal): leaving it would produce wrong code later.
 
     Example:
 

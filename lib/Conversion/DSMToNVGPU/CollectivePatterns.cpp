@@ -22,6 +22,7 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Transforms/DialectConversion.h"
 
@@ -236,11 +237,172 @@ struct CollectiveLowering : OpConversionPattern<OpTy> {
   }
 };
 
+/// dsm.inter_cluster_reduce: the executing threads stride over this rank's
+/// piece in fp32 vectors of up to 4; each vector inside `dst` becomes one
+/// red.relaxed.gpu.global.add.v{4,2}.f32 (or a plain store with
+/// `deterministic`), a vector that crosses `dst`'s innermost edge one
+/// predicated scalar per element.
+struct InterClusterReduceLowering
+    : OpConversionPattern<InterClusterReduceOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(InterClusterReduceOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &b) const override {
+    Location loc = op.getLoc();
+    auto dstType = cast<MemRefType>(op.getDst().getType());
+    if (!dstType.getElementType().isF32())
+      return op.emitOpError("only fp32 tiles are reduced across clusters");
+    SmallVector<int64_t> strides;
+    int64_t staticOffset;
+    if (failed(dstType.getStridesAndOffset(strides, staticOffset)) ||
+        strides.back() != 1)
+      return op.emitOpError("the destination's innermost stride must be 1");
+    if (auto space =
+            dyn_cast_or_null<gpu::AddressSpaceAttr>(dstType.getMemorySpace());
+        space && space.getValue() != gpu::AddressSpace::Global)
+      return op.emitOpError("the destination must be global memory");
+
+    SmallVector<int64_t> piece = op.getSrc().getType().getPieceShape();
+    int64_t rank = piece.size();
+    int64_t width = 4;
+    while (piece.back() % width)
+      width /= 2;
+    auto cst = [&](int64_t v) -> Value {
+      return arith::ConstantIndexOp::create(b, loc, v);
+    };
+    auto mul = [&](Value x, Value y) -> Value {
+      return arith::MulIOp::create(b, loc, x, y);
+    };
+    auto add = [&](Value x, Value y) -> Value {
+      return arith::AddIOp::create(b, loc, x, y);
+    };
+    auto ult = [&](Value x, Value y) -> Value {
+      return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, x, y);
+    };
+
+    // dst's base address, offset, sizes and strides (in elements).
+    auto meta =
+        memref::ExtractStridedMetadataOp::create(b, loc, adaptor.getDst());
+    Value base =
+        memref::ExtractAlignedPointerAsIndexOp::create(b, loc, adaptor.getDst());
+    Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+    Value step = op.getThreads()
+                     ? cst(*op.getThreads())
+                     : Value(gpu::BlockDimOp::create(b, loc,
+                                                     gpu::Dimension::x));
+    int64_t numVectors = 1;
+    for (int64_t d : piece)
+      numVectors *= d;
+    numVectors /= width;
+    auto loop = scf::ForOp::create(b, loc, tid, cst(numVectors), step);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(loop.getBody());
+    Value e = loop.getInductionVar();
+
+    // Piece index of vector e (innermost in elements) and its dst index.
+    SmallVector<Value> idx(rank);
+    Value rest = e;
+    for (int64_t d = rank - 1; d >= 0; --d) {
+      int64_t extent = d == rank - 1 ? piece[d] / width : piece[d];
+      idx[d] = d ? Value(arith::RemUIOp::create(b, loc, rest, cst(extent)))
+                 : rest;
+      if (d)
+        rest = arith::DivUIOp::create(b, loc, rest, cst(extent));
+    }
+    idx.back() = mul(idx.back(), cst(width));
+    Value inside;
+    Value elem = meta.getOffset();
+    SmallVector<Value> at(rank);
+    for (int64_t d = 0; d < rank; ++d) {
+      at[d] = add(adaptor.getOffsets()[d], idx[d]);
+      if (d < rank - 1) {
+        Value in = ult(at[d], meta.getSizes()[d]);
+        inside = inside ? arith::AndIOp::create(b, loc, inside, in).getResult()
+                        : in;
+      }
+      elem = add(elem, mul(at[d], meta.getStrides()[d]));
+    }
+    if (!inside)
+      inside = arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1);
+
+    Type f32 = b.getF32Type();
+    // Global addresses (st.global / red.global): the generic address of
+    // global memory is its global address on sm_90.
+    auto ptrType = LLVM::LLVMPointerType::get(
+        b.getContext(), static_cast<unsigned>(NVVM::NVVMMemorySpace::Global));
+    auto globalPtr = [&](Value element) {
+      Value bytes = add(base, mul(element, cst(4)));
+      Value i64 = arith::IndexCastUIOp::create(b, loc, b.getI64Type(), bytes);
+      return LLVM::IntToPtrOp::create(b, loc, ptrType, i64).getResult();
+    };
+    auto srcAt = [&](int64_t bytes, int64_t n) {
+      Value off = arith::IndexCastUIOp::create(
+          b, loc, b.getI64Type(), add(mul(e, cst(width * 4)), cst(bytes)));
+      Value p = LLVM::GEPOp::create(b, loc, adaptor.getSrc().getType(),
+                                    b.getI8Type(), adaptor.getSrc(),
+                                    ValueRange{off});
+      Type t = n > 1 ? Type(VectorType::get({n}, f32)) : f32;
+      return LLVM::LoadOp::create(b, loc, t, p, n * 4).getResult();
+    };
+    auto emitAdd = [&](Value ptr, Value v, int64_t n) {
+      if (op.getDeterministic()) {
+        LLVM::StoreOp::create(b, loc, v, ptr, n * 4);
+        return;
+      }
+      SmallVector<Value> operands{ptr};
+      std::string regs, constraints = "l";
+      for (int64_t i = 0; i < n; ++i) {
+        Value x = n > 1 ? Value(LLVM::ExtractElementOp::create(
+                              b, loc, v,
+                              arith::ConstantIntOp::create(b, loc,
+                                                           b.getI32Type(), i)))
+                        : v;
+        operands.push_back(x);
+        regs += (i ? ", $" : "$") + std::to_string(i + 1);
+        constraints += ",f";
+      }
+      std::string text =
+          n > 1 ? "red.relaxed.gpu.global.add.v" + std::to_string(n) +
+                      ".f32 [$0], {" + regs + "};"
+                : "red.relaxed.gpu.global.add.f32 [$0], $1;";
+      LLVM::InlineAsmOp::create(b, loc, TypeRange{}, operands, text,
+                                constraints + ",~{memory}",
+                                /*has_side_effects=*/true,
+                                /*is_align_stack=*/false,
+                                LLVM::TailCallKind::None,
+                                LLVM::AsmDialectAttr(), ArrayAttr());
+    };
+
+    // A whole vector inside dst: one access; one crossing the innermost
+    // edge: the elements inside, one by one.
+    Value innerEnd = meta.getSizes()[rank - 1];
+    Value whole = arith::AndIOp::create(
+        b, loc, inside, arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ule,
+                                              add(at.back(), cst(width)),
+                                              innerEnd));
+    auto ifOp = scf::IfOp::create(b, loc, whole, /*withElseRegion=*/true);
+    b.setInsertionPointToStart(ifOp.thenBlock());
+    emitAdd(globalPtr(elem), srcAt(0, width), width);
+    b.setInsertionPointToStart(ifOp.elseBlock());
+    for (int64_t i = 0; i < width; ++i) {
+      Value in = arith::AndIOp::create(
+          b, loc, inside, ult(add(at.back(), cst(i)), innerEnd));
+      auto one = scf::IfOp::create(b, loc, in, /*withElseRegion=*/false);
+      OpBuilder::InsertionGuard g(b);
+      b.setInsertionPointToStart(one.thenBlock());
+      emitAdd(globalPtr(add(elem, cst(i))), srcAt(i * 4, 1), 1);
+    }
+    b.setInsertionPointAfter(loop);
+    b.eraseOp(op);
+    return success();
+  }
+};
+
 } // namespace
 
 void mlir::dsm::populateDSMCollectiveToNVVMPatterns(
     const TypeConverter &converter, RewritePatternSet &patterns) {
   patterns.add<CollectiveLowering<ReduceOp>, CollectiveLowering<ShuffleOp>,
-               CollectiveLowering<MultiplyOp>>(converter,
-                                               patterns.getContext());
+               CollectiveLowering<MultiplyOp>, InterClusterReduceLowering>(
+      converter, patterns.getContext());
 }

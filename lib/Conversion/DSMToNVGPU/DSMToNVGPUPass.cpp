@@ -38,8 +38,7 @@ struct ConvertDSMToNVGPUPass
     dsm::populateDSMBufferToNVVMPatterns(converter, patterns);
     dsm::populateDSMCollectiveToNVVMPatterns(converter, patterns);
     ConversionTarget target(*ctx);
-    // Every dsm op must go: one left behind (dsm.inter_cluster_reduce, which
-    // the kernel builder emits at NVVM level) has no lowering.
+    // Every dsm op must go: one its pattern refuses fails the pass.
     target.addIllegalDialect<dsm::DSMDialect>();
     target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
     if (failed(applyPartialConversion(getOperation(), target,

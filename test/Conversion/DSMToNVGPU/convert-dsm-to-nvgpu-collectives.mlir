@@ -151,3 +151,44 @@ gpu.module @mul {
     gpu.return
   }
 }
+
+// -----
+
+// inter_cluster_reduce: threads [0, 128) stride over the 64x32 fp32 piece
+// in 4-wide vectors; each vector whose row is inside the destination
+// (a subview of the rows that exist) and whose 4 columns are too becomes
+// one red.relaxed.gpu.global.add.v4.f32 at the subview's address (its
+// offset and strides from the metadata), one crossing the last column 4
+// predicated scalar reds; with `deterministic`, plain stores instead.
+// CHECK-LABEL: gpu.func @inter_cluster
+// CHECK: %[[PIECE:.*]] = llvm.inttoptr %{{.*}} : i64 to !llvm.ptr<3>
+// CHECK: %[[TILE:.*]] = memref.subview
+// CHECK: %{{.*}}, %[[OFF:.*]], %[[SIZES:.*]]:2, %[[STRIDES:.*]]:2 = memref.extract_strided_metadata %[[TILE]]
+// CHECK: %[[BASE:.*]] = memref.extract_aligned_pointer_as_index %[[TILE]]
+// CHECK: %[[STEP:.*]] = arith.constant 128 : index
+// CHECK: scf.for %[[E:.*]] = %{{.*}} to %{{.*}} step %[[STEP]] {
+// CHECK: %[[ROWIN:.*]] = arith.cmpi ult, %{{.*}}, %[[SIZES]]#0 : index
+// CHECK: arith.muli %{{.*}}, %[[STRIDES]]#0 : index
+// CHECK: %[[COLIN:.*]] = arith.cmpi ule, %{{.*}}, %[[SIZES]]#1 : index
+// CHECK: %[[WHOLE:.*]] = arith.andi %[[ROWIN]], %[[COLIN]] : i1
+// CHECK: scf.if %[[WHOLE]] {
+// CHECK: %[[V:.*]] = llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<3> -> vector<4xf32>
+// CHECK: %[[G:.*]] = llvm.inttoptr %{{.*}} : i64 to !llvm.ptr<1>
+// CHECK: llvm.inline_asm has_side_effects "red.relaxed.gpu.global.add.v4.f32 [$0], {$1, $2, $3, $4};", "l,f,f,f,f,~{memory}" %[[G]]
+// CHECK: } else {
+// CHECK-COUNT-4: llvm.inline_asm has_side_effects "red.relaxed.gpu.global.add.f32 [$0], $1;", "l,f,~{memory}"
+// CHECK: scf.for
+// CHECK: scf.if
+// CHECK: llvm.store %{{.*}}, %{{.*}} {alignment = 16 : i64} : vector<4xf32>, !llvm.ptr<1>
+// CHECK: } else {
+// CHECK-COUNT-4: llvm.store %{{.*}}, %{{.*}} {alignment = 4 : i64} : f32, !llvm.ptr<1>
+gpu.module @icr {
+  gpu.func @inter_cluster(%ws: memref<?x768xf32>, %m0: index, %rows: index, %col: index) kernel {
+    %q = dsm.alloc at 0 : !dsm.buffer<64x32xf32, split = [1, 1]>
+    %c0 = arith.constant 0 : index
+    %tile = memref.subview %ws[%m0, 0] [%rows, 768] [1, 1] : memref<?x768xf32> to memref<?x768xf32, strided<[768, 1], offset: ?>>
+    dsm.inter_cluster_reduce add %q into %tile[%c0, %col] {threads = 128} : !dsm.buffer<64x32xf32, split = [1, 1]>, memref<?x768xf32, strided<[768, 1], offset: ?>>
+    dsm.inter_cluster_reduce add %q into %tile[%c0, %col] deterministic : !dsm.buffer<64x32xf32, split = [1, 1]>, memref<?x768xf32, strided<[768, 1], offset: ?>>
+    gpu.return
+  }
+}

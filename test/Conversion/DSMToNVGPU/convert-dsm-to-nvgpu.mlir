@@ -24,13 +24,27 @@ gpu.module @k {
 
 // -----
 
-// A dsm op without a lowering must fail loudly, not survive into NVVM.
+// A dsm op its pattern cannot lower must fail loudly, not survive into NVVM.
 gpu.module @k {
-  gpu.func @unsupported(%g: memref<128x4096xf32>) kernel {
+  gpu.func @unsupported(%g: memref<128x4096xf16>) kernel {
+    %b = dsm.alloc : !dsm.buffer<128x64xf16, split = [1, 1]>
+    %c0 = arith.constant 0 : index
+    // expected-error @below {{only fp32 tiles are reduced across clusters}}
+    // expected-error @below {{failed to legalize operation 'dsm.inter_cluster_reduce'}}
+    dsm.inter_cluster_reduce add %b into %g[%c0, %c0] : !dsm.buffer<128x64xf16, split = [1, 1]>, memref<128x4096xf16>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k {
+  gpu.func @strided(%g: memref<128x64xf32, strided<[128, 2]>>) kernel {
     %b = dsm.alloc : !dsm.buffer<128x64xf32, split = [1, 1]>
     %c0 = arith.constant 0 : index
+    // expected-error @below {{the destination's innermost stride must be 1}}
     // expected-error @below {{failed to legalize operation 'dsm.inter_cluster_reduce'}}
-    dsm.inter_cluster_reduce add %b into %g[%c0, %c0] : !dsm.buffer<128x64xf32, split = [1, 1]>, memref<128x4096xf32>
+    dsm.inter_cluster_reduce add %b into %g[%c0, %c0] : !dsm.buffer<128x64xf32, split = [1, 1]>, memref<128x64xf32, strided<[128, 2]>>
     gpu.return
   }
 }

@@ -39,8 +39,9 @@ void populateDSMBufferToNVVMPatterns(const TypeConverter &converter,
                                      RewritePatternSet &patterns);
 
 /// dsm.reduce / dsm.shuffle / dsm.multiply -> pull exchanges over mapa +
-/// ld.shared::cluster between two cluster barriers; needs the buffer type
-/// conversion.
+/// ld.shared::cluster between two cluster barriers; dsm.inter_cluster_reduce
+/// -> fp32 vector red.global (or stores) inside the destination's bounds;
+/// needs the buffer type conversion.
 void populateDSMCollectiveToNVVMPatterns(const TypeConverter &converter,
                                          RewritePatternSet &patterns);
 

@@ -275,6 +275,42 @@ private:
            (p.kind == ChainKind::gemm || llvm::isPowerOf2_64(p.stages));
   }
 
+  /// Rows [m0, rowEnd) of the fp32 workspace `[M, L]` (deterministic: of
+  /// this cluster's plane) as a `memref<?xLxf32>` subview of a descriptor
+  /// built around the raw kernel argument.
+  Value buildWorkspaceTile() {
+    auto i64Of = [&](Value v) { return toI64(v); };
+    int64_t l = p.shape.l;
+    Value planeElems = p.deterministic
+                           ? mul(mul(nCluster, numRows), l)
+                           : cst(0);
+    auto desc = LLVM::LLVMStructType::getLiteral(
+        ctx, {ptrGlobal, ptrGlobal, i64, LLVM::LLVMArrayType::get(i64, 2),
+              LLVM::LLVMArrayType::get(i64, 2)});
+    Value d = LLVM::PoisonOp::create(b, loc, desc);
+    auto set = [&](Value v, ArrayRef<int64_t> pos) {
+      d = LLVM::InsertValueOp::create(b, loc, d, v, pos);
+    };
+    set(ws, {0});
+    set(ws, {1});
+    set(i64Of(planeElems), {2});
+    set(i64Of(numRows), {3, 0});
+    set(cstI64(l), {3, 1});
+    set(cstI64(l), {4, 0});
+    set(cstI64(1), {4, 1});
+    auto planeType = MemRefType::get(
+        {ShapedType::kDynamic, l}, f32,
+        StridedLayoutAttr::get(ctx, ShapedType::kDynamic, {l, 1}));
+    Value plane =
+        UnrealizedConversionCastOp::create(b, loc, planeType, d).getResult(0);
+    SmallVector<OpFoldResult> offsets{m0, b.getIndexAttr(0)};
+    SmallVector<OpFoldResult> sizes{
+        arith::SubIOp::create(b, loc, rowEnd, m0).getResult(),
+        b.getIndexAttr(l)};
+    SmallVector<OpFoldResult> strides{b.getIndexAttr(1), b.getIndexAttr(1)};
+    return memref::SubViewOp::create(b, loc, plane, offsets, sizes, strides);
+  }
+
   void emitSetup(gpu::GPUFuncOp func);
   void emitProducer();
   void emitConsumer();
@@ -304,6 +340,9 @@ private:
   // FFN clusters: the partial E chunk each rank publishes and the slice of
   // it the cluster's reduce-scatter leaves here (dsm buffers and views).
   Value partialBuf, reducedBuf, partialView, reducedView;
+  // ... and, with an inter-cluster workspace, this m tile's rows of the
+  // cluster's workspace (plane) as a global memref the slice is reduced into.
+  Value workspaceTile;
 };
 
 } // namespace
@@ -383,6 +422,8 @@ void KernelEmitter::emitSetup(gpu::GPUFuncOp func) {
     };
     partialBuf = alloc(p.bl, p.smemE, partialView);
     reducedBuf = alloc(p.bl / p.clusterN, p.smemReduced, reducedView);
+    if (p.needsWorkspace)
+      workspaceTile = buildWorkspaceTile();
   }
 
   auto group = [&](int64_t n) {
@@ -817,6 +858,16 @@ void KernelEmitter::emitChunkOutput(Value acc, Value chunk) {
                    /*group_stride=*/1,
                    b.getI64IntegerAttr(p.numConsumers * kWarpgroupThreads));
   Value colOwned = mul(rank, w);
+  if (p.needsWorkspace) {
+    // Level 2: the slice goes into this m tile's rows of the workspace
+    // (rows past M are outside the tile view and skipped).
+    InterClusterReduceOp::create(
+        b, loc, reducedBuf, workspaceTile,
+        ValueRange{cst(0), add(l0, colOwned)}, CombinerKind::add,
+        p.deterministic,
+        b.getI64IntegerAttr(p.numConsumers * kWarpgroupThreads));
+    return;
+  }
   forEachOwnedQuad(w, [&](Value row, Value col) {
     Value c = add(colOwned, col);
     Value sum = vector::LoadOp::create(
@@ -825,11 +876,6 @@ void KernelEmitter::emitChunkOutput(Value acc, Value chunk) {
     Value gRow = add(m0, row);
     ifThen(ult(gRow, rowEnd), [&] {
       Value gCol = add(l0, c);
-      if (p.needsWorkspace) {
-        reduceAdd(gRow, gCol, {extract(sum, 0), extract(sum, 1),
-                               extract(sum, 2), extract(sum, 3)});
-        return;
-      }
       SmallVector<Value> ys;
       for (int64_t i = 0; i < 4; ++i)
         ys.push_back(applyEpilogue(p.lastEpilogue, extract(sum, i)));

@@ -97,7 +97,7 @@ func.func @gemmc2(%a: tensor<256x512xbf16>, %b: tensor<512x512xbf16>) -> tensor<
 
 // A (1,4) cluster FFN split over 2 clusters: GELU in registers into the
 // swizzled C tile, second GEMM from shared memory, DSM reduce-scatter of E,
-// fp32 workspace across clusters (vector reductions per chunk) with one
+// fp32 workspace across clusters (dsm.inter_cluster_reduce per chunk) with one
 // last-arriver cast of every owned column per CTA after the last chunk.
 // CHECK: activation = "gelu_tanh"
 // CHECK-SAME: {bytes_per_m = 2064 : i64, kind = "workspace", zero = true}
@@ -114,6 +114,10 @@ func.func @gemmc2(%a: tensor<256x512xbf16>, %b: tensor<512x512xbf16>) -> tensor<
 // CHECK: %[[PV:.*]] = dsm.local_view %[[PART]] : !dsm.buffer<128x64xf32, split = [1, 1]> -> memref<128x64xf32, #gpu.address_space<workgroup>>
 // CHECK: %[[RED:.*]] = dsm.alloc at 0 : !dsm.buffer<128x16xf32, split = [1, 1]>
 // CHECK: %[[RV:.*]] = dsm.local_view %[[RED]]
+// The m tile's rows of the fp32 workspace [M, 512] the slices are reduced
+// into: a descriptor over the raw argument, then rows [m0, rowEnd).
+// CHECK: builtin.unrealized_conversion_cast %{{.*}} : !llvm.struct<(ptr, ptr, i64, array<2 x i64>, array<2 x i64>)> to memref<?x512xf32, strided<[512, 1], offset: ?>>
+// CHECK: %[[TILE:.*]] = memref.subview %{{.*}}[%{{.*}}, 0] [%{{.*}}, 512] [1, 1]
 // CHECK-COUNT-2: nvgpu.mbarrier.create -> <memorySpace = #gpu.address_space<workgroup>, num_barriers = 3>
 // CHECK-COUNT-2: nvgpu.mbarrier.create -> <memorySpace = #gpu.address_space<workgroup>, num_barriers = 2>
 // Producer: D chunks (box 64 x blk_n) and the cluster barriers of each chunk.
@@ -133,10 +137,7 @@ func.func @gemmc2(%a: tensor<256x512xbf16>, %b: tensor<512x512xbf16>) -> tensor<
 // CHECK: nvgpu.mbarrier.arrive
 // CHECK: vector.store %{{.*}}, %[[PV]][%{{.*}}, %{{.*}}] {alignment = 8 : i64} : memref<128x64xf32, #gpu.address_space<workgroup>>, vector<2xf32>
 // CHECK: dsm.reduce reduce_scatter add %[[PART]] into %[[RED]] axis = 1 group(4, 1) {threads = 256 : i64}
-// CHECK: vector.load %[[RV]][%{{.*}}, %{{.*}}] {alignment = 16 : i64} : memref<128x16xf32, #gpu.address_space<workgroup>>, vector<4xf32>
-// CHECK: llvm.inline_asm has_side_effects "red.relaxed.gpu.global.add.v4.f32 [$0], {$1, $2, $3, $4};", "l,f,f,f,f,~{memory}"
-// CHECK: }
-// CHECK-NEXT: }
+// CHECK: dsm.inter_cluster_reduce add %[[RED]] into %[[TILE]][%{{.*}}, %{{.*}}] {threads = 256 : i64} : !dsm.buffer<128x16xf32, split = [1, 1]>, memref<?x512xf32, strided<[512, 1], offset: ?>>
 // CHECK-NEXT: }
 // CHECK-NEXT: llvm.fence syncscope("device") release
 // CHECK: llvm.atomicrmw add {{.*}} syncscope("device") acq_rel

@@ -367,14 +367,28 @@ def DSM_InterClusterReduceOp : DSM_Op<"inter_cluster_reduce"> {
   let summary = "Reduce a tile into global memory across clusters";
   let description = [{
     Level 2 of FlashFuser's hierarchical reduction: adds this rank's piece of
-    `src` into the global tile of `dst` at `offsets`
-    (`cp.reduce.async.bulk.tensor` or atomics). With `deterministic`, the
-    clusters accumulate in a fixed order through a workspace instead.
+    `src` into global memory, element `idx` of the piece into
+    `dst[offsets + idx]`; elements outside `dst`'s shape are skipped (tails:
+    pass a subview that ends where the valid rows end). Lowered to fp32
+    vector reductions (`red.relaxed.gpu.global.add.v4/v2.f32`), so the sum
+    over clusters depends on their arrival order. With `deterministic` the
+    piece is stored instead: `dst` is then this cluster's own plane of a
+    workspace, and the consumer sums the planes in cluster order.
+
+    The op does not synchronise: the piece must be complete and visible to
+    the executing threads (e.g. after the exit barrier of the `dsm.reduce`
+    that produced it), and the caller orders the global writes for their
+    consumer (fence and counter). `threads` has the collectives' meaning:
+    threads [0, threads) along x execute the op and share its elements.
+    `dst`'s innermost stride must be 1, and the innermost offset and the
+    row strides must keep every 16-byte vector of the piece 16-byte aligned
+    (the lowering takes 2- or 4-wide vectors where the piece's innermost
+    extent allows).
 
     Example:
 
     ```mlir
-    dsm.inter_cluster_reduce add %q into %out[%i, %j]
+    dsm.inter_cluster_reduce add %q into %out[%i, %j] {threads = 256}
         : !dsm.buffer<128x64xf32, split = [1, 1]>, memref<128x4096xf32>
     ```
   }];
@@ -383,7 +397,8 @@ def DSM_InterClusterReduceOp : DSM_Op<"inter_cluster_reduce"> {
     Arg<AnyMemRef, "", [MemRead, MemWrite]>:$dst,
     Variadic<Index>:$offsets,
     DSM_CombinerKindAttr:$combiner,
-    UnitAttr:$deterministic);
+    UnitAttr:$deterministic,
+    OptionalAttr<ConfinedAttr<I64Attr, [IntPositive]>>:$threads);
   let assemblyFormat = [{
     custom<EnumKeyword>($combiner) $src `into` $dst `[` $offsets `]` (`deterministic` $deterministic^)?
     attr-dict `:` qualified(type($src)) `,` qualified(type($dst))
