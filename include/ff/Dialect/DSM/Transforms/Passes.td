@@ -213,8 +213,10 @@ def DSMSearch : Pass<"dsm-search", "ModuleOp"> {
     Option<"lowerableOnly", "lowerable-only", "bool", "true",
            "Choose only plans the lowering can carry out">,
     Option<"deterministic", "deterministic", "bool", "false",
-           "Choose only plans whose results are bitwise reproducible (no "
-           "inter-cluster fp32 atomics); a chain with none is an error">,
+           "Bitwise-reproducible results: mark every plan deterministic "
+           "(inter-cluster reductions through per-cluster workspace planes "
+           "summed in cluster order, costed, instead of fp32 atomics); a "
+           "chain with no lowerable plan is an error">,
     Option<"rank", "rank", "unsigned", "0",
            "Record the candidate of this rank instead of the best (0); for "
            "measuring the model's ranking on a GPU (static M only)">
