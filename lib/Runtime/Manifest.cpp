@@ -415,9 +415,14 @@ bool parseParam(const JsonValue &v, const std::string &path, ParamSpec &p,
     return r.fail(".value", "expected \"M\" or an integer");
   }
   case ParamKind::Workspace:
-    return r.integer("bytes_per_m", p.bytesPerM, 0, int64_t(1) << 32, true) &&
-           r.integer("bytes", p.bytesFixed, 0, int64_t(1) << 40, true) &&
-           r.boolean("zero", p.zero);
+    if (!r.integer("bytes_per_m", p.bytesPerM, 0, int64_t(1) << 32, true) ||
+        !r.integer("bytes", p.bytesFixed, 0, int64_t(1) << 40, true) ||
+        !r.boolean("zero", p.zero) ||
+        !r.integer("zero_bytes_per_m", p.zeroBytesPerM, 0, p.bytesPerM, true))
+      return false;
+    if (p.zeroBytesPerM && !p.zero)
+      return r.fail(".zero_bytes_per_m", "needs \"zero\": true");
+    return true;
   }
   return true;
 }

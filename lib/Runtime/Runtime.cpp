@@ -475,7 +475,15 @@ bool LoadedBundle::launch(const std::vector<TensorArg> &args, void *stream,
         ws.second = bytes;
       }
       if (p.zero) {
-        CUresult r = d.cuMemsetD8Async(ws.first, 0, bytes, s);
+        // All of it, or only the trailing zero_bytes_per_m * M bytes.
+        size_t from = p.zeroBytesPerM
+                          ? size_t(p.bytesFixed +
+                                   (p.bytesPerM - p.zeroBytesPerM) * plan.m)
+                          : 0;
+        size_t count = p.zeroBytesPerM ? size_t(p.zeroBytesPerM * plan.m)
+                                       : bytes;
+        CUresult r = count ? d.cuMemsetD8Async(ws.first + from, 0, count, s)
+                           : CUDA_SUCCESS;
         if (r != CUDA_SUCCESS) {
           error = where() + ": " + d.errorString("cuMemsetD8Async", r);
           return false;

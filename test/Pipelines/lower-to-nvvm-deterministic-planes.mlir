@@ -10,15 +10,19 @@
 // workspace plane with plain vector stores; the last of the 3 to count in
 // sums the 3 planes in cluster order. The workspace holds 3 planes of
 // L = 768 fp32 per row plus 8 counters: 3*768*4 + 8*4 = 9248 bytes per row
-// of M. The counter is still an atomic (it orders, it does not add data).
+// of M; only the 8 counters (32 bytes per row) need clearing before a
+// launch. The counter is still an atomic (it orders, it does not add data).
 // The default search keeps fp32 vector reductions into one tile.
 
 // MANIFEST: "bytes_per_m": 9248,
+// MANIFEST: "zero": true,
+// MANIFEST-NEXT: "zero_bytes_per_m": 32
 // MANIFEST: "deterministic": true
 // PTX: st.global.v4.b32
 // PTX: atom.global.add.u32
 // PTX-COUNT-3: ld.volatile.global.v4.b32
 // ATOMIC: "bytes_per_m": 3088,
+// ATOMIC-NOT: zero_bytes_per_m
 // ATOMIC: "deterministic": false
 // ATOMIC: red.relaxed.gpu.global.add.v4.f32
 

@@ -69,8 +69,10 @@ struct ParamSpec {
   // Scalars.
   bool scalarIsM = false;
   int64_t scalarValue = 0;
-  // Workspace: bytes = bytesFixed + bytesPerM * M.
-  int64_t bytesPerM = 0, bytesFixed = 0;
+  // Workspace: bytes = bytesFixed + bytesPerM * M. With zero, cleared
+  // before each launch: all of it, or with zeroBytesPerM > 0 only the last
+  // zeroBytesPerM * M bytes.
+  int64_t bytesPerM = 0, bytesFixed = 0, zeroBytesPerM = 0;
   bool zero = false;
 };
 

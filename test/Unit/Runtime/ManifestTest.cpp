@@ -62,6 +62,7 @@ TEST(ManifestTest, ParsesEveryField) {
   EXPECT_EQ(k.params[5].scalarValue, 7);
   EXPECT_EQ(k.params[6].bytesPerM, 16384);
   EXPECT_TRUE(k.params[6].zero);
+  EXPECT_EQ(k.params[6].zeroBytesPerM, 0); // absent: clear all of it
   EXPECT_EQ(m.kernels[1].mMultiple, 64);
   EXPECT_TRUE(m.kernels[1].ptx.empty());
   EXPECT_EQ(m.plan.get("cost_ns")->integer, 17500);
@@ -137,6 +138,12 @@ TEST(ManifestTest, RejectsInvalidManifestsNamingTheField) {
        "{\"kind\": \"i32\", \"value\": 7000000000}", "does not fit in i32"},
       {"{\"kind\": \"ptr\", \"tensor\": \"w2\"}", "{\"kind\": \"float\"}",
        "kernels[0].params[2].kind: unknown value \"float\""},
+      {"\"bytes_per_m\": 16384, \"zero\": true}",
+       "\"bytes_per_m\": 16384, \"zero\": true, \"zero_bytes_per_m\": 16385}",
+       "params[6].zero_bytes_per_m: value 16385 out of range [0, 16384]"},
+      {"\"bytes_per_m\": 16384, \"zero\": true}",
+       "\"bytes_per_m\": 16384, \"zero\": false, \"zero_bytes_per_m\": 32}",
+       "params[6].zero_bytes_per_m: needs \"zero\": true"},
       {"\"hash\": \"0000", "\"hash\": \"000", "hash: expected 64"},
       {"\"kernels\": [", "\"kernelz\": [", "missing field \"kernels\""},
   };
@@ -262,3 +269,14 @@ TEST_F(BundleDir, MissingFilesAreNamed) {
 }
 
 } // namespace
+
+TEST(ManifestTest, WorkspaceMayClearOnlyItsTrailingCounters) {
+  // Deterministic plans: planes written in full, counters cleared.
+  Manifest m;
+  std::string error;
+  std::string text =
+      edit(validManifest(), "\"bytes_per_m\": 16384, \"zero\": true}",
+           "\"bytes_per_m\": 16384, \"zero\": true, \"zero_bytes_per_m\": 32}");
+  ASSERT_TRUE(parseManifest(text, m, error)) << error;
+  EXPECT_EQ(m.kernels[0].params[6].zeroBytesPerM, 32);
+}

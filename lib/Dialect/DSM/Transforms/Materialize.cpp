@@ -203,6 +203,11 @@ DictionaryAttr DSMMaterializePass::materialize(FusedChainOp chain,
                b.getNamedAttr("bytes_per_m",
                               b.getI64IntegerAttr(plan.workspaceBytesPerM())),
                b.getNamedAttr("zero", b.getBoolAttr(true))};
+      // Deterministic planes are written in full before they are read:
+      // only the trailing arrival counters need clearing.
+      if (plan.deterministic)
+        attrs.push_back(b.getNamedAttr(
+            "zero_bytes_per_m", b.getI64IntegerAttr(plan.clusterN * 4)));
       break;
     case KernelParam::Kind::I64:
       attrs = {b.getNamedAttr("kind", b.getStringAttr("i64")),
