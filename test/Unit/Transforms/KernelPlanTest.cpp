@@ -141,3 +141,75 @@ TEST_F(KernelPlanTest, RejectsWhatTheKernelCannotDo) {
 }
 
 } // namespace
+
+TEST_F(KernelPlanTest, ClusterBuffersReuseTheDeadRings) {
+  ASSERT_TRUE(chain);
+  ScheduleAttr s =
+      schedule("[1, 4, 1, 1]", "[128, 128, 64, 64]", "[2, 2, 1, 1]",
+               "[reduce_scatter, inter_cluster_reduce]", 3);
+  ASSERT_TRUE(s);
+  std::string why;
+  FailureOr<KernelPlan> plan = planKernel(chain, s, why);
+  ASSERT_TRUE(succeeded(plan)) << why;
+  // The reduced slice (128 x 64/4 fp32) lies over the A/B rings, which the
+  // main loop no longer uses; the partial chunk follows C and the D ring.
+  EXPECT_EQ(plan->smemReduced, plan->smemA);
+  EXPECT_LE(128 * 16 * 4, plan->smemC - plan->smemA);
+  EXPECT_EQ(plan->smemE, plan->smemD + 2 * plan->dStageBytes);
+  EXPECT_EQ(plan->smemFlag, plan->smemE + 128 * 64 * 4);
+  // Nothing was appended for the slice.
+  EXPECT_EQ(plan->smemBytes,
+            llvm::alignTo(3 * (128 * 64 * 2 + 64 * 128 * 2) + 128 * 128 * 2 +
+                              2 * 128 * 64 * 2 + 128 * 64 * 4 + 16,
+                          1024));
+}
+
+TEST_F(KernelPlanTest, DeterministicWorkspaceHoldsOnePlanePerCluster) {
+  ASSERT_TRUE(chain);
+  auto withDeterministic = [&](bool det) {
+    std::string text =
+        "#dsm.schedule<cluster = [1, 4, 1, 1], block = [128, 128, 64, 64], "
+        "grid = [2, 2, 1, 1], order = [m, n, k, l], spatial = [m, n], "
+        "residency = [smem], collectives = [reduce_scatter, "
+        "inter_cluster_reduce], stages = 3, cost_ns = 1" +
+        std::string(det ? ", deterministic = true>" : ">");
+    return dyn_cast_or_null<ScheduleAttr>(parseAttribute(text, &ctx));
+  };
+  std::string why;
+  ScheduleAttr atomic = withDeterministic(false), det = withDeterministic(true);
+  ASSERT_TRUE(atomic && det);
+  FailureOr<KernelPlan> a = planKernel(chain, atomic, why);
+  FailureOr<KernelPlan> d = planKernel(chain, det, why);
+  ASSERT_TRUE(succeeded(a) && succeeded(d)) << why;
+  // L = 512 fp32 per row (one tile, or 2 planes) + 4 counters per row.
+  EXPECT_EQ(a->workspaceBytesPerM(), 512 * 4 + 4 * 4);
+  EXPECT_EQ(d->workspaceBytesPerM(), 2 * 512 * 4 + 4 * 4);
+  EXPECT_TRUE(d->deterministic);
+  EXPECT_FALSE(a->deterministic);
+}
+
+TEST_F(KernelPlanTest, FfnClustersMayMulticastA) {
+  ASSERT_TRUE(chain);
+  std::string why;
+  // 128 rows over 4 CTAs: slices of 32 rows, whole 8-row swizzle atoms.
+  FailureOr<KernelPlan> c4 = planKernel(
+      chain,
+      schedule("[1, 4, 1, 1]", "[128, 128, 64, 64]", "[2, 2, 1, 1]",
+               "[reduce_scatter, inter_cluster_reduce]", 3),
+      why);
+  ASSERT_TRUE(succeeded(c4)) << why;
+  EXPECT_TRUE(c4->canMulticastA());
+  // Off unless --dsm-materialize=multicast-a asks: every CTA loads all rows.
+  EXPECT_FALSE(c4->aMulticast);
+  EXPECT_EQ(c4->aRowsPerCta(), 128);
+  c4->aMulticast = true;
+  EXPECT_EQ(c4->aRowsPerCta(), 32);
+  // One CTA per cluster has nobody to share with.
+  FailureOr<KernelPlan> c1 = planKernel(
+      chain,
+      schedule("[1, 1, 1, 1]", "[128, 128, 64, 64]", "[2, 8, 1, 1]",
+               "[inter_cluster_reduce]", 3),
+      why);
+  ASSERT_TRUE(succeeded(c1)) << why;
+  EXPECT_FALSE(c1->canMulticastA());
+}
