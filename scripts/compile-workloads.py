@@ -74,13 +74,17 @@ def func_name(w):
     return w.name.lower().replace("-", "_")
 
 
-def linalg_text(w, dynamic_m=False):
-    """One function holding the workload's chain as linalg on tensors."""
-    if dynamic_m:
+def linalg_text(w, dynamic_m=False, weight_layout="kn"):
+    """One function holding the workload's chain as linalg on tensors.
+    weight_layout "nk": PyTorch Linear weights [out, in] (what bench.py's
+    eager chain holds), through the Python package's generator."""
+    if dynamic_m or (weight_layout == "nk" and w.kind != "conv"):
         sys.path.insert(0, os.path.join(ROOT, "python"))
         from flashfuser.mlirgen import generate_mlir
-        return generate_mlir({"kind": w.kind, "m": -1, "n": w.n, "k": w.k,
-                              "l": w.l, "activation": w.act, "dtype": "bf16"})
+        return generate_mlir({"kind": w.kind, "m": -1 if dynamic_m else w.m,
+                              "n": w.n, "k": w.k, "l": w.l,
+                              "activation": w.act, "dtype": "bf16",
+                              "weight_layout": weight_layout})
     fn = func_name(w)
     if w.kind == "ffn":
         body = gen.ffn(fn, w.m, w.n, w.k, w.l, w.act)
@@ -140,14 +144,15 @@ def spread_ranks(w, ff_opt, tmp, ranks, spread):
 
 
 def compile_one(w, outdir, ff_opt, ptxas, tmp, dynamic_m, rank=None,
-                race=False, lower_options="", suffix="", search_options=""):
+                race=False, lower_options="", suffix="", search_options="",
+                weight_layout="kn"):
     name = w.name if rank is None else "%s-r%d" % (w.name, rank)
     if race:
         name += "-race"
     name += suffix
     src = os.path.join(tmp, name + ".mlir")
     with open(src, "w") as f:
-        f.write(linalg_text(w, dynamic_m))
+        f.write(linalg_text(w, dynamic_m, weight_layout))
     bundle = os.path.join(outdir, name)
     shutil.rmtree(bundle, ignore_errors=True)
     opts = ([] if rank is None else ["rank=%d" % rank]) + \
@@ -180,6 +185,9 @@ def main():
                     help="compile the R best plans of each workload")
     ap.add_argument("--lower-options", default="",
                     help="extra --lower-to-nvvm options, e.g. multicast-a=true")
+    ap.add_argument("--weight-layout", choices=("kn", "nk"), default="kn",
+                    help="nk: PyTorch Linear weights [out, in], as "
+                         "scripts/bench/bench.py passes them")
     ap.add_argument("--search-options", default="",
                     help="extra --dsm-search options, e.g. deterministic")
     ap.add_argument("--suffix", default="",
@@ -217,7 +225,7 @@ def main():
         futures = [pool.submit(compile_one, w, args.outdir, ff_opt, ptxas,
                                tmp, args.dynamic_m, rank, args.race,
                                args.lower_options, args.suffix,
-                               args.search_options)
+                               args.search_options, args.weight_layout)
                    for w, rank in jobs]
         for fut in futures:
             for r in fut.result():

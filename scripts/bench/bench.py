@@ -161,18 +161,44 @@ def rel_err(out, ref):
 # Ours: a compiled bundle through the Python package
 # --------------------------------------------------------------------------
 
+def ours_inputs(w, inputs):
+    """The eager inputs as the bundle takes them: PyTorch Linear weights
+    [out, in] as they are (bundles compiled with `compile-workloads.py
+    --weight-layout nk`), the merged gate|up weight split into its two row
+    blocks (views, no copy)."""
+    if w.kind == "gated_ffn":
+        x, wgu, wd = inputs
+        return (x, wgu[:w.n], wgu[w.n:], wd)
+    return inputs
+
+
 def ours_callable(w, inputs, bundles):
-    """A per-call closure running the workload's bundle, or None."""
+    """A per-call closure running the workload's bundle, or None (with the
+    reason printed) when there is no bundle or its inputs do not match."""
     if not bundles:
         return None
     path = os.path.join(bundles, w.name)
     if not os.path.isdir(path):
+        print(f"{w.name}: ours skipped (no bundle {path})", flush=True)
         return None
     import flashfuser
     kernel = flashfuser.load(path)
-    args = kernel.adapt_torch_inputs(w.kind, inputs) \
-        if hasattr(kernel, "adapt_torch_inputs") else inputs
-    out = kernel.allocate_output(*args) if hasattr(kernel, "allocate_output") else None
+    args = ours_inputs(w, inputs)
+    want = [[x.shape[0] if d == -1 else d for d in t["shape"]]
+            for t, x in zip(kernel.inputs, args)]
+    got = [list(a.shape) for a in args]
+    if len(args) != len(kernel.inputs) or want != got:
+        print(f"{w.name}: ours skipped (bundle takes {want}, the eager "
+              f"inputs are {got}; compile with --weight-layout nk)",
+              flush=True)
+        return None
+    spec = kernel.outputs[0]
+    dtype = {"bf16": BF16, "f16": torch.float16, "f32": torch.float32}[
+        spec["dtype"]]
+    out = torch.empty([args[0].shape[0] if d == -1 else d
+                       for d in spec["shape"]], dtype=dtype, device=DEV)
+    # The output is allocated once, like the eager chain's caching
+    # allocator would serve it; each call pays the runtime's launch path.
     return lambda: kernel(*args, out=out)
 
 
