@@ -129,15 +129,17 @@ def DSMMaterialize : Pass<"dsm-materialize", "ModuleOp"> {
   let description = [{
     Turns every `dsm.fused_chain` carrying a `#dsm.schedule` (or
     `#dsm.schedule_table`, one kernel per plan) into
-    - a `gpu.func` kernel in a `gpu.module @dsm_kernels`: one TMA producer
-      warpgroup and `blk_m / 64` wgmma consumer warpgroups, an `S`-stage
-      mbarrier pipeline, the chain's elementwise epilogues cloned into
-      registers, the intermediate stored in 128B-swizzled shared memory for
-      the next GEMM, and the cluster reduce-scatter / inter-cluster reduce
-      the schedule names; `known_block_size` and `known_cluster_size` are set;
+    - a `gpu.func` kernel in its own `gpu.module @<kernel>_module`: one TMA
+      producer warpgroup and `blk_m / 64` wgmma consumer warpgroups, an
+      `S`-stage mbarrier pipeline, the chain's elementwise epilogues cloned
+      into registers, the intermediate stored in 128B-swizzled shared memory
+      for the next GEMM, and the collectives the schedule names as dsm ops
+      (`dsm.alloc at` cluster buffers, `dsm.reduce reduce_scatter`,
+      `dsm.inter_cluster_reduce`; `--convert-dsm-to-nvgpu` lowers them);
+      `known_block_size` and `known_cluster_size` are set;
     - a host `func.func @<kernel>_launch` holding the `gpu.launch_func`
       with the cluster shape, taking the kernel ABI as arguments;
-    - an entry of the `dsm.kernels` module attribute (the manifest data).
+    - an entry of the `dsm.bundles` module attribute (the manifest data).
 
     The tensor-level functions that held the chains are erased: the runtime
     drives the kernels through the bundle. Chains without a schedule are an
