@@ -9,7 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "PeerPointer.h"
+#include "SharedMemory.h"
 
 #include "ff/Conversion/DSMToNVGPU/DSMToNVGPU.h"
 #include "ff/Dialect/DSM/IR/DSMOps.h"
@@ -34,30 +34,14 @@ struct BarrierCreateLowering : OpConversionPattern<BarrierCreateOp> {
   LogicalResult
   matchAndRewrite(BarrierCreateOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    Operation *symbolTableOp = op->getParentWithTrait<OpTrait::SymbolTable>();
-    if (!symbolTableOp)
-      return rewriter.notifyMatchFailure(op, "no enclosing symbol table");
     Location loc = op.getLoc();
-    MLIRContext *ctx = op.getContext();
-    Type i32 = rewriter.getI32Type(), i64 = rewriter.getI64Type();
-
+    Type i32 = rewriter.getI32Type();
     // One shared i64 per barrier, under a fresh name.
-    std::string name = "__dsm_barrier";
-    for (unsigned i = 0;
-         SymbolTable::lookupSymbolIn(symbolTableOp, name) != nullptr; ++i)
-      name = "__dsm_barrier_" + std::to_string(i);
-    LLVM::GlobalOp global;
-    {
-      OpBuilder::InsertionGuard g(rewriter);
-      rewriter.setInsertionPointToStart(&symbolTableOp->getRegion(0).front());
-      global = LLVM::GlobalOp::create(
-          rewriter, loc, i64, /*isConstant=*/false, LLVM::Linkage::Internal,
-          name, Attribute(), /*alignment=*/8,
-          static_cast<unsigned>(NVVM::NVVMMemorySpace::Shared));
-    }
-    Value addr = LLVM::AddressOfOp::create(
-        rewriter, loc, LLVM::LLVMPointerType::get(ctx, global.getAddrSpace()),
-        global.getSymName());
+    FailureOr<Value> barrier = createSharedGlobal(
+        rewriter, op, "__dsm_barrier", rewriter.getI64Type(), /*alignment=*/8);
+    if (failed(barrier))
+      return rewriter.notifyMatchFailure(op, "no enclosing symbol table");
+    Value addr = *barrier;
 
     Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
     Value first;

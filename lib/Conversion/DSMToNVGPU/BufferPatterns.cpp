@@ -10,7 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "PeerPointer.h"
+#include "SharedMemory.h"
 
 #include "ff/Conversion/DSMToNVGPU/DSMToNVGPU.h"
 #include "ff/Dialect/DSM/IR/DSMOps.h"
@@ -63,26 +63,13 @@ struct AllocLowering : OpConversionPattern<AllocOp> {
     }
 
     // A static shared array of its own, under a fresh name.
-    Operation *symbolTableOp = op->getParentWithTrait<OpTrait::SymbolTable>();
-    if (!symbolTableOp)
-      return rewriter.notifyMatchFailure(op, "no enclosing symbol table");
-    std::string name = "__dsm_buffer";
-    for (unsigned i = 0;
-         SymbolTable::lookupSymbolIn(symbolTableOp, name) != nullptr; ++i)
-      name = "__dsm_buffer_" + std::to_string(i);
     auto arrayType = LLVM::LLVMArrayType::get(
         rewriter.getI8Type(), op.getBuffer().getType().getPieceBytes());
-    LLVM::GlobalOp global;
-    {
-      OpBuilder::InsertionGuard g(rewriter);
-      rewriter.setInsertionPointToStart(&symbolTableOp->getRegion(0).front());
-      global = LLVM::GlobalOp::create(
-          rewriter, loc, arrayType, /*isConstant=*/false,
-          LLVM::Linkage::Internal, name, Attribute(), kPieceAlignment,
-          static_cast<unsigned>(NVVM::NVVMMemorySpace::Shared));
-    }
-    rewriter.replaceOpWithNewOp<LLVM::AddressOfOp>(op, ptrShared,
-                                                   global.getSymName());
+    FailureOr<Value> piece = createSharedGlobal(rewriter, op, "__dsm_buffer",
+                                                arrayType, kPieceAlignment);
+    if (failed(piece))
+      return rewriter.notifyMatchFailure(op, "no enclosing symbol table");
+    rewriter.replaceOp(op, *piece);
     return success();
   }
 };

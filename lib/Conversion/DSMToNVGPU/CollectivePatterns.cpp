@@ -13,7 +13,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "PeerPointer.h"
+#include "SharedMemory.h"
 
 #include "ff/Conversion/DSMToNVGPU/DSMToNVGPU.h"
 #include "ff/Dialect/DSM/IR/DSMOps.h"
@@ -47,6 +47,50 @@ struct ExchangeSpec {
   std::optional<int64_t> threads;
 };
 
+/// The loop in which threads [0, threads) along x (or the whole block)
+/// share the vectors of `width` elements that tile a piece of `shape`. Its
+/// induction variable is the vector's linear index.
+scf::ForOp createVectorLoop(OpBuilder &b, Location loc,
+                            ArrayRef<int64_t> shape, int64_t width,
+                            std::optional<int64_t> threads) {
+  auto cst = [&](int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  };
+  Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+  Value step = threads ? cst(*threads)
+                       : Value(gpu::BlockDimOp::create(b, loc,
+                                                       gpu::Dimension::x));
+  int64_t numVectors = 1;
+  for (int64_t d : shape)
+    numVectors *= d;
+  return scf::ForOp::create(b, loc, tid, cst(numVectors / width), step);
+}
+
+/// Multi-index (innermost in elements) of vector `e` of a piece of `shape`
+/// tiled by vectors of `width` elements.
+SmallVector<Value> delinearizeVector(OpBuilder &b, Location loc, Value e,
+                                     ArrayRef<int64_t> shape, int64_t width) {
+  auto cst = [&](int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  };
+  int64_t rank = shape.size();
+  SmallVector<Value> idx(rank);
+  Value rest = e;
+  for (int64_t d = rank - 1; d >= 0; --d) {
+    int64_t extent = d == rank - 1 ? shape[d] / width : shape[d];
+    if (!d) {
+      idx[d] = rest;
+      break;
+    }
+    idx[d] = arith::RemUIOp::create(b, loc, rest, cst(extent));
+    if (extent != 1)
+      rest = arith::DivUIOp::create(b, loc, rest, cst(extent));
+  }
+  if (width != 1)
+    idx.back() = arith::MulIOp::create(b, loc, idx.back(), cst(width));
+  return idx;
+}
+
 /// Emits the exchange. `srcPtr`/`dstPtr` are this rank's pieces.
 class ExchangeEmitter {
 public:
@@ -78,20 +122,11 @@ public:
     Value inGroup = rem(div(rank, spec.groupStride), spec.groupSize);
     Value base = sub(rank, mul(inGroup, spec.groupStride));
 
-    Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
-    Value step = spec.threads
-                     ? cst(*spec.threads)
-                     : Value(gpu::BlockDimOp::create(b, loc,
-                                                     gpu::Dimension::x));
-    int64_t numVectors = 1;
-    for (int64_t d : dstShape)
-      numVectors *= d;
-    numVectors /= width;
-
     // Every rank's source is written before anyone reads it.
     ClusterArriveOp::create(b, loc, UnitAttr());
     ClusterWaitOp::create(b, loc);
-    auto loop = scf::ForOp::create(b, loc, tid, cst(numVectors), step);
+    scf::ForOp loop =
+        createVectorLoop(b, loc, dstShape, width, spec.threads);
     {
       OpBuilder::InsertionGuard g(b);
       b.setInsertionPointToStart(loop.getBody());
@@ -126,22 +161,6 @@ private:
                                ValueRange{off});
   }
 
-  /// Multi-index (innermost in elements) of destination vector `e`.
-  SmallVector<Value> delinearize(Value e) {
-    SmallVector<Value> idx(dstShape.size());
-    Value rest = e;
-    for (int64_t d = dstShape.size() - 1; d >= 0; --d) {
-      int64_t extent =
-          d == static_cast<int64_t>(dstShape.size()) - 1 ? dstShape[d] / width
-                                                         : dstShape[d];
-      idx[d] = d ? rem(rest, extent) : rest;
-      if (d)
-        rest = div(rest, extent);
-    }
-    idx.back() = mul(idx.back(), width);
-    return idx;
-  }
-
   /// Byte offset of `idx` in the source piece.
   Value srcOffset(ArrayRef<Value> idx) {
     Value off = idx[0];
@@ -164,7 +183,7 @@ private:
   }
 
   Value combineAt(Value e, Value srcPtr, Value base, Value inGroup) {
-    SmallVector<Value> idx = delinearize(e);
+    SmallVector<Value> idx = delinearizeVector(b, loc, e, dstShape, width);
     auto peer = [&](Value i) { return add(base, mul(i, spec.groupStride)); };
     switch (spec.kind) {
     case Exchange::AllGather: {
@@ -285,31 +304,14 @@ struct InterClusterReduceLowering
         memref::ExtractStridedMetadataOp::create(b, loc, adaptor.getDst());
     Value base =
         memref::ExtractAlignedPointerAsIndexOp::create(b, loc, adaptor.getDst());
-    Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
-    Value step = op.getThreads()
-                     ? cst(*op.getThreads())
-                     : Value(gpu::BlockDimOp::create(b, loc,
-                                                     gpu::Dimension::x));
-    int64_t numVectors = 1;
-    for (int64_t d : piece)
-      numVectors *= d;
-    numVectors /= width;
-    auto loop = scf::ForOp::create(b, loc, tid, cst(numVectors), step);
+    scf::ForOp loop =
+        createVectorLoop(b, loc, piece, width, op.getThreads());
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(loop.getBody());
     Value e = loop.getInductionVar();
 
-    // Piece index of vector e (innermost in elements) and its dst index.
-    SmallVector<Value> idx(rank);
-    Value rest = e;
-    for (int64_t d = rank - 1; d >= 0; --d) {
-      int64_t extent = d == rank - 1 ? piece[d] / width : piece[d];
-      idx[d] = d ? Value(arith::RemUIOp::create(b, loc, rest, cst(extent)))
-                 : rest;
-      if (d)
-        rest = arith::DivUIOp::create(b, loc, rest, cst(extent));
-    }
-    idx.back() = mul(idx.back(), cst(width));
+    // Piece index of vector e and its dst index.
+    SmallVector<Value> idx = delinearizeVector(b, loc, e, piece, width);
     Value inside;
     Value elem = meta.getOffset();
     SmallVector<Value> at(rank);

@@ -49,10 +49,10 @@ gpu.module @bufs {
 // CHECK: %[[RANK:.*]] = arith.index_castui %{{.*}} : i32 to index
 // CHECK: %[[G:.*]] = arith.remui %[[RANK]], %{{.*}} : index
 // CHECK: %[[BASE:.*]] = arith.subi %[[RANK]], %[[G]] : index
-// CHECK: %[[TID:.*]] = gpu.thread_id x
-// CHECK: %[[STEP:.*]] = arith.constant 256 : index
 // CHECK: nvvm.cluster.arrive{{$}}
 // CHECK-NEXT: nvvm.cluster.wait
+// CHECK: %[[TID:.*]] = gpu.thread_id x
+// CHECK: %[[STEP:.*]] = arith.constant 256 : index
 // CHECK: %[[N:.*]] = arith.constant 128 : index
 // CHECK: scf.for %[[E:.*]] = %[[TID]] to %[[N]] step %[[STEP]] {
 // CHECK: %[[C8:.*]] = arith.constant 8 : index
