@@ -184,8 +184,8 @@ TEST_F(KernelPlanTest, DeterministicWorkspaceHoldsOnePlanePerCluster) {
   // L = 512 fp32 per row (one tile, or 2 planes) + 4 counters per row.
   EXPECT_EQ(a->workspaceBytesPerM(), 512 * 4 + 4 * 4);
   EXPECT_EQ(d->workspaceBytesPerM(), 2 * 512 * 4 + 4 * 4);
-  EXPECT_TRUE(d->deterministic);
-  EXPECT_FALSE(a->deterministic);
+  EXPECT_TRUE(d->isDeterministic());
+  EXPECT_FALSE(a->isDeterministic());
 }
 
 TEST_F(KernelPlanTest, FfnClustersMayMulticastA) {

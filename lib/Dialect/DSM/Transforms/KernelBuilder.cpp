@@ -278,12 +278,12 @@ private:
   /// Rows [m0, rowEnd) of the fp32 workspace `[M, L]` (deterministic: of
   /// this cluster's plane) as a `memref<?xLxf32>` subview of a descriptor
   /// built around the raw kernel argument.
+  /// First element of workspace plane `q` (`[M, L]` fp32 each).
+  Value planeStart(Value q) { return mul(mul(q, numRows), p.shape.l); }
+
   Value buildWorkspaceTile() {
-    auto i64Of = [&](Value v) { return toI64(v); };
     int64_t l = p.shape.l;
-    Value planeElems = p.deterministic
-                           ? mul(mul(nCluster, numRows), l)
-                           : cst(0);
+    Value first = p.isDeterministic() ? planeStart(nCluster) : cst(0);
     auto desc = LLVM::LLVMStructType::getLiteral(
         ctx, {ptrGlobal, ptrGlobal, i64, LLVM::LLVMArrayType::get(i64, 2),
               LLVM::LLVMArrayType::get(i64, 2)});
@@ -293,8 +293,8 @@ private:
     };
     set(ws, {0});
     set(ws, {1});
-    set(i64Of(planeElems), {2});
-    set(i64Of(numRows), {3, 0});
+    set(toI64(first), {2});
+    set(toI64(numRows), {3, 0});
     set(cstI64(l), {3, 1});
     set(cstI64(l), {4, 0});
     set(cstI64(1), {4, 1});
@@ -412,18 +412,25 @@ void KernelEmitter::emitSetup(gpu::GPUFuncOp func) {
   smemBase = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, smem);
   if (p.kind != ChainKind::gemm && p.clusterN > 1) {
     // Cluster buffers at the offsets the plan laid out (KernelPlan.cpp).
-    auto alloc = [&](int64_t cols, int64_t offset, Value &view) {
+    auto alloc = [&](int64_t cols, int64_t offset) -> Value {
       auto type = BufferType::get(ctx, {p.bm, cols}, f32, {1, 1});
-      Value buf = AllocOp::create(b, loc, type, b.getI64IntegerAttr(offset));
-      view = LocalViewOp::create(
+      return AllocOp::create(b, loc, type, b.getI64IntegerAttr(offset));
+    };
+    auto view = [&](Value buf, int64_t cols) -> Value {
+      return LocalViewOp::create(
           b, loc, MemRefType::get({p.bm, cols}, f32, AffineMap(), wsSpace),
           buf);
-      return buf;
     };
-    partialBuf = alloc(p.bl, p.smemE, partialView);
-    reducedBuf = alloc(p.bl / p.clusterN, p.smemReduced, reducedView);
+    int64_t w = p.bl / p.clusterN;
+    partialBuf = alloc(p.bl, p.smemE);
+    partialView = view(partialBuf, p.bl);
+    reducedBuf = alloc(w, p.smemReduced);
+    // The slice goes to the workspace (inter_cluster_reduce reads the
+    // buffer) or through the epilogue (read through a view).
     if (p.needsWorkspace)
       workspaceTile = buildWorkspaceTile();
+    else
+      reducedView = view(reducedBuf, w);
   }
 
   auto group = [&](int64_t n) {
@@ -728,9 +735,8 @@ void KernelEmitter::emitFinisher() {
   Value flagPtr = sharedPtr(cst(p.smemFlag));
   Value counter = add(mul(mTile, p.clusterN), rank);
   ifThen(eq(tid, 0), [&] {
-    int64_t planes = p.deterministic ? p.gridN : 1;
-    Value cntOff = add(mul(mul(numRows, planes * p.shape.l), 4),
-                       mul(counter, 4));
+    Value cntOff =
+        add(mul(planeStart(cst(p.numPlanes())), 4), mul(counter, 4));
     // __threadfence(); atomicAdd(); __threadfence(): the explicit fences
     // make the bar.sync-collected partial sums of all consumer threads
     // visible before the count, whatever ordering the atomic lowers to.
@@ -766,9 +772,8 @@ void KernelEmitter::emitFinisher() {
                  // Deterministic: the planes of clusters 0, 1, ... in
                  // that order, whatever order they arrived in.
                  Value v;
-                 int64_t planes = p.deterministic ? p.gridN : 1;
-                 for (int64_t q = 0; q < planes; ++q) {
-                   Value plane = mul(mul(numRows, q * p.shape.l), 4);
+                 for (int64_t q = 0; q < p.numPlanes(); ++q) {
+                   Value plane = mul(planeStart(cst(q)), 4);
                    Value x = LLVM::LoadOp::create(
                        b, loc, VectorType::get({4}, f32),
                        gep(ws, add(plane, off)), 16, /*isVolatile=*/true);
@@ -793,9 +798,9 @@ void KernelEmitter::emitChunkOutput(Value acc, Value chunk) {
   // adjacent fp32 values of the workspace row.
   auto reduceAdd = [&](Value row, Value col, ArrayRef<Value> vals) {
     Value off = mul(add(mul(row, p.shape.l), col), 4);
-    if (p.deterministic) {
+    if (p.isDeterministic()) {
       // This cluster's own plane: a plain store, summed later in order.
-      Value plane = mul(mul(mul(nCluster, numRows), p.shape.l), 4);
+      Value plane = mul(planeStart(nCluster), 4);
       LLVM::StoreOp::create(b, loc, vector(vals), gep(ws, add(plane, off)),
                             vals.size() * 4);
       return;
@@ -864,7 +869,7 @@ void KernelEmitter::emitChunkOutput(Value acc, Value chunk) {
     InterClusterReduceOp::create(
         b, loc, reducedBuf, workspaceTile,
         ValueRange{cst(0), add(l0, colOwned)}, CombinerKind::add,
-        p.deterministic,
+        p.isDeterministic(),
         b.getI64IntegerAttr(p.numConsumers * kWarpgroupThreads));
     return;
   }

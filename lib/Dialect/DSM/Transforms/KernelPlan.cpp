@@ -22,7 +22,7 @@ int64_t KernelPlan::workspaceBytesPerM() const {
   // One fp32 row of E (one per cluster along n when deterministic) plus
   // one arrival counter per (m tile, owner rank); a tile has at least one
   // row, so per-row sizing covers the counters.
-  return (deterministic ? gridN : 1) * shape.l * 4 + clusterN * 4;
+  return numPlanes() * shape.l * 4 + clusterN * 4;
 }
 
 static int64_t alignUp(int64_t v, int64_t a) { return llvm::alignTo(v, a); }
@@ -553,8 +553,6 @@ FailureOr<KernelPlan> mlir::dsm::planKernel(FusedChainOp op,
       return failure();
     }
     plan.needsWorkspace = grid[1] > 1;
-    plan.gridN = grid[1];
-    plan.deterministic = sched.getDeterministic();
   }
 
   // 3x3 convolutions: an m tile is R whole rows of one image (R the largest

@@ -205,7 +205,7 @@ DictionaryAttr DSMMaterializePass::materialize(FusedChainOp chain,
                b.getNamedAttr("zero", b.getBoolAttr(true))};
       // Deterministic planes are written in full before they are read:
       // only the trailing arrival counters need clearing.
-      if (plan.deterministic)
+      if (plan.isDeterministic())
         attrs.push_back(b.getNamedAttr(
             "zero_bytes_per_m", b.getI64IntegerAttr(plan.clusterN * 4)));
       break;

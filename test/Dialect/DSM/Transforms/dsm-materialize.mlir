@@ -113,7 +113,8 @@ func.func @gemmc2(%a: tensor<256x512xbf16>, %b: tensor<512x512xbf16>) -> tensor<
 // CHECK: %[[PART:.*]] = dsm.alloc at 163840 : !dsm.buffer<128x64xf32, split = [1, 1]>
 // CHECK: %[[PV:.*]] = dsm.local_view %[[PART]] : !dsm.buffer<128x64xf32, split = [1, 1]> -> memref<128x64xf32, #gpu.address_space<workgroup>>
 // CHECK: %[[RED:.*]] = dsm.alloc at 0 : !dsm.buffer<128x16xf32, split = [1, 1]>
-// CHECK: %[[RV:.*]] = dsm.local_view %[[RED]]
+// The slice is only read by dsm.inter_cluster_reduce: no view of it.
+// CHECK-NOT: dsm.local_view %[[RED]]
 // The m tile's rows of the fp32 workspace [M, 512] the slices are reduced
 // into: a descriptor over the raw argument, then rows [m0, rowEnd).
 // CHECK: builtin.unrealized_conversion_cast %{{.*}} : !llvm.struct<(ptr, ptr, i64, array<2 x i64>, array<2 x i64>)> to memref<?x512xf32, strided<[512, 1], offset: ?>>

@@ -78,12 +78,6 @@ struct KernelPlan {
   int64_t numConsumers = 2;
   /// Whether partial E tiles of several clusters meet in an fp32 workspace.
   bool needsWorkspace = false;
-  /// The schedule asks for bitwise-reproducible results: the workspace
-  /// holds one plane per cluster along n (plain stores) that the last
-  /// arriver sums in cluster order, instead of one tile fed by atomics.
-  bool deterministic = false;
-  /// Clusters along n (grid_n).
-  int64_t gridN = 1;
   /// Testing only: drop the barrier between the workspace finisher's flag
   /// write and its reads (a race for compute-sanitizer to find).
   bool testOmitBarrier = false;
@@ -112,6 +106,14 @@ struct KernelPlan {
   /// as one 4-D box and do not split it.
   bool canMulticastA() const {
     return clusterN > 1 && !isConv() && bm % (8 * clusterN) == 0;
+  }
+  /// The schedule asks for bitwise-reproducible results: the workspace
+  /// holds one plane per cluster along n (plain stores) that the last
+  /// arriver sums in cluster order, instead of one tile fed by atomics.
+  bool isDeterministic() const { return schedule.getDeterministic(); }
+  /// `[M, L]` fp32 planes of the workspace: grid_n when deterministic.
+  int64_t numPlanes() const {
+    return isDeterministic() ? schedule.getGrid()[1] : 1;
   }
   /// Workspace bytes per row of M: fp32 E plus the arrival counters.
   int64_t workspaceBytesPerM() const;
