@@ -14,6 +14,7 @@
 
 #include "ff/Conversion/DSMToNVGPU/DSMToNVGPU.h"
 #include "ff/Dialect/DSM/IR/DSMOps.h"
+#include "ff/Dialect/DSM/Utils/MemRefDescriptor.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -74,45 +75,12 @@ struct AllocLowering : OpConversionPattern<AllocOp> {
   }
 };
 
-/// A contiguous (identity-layout) memref of `type` over `ptr`, as an LLVM
-/// memref descriptor cast back to `type`; the later memref-to-LLVM
-/// conversion sees the same descriptor and the casts fold away.
-static Value memrefFromPointer(OpBuilder &b, Location loc, Value ptr,
-                               MemRefType type) {
-  MLIRContext *ctx = b.getContext();
-  Type i64 = b.getI64Type();
-  int64_t rank = type.getRank();
-  SmallVector<Type> fields{ptr.getType(), ptr.getType(), i64};
-  if (rank > 0) {
-    fields.push_back(LLVM::LLVMArrayType::get(i64, rank));
-    fields.push_back(LLVM::LLVMArrayType::get(i64, rank));
-  }
-  auto descType = LLVM::LLVMStructType::getLiteral(ctx, fields);
-  auto cst = [&](int64_t v) {
-    return LLVM::ConstantOp::create(b, loc, i64, b.getI64IntegerAttr(v));
-  };
-  Value desc = LLVM::PoisonOp::create(b, loc, descType);
-  desc = LLVM::InsertValueOp::create(b, loc, desc, ptr, ArrayRef<int64_t>{0});
-  desc = LLVM::InsertValueOp::create(b, loc, desc, ptr, ArrayRef<int64_t>{1});
-  desc = LLVM::InsertValueOp::create(b, loc, desc, cst(0),
-                                     ArrayRef<int64_t>{2});
-  int64_t stride = 1;
-  for (int64_t d = rank - 1; d >= 0; --d) {
-    desc = LLVM::InsertValueOp::create(b, loc, desc, cst(type.getDimSize(d)),
-                                       ArrayRef<int64_t>{3, d});
-    desc = LLVM::InsertValueOp::create(b, loc, desc, cst(stride),
-                                       ArrayRef<int64_t>{4, d});
-    stride *= type.getDimSize(d);
-  }
-  return UnrealizedConversionCastOp::create(b, loc, type, desc).getResult(0);
-}
-
 struct LocalViewLowering : OpConversionPattern<LocalViewOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
   matchAndRewrite(LocalViewOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    rewriter.replaceOp(op, memrefFromPointer(rewriter, op.getLoc(),
+    rewriter.replaceOp(op, createMemRefFromPointer(rewriter, op.getLoc(),
                                              adaptor.getBuffer(),
                                              op.getView().getType()));
     return success();
@@ -130,7 +98,7 @@ struct RemoteViewLowering : OpConversionPattern<RemoteViewOp> {
     // The result keeps #dsm.shared_cluster; the pass rewrites that memory
     // space to NVVM's 7 everywhere once the dsm ops are gone.
     rewriter.replaceOp(
-        op, memrefFromPointer(rewriter, loc, remote, op.getView().getType()));
+        op, createMemRefFromPointer(rewriter, loc, remote, op.getView().getType()));
     return success();
   }
 };

@@ -25,6 +25,7 @@
 #include "KernelBuilder.h"
 
 #include "ff/Dialect/DSM/IR/DSMOps.h"
+#include "ff/Dialect/DSM/Utils/MemRefDescriptor.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -284,25 +285,11 @@ private:
   Value buildWorkspaceTile() {
     int64_t l = p.shape.l;
     Value first = p.isDeterministic() ? planeStart(nCluster) : cst(0);
-    auto desc = LLVM::LLVMStructType::getLiteral(
-        ctx, {ptrGlobal, ptrGlobal, i64, LLVM::LLVMArrayType::get(i64, 2),
-              LLVM::LLVMArrayType::get(i64, 2)});
-    Value d = LLVM::PoisonOp::create(b, loc, desc);
-    auto set = [&](Value v, ArrayRef<int64_t> pos) {
-      d = LLVM::InsertValueOp::create(b, loc, d, v, pos);
-    };
-    set(ws, {0});
-    set(ws, {1});
-    set(toI64(first), {2});
-    set(toI64(numRows), {3, 0});
-    set(cstI64(l), {3, 1});
-    set(cstI64(l), {4, 0});
-    set(cstI64(1), {4, 1});
     auto planeType = MemRefType::get(
         {ShapedType::kDynamic, l}, f32,
         StridedLayoutAttr::get(ctx, ShapedType::kDynamic, {l, 1}));
-    Value plane =
-        UnrealizedConversionCastOp::create(b, loc, planeType, d).getResult(0);
+    Value plane = createMemRefFromPointer(b, loc, ws, planeType,
+                                          toI64(first), toI64(numRows));
     SmallVector<OpFoldResult> offsets{m0, b.getIndexAttr(0)};
     SmallVector<OpFoldResult> sizes{
         arith::SubIOp::create(b, loc, rowEnd, m0).getResult(),
