@@ -206,15 +206,19 @@ _kernels: Dict[tuple, Kernel] = {}
 
 
 def compile(source: Union[str, Dict], target: str = DEFAULT_TARGET,
-            force: bool = False, deterministic: bool = False) -> Kernel:
+            force: bool = False, deterministic: bool = False,
+            fallback: str = "never") -> Kernel:
     """Compiles (or fetches from the cache) and loads a chain.
 
     `source` is a spec dict (see flashfuser.mlirgen) or linalg MLIR text;
-    `deterministic`: see compile_bundle."""
+    `deterministic`: see compile_bundle; `fallback` ("never", "auto",
+    "always"): see Kernel. A chain from MLIR text should keep "never"
+    unless its only elementwise work is the manifest's activation
+    (flashfuser.fallback.chain_form)."""
     if isinstance(source, dict):
         source = normalize_spec(source)
     path = compile_bundle(source, target, force, deterministic)
-    return Kernel(path)
+    return Kernel(path, fallback=fallback)
 
 
 def _dtype_of(t) -> str:
@@ -226,11 +230,12 @@ def _shape_of(t):
     return describe_tensor(t)[2]
 
 
-def _cached_kernel(spec: Dict, target: str) -> Kernel:
-    key = (tuple(sorted(spec.items())), target)
+def _cached_kernel(spec: Dict, target: str, fallback: str) -> Kernel:
+    # One Kernel per fallback mode: each remembers its own choices.
+    key = (tuple(sorted(spec.items())), target, fallback)
     k = _kernels.get(key)
     if k is None:
-        k = compile(spec, target)
+        k = compile(spec, target, fallback=fallback)
         _kernels[key] = k
     return k
 
@@ -254,21 +259,29 @@ def _chain_spec(kind: str, x, w_in, w_out, act: str, weight_layout: str,
 
 def ffn(x, w1, w2, act: str = "gelu", out=None, stream=None,
         target: str = DEFAULT_TARGET, weight_layout: str = "kn",
-        out_dtype: Optional[str] = None, dynamic_m: bool = True):
+        out_dtype: Optional[str] = None, dynamic_m: bool = True,
+        fallback: str = "auto"):
     """out = act(x · w1) · w2 in one fused kernel; x [M, K], w1 [K, N],
     w2 [N, L] (weight_layout "kn"; "nk" takes nn.Linear weights [out, in]).
     ``act="gelu"`` is the exact (erf) GELU, as torch.nn.functional.gelu.
     With ``dynamic_m`` (default) one bundle serves every M (the runtime picks
-    the kernel whose M bin holds it); otherwise each M compiles its own."""
+    the kernel whose M bin holds it); otherwise each M compiles its own.
+    ``fallback="auto"`` (default) runs the plain PyTorch chain instead of
+    the fused kernel for the M bins where it was measured faster; "never"
+    forces the fused kernel, "always" the PyTorch chain (Kernel)."""
     spec = _chain_spec("ffn", x, w1, w2, act, weight_layout, out_dtype,
                        dynamic_m)
-    return _cached_kernel(spec, target)(x, w1, w2, out=out, stream=stream)
+    return _cached_kernel(spec, target, fallback)(x, w1, w2, out=out,
+                                                  stream=stream)
 
 
 def gated_ffn(x, wg, wu, wd, act: str = "silu", out=None, stream=None,
               target: str = DEFAULT_TARGET, weight_layout: str = "kn",
-              out_dtype: Optional[str] = None, dynamic_m: bool = True):
-    """out = (act(x · wg) ⊙ (x · wu)) · wd in one fused kernel."""
+              out_dtype: Optional[str] = None, dynamic_m: bool = True,
+              fallback: str = "auto"):
+    """out = (act(x · wg) ⊙ (x · wu)) · wd in one fused kernel (or, with
+    ``fallback``, the plain PyTorch chain where that is faster; see ffn)."""
     spec = _chain_spec("gated_ffn", x, wg, wd, act, weight_layout, out_dtype,
                        dynamic_m)
-    return _cached_kernel(spec, target)(x, wg, wu, wd, out=out, stream=stream)
+    return _cached_kernel(spec, target, fallback)(x, wg, wu, wd, out=out,
+                                                  stream=stream)

@@ -201,9 +201,11 @@ class WrapperSpecTest(unittest.TestCase):
 
     def capture(self):
         calls = []
+        self.fallbacks = []
 
-        def fake(spec, target):
+        def fake(spec, target, fallback):
             calls.append((spec, target))
+            self.fallbacks.append(fallback)
             return lambda *args, **kw: ("launched", len(args), kw)
         return calls, mock.patch.object(ffc, "_cached_kernel", fake)
 
@@ -217,8 +219,11 @@ class WrapperSpecTest(unittest.TestCase):
             r = flashfuser.ffn(x, w1, w2)
             flashfuser.ffn(x, FakeTensor(0x2000, (2048, 512)),
                            FakeTensor(0x3000, (256, 2048)), act="relu",
-                           weight_layout="nk", dynamic_m=False)
+                           weight_layout="nk", dynamic_m=False,
+                           fallback="never")
         self.assertEqual(r[0:2], ("launched", 3))
+        # The one-call wrappers dispatch by measurement unless told not to.
+        self.assertEqual(self.fallbacks, ["auto", "never"])
         spec, target = calls[0]
         self.assertEqual(target, "h100-sxm")
         self.assertEqual((spec["kind"], spec["m"], spec["n"], spec["k"],

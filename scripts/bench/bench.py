@@ -4,7 +4,8 @@
 Runs on the GPU machine (PyTorch, Triton; bundles compiled elsewhere):
 
   python3 scripts/bench/bench.py --out OUT [--bundles DIR] [--only G,S]
-      [--baselines eager,graph,compile,autotune,ours,ours_graph] [--reps 100]
+      [--baselines eager,graph,compile,autotune,ours,ours_graph,ours_auto,
+                   ours_auto_graph] [--reps 100]
 
 For every workload (scripts/bench/workloads.py) and baseline it measures the
 median of `--reps` timed runs after warm-up with CUDA events, with a hot L2
@@ -15,6 +16,11 @@ bandwidth) with both ceilings measured in the same run, plus the launch floor
 (an empty kernel replayed in a CUDA graph). Writes OUT/results.csv,
 OUT/README.md and, when matplotlib is present, OUT/speedup.png and
 OUT/roofline.png.
+
+`ours`/`ours_graph` always launch the fused kernel; `ours_auto`/
+`ours_auto_graph` load the bundle with `fallback="auto"` (docs/runtime.md),
+which runs whichever of the fused kernel and the unfused PyTorch chain it
+measured faster on its first call; the `path` column says which ran.
 """
 import argparse
 import csv
@@ -172,17 +178,18 @@ def ours_inputs(w, inputs):
     return inputs
 
 
-def ours_callable(w, inputs, bundles):
-    """A per-call closure running the workload's bundle, or None (with the
-    reason printed) when there is no bundle or its inputs do not match."""
+def ours_callable(w, inputs, bundles, fallback="never"):
+    """(a per-call closure running the workload's bundle, its Kernel), or
+    (None, None) with the reason printed when there is no bundle or its
+    inputs do not match. `fallback`: flashfuser.load's mode."""
     if not bundles:
-        return None
+        return None, None
     path = os.path.join(bundles, w.name)
     if not os.path.isdir(path):
         print(f"{w.name}: ours skipped (no bundle {path})", flush=True)
-        return None
+        return None, None
     import flashfuser
-    kernel = flashfuser.load(path)
+    kernel = flashfuser.load(path, fallback=fallback)
     args = ours_inputs(w, inputs)
     want = [[x.shape[0] if d == -1 else d for d in t["shape"]]
             for t, x in zip(kernel.inputs, args)]
@@ -191,7 +198,7 @@ def ours_callable(w, inputs, bundles):
         print(f"{w.name}: ours skipped (bundle takes {want}, the eager "
               f"inputs are {got}; compile with --weight-layout nk)",
               flush=True)
-        return None
+        return None, None
     spec = kernel.outputs[0]
     dtype = {"bf16": BF16, "f16": torch.float16, "f32": torch.float32}[
         spec["dtype"]]
@@ -199,7 +206,16 @@ def ours_callable(w, inputs, bundles):
                        for d in spec["shape"]], dtype=dtype, device=DEV)
     # The output is allocated once, like the eager chain's caching
     # allocator would serve it; each call pays the runtime's launch path.
-    return lambda: kernel(*args, out=out)
+    return (lambda: kernel(*args, out=out)), kernel
+
+
+def path_of(name, w, auto_kernel):
+    """Which path a baseline ran: ours* say fused or unfused, others ''."""
+    if name in ("ours", "ours_graph"):
+        return "fused"
+    if name.startswith("ours_auto") and auto_kernel is not None:
+        return auto_kernel.choice(w.m) or "undecided"
+    return ""
 
 
 # --------------------------------------------------------------------------
@@ -209,7 +225,8 @@ def main():
     ap.add_argument("--out", required=True)
     ap.add_argument("--bundles")
     ap.add_argument("--only", default="", help="comma-separated name prefixes")
-    ap.add_argument("--baselines", default="eager,graph,compile,ours,ours_graph")
+    ap.add_argument("--baselines", default="eager,graph,compile,ours,ours_graph,"
+                    "ours_auto,ours_auto_graph")
     ap.add_argument("--reps", type=int, default=100)
     a = ap.parse_args()
     os.makedirs(a.out, exist_ok=True)
@@ -222,6 +239,7 @@ def main():
           f"launch floor {floor:.1f} us", flush=True)
 
     rows = []
+    decisions = []      # (workload, path, fused us, unfused us) of ours_auto
     gen = torch.Generator(device=DEV)
     for w in W.all_workloads():
         if prefixes and not any(w.name.startswith(p) for p in prefixes):
@@ -241,11 +259,29 @@ def main():
         if "autotune" in baselines:
             f = torch.compile(eager, mode="max-autotune-no-cudagraphs")
             variants["autotune"] = lambda: f(*inputs)
-        ours = ours_callable(w, inputs, a.bundles) if "ours" in baselines else None
-        if ours:
-            variants["ours"] = ours
-            if "ours_graph" in baselines:
+        if "ours" in baselines or "ours_graph" in baselines:
+            ours, _ = ours_callable(w, inputs, a.bundles)
+            if ours and "ours" in baselines:
+                variants["ours"] = ours
+            if ours and "ours_graph" in baselines:
                 variants["ours_graph"] = in_graph(ours)[0]
+        auto_kernel = None
+        if "ours_auto" in baselines or "ours_auto_graph" in baselines:
+            auto, auto_kernel = ours_callable(w, inputs, a.bundles,
+                                              fallback="auto")
+            if auto:
+                # The first call times fused vs unfused and remembers the
+                # faster; it must happen eagerly, since a call inside graph
+                # capture never times (in_graph's warm-up would also do it).
+                auto()
+                times = auto_kernel.timings(w.m) or {}
+                decisions.append((w.name, auto_kernel.choice(w.m),
+                                  times.get("fused"), times.get("unfused"),
+                                  auto_kernel.unfused_reason))
+                if "ours_auto" in baselines:
+                    variants["ours_auto"] = auto
+                if "ours_auto_graph" in baselines:
+                    variants["ours_auto_graph"] = in_graph(auto)[0]
         for name, fn in variants.items():
             out = fn()
             err = rel_err(out, expect) if out is not None and not name.endswith("graph") else float("nan")
@@ -257,26 +293,40 @@ def main():
                              tflops=round(w.flops() / (hot * 1e-6) / 1e12, 1),
                              bound_us=round(bound_us, 2),
                              pct_roofline=round(100 * bound_us / hot, 1),
-                             rel_err=f"{err:.2e}"))
+                             rel_err=f"{err:.2e}",
+                             path=path_of(name, w, auto_kernel)))
             print(",".join(str(v) for v in rows[-1].values()), flush=True)
 
     with open(os.path.join(a.out, "results.csv"), "w", newline="") as f:
         wr = csv.DictWriter(f, fieldnames=list(rows[0].keys()))
         wr.writeheader()
         wr.writerows(rows)
-    write_report(a, gpu, peak, bw, floor, rows)
+    write_report(a, gpu, peak, bw, floor, rows, decisions)
 
 
-def write_report(a, gpu, peak, bw, floor, rows):
+def write_report(a, gpu, peak, bw, floor, rows, decisions=()):
     lines = [f"# Benchmarks on {gpu}", "",
              f"Ceilings measured in this run: bf16 matmul {peak:.0f} TFLOP/s, "
              f"copy {bw:.0f} GB/s, launch floor {floor:.1f} us.", "",
              "Command: `python3 scripts/bench/bench.py " + " ".join(sys.argv[1:]) + "`",
-             "", "| workload | baseline | hot us | cold us | TFLOP/s | bound us | % roofline | rel err |",
-             "|---|---|---|---|---|---|---|---|"]
+             "", "| workload | baseline | path | hot us | cold us | TFLOP/s | bound us | % roofline | rel err |",
+             "|---|---|---|---|---|---|---|---|---|"]
     for r in rows:
-        lines.append(f"| {r['workload']} | {r['baseline']} | {r['hot_us']} | {r['cold_us']} | "
-                     f"{r['tflops']} | {r['bound_us']} | {r['pct_roofline']} | {r['rel_err']} |")
+        lines.append(f"| {r['workload']} | {r['baseline']} | {r['path']} | {r['hot_us']} | "
+                     f"{r['cold_us']} | {r['tflops']} | {r['bound_us']} | {r['pct_roofline']} | "
+                     f"{r['rel_err']} |")
+    if decisions:
+        lines += ["", "`path`: what ran; `ours_auto` and `ours_auto_graph` share one "
+                  "`fallback=\"auto\"` kernel whose first (eager) call timed the fused "
+                  "kernel against the unfused PyTorch chain (median per call, hot L2, "
+                  "host launch path included) and kept the faster:", "",
+                  "| workload | path | fused us | unfused us | note |", "|---|---|---|---|---|"]
+
+        def us(ms):
+            return "" if ms is None else f"{ms * 1e3:.2f}"
+        for name, path, fused, unfused, reason in decisions:
+            note = f"no unfused form: {reason}" if reason else ""
+            lines.append(f"| {name} | {path} | {us(fused)} | {us(unfused)} | {note} |")
     with open(os.path.join(a.out, "README.md"), "w") as f:
         f.write("\n".join(lines) + "\n")
     try:
@@ -302,7 +352,7 @@ def write_report(a, gpu, peak, bw, floor, rows):
         fig.tight_layout()
         fig.savefig(os.path.join(a.out, "speedup.png"))
     fig, ax = plt.subplots(figsize=(max(6, len(by) * 0.3), 4))
-    for base in ("eager", "graph", "ours"):
+    for base in ("eager", "graph", "ours", "ours_auto"):
         xs = [i for i, n in enumerate(by) if base in by[n]]
         ax.scatter(xs, [by[list(by)[i]][base]["pct_roofline"] for i in xs], label=base, s=10)
     ax.set_xticks(range(len(by)), list(by), rotation=90, fontsize=6)

@@ -1,0 +1,380 @@
+"""The unfused form of a bundle's chain, and the measured choice between it
+and the fused kernel.
+
+A bundle's manifest (docs/bundle.md) names what its kernel computes: the
+chain kind, the activation, the dtypes and every tensor's shape (and the
+weights' layout). ``chain_form`` reads that into a ``ChainForm`` (pure
+Python); ``build_unfused`` turns it into a callable running the same chain as
+plain PyTorch ops: cuBLAS GEMMs (cuDNN for a 3x3 convolution), the
+activation, the gate product. ``Dispatcher`` picks, per M bin, whichever of
+the two paths was measured faster (docs/runtime.md, "Fallback").
+
+Nothing here imports PyTorch at module level, so the package still imports
+without it.
+"""
+
+from __future__ import annotations
+
+import statistics
+import warnings
+from dataclasses import dataclass
+from typing import Callable, Dict, Hashable, Optional, Sequence, Tuple
+
+FUSED = "fused"
+UNFUSED = "unfused"
+MODES = ("never", "auto", "always")
+
+# The activations a manifest can name (lib/Runtime/Manifest.cpp; mlirgen's
+# ACTIVATIONS). "custom" (an epilogue the compiler's matcher did not know)
+# has no unfused form.
+ACTIVATIONS = ("identity", "relu", "gelu_erf", "gelu_tanh", "silu", "sigmoid")
+
+# Weight (name, rows, cols) as [in, out] per chain kind, in input order.
+_WEIGHT_DIMS = {
+    "gemm": (("w", "k", "n"),),
+    "ffn": (("w1", "k", "n"), ("w2", "n", "l")),
+    "gated_ffn": (("wg", "k", "n"), ("wu", "k", "n"), ("wd", "n", "l")),
+}
+
+
+class FallbackUnavailable(ValueError):
+    """The manifest does not describe a chain the unfused path can run."""
+
+
+@dataclass(frozen=True)
+class ChainForm:
+    """What the unfused path computes (the manifest's chain, normalised)."""
+    kind: str                  # "gemm" | "ffn" | "gated_ffn"
+    activation: str            # one of ACTIVATIONS
+    dtype: str                 # GEMM operand dtype
+    out_dtype: str
+    n: int
+    l: int                     # 0 for gemm
+    layouts: Tuple[str, ...]   # per weight: "kn" [in, out] or "nk" [out, in]
+    conv: int = 0              # ffn over NHWC images: first filter size (1, 3)
+
+
+def weight_layout(spec: dict, rows: int, cols: int) -> str:
+    """The layout of a 2-D weight whose [in, out] extents are (rows, cols).
+
+    The manifest's ``layout`` decides when present (the compiler writes
+    "nk" for every K-major weight and leaves "kn", the format's default,
+    implicit); it must agree with the shape. Without it the shape decides,
+    [in, out] ("kn") first, so a square weight is "kn" as docs/bundle.md
+    defines the default."""
+    shape = list(spec["shape"])
+    kn, nk = [rows, cols], [cols, rows]
+    layout = spec.get("layout")
+    if layout is not None:
+        if layout not in ("kn", "nk"):
+            raise FallbackUnavailable(
+                f"weight '{spec['name']}': unknown layout {layout!r}")
+        want = kn if layout == "kn" else nk
+        if shape != want:
+            raise FallbackUnavailable(
+                f"weight '{spec['name']}': layout {layout} means shape {want}"
+                f", the manifest says {shape}")
+        return layout
+    if shape == kn:
+        return "kn"
+    if shape == nk:
+        return "nk"
+    raise FallbackUnavailable(
+        f"weight '{spec['name']}': shape {shape} is neither [in, out] = {kn} "
+        f"nor [out, in] = {nk}")
+
+
+def _conv_form(chain: dict, ins: Sequence[dict], out: dict) -> int:
+    """The first filter size of an ffn over NHWC images: x [B, H, W, C],
+    w1 [R, R, C, N] (HWCF), w2 [1, 1, N, L], out [B, H, W, L]. Stride 1,
+    dilation 1 and zero padding (R - 1) / 2 are implied, not recorded: they
+    are the only convolutions the lowering accepts (1x1, and 3x3 pad 1 in
+    KernelPlan's im2col matcher), and the equal input and output image
+    sizes check the padding."""
+    x, w1, w2 = (list(t["shape"]) for t in ins)
+    o = list(out["shape"])
+    n, l, k = chain["n"], chain["l"], chain["k"]
+    if len(w1) != 4 or len(w2) != 4 or len(o) != 4 or -1 in x:
+        raise FallbackUnavailable(
+            f"convolution chain with shapes x {x}, w1 {w1}, w2 {w2}, out {o} "
+            f"(expected NHWC x, HWCF filters and a static batch)")
+    b, h, w, c = x
+    r = w1[0]
+    if w1 != [r, r, c, n] or r not in (1, 3) or r * r * c != k:
+        raise FallbackUnavailable(
+            f"first filter {w1} is not a 1x1 or 3x3 [R, R, {c}, {n}] filter "
+            f"with R*R*C = K = {k}")
+    if w2 != [1, 1, n, l]:
+        raise FallbackUnavailable(f"second filter {w2} is not [1, 1, {n}, "
+                                  f"{l}]")
+    if o != [b, h, w, l] or chain["m"] != b * h * w:
+        raise FallbackUnavailable(
+            f"output {o} and M = {chain['m']} do not match a stride-1 'same' "
+            f"convolution of x {x}")
+    return r
+
+
+def chain_form(manifest: dict) -> ChainForm:
+    """The unfused form of a manifest's chain; FallbackUnavailable (with the
+    reason) when the manifest does not describe one.
+
+    Assumes what the manifest cannot say: that the chain's only elementwise
+    work is the named activation (and for gated_ffn the gate product)
+    rounded to ``dtype``, then a cast to the output dtype after the last
+    GEMM. That holds for every chain flashfuser.compile() generates from a
+    spec; a bundle compiled from other MLIR with more elementwise stages
+    must not use the fallback (docs/runtime.md)."""
+    chain = manifest.get("chain", {})
+    kind = chain.get("kind")
+    if kind not in _WEIGHT_DIMS:
+        raise FallbackUnavailable(f"chain kind {kind!r} has no unfused form "
+                                  f"(supported: gemm, ffn, gated_ffn)")
+    act = chain.get("activation", "identity")
+    if act not in ACTIVATIONS:
+        raise FallbackUnavailable(f"activation {act!r} has no unfused form")
+    dtype = chain.get("dtype")
+    ins, outs = chain.get("inputs", []), chain.get("outputs", [])
+    dims = _WEIGHT_DIMS[kind]
+    if len(ins) != 1 + len(dims) or len(outs) != 1:
+        raise FallbackUnavailable(
+            f"a {kind} chain takes {1 + len(dims)} inputs and 1 output, the "
+            f"manifest lists {len(ins)} and {len(outs)}")
+    for t in ins:
+        if t.get("dtype") != dtype:
+            raise FallbackUnavailable(
+                f"input '{t.get('name')}' is {t.get('dtype')}, the chain's "
+                f"dtype is {dtype}")
+    size = {"k": chain.get("k"), "n": chain.get("n"), "l": chain.get("l", 0)}
+    out = outs[0]
+    if len(ins[0]["shape"]) == 4:
+        if kind != "ffn":
+            raise FallbackUnavailable(f"{kind} chains over images have no "
+                                      f"unfused form")
+        conv = _conv_form(chain, ins, out)
+        layouts = ("kn", "kn")   # HWCF filters are [in, out] per tap
+    else:
+        conv = 0
+        x, o = list(ins[0]["shape"]), list(out["shape"])
+        cols = size[dims[-1][2]]
+        if len(x) != 2 or x[1] != size["k"] or len(o) != 2 or o[1] != cols:
+            raise FallbackUnavailable(
+                f"x {x} and out {o} are not [M, {size['k']}] and [M, {cols}]")
+        layouts = tuple(weight_layout(t, size[r], size[c])
+                        for t, (_, r, c) in zip(ins[1:], dims))
+    return ChainForm(kind=kind, activation=act, dtype=dtype,
+                     out_dtype=out["dtype"], n=size["n"], l=size["l"] or 0,
+                     layouts=layouts, conv=conv)
+
+
+# --------------------------------------------------------------------------
+# The unfused chain in PyTorch
+# --------------------------------------------------------------------------
+
+def _activation(name: str, F) -> Optional[Callable]:
+    """act(t), in place where PyTorch has it (t is always an intermediate
+    the chain owns, or the output)."""
+    return {"identity": None,
+            "relu": lambda t: t.relu_(),
+            "sigmoid": lambda t: t.sigmoid_(),
+            "silu": lambda t: F.silu(t, inplace=True),
+            "gelu_tanh": lambda t: F.gelu(t, approximate="tanh"),
+            "gelu_erf": F.gelu}[name]
+
+
+_mm_out_dtype: Optional[bool] = None   # torch.mm(..., out_dtype=) exists?
+
+
+def _mm_into(torch, a, b, out):
+    """out = a·b, out's dtype possibly wider than a's: fp32 outputs come
+    straight from cuBLAS's fp32 accumulator where torch.mm has out_dtype
+    (PyTorch >= 2.8), else through a rounded copy."""
+    global _mm_out_dtype
+    if out.dtype == a.dtype:
+        torch.mm(a, b, out=out)
+        return
+    if out.dtype == torch.float32 and _mm_out_dtype is not False:
+        try:
+            torch.mm(a, b, out_dtype=torch.float32, out=out)
+            _mm_out_dtype = True
+            return
+        except TypeError:       # this PyTorch has no out_dtype overload
+            _mm_out_dtype = False
+    out.copy_(torch.mm(a, b))
+
+
+def _merged_rows(wg, wu):
+    """One [2N, K] view over nn.Linear weights wg and wu that lie back to
+    back in one storage (a merged gate|up weight split in two), so both
+    projections run as one GEMM, as an eager model does; else None."""
+    if (wg.shape != wu.shape or not wg.is_contiguous() or
+            not wu.is_contiguous() or
+            wu.data_ptr() != wg.data_ptr() + wg.numel() * wg.element_size()
+            or wg.untyped_storage().data_ptr() !=
+            wu.untyped_storage().data_ptr()):
+        return None
+    rows, cols = wg.shape
+    return wg.as_strided((2 * rows, cols), (cols, 1))
+
+
+def build_unfused(form: ChainForm) -> Callable:
+    """``run(*inputs, out)``: the chain as PyTorch ops on the caller's
+    current stream, writing ``out`` (contiguous, manifest shape and dtype).
+
+    GEMMs take bf16/f16 operands and accumulate in fp32 (cuBLAS); unlike the
+    fused kernel, the first GEMM's result is rounded to ``dtype`` before the
+    activation (and gelu/silu/sigmoid then the gate product round again),
+    the eager PyTorch chain's rounding. Inference only: intermediates are
+    overwritten in place."""
+    import torch
+    import torch.nn.functional as F
+
+    act = _activation(form.activation, F)
+    n, l = form.n, form.l
+
+    def mat(w, layout):
+        return w.t() if layout == "nk" else w
+
+    if form.kind == "gemm":
+        (lw,) = form.layouts
+
+        def run(x, w, out):
+            _mm_into(torch, x, mat(w, lw), out)
+            if act is not None:
+                # act runs on the rounded output; copy back when it was not
+                # in place.
+                r = act(out)
+                if r is not out:
+                    out.copy_(r)
+        return run
+
+    if form.kind == "gated_ffn":
+        lg, lu, ld = form.layouts
+
+        def run(x, wg, wu, wd, out):
+            both = _merged_rows(wg, wu) if lg == lu == "nk" else None
+            if both is not None:
+                gu = torch.mm(x, both.t())
+                g, u = gu[:, :n], gu[:, n:]
+            else:
+                g, u = torch.mm(x, mat(wg, lg)), torch.mm(x, mat(wu, lu))
+            h = act(g) if act is not None else g
+            h.mul_(u)
+            _mm_into(torch, h, mat(wd, ld), out)
+        return run
+
+    l1, l2 = form.layouts
+    if form.conv == 3:
+        def run(x, w1, w2, out):
+            # NHWC storage viewed as NCHW is channels_last, which cuDNN
+            # keeps for its output, so the 1x1 GEMM below reads it as rows.
+            c = F.conv2d(x.permute(0, 3, 1, 2), w1.permute(3, 2, 0, 1),
+                         padding=1)
+            h = act(c) if act is not None else c
+            rows = h.permute(0, 2, 3, 1).reshape(-1, n)
+            _mm_into(torch, rows, w2.view(n, l), out.view(-1, l))
+        return run
+
+    if form.conv == 1:
+        def run(x, w1, w2, out):
+            c = torch.mm(x.view(-1, x.shape[-1]), w1.view(-1, n))
+            h = act(c) if act is not None else c
+            _mm_into(torch, h, w2.view(n, l), out.view(-1, l))
+        return run
+
+    def run(x, w1, w2, out):
+        c = torch.mm(x, mat(w1, l1))
+        h = act(c) if act is not None else c
+        _mm_into(torch, h, mat(w2, l2), out)
+    return run
+
+
+# --------------------------------------------------------------------------
+# The measured choice
+# --------------------------------------------------------------------------
+
+Timer = Callable[[Callable[[], object], int, int], float]
+
+
+def event_timer(stream) -> Timer:
+    """Median milliseconds of fn() on `stream` (a torch.cuda.Stream), CUDA
+    events around each run and a synchronize after it, like
+    scripts/bench/bench.py: a run's time includes its host launch path,
+    which for small chains is most of it."""
+    import torch
+
+    def timer(fn, warmup, reps):
+        for _ in range(warmup):
+            fn()
+        stream.synchronize()
+        times = []
+        for _ in range(reps):
+            start = torch.cuda.Event(enable_timing=True)
+            end = torch.cuda.Event(enable_timing=True)
+            start.record(stream)
+            fn()
+            end.record(stream)
+            end.synchronize()
+            times.append(start.elapsed_time(end))
+        return statistics.median(times)
+    return timer
+
+
+class Dispatcher:
+    """Per-key (M bin) choice between a fused and an unfused callable.
+
+    ``mode``: "never" always answers fused, "always" unfused; "auto" times
+    both the first time a key is seen (``timer(fn, warmup, reps)`` -> ms)
+    and remembers the faster (fused on a tie). Nothing is timed while a
+    CUDA graph is being captured (``capturing``): a remembered choice is
+    used, else fused, and the key stays undecided."""
+
+    def __init__(self, mode: str = "auto", warmup: int = 3, reps: int = 15):
+        if mode not in MODES:
+            raise ValueError(f"fallback must be one of {', '.join(MODES)}, "
+                             f"got {mode!r}")
+        self.mode = mode
+        self.warmup = warmup
+        self.reps = reps
+        self._choice: Dict[Hashable, str] = {}
+        self._times: Dict[Hashable, Dict[str, Optional[float]]] = {}
+
+    def choice(self, key) -> Optional[str]:
+        """The remembered choice for `key`, or None while undecided."""
+        return self._choice.get(key)
+
+    def times(self, key) -> Optional[Dict[str, Optional[float]]]:
+        """{"fused": ms, "unfused": ms or None} measured for `key` (None
+        when it was decided without timing)."""
+        t = self._times.get(key)
+        return dict(t) if t is not None else None
+
+    def choose(self, key, fused: Callable[[], object],
+               unfused: Optional[Callable[[], object]], timer: Timer,
+               capturing: bool = False) -> str:
+        """The path for `key`, deciding (and timing, in "auto") when it is
+        undecided. `unfused` is None when the chain has no unfused form."""
+        c = self._choice.get(key)
+        if c is not None:
+            return c
+        if self.mode == "never" or (self.mode == "auto" and unfused is None):
+            c = FUSED
+        elif self.mode == "always":
+            if unfused is None:
+                raise FallbackUnavailable("fallback='always' but the chain "
+                                          "has no unfused form")
+            c = UNFUSED
+        elif capturing:
+            return FUSED            # timing would break the capture
+        else:
+            t_fused = timer(fused, self.warmup, self.reps)
+            try:
+                t_unfused = timer(unfused, self.warmup, self.reps)
+            except Exception as e:  # noqa: BLE001 (any failure: keep fused)
+                warnings.warn(f"flashfuser: the unfused chain failed ({e}); "
+                              f"using the fused kernel")
+                t_unfused = None
+            c = UNFUSED if t_unfused is not None and t_unfused < t_fused \
+                else FUSED
+            self._times[key] = {FUSED: t_fused, UNFUSED: t_unfused}
+        self._choice[key] = c
+        return c
