@@ -9,9 +9,10 @@ checkout (build*/lib/libffrt.so).
 from __future__ import annotations
 
 import ctypes
+import functools
 import glob
 import os
-from typing import Optional
+from typing import Callable, Optional, Sequence
 
 MAX_RANK = 8
 
@@ -112,9 +113,14 @@ def lib():
     return l
 
 
+def last_error() -> str:
+    """The calling thread's last runtime error message."""
+    return lib().ffrt_last_error().decode()
+
+
 def check(code: int):
     if code != OK:
-        raise FFRTError(code, lib().ffrt_last_error().decode())
+        raise FFRTError(code, last_error())
 
 
 def version() -> str:
@@ -152,7 +158,9 @@ class Handle:
     def close(self):
         if self._ptr:
             self._lib.ffrt_bundle_close(self._ptr)
-            self._ptr = ctypes.c_void_p()
+            # In place: launchers bound to this handle now pass NULL, which
+            # the runtime rejects ("null bundle"), rather than a freed one.
+            self._ptr.value = None
 
     def __del__(self):
         try:
@@ -161,7 +169,7 @@ class Handle:
             pass
 
     def validate(self, tensors, query_pointers: bool = False) -> Plan:
-        arr = (Tensor * len(tensors))(*tensors)
+        arr = tensor_array(tensors)
         plan = Plan()
         check(self._lib.ffrt_validate(self._ptr, arr, len(tensors),
                                       int(query_pointers),
@@ -172,9 +180,26 @@ class Handle:
         check(self._lib.ffrt_prepare(self._ptr))
 
     def launch(self, tensors, stream: int = 0):
-        arr = (Tensor * len(tensors))(*tensors)
-        check(self._lib.ffrt_launch(self._ptr, arr, len(tensors),
-                                    ctypes.c_void_p(stream or None)))
+        """Launches with `tensors`: Tensor structures, or an array of them
+        built once with tensor_array()."""
+        arr = tensors if isinstance(tensors, ctypes.Array) else \
+            tensor_array(tensors)
+        check(self._lib.ffrt_launch(self._ptr, arr, len(arr), stream or None))
+
+    def launcher(self, arr: ctypes.Array, stream: int = 0) -> \
+            Callable[[], int]:
+        """A callable launching with the prebuilt array `arr` on `stream`
+        (a CUstream handle; 0: the default stream) and returning ffrt's
+        status (OK or an ERROR_* value; last_error() has the message): the
+        C function with every argument bound, so a call does no Python work
+        beyond ctypes' own. `arr` must not be modified afterwards."""
+        return functools.partial(self._lib.ffrt_launch, self._ptr, arr,
+                                 len(arr), stream or None)
+
+
+# dtype names as the C strings ffrt_tensor points to: module constants, so
+# an array copied byte-wise (with_pointers) never points at a freed string.
+_DTYPE_NAMES = {"bf16": b"bf16", "f16": b"f16", "f32": b"f32"}
 
 
 def make_tensor(data: int, dtype: str, shape, strides=None) -> Tensor:
@@ -182,7 +207,8 @@ def make_tensor(data: int, dtype: str, shape, strides=None) -> Tensor:
         raise ValueError(f"rank {len(shape)} exceeds {MAX_RANK}")
     t = Tensor()
     t.data = data
-    t.dtype = dtype.encode()
+    name = _DTYPE_NAMES.get(dtype)
+    t.dtype = name if name is not None else dtype.encode()
     t.ndim = len(shape)
     for i, s in enumerate(shape):
         t.shape[i] = int(s)
@@ -191,3 +217,17 @@ def make_tensor(data: int, dtype: str, shape, strides=None) -> Tensor:
         for i, s in enumerate(strides):
             t.strides[i] = int(s)
     return t
+
+
+def tensor_array(tensors: Sequence[Tensor]) -> ctypes.Array:
+    """The ffrt_tensor array ffrt_launch/ffrt_validate take."""
+    return (Tensor * len(tensors))(*tensors)
+
+
+def with_pointers(arr: ctypes.Array, ptrs: Sequence[int]) -> ctypes.Array:
+    """A copy of `arr` with its data pointers replaced by `ptrs` (shapes,
+    strides and dtypes kept); `arr` itself is left as it is."""
+    out = type(arr).from_buffer_copy(arr)
+    for i, p in enumerate(ptrs):
+        out[i].data = p
+    return out

@@ -220,16 +220,48 @@ def build_unfused(form: ChainForm) -> Callable:
     """``run(*inputs, out)``: the chain as PyTorch ops on the caller's
     current stream, writing ``out`` (contiguous, manifest shape and dtype).
 
+    ``run.bind(*weights)`` returns ``run_w(x, out)``, the same chain with
+    everything derived from the weights (transposed views, the merged
+    gate|up view, filter permutations) made once, so a call runs just the
+    chain's ops; Kernel caches it per weight set.
+
     GEMMs take bf16/f16 operands and accumulate in fp32 (cuBLAS); unlike the
     fused kernel, the first GEMM's result is rounded to ``dtype`` before the
     activation (and gelu/silu/sigmoid then the gate product round again),
     the eager PyTorch chain's rounding. Inference only: intermediates are
     overwritten in place."""
+    bind = _binder(form)
+
+    def run(*args):
+        *weights, out = args[1:]
+        bind(*weights)(args[0], out)
+    run.bind = bind
+    return run
+
+
+def _last_gemm(torch, form: ChainForm) -> Callable:
+    """mm(a, b, out): the chain's last GEMM into out (see _mm_into)."""
+    if form.out_dtype == form.dtype:
+        mm = torch.mm
+
+        def same(a, b, out):
+            mm(a, b, out=out)
+        return same
+
+    def wider(a, b, out):
+        _mm_into(torch, a, b, out)
+    return wider
+
+
+def _binder(form: ChainForm) -> Callable:
+    """bind(*weights) -> run(x, out); see build_unfused."""
     import torch
     import torch.nn.functional as F
 
     act = _activation(form.activation, F)
     n, l = form.n, form.l
+    mm = torch.mm
+    last = _last_gemm(torch, form)
 
     def mat(w, layout):
         return w.t() if layout == "nk" else w
@@ -237,55 +269,84 @@ def build_unfused(form: ChainForm) -> Callable:
     if form.kind == "gemm":
         (lw,) = form.layouts
 
-        def run(x, w, out):
-            _mm_into(torch, x, mat(w, lw), out)
-            if act is not None:
-                # act runs on the rounded output; copy back when it was not
-                # in place.
-                r = act(out)
-                if r is not out:
-                    out.copy_(r)
-        return run
+        def bind(w):
+            b = mat(w, lw)
+
+            def run(x, out):
+                last(x, b, out)
+                if act is not None:
+                    # act runs on the rounded output; copy back when it was
+                    # not in place.
+                    r = act(out)
+                    if r is not out:
+                        out.copy_(r)
+            return run
+        return bind
 
     if form.kind == "gated_ffn":
         lg, lu, ld = form.layouts
 
-        def run(x, wg, wu, wd, out):
+        def bind(wg, wu, wd):
+            d = mat(wd, ld)
             both = _merged_rows(wg, wu) if lg == lu == "nk" else None
             if both is not None:
-                gu = torch.mm(x, both.t())
-                g, u = gu[:, :n], gu[:, n:]
-            else:
-                g, u = torch.mm(x, mat(wg, lg)), torch.mm(x, mat(wu, lu))
-            h = act(g) if act is not None else g
-            h.mul_(u)
-            _mm_into(torch, h, mat(wd, ld), out)
-        return run
+                bt = both.t()
+
+                def run(x, out):
+                    g, u = mm(x, bt).split(n, 1)
+                    h = act(g) if act is not None else g
+                    h.mul_(u)
+                    last(h, d, out)
+                return run
+            a, b = mat(wg, lg), mat(wu, lu)
+
+            def run(x, out):
+                g, u = mm(x, a), mm(x, b)
+                h = act(g) if act is not None else g
+                h.mul_(u)
+                last(h, d, out)
+            return run
+        return bind
 
     l1, l2 = form.layouts
     if form.conv == 3:
-        def run(x, w1, w2, out):
-            # NHWC storage viewed as NCHW is channels_last, which cuDNN
-            # keeps for its output, so the 1x1 GEMM below reads it as rows.
-            c = F.conv2d(x.permute(0, 3, 1, 2), w1.permute(3, 2, 0, 1),
-                         padding=1)
-            h = act(c) if act is not None else c
-            rows = h.permute(0, 2, 3, 1).reshape(-1, n)
-            _mm_into(torch, rows, w2.view(n, l), out.view(-1, l))
-        return run
+        conv2d = F.conv2d
+
+        def bind(w1, w2):
+            f, b = w1.permute(3, 2, 0, 1), w2.view(n, l)
+
+            def run(x, out):
+                # NHWC storage viewed as NCHW is channels_last, which cuDNN
+                # keeps for its output, so the 1x1 GEMM below reads it as
+                # rows.
+                c = conv2d(x.permute(0, 3, 1, 2), f, padding=1)
+                h = act(c) if act is not None else c
+                last(h.permute(0, 2, 3, 1).reshape(-1, n), b,
+                     out.view(-1, l))
+            return run
+        return bind
 
     if form.conv == 1:
-        def run(x, w1, w2, out):
-            c = torch.mm(x.view(-1, x.shape[-1]), w1.view(-1, n))
-            h = act(c) if act is not None else c
-            _mm_into(torch, h, w2.view(n, l), out.view(-1, l))
-        return run
+        def bind(w1, w2):
+            a, b = w1.view(-1, n), w2.view(n, l)
+            k = a.shape[0]
 
-    def run(x, w1, w2, out):
-        c = torch.mm(x, mat(w1, l1))
-        h = act(c) if act is not None else c
-        _mm_into(torch, h, mat(w2, l2), out)
-    return run
+            def run(x, out):
+                c = mm(x.view(-1, k), a)
+                h = act(c) if act is not None else c
+                last(h, b, out.view(-1, l))
+            return run
+        return bind
+
+    def bind(w1, w2):
+        a, b = mat(w1, l1), mat(w2, l2)
+
+        def run(x, out):
+            c = mm(x, a)
+            h = act(c) if act is not None else c
+            last(h, b, out)
+        return run
+    return bind
 
 
 # --------------------------------------------------------------------------

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from typing import Any, Dict, List, Optional, Sequence
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 from . import _runtime
 from .bundle import BundleError, select_kernel, verify_bundle
@@ -58,6 +58,96 @@ def describe_tensor(t: Any):
     return int(cai["data"][0]), dtype, shape, strides, None
 
 
+def _signature(args: Sequence[Any]):
+    """(layout, pointers) of a call's tensors, the key of its cached launch
+    path: per tensor, (shape, strides, dtype, device) of a torch tensor or
+    (typestr, shape, byte strides) of a __cuda_array_interface__ object, and
+    the data pointers. Everything describe_tensor checks is a function of
+    the layout, and the runtime checks the pointers at every launch. None
+    when the arguments cannot be keyed (mixed kinds, unhashable fields):
+    such calls always take the uncached path.
+
+    Kernel._cached inlines the torch branch; the two must agree."""
+    try:
+        lay = tuple([(t.shape, t.stride(), t.dtype, t.device) for t in args])
+        ptrs = tuple([t.data_ptr() for t in args])
+    except AttributeError:
+        return _cai_signature(args)
+    try:
+        hash(lay)
+    except TypeError:
+        return None
+    return lay, ptrs
+
+
+def _cai_signature(args: Sequence[Any]):
+    """_signature's __cuda_array_interface__ branch (None unless every
+    argument is such an object and no torch-like one)."""
+    lay, ptrs = [], []
+    try:
+        for t in args:
+            if hasattr(t, "data_ptr"):
+                return None         # describe_tensor reads it as torch's
+            cai = t.__cuda_array_interface__
+            strides = cai.get("strides")
+            lay.append((cai.get("typestr"), tuple(cai["shape"]),
+                        None if strides is None else tuple(strides)))
+            ptrs.append(cai["data"][0])
+        lay = tuple(lay)
+        hash(lay)
+    except (AttributeError, KeyError, TypeError, IndexError):
+        return None
+    return lay, tuple(ptrs)
+
+
+def _torch_hooks(torch) -> Tuple[Callable[[], int], Callable[[int], int]]:
+    """(current device index, current stream handle of a device index): the
+    cheapest calls this PyTorch has (the C bindings torch.cuda's own
+    functions wrap; inductor's generated code uses the second)."""
+    C = getattr(torch, "_C", None)
+    cur = getattr(C, "_cuda_getDevice", None)
+    if cur is None:
+        def cur():
+            return torch.cuda.current_device()
+    raw = getattr(C, "_cuda_getCurrentRawStream", None)
+    if raw is None:
+        def raw(index):
+            return int(torch.cuda.current_stream(index).cuda_stream)
+    return cur, raw
+
+
+def _put(cache: dict, key, value, limit: int):
+    """cache[key] = value, dropping the oldest entries beyond `limit`."""
+    while len(cache) >= limit:
+        try:
+            cache.pop(next(iter(cache)), None)
+        except (StopIteration, RuntimeError):   # emptied by another thread
+            break
+    cache[key] = value
+
+
+class _Entry:
+    """What a call with one argument layout (and out given, or allocated
+    from `alloc`) needs on its cached path."""
+    __slots__ = ("dev", "alloc", "tmpl", "ptrs", "unfused_ok", "path")
+
+    def __init__(self, dev, alloc):
+        self.dev = dev              # CUDA device index of x (torch), or None
+        self.alloc = alloc          # (shape, torch dtype, device) or None
+        self.tmpl = None            # ffrt_tensor array of a fused launch
+        self.ptrs = None            # the data pointers in tmpl
+        self.unfused_ok = False     # the unfused chain's check passed
+        self.path = None            # the decided path, once decided
+
+
+# Cache sizes (per Kernel, oldest dropped first). Layouts and fused launches
+# hold only integers; unfused runners hold views of the weights, which keeps
+# those weights allocated until dropped (Kernel.clear_cache).
+_MAX_LAYOUTS = 64
+_MAX_LAUNCHES = 256
+_MAX_RUNNERS = 8
+
+
 def _stream_handle(stream) -> int:
     if stream is None:
         return 0
@@ -76,7 +166,10 @@ class Kernel:
 
     Arguments are the chain's inputs in manifest order; ``out`` (allocated
     with PyTorch when omitted) must match the manifest's output. Every
-    argument is validated by the runtime before anything is launched.
+    argument is validated by the runtime before anything is launched. The
+    Python side's own checks and the ctypes arguments are made once per
+    argument layout and cached (``clear_cache()``); docs/runtime.md, "Per
+    call".
 
     ``fallback`` picks between the fused kernel and the same chain as plain
     PyTorch ops (flashfuser.fallback): "never" (default) always launches the
@@ -119,8 +212,17 @@ class Kernel:
         self._dynamic_m = self.inputs[0]["shape"][0] == -1
         self._static_m = chain["m"]
         self._unfused = None        # built on first use (needs PyTorch)
-        self._by_m: Dict[int, str] = {}     # M -> decided path: the fast path
+        self._by_m: Dict[int, str] = {}     # M -> decided path
         self._expect: Dict[int, list] = {}  # M -> [(shape, torch dtype)]
+        self._n_in = len(self.inputs)
+        # The steady-state path (_cached): argument layout -> _Entry;
+        # (entry, pointers, stream) -> bound ffrt_launch; (entry, weight
+        # pointers, stream) -> unfused runner. docs/runtime.md, "Per call".
+        self._layouts: Dict[Any, _Entry] = {}
+        self._launches: Dict[Any, Callable[[], int]] = {}
+        self._runners: Dict[Any, Callable] = {}
+        self._torch = None          # set with the first torch call
+        self._cur_dev = self._raw_stream = None
 
     def __repr__(self):
         c = self.manifest["chain"]
@@ -128,6 +230,14 @@ class Kernel:
                 f"{c['dtype']} M={c['m']} N={c['n']} K={c['k']} "
                 f"L={c.get('l', 0)} fallback={self.fallback} from "
                 f"{self.path}>")
+
+    def clear_cache(self):
+        """Forgets every cached launch path (prebuilt arguments, and the
+        weight views the unfused chain holds); decided fallback choices are
+        kept."""
+        self._layouts.clear()
+        self._launches.clear()
+        self._runners.clear()
 
     def _convert(self, tensors: Sequence[Any], start: int = 0):
         """ffrt tensors of arguments start, start+1, ... (for messages)."""
@@ -199,17 +309,163 @@ class Kernel:
             raise ValidationError(f"expected {len(self.inputs)} inputs "
                                   f"({names}), got {len(inputs)}")
 
-    def _alloc_out(self, x, torch):
+    def _alloc_spec(self, x, torch):
+        """(shape, dtype, device) of the output a call with input x gets."""
         spec = self.outputs[0]
-        shape = [x.shape[0] if d == -1 else d for d in spec["shape"]]
+        shape = tuple(x.shape[0] if d == -1 else d for d in spec["shape"])
         dtype = {"bf16": torch.bfloat16, "f16": torch.float16,
                  "f32": torch.float32}[spec["dtype"]]
-        return torch.empty(shape, dtype=dtype, device=x.device)
+        return shape, dtype, x.device
+
+    def _alloc_out(self, x, torch):
+        shape, dtype, device = self._alloc_spec(x, torch)
+        return torch.empty(shape, dtype=dtype, device=device)
 
     def __call__(self, *inputs, out=None, stream=None):
+        if len(inputs) == self._n_in:
+            r = self._cached(inputs, out, stream, None)
+            if r is not None:
+                return r
         if self._dispatcher is None:
             return self._call_fused(inputs, out, stream)
         return self._call_dispatched(inputs, out, stream)
+
+    # ------------------------------------------------------------------
+    # The cached path: a call whose argument layout was seen before
+    # ------------------------------------------------------------------
+
+    def _cached(self, inputs, out, stream, path):
+        """Runs the call from the caches and returns out; None, having done
+        nothing, when they do not cover it. `path`: FUSED or UNFUSED, or
+        None for the layout's decided path."""
+        args = inputs if out is None else (*inputs, out)
+        try:
+            # _signature's torch branch, inline: the layout first, the
+            # pointers only when it is known.
+            lay = tuple([(t.shape, t.stride(), t.dtype, t.device)
+                         for t in args])
+            ptrs = None
+        except AttributeError:
+            sig = _cai_signature(args)
+            if sig is None:
+                return None
+            lay, ptrs = sig
+        try:
+            e = self._layouts.get(lay)
+        except TypeError:           # an unhashable field
+            return None
+        if e is None:
+            return None
+        if path is None:
+            path = e.path
+        if path == FUSED:
+            if e.tmpl is None:
+                return None
+            if ptrs is None:
+                try:
+                    ptrs = tuple([t.data_ptr() for t in args])
+                except AttributeError:
+                    return None
+            if e.alloc is not None:
+                shape, dtype, device = e.alloc
+                out = self._torch.empty(shape, dtype=dtype, device=device)
+                ptrs += (out.data_ptr(),)
+            dev = e.dev
+            if stream is None:
+                h = 0 if dev is None else self._raw_stream(dev)
+            else:
+                h = _stream_handle(stream)
+            go = self._launches.get((e, ptrs, h))
+            if go is None:
+                go = self._new_launch(e, ptrs, h)
+            if dev is None or self._cur_dev() == dev:
+                rc = go()
+            else:
+                with self._torch.cuda.device(dev):
+                    rc = go()
+            if rc:
+                self._launch_failed(rc)
+            return out
+        if path == UNFUSED and e.unfused_ok:
+            try:
+                wptrs = tuple([t.data_ptr() for t in inputs[1:]])
+            except AttributeError:
+                return None
+            hs = None if stream is None else _stream_handle(stream)
+            run = self._runners.get((e, wptrs, hs))
+            if run is None:
+                run = self._new_runner(e, inputs, wptrs, stream, hs)
+            if e.alloc is not None:
+                shape, dtype, device = e.alloc
+                out = self._torch.empty(shape, dtype=dtype, device=device)
+            run(inputs[0], out)
+            return out
+        return None
+
+    def _new_launch(self, e: _Entry, ptrs, h: int) -> Callable[[], int]:
+        """The bound launch of entry e's arguments at `ptrs` on stream h."""
+        arr = e.tmpl if ptrs == e.ptrs else \
+            _runtime.with_pointers(e.tmpl, ptrs)
+        go = self._handle.launcher(arr, h)
+        _put(self._launches, (e, ptrs, h), go, _MAX_LAUNCHES)
+        return go
+
+    def _new_runner(self, e: _Entry, inputs, wptrs, stream, hs):
+        """The unfused chain over these weights (views made once) as
+        run(x, out), on `stream` when one was given."""
+        torch = self._torch
+        if self._unfused is None:
+            self._unfused = build_unfused(self._form)
+        bind = getattr(self._unfused, "bind", None)
+        weights = tuple(inputs[1:])
+        if bind is not None:
+            core = bind(*weights)
+        else:
+            unfused = self._unfused
+
+            def core(x, out):
+                unfused(x, *weights, out)
+        if hs is None:
+            run = core
+        else:
+            ts = _torch_stream(torch, stream, inputs[0].device)
+
+            def run(x, out):
+                with torch.cuda.stream(ts):
+                    core(x, out)
+        _put(self._runners, (e, wptrs, hs), run, _MAX_RUNNERS)
+        return run
+
+    def _launch_failed(self, rc: int):
+        message = _runtime.last_error()
+        if rc == _runtime.ERROR_INVALID_ARGUMENT:
+            raise ValidationError(message) from None
+        raise _runtime.FFRTError(rc, message)
+
+    def _entry(self, args, alloc, dev) -> Optional[_Entry]:
+        """The cache entry of these arguments' layout (inputs, then out
+        unless it was allocated from `alloc`), made when new; None when
+        they cannot be keyed. Called once the arguments passed a check."""
+        sig = _signature(args)
+        if sig is None:
+            return None
+        e = self._layouts.get(sig[0])
+        if e is None:
+            e = _Entry(dev, alloc)
+            _put(self._layouts, sig[0], e, _MAX_LAYOUTS)
+        return e
+
+    def _use_torch(self, torch):
+        if self._torch is not torch:
+            self._cur_dev, self._raw_stream = _torch_hooks(torch)
+            self._torch = torch
+
+    # ------------------------------------------------------------------
+    # The first call of a layout: every check, then the cache entry
+    # ------------------------------------------------------------------
+
+    def _m_of(self, x) -> int:
+        return x.shape[0] if self._dynamic_m else self._static_m
 
     def _call_fused(self, inputs, out, stream):
         self._check_count(inputs)
@@ -217,25 +473,46 @@ class Kernel:
         # anything touches their device.
         args = self._convert(inputs)
         torch = None
-        if hasattr(inputs[0], "data_ptr"):
+        x = inputs[0]
+        if hasattr(x, "data_ptr"):
             import torch  # noqa: F811 (only when given torch tensors)
+            self._use_torch(torch)
+        alloc = None
         if out is None:
             if torch is None:
                 raise ValidationError("out= is required without PyTorch")
-            out = self._alloc_out(inputs[0], torch)
+            alloc = self._alloc_spec(x, torch)
+            out = torch.empty(alloc[0], dtype=alloc[1], device=alloc[2])
         args += self._convert([out], start=len(inputs))
-        if stream is None and torch is not None:
-            stream = torch.cuda.current_stream(inputs[0].device)
-        try:
-            if torch is not None:
-                with torch.cuda.device(inputs[0].device):
-                    self._handle.launch(args, _stream_handle(stream))
-            else:
-                self._handle.launch(args, _stream_handle(stream))
-        except _runtime.FFRTError as e:
-            if e.code == _runtime.ERROR_INVALID_ARGUMENT:
-                raise ValidationError(str(e)) from None
-            raise
+        dev = None
+        if torch is not None:
+            dev = x.device.index
+            h = self._raw_stream(dev) if stream is None else \
+                _stream_handle(stream)
+        else:
+            h = _stream_handle(stream)
+        arr = _runtime.tensor_array(args)
+        go = self._handle.launcher(arr, h)
+        if torch is not None:
+            with torch.cuda.device(x.device):
+                rc = go()
+        else:
+            rc = go()
+        if rc:
+            self._launch_failed(rc)
+        # Launched: later calls with this layout skip every step above. A
+        # call of an undecided M (timing) fills the cache but does not
+        # decide the layout's path.
+        called = inputs if alloc is not None else (*inputs, out)
+        e = self._entry(called, alloc, dev)
+        if e is not None:
+            ptrs = tuple([t.data for t in arr])
+            if e.tmpl is None:
+                e.tmpl, e.ptrs = arr, ptrs
+            _put(self._launches, (e, ptrs, h), go, _MAX_LAUNCHES)
+            if self._dispatcher is None or torch is None or \
+                    self._by_m.get(self._m_of(x)) == FUSED:
+                e.path = FUSED
         return out
 
     def _call_dispatched(self, inputs, out, stream):
@@ -247,15 +524,20 @@ class Kernel:
                     "fallback='always' runs the chain as PyTorch ops and "
                     f"needs torch tensors, got {type(x).__name__}")
             return self._call_fused(inputs, out, stream)
-        if out is None:
-            import torch
-            out = self._alloc_out(x, torch)
-        m = x.shape[0] if self._dynamic_m else self._static_m
+        m = self._m_of(x)
         path = self._by_m.get(m)
+        if path == FUSED:
+            return self._call_fused(inputs, out, stream)
+        import torch
+        self._use_torch(torch)
+        alloc = None
+        if out is None:
+            alloc = self._alloc_spec(x, torch)
+            out = torch.empty(alloc[0], dtype=alloc[1], device=alloc[2])
         if path is None:
             path = self._decide(m, inputs, out, stream)
         if path == UNFUSED:
-            return self._call_unfused(inputs, out, stream, m)
+            return self._call_unfused(inputs, out, stream, m, alloc)
         return self._call_fused(inputs, out, stream)
 
     def _decide(self, m, inputs, out, stream) -> str:
@@ -266,17 +548,21 @@ class Kernel:
         if b is None:
             return FUSED    # its launch reports the M outside every bin
         # The runtime's complete check, once per M; the unfused path's
-        # per-call check covers shapes, dtypes and contiguity only.
+        # own check covers shapes, dtypes and contiguity only.
         self.validate(*inputs, out)
         if self._form is not None and self._unfused is None:
             self._unfused = build_unfused(self._form)
         ts = _torch_stream(torch, stream, inputs[0].device)
 
+        # Each path is timed as later calls will run it: its first run
+        # fills the cache, the others take the cached path.
         def fused():
-            return self._call_fused(inputs, out, stream)
+            if self._cached(inputs, out, stream, FUSED) is None:
+                self._call_fused(inputs, out, stream)
 
         def unfused():
-            return self._call_unfused(inputs, out, stream, m)
+            if self._cached(inputs, out, stream, UNFUSED) is None:
+                self._call_unfused(inputs, out, stream, m)
 
         with torch.cuda.stream(ts):
             path = self._dispatcher.choose(
@@ -304,20 +590,37 @@ class Kernel:
             return False
         return True
 
-    def _call_unfused(self, inputs, out, stream, m):
+    def _call_unfused(self, inputs, out, stream, m, alloc=None):
+        """The unfused chain; `alloc`: the spec out was allocated from when
+        the caller passed none."""
         args = (*inputs, out)
         if not self._unfused_args_ok(args, m):
             self.validate(*args)    # the runtime's message names the argument
             raise ValidationError(
                 "the unfused chain needs contiguous CUDA torch tensors of the "
                 "manifest's shapes and dtypes (inputs then out)")
-        if stream is None:
-            self._unfused(*args)
-        else:
-            import torch
-            with torch.cuda.stream(_torch_stream(torch, stream,
-                                                 inputs[0].device)):
+        if self._unfused is None:
+            self._unfused = build_unfused(self._form)
+        e = self._entry(inputs if alloc is not None else args, alloc,
+                        inputs[0].device.index)
+        if e is None:
+            if stream is None:
                 self._unfused(*args)
+            else:
+                import torch
+                with torch.cuda.stream(_torch_stream(torch, stream,
+                                                     inputs[0].device)):
+                    self._unfused(*args)
+            return out
+        e.unfused_ok = True
+        if self._by_m.get(m) == UNFUSED:
+            e.path = UNFUSED
+        wptrs = tuple(t.data_ptr() for t in inputs[1:])
+        hs = None if stream is None else _stream_handle(stream)
+        run = self._runners.get((e, wptrs, hs))
+        if run is None:
+            run = self._new_runner(e, inputs, wptrs, stream, hs)
+        run(inputs[0], out)
         return out
 
 

@@ -1,0 +1,518 @@
+"""Kernel's cached per-call path without PyTorch or a GPU: a repeated call
+reuses its prebuilt ctypes arguments (or bound unfused chain), a changed
+pointer, shape, stride or stream is reflected, and a new argument gets the
+same checks and messages as on a fresh Kernel.
+
+A stand-in torch module and tensors (as test_fallback.py); launches go to
+ffrt_validate instead of ffrt_launch, so the runtime's own argument checks
+still run (needs libffrt.so)."""
+
+import collections
+import contextlib
+import ctypes
+import os
+import shutil
+import sys
+import tempfile
+import types
+import unittest
+from unittest import mock
+
+from _util import FakeTensor, runtime_available
+from flashfuser import Kernel, ValidationError, load, write_bundle
+from flashfuser import _runtime
+from flashfuser import kernel as kernel_mod
+from flashfuser.fallback import FUSED, UNFUSED
+from test_bundle import FILES, manifest
+from test_fallback import FakeDtype
+
+Device = collections.namedtuple("Device", "type index")
+CUDA0, CUDA1, CPU = Device("cuda", 0), Device("cuda", 1), Device("cpu", None)
+
+
+class Tensor:
+    """What Kernel reads of a torch.Tensor (hashable device, like
+    torch.device)."""
+
+    def __init__(self, ptr, shape, dtype, strides=None, device=CUDA0):
+        self.ptr, self.shape, self.dtype = ptr, tuple(shape), dtype
+        self.device = device
+        self.is_cuda = device.type == "cuda"
+        s, st = 1, []
+        for d in reversed(self.shape):
+            st.append(s)
+            s *= d
+        self.contiguous_strides = tuple(reversed(st))
+        self.strides = tuple(strides or self.contiguous_strides)
+
+    def data_ptr(self):
+        return self.ptr
+
+    def stride(self):
+        return self.strides
+
+    def is_contiguous(self):
+        return self.strides == self.contiguous_strides
+
+
+class FakeTorch:
+    """A torch module stand-in that records device switches, stream
+    contexts and allocations."""
+
+    def __init__(self):
+        t = self.module = types.ModuleType("torch")
+        t.bfloat16, t.float16, t.float32 = (
+            FakeDtype("bfloat16"), FakeDtype("float16"), FakeDtype("float32"))
+        t.int32 = FakeDtype("int32")
+        self.current_device = 0
+        self.current_stream = 0
+        self.capturing = False
+        self.switches = []          # device indices entered
+        self.next_ptr = 0x70000000
+        fake = self
+
+        class Stream:
+            def __init__(self, handle=0):
+                self.cuda_stream = handle
+
+        class ExternalStream(Stream):
+            def __init__(self, handle, device=None):
+                super().__init__(handle)
+
+        @contextlib.contextmanager
+        def device(d):
+            index = d if isinstance(d, int) else d.index
+            fake.switches.append(index)
+            before, fake.current_device = fake.current_device, index
+            try:
+                yield
+            finally:
+                fake.current_device = before
+
+        def empty(shape, dtype=None, device=None):
+            ptr = fake.next_ptr
+            fake.next_ptr += 0x1000000
+            return Tensor(ptr, shape, dtype, device=device)
+
+        t.empty = empty
+        t.cuda = types.SimpleNamespace(
+            Stream=Stream, ExternalStream=ExternalStream,
+            current_device=lambda: fake.current_device,
+            current_stream=lambda device=None: Stream(fake.current_stream),
+            default_stream=lambda device=None: Stream(0),
+            stream=lambda s: contextlib.nullcontext(),
+            device=device,
+            is_current_stream_capturing=lambda: fake.capturing)
+
+
+class Recorder:
+    """Counts the uncached path's steps and records every launch."""
+
+    def __init__(self, test):
+        self.make_tensor = 0
+        self.describe = 0
+        self.launchers = 0          # bound launches built
+        self.launches = []          # (pointers, stream) per launch
+        real_make, real_describe = _runtime.make_tensor, \
+            kernel_mod.describe_tensor
+        rec = self
+
+        def make_tensor(*a, **kw):
+            rec.make_tensor += 1
+            return real_make(*a, **kw)
+
+        def describe_tensor(t):
+            rec.describe += 1
+            return real_describe(t)
+
+        def launcher(handle, arr, stream=0):
+            rec.launchers += 1
+            lib = _runtime.lib()
+
+            def go():
+                rec.launches.append((tuple(t.data for t in arr), stream))
+                # The runtime's checks, as ffrt_launch makes them (without
+                # the driver's pointer queries).
+                return lib.ffrt_validate(handle._ptr, arr, len(arr), 0, None)
+            return go
+
+        self.patches = [
+            mock.patch.object(_runtime, "make_tensor", make_tensor),
+            mock.patch.object(kernel_mod, "describe_tensor", describe_tensor),
+            mock.patch.object(_runtime.Handle, "launcher", launcher)]
+
+    def counts(self):
+        return self.make_tensor, self.launchers, len(self.launches)
+
+
+X, W, OUT = 0x10000000, 0x20000000, 0x30000000
+
+
+@unittest.skipUnless(runtime_available(), "libffrt.so not built")
+class Case(unittest.TestCase):
+    """manifest(): a gemm x [M, 128] (bf16) · w [128, 256] -> out [M, 256]
+    (f32), bins [1, 255] and [256, 4096] (a multiple of 128)."""
+
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp()
+        self.dir = os.path.join(self.tmp, "b")
+        write_bundle(self.dir, manifest(), FILES)
+        self.fake = FakeTorch()
+        self.torch = self.fake.module
+        self.rec = Recorder(self)
+        self.patches = [mock.patch.dict(sys.modules, {"torch": self.torch})]
+        self.patches += self.rec.patches
+        for p in self.patches:
+            p.start()
+
+    def tearDown(self):
+        for p in reversed(self.patches):
+            p.stop()
+        shutil.rmtree(self.tmp)
+
+    def args(self, m=128, x=X, w=W, out=OUT, **kw):
+        t = self.torch
+        return (Tensor(x, (m, 128), kw.get("x_dtype", t.bfloat16),
+                       strides=kw.get("x_strides"),
+                       device=kw.get("x_device", CUDA0)),
+                Tensor(w, kw.get("w_shape", (128, 256)), t.bfloat16),
+                Tensor(out, (kw.get("out_m", m), 256), t.float32))
+
+    def error(self, kernel, args, **kw):
+        """The ValidationError message of kernel(*inputs, out=out)."""
+        *inputs, out = args
+        with self.assertRaises(ValidationError) as cm:
+            kernel(*inputs, out=out, **kw)
+        return str(cm.exception)
+
+
+class FusedCacheTest(Case):
+    def test_repeated_call_reuses_the_arguments(self):
+        k = load(self.dir)
+        x, w, out = self.args()
+        self.assertIs(k(x, w, out=out), out)
+        self.assertEqual(self.rec.counts(), (3, 1, 1))
+        self.assertEqual(self.rec.describe, 3)
+        for _ in range(5):
+            self.assertIs(k(x, w, out=out), out)
+        # Nothing described or built again: the bound launch is reused.
+        self.assertEqual(self.rec.counts(), (3, 1, 6))
+        self.assertEqual(self.rec.describe, 3)
+        self.assertEqual(set(self.rec.launches), {((X, W, OUT), 0)})
+        # Equal arguments in new objects hit the same entry.
+        k(*self.args()[:2], out=self.args()[2])
+        self.assertEqual(self.rec.counts(), (3, 1, 7))
+        self.assertEqual(self.fake.switches, [0])     # the first call only
+
+    def test_changed_pointer(self):
+        k = load(self.dir)
+        x, w, out = self.args()
+        k(x, w, out=out)
+        x2 = self.args(x=X + 0x100000)[0]
+        k(x2, w, out=out)
+        # The known layout's arguments with the new pointer: no describe,
+        # no make_tensor, one new bound launch.
+        self.assertEqual(self.rec.counts(), (3, 2, 2))
+        self.assertEqual(self.rec.launches[-1], ((X + 0x100000, W, OUT), 0))
+        # Back to the first pointer: its launch, unchanged, is reused.
+        k(x, w, out=out)
+        self.assertEqual(self.rec.counts(), (3, 2, 3))
+        self.assertEqual(self.rec.launches[-1], ((X, W, OUT), 0))
+        out2 = self.args(out=OUT + 0x100000)[2]
+        k(x2, w, out=out2)
+        self.assertEqual(self.rec.launches[-1],
+                         ((X + 0x100000, W, OUT + 0x100000), 0))
+        self.assertEqual(self.rec.counts(), (3, 3, 4))
+
+    def test_changed_shape_is_described_again(self):
+        k = load(self.dir)
+        k(*self.args(128)[:2], out=self.args(128)[2])
+        k(*self.args(256)[:2], out=self.args(256)[2])
+        self.assertEqual(self.rec.counts(), (6, 2, 2))
+        k(*self.args(256)[:2], out=self.args(256)[2])
+        k(*self.args(128)[:2], out=self.args(128)[2])
+        self.assertEqual(self.rec.counts(), (6, 2, 4))
+
+    def test_changed_stride_is_checked_again(self):
+        k = load(self.dir)
+        k(*self.args()[:2], out=self.args()[2])
+        bad = self.args(x_strides=(256, 1))
+        message = self.error(k, bad)
+        self.assertIn("input 'x': not contiguous row-major", message)
+        self.assertEqual(message, self.error(load(self.dir), bad))
+        # A failed launch leaves nothing cached: it fails the same way again.
+        before = self.rec.make_tensor
+        self.assertEqual(self.error(k, bad), message)
+        self.assertEqual(self.rec.make_tensor, before + 3)
+
+    def test_changed_stream(self):
+        k = load(self.dir)
+        x, w, out = self.args()
+        k(x, w, out=out)
+        k(x, w, out=out, stream=0x1234)
+        self.assertEqual(self.rec.launches[-1], ((X, W, OUT), 0x1234))
+        k(x, w, out=out, stream=self.torch.cuda.Stream(0x5678))
+        self.assertEqual(self.rec.launches[-1], ((X, W, OUT), 0x5678))
+        # PyTorch's current stream is read at every call.
+        self.fake.current_stream = 0x9abc
+        k(x, w, out=out)
+        self.assertEqual(self.rec.launches[-1], ((X, W, OUT), 0x9abc))
+        self.assertEqual(self.rec.counts(), (3, 4, 4))
+        k(x, w, out=out, stream=0x1234)
+        self.assertEqual(self.rec.counts(), (3, 4, 5))
+
+    def test_new_arguments_get_the_same_errors(self):
+        t = self.torch
+        warm = load(self.dir)
+        warm(*self.args()[:2], out=self.args()[2])
+        warm(*self.args(256)[:2], out=self.args(256)[2])
+        cases = [
+            (self.args(x_dtype=t.float16), "input 'x': dtype f16 does not "
+                                           "match the bundle's bf16"),
+            (self.args(x_dtype=t.int32), "argument 'x': unsupported tensor "
+                                         "dtype torch.int32"),
+            (self.args(x_device=CPU), "argument 'x': tensor is on"),
+            (self.args(w_shape=(128, 512)), "input 'w': dimension 1 is 512"),
+            (self.args(out_m=64), "output 'out': M = 64 is inconsistent"),
+            (self.args(w=W + 8), "input 'w': data pointer 0x20000008 is not "
+                                 "16-byte aligned"),
+            (self.args(out=X), "output 'out' overlaps input 'x'"),
+            (self.args(300), "M = 300 is not a multiple of 128"),
+            (self.args(5000), "outside every kernel's M bin"),
+        ]
+        for args, expected in cases:
+            message = self.error(warm, args)
+            self.assertIn(expected, message)
+            self.assertEqual(message, self.error(load(self.dir), args))
+        x, w, out = self.args()
+        with self.assertRaisesRegex(ValidationError, "expected 2 inputs"):
+            warm(x, out=out)
+        with self.assertRaisesRegex(ValidationError, "expected 2 inputs"):
+            warm(x, w, out)         # out passed as an input
+        # The valid layouts still run from the cache.
+        before = self.rec.make_tensor
+        warm(x, w, out=out)
+        self.assertEqual(self.rec.make_tensor, before)
+
+    def test_allocated_out(self):
+        k = load(self.dir)
+        x, w, _ = self.args()
+        a = k(x, w)
+        b = k(x, w)
+        self.assertIsNot(a, b)
+        self.assertEqual((b.shape, b.dtype, b.device),
+                         ((128, 256), self.torch.float32, CUDA0))
+        self.assertEqual(self.rec.make_tensor, 3)
+        self.assertEqual(self.rec.launches[-1][0], (X, W, b.ptr))
+        self.assertEqual(len(self.rec.launches), 2)
+
+    def test_device_switch_only_when_needed(self):
+        k = load(self.dir)
+        x, w, out = self.args()
+        k(x, w, out=out)
+        k(x, w, out=out)
+        self.assertEqual(self.fake.switches, [0])
+        self.fake.current_device = 1
+        k(x, w, out=out)
+        self.assertEqual(self.fake.switches, [0, 0])
+        self.assertEqual(self.fake.current_device, 1)
+
+    def test_cuda_array_interface_arguments(self):
+        k = load(self.dir)
+        args = [FakeTensor(X, (128, 128)), FakeTensor(W, (128, 256)),
+                FakeTensor(OUT, (128, 256), typestr="<f4")]
+        k(*args[:2], out=args[2])
+        k(*args[:2], out=args[2])
+        self.assertEqual(self.rec.counts(), (3, 1, 2))
+        self.assertEqual(self.rec.launches[-1], ((X, W, OUT), 0))
+        byte_strides = FakeTensor(X, (128, 128), strides=(256, 2))
+        k(byte_strides, args[1], out=args[2])
+        self.assertEqual(self.rec.counts(), (6, 2, 3))
+        bad = FakeTensor(X, (128, 128), strides=(512, 2))
+        self.assertIn("input 'x': not contiguous row-major",
+                      self.error(k, (bad, *args[1:])))
+        self.assertEqual(self.fake.switches, [])
+
+    def test_clear_cache(self):
+        k = load(self.dir)
+        x, w, out = self.args()
+        k(x, w, out=out)
+        k.clear_cache()
+        k(x, w, out=out)
+        self.assertEqual(self.rec.counts(), (6, 2, 2))
+
+
+class UnfusedCacheTest(Case):
+    def setUp(self):
+        super().setUp()
+        self.binds, self.runs, self.checks = [], [], 0
+        test = self
+
+        def build_unfused(form):
+            def run(x, w, out):
+                run.bind(w)(x, out)
+
+            def bind(w):
+                test.binds.append(w.ptr)
+
+                def run_w(x, out):
+                    test.runs.append((x.ptr, w.ptr, out.ptr))
+                return run_w
+            run.bind = bind
+            return run
+
+        real_check = Kernel._unfused_args_ok
+
+        def check(kernel, args, m):
+            test.checks += 1
+            return real_check(kernel, args, m)
+
+        def event_timer(stream):
+            def timer(fn, warmup, reps):
+                for _ in range(3):
+                    fn()
+                return test.times.pop(0)
+            return timer
+
+        self.times = []
+        more = [mock.patch.object(kernel_mod, "build_unfused", build_unfused),
+                mock.patch.object(Kernel, "_unfused_args_ok", check),
+                mock.patch.object(kernel_mod, "event_timer", event_timer)]
+        for p in more:
+            p.start()
+        self.patches += more
+
+    def test_always_binds_once_per_weight_set(self):
+        k = load(self.dir, fallback="always")
+        x, w, out = self.args()
+        for _ in range(4):
+            self.assertIs(k(x, w, out=out), out)
+        self.assertEqual((len(self.binds), self.checks, len(self.runs)),
+                         (1, 1, 4))
+        self.assertEqual(self.rec.launches, [])
+        # New x and out pointers: the same bound chain.
+        x2, _, out2 = self.args(x=X + 0x100000, out=OUT + 0x100000)
+        k(x2, w, out=out2)
+        self.assertEqual((len(self.binds), self.checks), (1, 1))
+        self.assertEqual(self.runs[-1], (X + 0x100000, W, OUT + 0x100000))
+        # A new weight: bound again (its layout was checked already).
+        w2 = self.args(w=W + 0x100000)[1]
+        k(x, w2, out=out)
+        self.assertEqual((self.binds, self.checks), ([W, W + 0x100000], 1))
+        # A new M: checked again.
+        k(*self.args(256)[:2], out=self.args(256)[2])
+        self.assertEqual(self.checks, 2)
+        # runtime validation once per M (Kernel.validate in _decide): 2 x 3.
+        self.assertEqual(self.rec.make_tensor, 6)
+
+    def test_always_new_arguments_get_the_same_errors(self):
+        t = self.torch
+        warm = load(self.dir, fallback="always")
+        warm(*self.args()[:2], out=self.args()[2])
+        for args, expected in [
+                (self.args(x_strides=(256, 1)), "input 'x': not contiguous"),
+                (self.args(out_m=64), "output 'out': M = 64"),
+                (self.args(x_dtype=t.float16), "input 'x': dtype f16")]:
+            message = self.error(warm, args)
+            self.assertIn(expected, message)
+            self.assertEqual(message,
+                             self.error(load(self.dir, fallback="always"),
+                                        args))
+
+    def test_always_allocated_out_and_stream(self):
+        k = load(self.dir, fallback="always")
+        x, w, _ = self.args()
+        a, b = k(x, w), k(x, w)
+        self.assertIsNot(a, b)
+        self.assertEqual(self.runs[-1], (X, W, b.ptr))
+        k(x, w, stream=0x1234)
+        k(x, w, stream=0x1234)
+        # One bind per (weights, stream); one check for the layout.
+        self.assertEqual((len(self.binds), self.checks), (2, 1))
+
+    def test_auto_times_cached_paths_then_runs_them(self):
+        k = load(self.dir, fallback="auto")
+        x, w, out = self.args(128)
+        self.times = [2.0, 1.0]         # bin 0: unfused faster
+        k(x, w, out=out)
+        self.assertEqual(k.choice(128), UNFUSED)
+        # Timing: each path's first run took the uncached path, the other
+        # two the cached one; then the call itself ran unfused, checked.
+        self.assertEqual(len(self.rec.launches), 3)
+        self.assertEqual(self.rec.launchers, 1)
+        self.assertEqual((len(self.binds), len(self.runs)), (1, 4))
+        self.assertEqual(self.checks, 2)
+        # Kernel.validate in _decide and the first fused launch.
+        self.assertEqual(self.rec.make_tensor, 6)
+        for _ in range(3):
+            k(x, w, out=out)
+        self.assertEqual((self.rec.make_tensor, self.checks, len(self.binds),
+                          len(self.runs), len(self.rec.launches)),
+                         (6, 2, 1, 7, 3))
+        # Bin 1: fused faster; from then on the fused launch is reused.
+        x, w, out = self.args(256)
+        self.times = [1.0, 2.0]
+        k(x, w, out=out)
+        self.assertEqual(k.choice(256), FUSED)
+        launches, made = len(self.rec.launches), self.rec.make_tensor
+        for _ in range(3):
+            k(x, w, out=out)
+        self.assertEqual(len(self.rec.launches), launches + 3)
+        self.assertEqual(self.rec.make_tensor, made)
+        self.assertEqual(k.timings(256), {FUSED: 1.0, UNFUSED: 2.0})
+
+    def test_auto_undecided_capture_is_not_cached(self):
+        k = load(self.dir, fallback="auto")
+        x, w, out = self.args()
+        self.fake.capturing = True
+        k(x, w, out=out)
+        k(x, w, out=out)
+        self.assertIsNone(k.choice(128))
+        self.assertEqual(len(self.rec.launches), 2)
+        self.fake.capturing = False
+        self.times = [2.0, 1.0]
+        k(x, w, out=out)
+        self.assertEqual(k.choice(128), UNFUSED)
+        runs = len(self.runs)
+        k(x, w, out=out)
+        self.assertEqual(len(self.runs), runs + 1)
+
+
+@unittest.skipUnless(runtime_available(), "libffrt.so not built")
+class RuntimeLauncherTest(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp()
+        self.dir = os.path.join(self.tmp, "b")
+        write_bundle(self.dir, manifest(), FILES)
+
+    def tearDown(self):
+        shutil.rmtree(self.tmp)
+
+    def test_with_pointers_copies(self):
+        arr = _runtime.tensor_array([
+            _runtime.make_tensor(X, "bf16", (128, 128)),
+            _runtime.make_tensor(W, "bf16", (128, 256), (256, 1))])
+        copy = _runtime.with_pointers(arr, (X + 16, W + 32))
+        self.assertEqual([t.data for t in arr], [X, W])
+        self.assertEqual([t.data for t in copy], [X + 16, W + 32])
+        self.assertEqual([(t.dtype, t.ndim, t.has_strides, list(t.shape[:2]),
+                           list(t.strides[:2])) for t in copy],
+                         [(t.dtype, t.ndim, t.has_strides, list(t.shape[:2]),
+                           list(t.strides[:2])) for t in arr])
+        self.assertEqual(copy[1].dtype, b"bf16")
+
+    def test_closed_handle_launchers_fail_cleanly(self):
+        h = _runtime.Handle(self.dir)
+        arr = _runtime.tensor_array([
+            _runtime.make_tensor(X, "bf16", (128, 128)),
+            _runtime.make_tensor(W, "bf16", (128, 256)),
+            _runtime.make_tensor(OUT, "f32", (128, 256))])
+        go = h.launcher(arr, 0)
+        h.close()
+        self.assertEqual(go(), _runtime.ERROR_INVALID_ARGUMENT)
+        self.assertEqual(_runtime.last_error(), "null bundle")
+        self.assertIsInstance(arr, ctypes.Array)
+
+
+if __name__ == "__main__":
+    unittest.main()
