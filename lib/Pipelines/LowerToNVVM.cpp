@@ -29,6 +29,7 @@ void ff::buildLowerToNVVMPipeline(OpPassManager &pm,
   dsm::DSMMaterializeOptions materialize;
   materialize.testOmitBarrier = options.testOmitBarrier;
   materialize.multicastA = options.multicastA;
+  materialize.selfCleaningWorkspace = options.selfCleaningWorkspace;
   pm.addPass(dsm::createDSMMaterialize(materialize));
   pm.addPass(ff::createConvertDSMToNVGPU());
 

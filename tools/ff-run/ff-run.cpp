@@ -382,8 +382,8 @@ int main(int argc, char **argv) {
 
   double relL2 = -1, relMax = -1;
   long long nonfiniteRef = -1;
+  std::vector<float> ref;
   if (check) {
-    std::vector<float> ref;
     if (!run::computeReference(d, man, m, inputs, ref, error)) {
       std::fprintf(stderr, "ff-run: reference: %s\n", error.c_str());
       freeAll();
@@ -530,6 +530,44 @@ int main(int argc, char **argv) {
                 flops / (medianUs * 1e-6) / 1e12);
     d.cuEventDestroy(e0);
     d.cuEventDestroy(e1);
+  }
+
+  // After many launches the output must still match: a kernel that leaves
+  // its workspace dirty (self-cleaning workspaces are cleared only when
+  // allocated) or depends on stale state fails here, not on the first run.
+  if (check && (repeat > 1 || bench > 0)) {
+    int launches = repeat + (bench > 0 ? 5 + 10 * bench : 0);
+    std::vector<std::vector<uint8_t>> last;
+    for (const TensorArg &a : outputs)
+      if ((r = poison(a)) != CUDA_SUCCESS) {
+        freeAll();
+        return cudaFail(d, "cuMemset", r);
+      }
+    if (!bundle->launch(args, nullptr, error)) {
+      std::fprintf(stderr, "ff-run: %s\n", error.c_str());
+      freeAll();
+      return kCuda;
+    }
+    if ((r = d.cuCtxSynchronize()) != CUDA_SUCCESS) {
+      std::fprintf(stderr, "ff-run: kernel failed: %s\n",
+                   d.errorString("cuCtxSynchronize", r).c_str());
+      return kCuda;
+    }
+    if ((r = readOutputs(last)) != CUDA_SUCCESS) {
+      freeAll();
+      return cudaFail(d, "cuMemcpyDtoH", r);
+    }
+    std::vector<float> again;
+    run::OutputStats st =
+        run::decodeOutput(last[0].data(), count, out.dtype, again);
+    run::Comparison c =
+        run::compareWithReference(again, out.dtype, ref, tolL2, tolMax);
+    bool pass = c.pass && st.unwritten == 0;
+    std::printf("recheck: launch %d: |out-ref|/|ref| = %.3e, max rel %.3e, "
+                "%zu unwritten -> %s\n",
+                launches + 1, c.relL2, c.relMax, st.unwritten,
+                pass ? "PASS" : "FAIL");
+    ok = ok && pass;
   }
   // key=value pairs, status last; -1 marks a figure that was not measured.
   std::printf("RESULT bundle=%s M=%lld kernel=%s written=%s rel_l2=%.3e "

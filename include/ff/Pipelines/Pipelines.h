@@ -53,6 +53,11 @@ struct LowerToNVVMOptions : public PassPipelineOptions<LowerToNVVMOptions> {
       llvm::cl::desc("Forwarded to --dsm-materialize: FFN clusters share A "
                      "by TMA multicast"),
       llvm::cl::init(false)};
+  PassOptions::Option<bool> selfCleaningWorkspace{
+      *this, "self-cleaning-workspace",
+      llvm::cl::desc("Forwarded to --dsm-materialize: atomic workspaces are "
+                     "cleared by the kernel, not before every launch"),
+      llvm::cl::init(false)};
 };
 
 /// dsm-materialize -> convert-dsm-to-nvgpu -> NVVM/LLVM conversions ->

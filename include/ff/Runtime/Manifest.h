@@ -71,9 +71,10 @@ struct ParamSpec {
   int64_t scalarValue = 0;
   // Workspace: bytes = bytesFixed + bytesPerM * M. With zero, cleared
   // before each launch: all of it, or with zeroBytesPerM > 0 only the last
-  // zeroBytesPerM * M bytes.
+  // zeroBytesPerM * M bytes. With selfCleaning as well, the kernel leaves
+  // the workspace all-zero, so it is cleared only when it is allocated.
   int64_t bytesPerM = 0, bytesFixed = 0, zeroBytesPerM = 0;
-  bool zero = false;
+  bool zero = false, selfCleaning = false;
 };
 
 struct KernelSpec {

@@ -144,6 +144,16 @@ TEST(ManifestTest, RejectsInvalidManifestsNamingTheField) {
       {"\"bytes_per_m\": 16384, \"zero\": true}",
        "\"bytes_per_m\": 16384, \"zero\": false, \"zero_bytes_per_m\": 32}",
        "params[6].zero_bytes_per_m: needs \"zero\": true"},
+      {"\"bytes_per_m\": 16384, \"zero\": true}",
+       "\"bytes_per_m\": 16384, \"zero\": false, \"self_cleaning\": true}",
+       "params[6].self_cleaning: needs \"zero\": true"},
+      {"\"bytes_per_m\": 16384, \"zero\": true}",
+       "\"bytes_per_m\": 16384, \"zero\": true, \"zero_bytes_per_m\": 32, "
+       "\"self_cleaning\": true}",
+       "params[6].self_cleaning: and \"zero_bytes_per_m\" are exclusive"},
+      {"\"bytes_per_m\": 16384, \"zero\": true}",
+       "\"bytes_per_m\": 16384, \"zero\": true, \"self_cleaning\": 1}",
+       "params[6].self_cleaning"},
       {"\"hash\": \"0000", "\"hash\": \"000", "hash: expected 64"},
       {"\"kernels\": [", "\"kernelz\": [", "missing field \"kernels\""},
   };
@@ -279,4 +289,17 @@ TEST(ManifestTest, WorkspaceMayClearOnlyItsTrailingCounters) {
            "\"bytes_per_m\": 16384, \"zero\": true, \"zero_bytes_per_m\": 32}");
   ASSERT_TRUE(parseManifest(text, m, error)) << error;
   EXPECT_EQ(m.kernels[0].params[6].zeroBytesPerM, 32);
+}
+
+TEST(ManifestTest, SelfCleaningWorkspaceIsClearedOnlyWhenAllocated) {
+  Manifest m;
+  std::string error;
+  ASSERT_TRUE(parseManifest(validManifest(), m, error)) << error;
+  EXPECT_FALSE(m.kernels[0].params[6].selfCleaning);
+  std::string text =
+      edit(validManifest(), "\"bytes_per_m\": 16384, \"zero\": true}",
+           "\"bytes_per_m\": 16384, \"zero\": true, \"self_cleaning\": true}");
+  ASSERT_TRUE(parseManifest(text, m, error)) << error;
+  EXPECT_TRUE(m.kernels[0].params[6].selfCleaning);
+  EXPECT_TRUE(m.kernels[0].params[6].zero);
 }

@@ -736,6 +736,11 @@ void KernelEmitter::emitFinisher() {
                                        cstI32(p.schedule.getGrid()[1] - 1));
     Value flag = arith::ExtUIOp::create(b, loc, i32, last);
     LLVM::StoreOp::create(b, loc, flag, flagPtr, 4);
+    // Every cluster has counted in: the next launch starts from zero.
+    if (p.selfCleaningWorkspace)
+      ifThen(last, [&] {
+        LLVM::StoreOp::create(b, loc, cstI32(0), gep(ws, cntOff), 4);
+      });
   });
   // --dsm-materialize=test-omit-barrier drops this barrier: the flag is then
   // read while thread 0 may still write it, a shared-memory race that
@@ -759,13 +764,22 @@ void KernelEmitter::emitFinisher() {
                  // Deterministic: the planes of clusters 0, 1, ... in
                  // that order, whatever order they arrived in.
                  Value v;
+                 auto quad = VectorType::get({4}, f32);
                  for (int64_t q = 0; q < p.numPlanes(); ++q) {
                    Value plane = mul(planeStart(cst(q)), 4);
                    Value x = LLVM::LoadOp::create(
-                       b, loc, VectorType::get({4}, f32),
-                       gep(ws, add(plane, off)), 16, /*isVolatile=*/true);
+                       b, loc, quad, gep(ws, add(plane, off)), 16,
+                       /*isVolatile=*/true);
                    v = v ? LLVM::FAddOp::create(b, loc, v, x).getResult() : x;
                  }
+                 // The atomic sum is consumed: leave zeros for the next
+                 // launch when the runtime clears the workspace only when
+                 // it allocates it.
+                 if (p.selfCleaningWorkspace)
+                   LLVM::StoreOp::create(
+                       b, loc,
+                       LLVM::ZeroOp::create(b, loc, quad).getResult(),
+                       gep(ws, off), 16);
                  SmallVector<Value> ys;
                  for (int64_t i = 0; i < 4; ++i)
                    ys.push_back(

@@ -204,10 +204,18 @@ DictionaryAttr DSMMaterializePass::materialize(FusedChainOp chain,
                               b.getI64IntegerAttr(plan.workspaceBytesPerM())),
                b.getNamedAttr("zero", b.getBoolAttr(true))};
       // Deterministic planes are written in full before they are read:
-      // only the trailing arrival counters need clearing.
+      // only the trailing arrival counters need clearing, before each launch
+      // (their offset moves with M, onto rows an earlier launch's planes may
+      // have left non-zero).
       if (plan.isDeterministic())
         attrs.push_back(b.getNamedAttr(
             "zero_bytes_per_m", b.getI64IntegerAttr(plan.clusterN * 4)));
+      // With self-cleaning-workspace the atomic workspace is left all-zero
+      // by its finishers (sums cleared as read, counters reset): the runtime
+      // clears it when it allocates it.
+      else if (plan.selfCleaningWorkspace)
+        attrs.push_back(
+            b.getNamedAttr("self_cleaning", b.getBoolAttr(true)));
       break;
     case KernelParam::Kind::I64:
       attrs = {b.getNamedAttr("kind", b.getStringAttr("i64")),
@@ -348,6 +356,8 @@ void DSMMaterializePass::runOnOperation() {
         return signalPassFailure();
       }
       plan->testOmitBarrier = testOmitBarrier;
+      plan->selfCleaningWorkspace =
+          selfCleaningWorkspace && !plan->isDeterministic();
       if (multicastA && plan->kind != ChainKind::gemm)
         plan->aMulticast = plan->canMulticastA();
       if (testOmitBarrier && !plan->needsWorkspace) {

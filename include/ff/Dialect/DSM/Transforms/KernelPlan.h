@@ -81,6 +81,10 @@ struct KernelPlan {
   /// Testing only: drop the barrier between the workspace finisher's flag
   /// write and its reads (a race for compute-sanitizer to find).
   bool testOmitBarrier = false;
+  /// Atomic workspaces: finishers clear the sums they read and reset their
+  /// counters, so the runtime clears the workspace only when it allocates it
+  /// (--dsm-materialize=self-cleaning-workspace).
+  bool selfCleaningWorkspace = false;
 
   // Shared-memory layout (bytes from the 1024-aligned dynamic base).
   int64_t smemA = 0, smemB = 0, smemC = 0, smemD = 0, smemE = 0,

@@ -157,7 +157,13 @@ def DSMMaterialize : Pass<"dsm-materialize", "ModuleOp"> {
            "FFN clusters along n share their A tile by TMA multicast (each "
            "CTA loads blk_m/cls_n rows into every CTA; stages are released "
            "in every CTA) where blk_m/cls_n is a multiple of 8 and A is not "
-           "a 3x3 convolution; GEMM clusters always multicast">
+           "a 3x3 convolution; GEMM clusters always multicast">,
+    Option<"selfCleaningWorkspace", "self-cleaning-workspace", "bool",
+           "false",
+           "Atomic inter-cluster workspaces are left all-zero by the kernel "
+           "(each finisher clears the sums it reads and resets its counter), "
+           "so the runtime clears them only when it allocates them instead "
+           "of before every launch (manifest self_cleaning)">
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::func::FuncDialect",
