@@ -7,7 +7,8 @@ weights' layout). ``chain_form`` reads that into a ``ChainForm`` (pure
 Python); ``build_unfused`` turns it into a callable running the same chain as
 plain PyTorch ops: cuBLAS GEMMs (cuDNN for a 3x3 convolution), the
 activation, the gate product. ``Dispatcher`` picks, per M bin, whichever of
-the two paths was measured faster (docs/runtime.md, "Fallback").
+the two paths was measured faster, once for eager calls and once for calls
+captured into a CUDA graph (docs/runtime.md, "Fallback").
 
 Nothing here imports PyTorch at module level, so the package still imports
 without it.
@@ -23,6 +24,9 @@ from typing import Callable, Dict, Hashable, Optional, Sequence, Tuple
 FUSED = "fused"
 UNFUSED = "unfused"
 MODES = ("never", "auto", "always")
+# Dispatcher.times keys of the medians per CUDA graph replay.
+FUSED_GRAPH = "fused_graph"
+UNFUSED_GRAPH = "unfused_graph"
 
 # The activations a manifest can name (lib/Runtime/Manifest.cpp; mlirgen's
 # ACTIVATIONS). "custom" (an epilogue the compiler's matcher did not know)
@@ -380,13 +384,70 @@ def event_timer(stream) -> Timer:
     return timer
 
 
+def _capture_begin(graph):
+    """graph.capture_begin() on the current stream, the thread's own unsafe
+    CUDA calls an error (thread_local: other threads are left alone); older
+    PyTorch without capture_error_mode, its default."""
+    try:
+        graph.capture_begin(capture_error_mode="thread_local")
+    except TypeError:
+        graph.capture_begin()
+
+
+def graph_timer(stream) -> Timer:
+    """Median milliseconds of one replay of fn() captured in a CUDA graph:
+    on a side stream that first waits for `stream`, `warmup` eager runs,
+    one capture into its own torch.cuda.CUDAGraph (a private memory pool),
+    `warmup` untimed replays, then `reps` replays with CUDA events around
+    each and a synchronize after it, like scripts/bench/bench.py's graph
+    baselines: no host launch path, only the graph launch. fn must launch
+    on the current stream. `stream` waits for the side stream afterwards,
+    and the graph (with its pool) is freed, also when capturing fails."""
+    import torch
+
+    def timer(fn, warmup, reps):
+        side = torch.cuda.Stream(device=stream.device)
+        side.wait_stream(stream)
+        graph = torch.cuda.CUDAGraph()
+        try:
+            with torch.cuda.stream(side):
+                for _ in range(warmup):
+                    fn()
+                _capture_begin(graph)
+                try:
+                    fn()
+                finally:
+                    graph.capture_end()
+                for _ in range(warmup):
+                    graph.replay()
+                side.synchronize()
+                times = []
+                for _ in range(reps):
+                    start = torch.cuda.Event(enable_timing=True)
+                    end = torch.cuda.Event(enable_timing=True)
+                    start.record(side)
+                    graph.replay()
+                    end.record(side)
+                    end.synchronize()
+                    times.append(start.elapsed_time(end))
+            return statistics.median(times)
+        finally:
+            stream.wait_stream(side)
+            graph.reset()
+    return timer
+
+
 class Dispatcher:
-    """Per-key (M bin) choice between a fused and an unfused callable.
+    """Per-key (M bin) choice between a fused and an unfused callable, one
+    for eager calls and one for calls captured into a CUDA graph.
 
     ``mode``: "never" always answers fused, "always" unfused; "auto" times
     both the first time a key is seen (``timer(fn, warmup, reps)`` -> ms)
-    and remembers the faster (fused on a tie). Nothing is timed while a
-    CUDA graph is being captured (``capturing``): a remembered choice is
+    and remembers the faster (fused on a tie) as the eager choice; with a
+    ``graph_timer`` it then times both again as CUDA graph replays and
+    remembers the faster there as the graph choice (the eager choice when
+    graph timing fails or is not asked for). Nothing is timed while a CUDA
+    graph is being captured (``capturing``): the remembered graph choice is
     used, else fused, and the key stays undecided."""
 
     def __init__(self, mode: str = "auto", warmup: int = 3, reps: int = 15):
@@ -396,34 +457,52 @@ class Dispatcher:
         self.mode = mode
         self.warmup = warmup
         self.reps = reps
-        self._choice: Dict[Hashable, str] = {}
+        self._choice: Dict[Hashable, str] = {}      # eager
+        self._graph: Dict[Hashable, str] = {}       # under capture
         self._times: Dict[Hashable, Dict[str, Optional[float]]] = {}
 
-    def choice(self, key) -> Optional[str]:
-        """The remembered choice for `key`, or None while undecided."""
-        return self._choice.get(key)
+    def choice(self, key, graph: bool = False) -> Optional[str]:
+        """The remembered eager choice for `key` (with graph=True, the one
+        for captured calls), or None while undecided."""
+        return (self._graph if graph else self._choice).get(key)
+
+    def choices(self, key) -> Optional[Dict[str, str]]:
+        """{"eager": path, "graph": path} for `key`, None while undecided."""
+        c = self._choice.get(key)
+        if c is None:
+            return None
+        return {"eager": c, "graph": self._graph.get(key, c)}
 
     def times(self, key) -> Optional[Dict[str, Optional[float]]]:
         """{"fused": ms, "unfused": ms or None} measured for `key` (None
-        when it was decided without timing)."""
+        when it was decided without timing), and where graphs were timed
+        "fused_graph" and "unfused_graph" (ms per replay, None when that
+        timing failed or was skipped)."""
         t = self._times.get(key)
         return dict(t) if t is not None else None
 
     def choose(self, key, fused: Callable[[], object],
                unfused: Optional[Callable[[], object]], timer: Timer,
-               capturing: bool = False) -> str:
-        """The path for `key`, deciding (and timing, in "auto") when it is
-        undecided. `unfused` is None when the chain has no unfused form."""
+               capturing: bool = False, graph_timer: Optional[Timer] = None,
+               graph_paths: Optional[Tuple[Callable[[], object],
+                                           Callable[[], object]]] = None
+               ) -> str:
+        """The path for `key` in this context (the graph choice when
+        `capturing`, else the eager one), deciding (and timing, in "auto")
+        when it is undecided. `unfused` is None when the chain has no
+        unfused form. `graph_timer` (optional) times a callable as CUDA
+        graph replays; `graph_paths`: the (fused, unfused) callables it
+        captures, when they differ from the eager ones."""
         c = self._choice.get(key)
         if c is not None:
-            return c
+            return self._graph.get(key, c) if capturing else c
         if self.mode == "never" or (self.mode == "auto" and unfused is None):
-            c = FUSED
+            c = g = FUSED
         elif self.mode == "always":
             if unfused is None:
                 raise FallbackUnavailable("fallback='always' but the chain "
                                           "has no unfused form")
-            c = UNFUSED
+            c = g = UNFUSED
         elif capturing:
             return FUSED            # timing would break the capture
         else:
@@ -436,6 +515,30 @@ class Dispatcher:
                 t_unfused = None
             c = UNFUSED if t_unfused is not None and t_unfused < t_fused \
                 else FUSED
-            self._times[key] = {FUSED: t_fused, UNFUSED: t_unfused}
+            times = {FUSED: t_fused, UNFUSED: t_unfused}
+            g = c
+            if graph_timer is not None:
+                times[FUSED_GRAPH] = times[UNFUSED_GRAPH] = None
+                if t_unfused is not None:
+                    g = self._time_graphs(times, c, graph_timer,
+                                          graph_paths or (fused, unfused))
+            self._times[key] = times
         self._choice[key] = c
+        self._graph[key] = g
         return c
+
+    def _time_graphs(self, times, eager: str, graph_timer: Timer,
+                     paths) -> str:
+        """Times both paths as graph replays into `times`; the faster
+        (fused on a tie), or `eager` when either timing fails."""
+        gf, gu = paths
+        try:
+            times[FUSED_GRAPH] = graph_timer(gf, self.warmup, self.reps)
+            times[UNFUSED_GRAPH] = graph_timer(gu, self.warmup, self.reps)
+        except Exception as e:  # noqa: BLE001 (any failure: eager choice)
+            warnings.warn(f"flashfuser: timing the paths in CUDA graphs "
+                          f"failed ({e}); captured calls use the eager "
+                          f"choice ({eager})")
+            return eager
+        return UNFUSED if times[UNFUSED_GRAPH] < times[FUSED_GRAPH] \
+            else FUSED

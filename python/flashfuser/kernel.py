@@ -9,7 +9,7 @@ from . import _runtime
 from .bundle import BundleError, select_kernel, verify_bundle
 from .fallback import (FUSED, MODES, UNFUSED, ChainForm, Dispatcher,
                        FallbackUnavailable, build_unfused, chain_form,
-                       event_timer)
+                       event_timer, graph_timer)
 
 # Element sizes and dtype names across PyTorch and __cuda_array_interface__.
 _TORCH_DTYPES = {"torch.bfloat16": "bf16", "torch.float16": "f16",
@@ -116,6 +116,17 @@ def _torch_hooks(torch) -> Tuple[Callable[[], int], Callable[[int], int]]:
     return cur, raw
 
 
+def _capture_hook(torch) -> Callable[[], bool]:
+    """Whether PyTorch's current stream is capturing a CUDA graph: the C
+    binding torch.cuda.is_current_stream_capturing wraps, where it exists."""
+    cap = getattr(getattr(torch, "_C", None),
+                  "_cuda_isCurrentStreamCapturing", None)
+    if cap is None:
+        def cap():
+            return torch.cuda.is_current_stream_capturing()
+    return cap
+
+
 def _put(cache: dict, key, value, limit: int):
     """cache[key] = value, dropping the oldest entries beyond `limit`."""
     while len(cache) >= limit:
@@ -129,7 +140,8 @@ def _put(cache: dict, key, value, limit: int):
 class _Entry:
     """What a call with one argument layout (and out given, or allocated
     from `alloc`) needs on its cached path."""
-    __slots__ = ("dev", "alloc", "tmpl", "ptrs", "unfused_ok", "path")
+    __slots__ = ("dev", "alloc", "tmpl", "ptrs", "unfused_ok", "path",
+                 "gpath")
 
     def __init__(self, dev, alloc):
         self.dev = dev              # CUDA device index of x (torch), or None
@@ -137,7 +149,8 @@ class _Entry:
         self.tmpl = None            # ffrt_tensor array of a fused launch
         self.ptrs = None            # the data pointers in tmpl
         self.unfused_ok = False     # the unfused chain's check passed
-        self.path = None            # the decided path, once decided
+        self.path = None            # the decided eager path, once decided
+        self.gpath = None           # the decided path under graph capture
 
 
 # Cache sizes (per Kernel, oldest dropped first). Layouts and fused launches
@@ -174,9 +187,11 @@ class Kernel:
     ``fallback`` picks between the fused kernel and the same chain as plain
     PyTorch ops (flashfuser.fallback): "never" (default) always launches the
     fused kernel; "always" runs the unfused chain; "auto" times both on the
-    first call whose M falls in each kernel's M bin and runs the faster one
-    from then on (``choice(m)``, ``timings(m)``). docs/runtime.md,
-    "Fallback"."""
+    first call whose M falls in each kernel's M bin, both as eager calls
+    and as CUDA graph replays, and from then on runs the faster eager path,
+    or while a CUDA graph is being captured the faster graph path
+    (``choice(m)``, ``choice(m, graph=True)``, ``choices(m)``,
+    ``timings(m)``). docs/runtime.md, "Fallback"."""
 
     def __init__(self, path: str, verify: bool = True,
                  fallback: str = "never"):
@@ -212,7 +227,8 @@ class Kernel:
         self._dynamic_m = self.inputs[0]["shape"][0] == -1
         self._static_m = chain["m"]
         self._unfused = None        # built on first use (needs PyTorch)
-        self._by_m: Dict[int, str] = {}     # M -> decided path
+        # M -> decided (eager path, path under graph capture)
+        self._by_m: Dict[int, Tuple[str, str]] = {}
         self._expect: Dict[int, list] = {}  # M -> [(shape, torch dtype)]
         self._n_in = len(self.inputs)
         # The steady-state path (_cached): argument layout -> _Entry;
@@ -222,7 +238,7 @@ class Kernel:
         self._launches: Dict[Any, Callable[[], int]] = {}
         self._runners: Dict[Any, Callable] = {}
         self._torch = None          # set with the first torch call
-        self._cur_dev = self._raw_stream = None
+        self._cur_dev = self._raw_stream = self._is_capturing = None
 
     def __repr__(self):
         c = self.manifest["chain"]
@@ -282,10 +298,12 @@ class Kernel:
                 return i
         return None
 
-    def choice(self, m: int) -> Optional[str]:
-        """The path a call with this M takes: "fused" or "unfused"; None
-        when no kernel's bin holds m, or with fallback="auto" while m's bin
-        is undecided (before its first call outside graph capture)."""
+    def choice(self, m: int, graph: bool = False) -> Optional[str]:
+        """The path an eager call with this M takes (graph=True: a call
+        made while a CUDA graph is being captured): "fused" or "unfused";
+        None when no kernel's bin holds m, or with fallback="auto" while
+        m's bin is undecided (before its first call outside graph
+        capture)."""
         b = self._bin(m)
         if b is None:
             return None
@@ -293,11 +311,21 @@ class Kernel:
             return FUSED
         if self.fallback == "always":
             return UNFUSED
-        return self._dispatcher.choice(b)
+        return self._dispatcher.choice(b, graph=graph)
+
+    def choices(self, m: int) -> Optional[Dict[str, str]]:
+        """{"eager": path, "graph": path}: choice(m) and choice(m,
+        graph=True); None when either is None."""
+        eager, graph = self.choice(m), self.choice(m, graph=True)
+        if eager is None or graph is None:
+            return None
+        return {"eager": eager, "graph": graph}
 
     def timings(self, m: int) -> Optional[Dict[str, Optional[float]]]:
-        """{"fused": ms, "unfused": ms} measured when m's bin was decided
-        (median per call); None when nothing was timed for it."""
+        """{"fused": ms, "unfused": ms, "fused_graph": ms, "unfused_graph":
+        ms} measured when m's bin was decided: medians per eager call and
+        per CUDA graph replay (the graph ones None when graph timing failed
+        or was skipped); None when nothing was timed for it."""
         b = self._bin(m)
         if b is None or self._dispatcher is None:
             return None
@@ -358,6 +386,9 @@ class Kernel:
             return None
         if path is None:
             path = e.path
+            # Differing eager and graph choices: one capture check.
+            if path is not e.gpath and self._capturing(stream, e.dev):
+                path = e.gpath
         if path == FUSED:
             if e.tmpl is None:
                 return None
@@ -458,7 +489,17 @@ class Kernel:
     def _use_torch(self, torch):
         if self._torch is not torch:
             self._cur_dev, self._raw_stream = _torch_hooks(torch)
+            self._is_capturing = _capture_hook(torch)
             self._torch = torch
+
+    def _capturing(self, stream, dev) -> bool:
+        """Whether the stream a call runs on (`stream`, else PyTorch's
+        current stream of device `dev`) is capturing a CUDA graph."""
+        if stream is None and (dev is None or self._cur_dev() == dev):
+            return bool(self._is_capturing())
+        torch = self._torch
+        with torch.cuda.stream(_torch_stream(torch, stream, dev)):
+            return bool(self._is_capturing())
 
     # ------------------------------------------------------------------
     # The first call of a layout: every check, then the cache entry
@@ -510,9 +551,15 @@ class Kernel:
             if e.tmpl is None:
                 e.tmpl, e.ptrs = arr, ptrs
             _put(self._launches, (e, ptrs, h), go, _MAX_LAUNCHES)
-            if self._dispatcher is None or torch is None or \
-                    self._by_m.get(self._m_of(x)) == FUSED:
-                e.path = FUSED
+            if self._dispatcher is None or torch is None:
+                e.path = e.gpath = FUSED
+            else:
+                paths = self._by_m.get(self._m_of(x))
+                if paths is not None:
+                    if paths[0] == FUSED:
+                        e.path = FUSED
+                    if paths[1] == FUSED:
+                        e.gpath = FUSED
         return out
 
     def _call_dispatched(self, inputs, out, stream):
@@ -525,11 +572,16 @@ class Kernel:
                     f"needs torch tensors, got {type(x).__name__}")
             return self._call_fused(inputs, out, stream)
         m = self._m_of(x)
-        path = self._by_m.get(m)
-        if path == FUSED:
-            return self._call_fused(inputs, out, stream)
         import torch
         self._use_torch(torch)
+        path = None
+        paths = self._by_m.get(m)
+        if paths is not None:
+            path = paths[0]
+            if path != paths[1] and self._capturing(stream, x.device.index):
+                path = paths[1]
+        if path == FUSED:
+            return self._call_fused(inputs, out, stream)
         alloc = None
         if out is None:
             alloc = self._alloc_spec(x, torch)
@@ -541,8 +593,11 @@ class Kernel:
         return self._call_fused(inputs, out, stream)
 
     def _decide(self, m, inputs, out, stream) -> str:
-        """The path for M's bin, deciding it (timing both, in "auto") on its
-        first call; the answer is cached per M once the bin is decided."""
+        """The path for M's bin in this call's context (capturing or not),
+        deciding it on its first call outside capture: in "auto", both
+        paths timed eagerly and as CUDA graph replays (into `out`; the
+        caller then runs the chosen path for real). The answer is cached per
+        M once the bin is decided."""
         import torch
         b = self._bin(m)
         if b is None:
@@ -564,12 +619,25 @@ class Kernel:
             if self._cached(inputs, out, stream, UNFUSED) is None:
                 self._call_unfused(inputs, out, stream, m)
 
+        # Captured as a later captured call runs: on the current (the
+        # capturing) stream, whatever stream= this call named.
+        def graph_fused():
+            if self._cached(inputs, out, None, FUSED) is None:
+                self._call_fused(inputs, out, None)
+
+        def graph_unfused():
+            if self._cached(inputs, out, None, UNFUSED) is None:
+                self._call_unfused(inputs, out, None, m)
+
         with torch.cuda.stream(ts):
             path = self._dispatcher.choose(
                 b, fused, unfused if self._unfused is not None else None,
-                event_timer(ts), torch.cuda.is_current_stream_capturing())
-        if self._dispatcher.choice(b) is not None:
-            self._by_m[m] = path
+                event_timer(ts), bool(self._is_capturing()),
+                graph_timer=graph_timer(ts),
+                graph_paths=(graph_fused, graph_unfused))
+        choices = self._dispatcher.choices(b)
+        if choices is not None:
+            self._by_m[m] = (choices["eager"], choices["graph"])
         return path
 
     def _unfused_args_ok(self, args, m) -> bool:
@@ -613,8 +681,12 @@ class Kernel:
                     self._unfused(*args)
             return out
         e.unfused_ok = True
-        if self._by_m.get(m) == UNFUSED:
-            e.path = UNFUSED
+        paths = self._by_m.get(m)
+        if paths is not None:
+            if paths[0] == UNFUSED:
+                e.path = UNFUSED
+            if paths[1] == UNFUSED:
+                e.gpath = UNFUSED
         wptrs = tuple(t.data_ptr() for t in inputs[1:])
         hs = None if stream is None else _stream_handle(stream)
         run = self._runners.get((e, wptrs, hs))

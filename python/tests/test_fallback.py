@@ -16,9 +16,9 @@ from unittest import mock
 from _util import runtime_available
 from flashfuser import Kernel, ValidationError, load, write_bundle
 from flashfuser import kernel as kernel_mod
-from flashfuser.fallback import (FUSED, UNFUSED, ChainForm, Dispatcher,
-                                 FallbackUnavailable, chain_form,
-                                 weight_layout)
+from flashfuser.fallback import (FUSED, FUSED_GRAPH, UNFUSED, UNFUSED_GRAPH,
+                                 ChainForm, Dispatcher, FallbackUnavailable,
+                                 chain_form, weight_layout)
 from test_bundle import FILES, manifest
 
 
@@ -137,6 +137,125 @@ class DispatcherTest(unittest.TestCase):
     def test_bad_mode(self):
         with self.assertRaisesRegex(ValueError, "never, auto, always"):
             Dispatcher("sometimes")
+
+
+class GraphChoiceTest(unittest.TestCase):
+    """Dispatcher's second choice, for calls captured into a CUDA graph."""
+
+    def test_eager_and_graph_choices_are_kept_apart(self):
+        fused, unfused, _ = paths()
+        gfused, gunfused, _ = paths()
+        d = Dispatcher("auto")
+        # Eagerly the unfused chain's host launches make it slower; replayed
+        # from a graph it is faster (G9 on an H100).
+        eager = FakeTimer({fused: 0.030, unfused: 0.060})
+        graph = FakeTimer({gfused: 0.0265, gunfused: 0.0145})
+        self.assertEqual(d.choose(0, fused, unfused, eager, graph_timer=graph,
+                                  graph_paths=(gfused, gunfused)), FUSED)
+        self.assertEqual(eager.timed, [fused, unfused])
+        self.assertEqual(graph.timed, [gfused, gunfused])
+        self.assertEqual(d.choice(0), FUSED)
+        self.assertEqual(d.choice(0, graph=True), UNFUSED)
+        self.assertEqual(d.choices(0), {"eager": FUSED, "graph": UNFUSED})
+        self.assertEqual(d.times(0), {FUSED: 0.030, UNFUSED: 0.060,
+                                      FUSED_GRAPH: 0.0265,
+                                      UNFUSED_GRAPH: 0.0145})
+        # Decided: eager calls get the eager choice, captured ones the
+        # graph choice, nothing timed again.
+        self.assertEqual(d.choose(0, fused, unfused, eager), FUSED)
+        self.assertEqual(d.choose(0, fused, unfused, eager, capturing=True),
+                         UNFUSED)
+        self.assertEqual((len(eager.timed), len(graph.timed)), (2, 2))
+        # The other way round, and without graph_paths the eager callables
+        # are captured.
+        slow = FakeTimer({fused: 0.9, unfused: 0.5})
+        slow_graph = FakeTimer({fused: 0.4, unfused: 0.5})
+        self.assertEqual(d.choose(1, fused, unfused, slow,
+                                  graph_timer=slow_graph), UNFUSED)
+        self.assertEqual(slow_graph.timed, [fused, unfused])
+        self.assertEqual(d.choices(1), {"eager": UNFUSED, "graph": FUSED})
+        self.assertIsNone(d.choices(2))
+
+    def test_graph_tie_keeps_fused(self):
+        fused, unfused, _ = paths()
+        d = Dispatcher("auto")
+        d.choose(0, fused, unfused, FakeTimer({fused: 2.0, unfused: 1.0}),
+                 graph_timer=FakeTimer({fused: 1.0, unfused: 1.0}))
+        self.assertEqual(d.choices(0), {"eager": UNFUSED, "graph": FUSED})
+
+    def test_undecided_capture_runs_fused_untimed(self):
+        fused, unfused, _ = paths()
+        d = Dispatcher("auto")
+        eager = FakeTimer({fused: 1.0, unfused: 2.0})
+        graph = FakeTimer({fused: 2.0, unfused: 1.0})
+        self.assertEqual(d.choose(0, fused, unfused, eager, capturing=True,
+                                  graph_timer=graph), FUSED)
+        self.assertEqual((eager.timed, graph.timed), ([], []))
+        self.assertIsNone(d.choices(0))
+        self.assertIsNone(d.choice(0, graph=True))
+
+    def test_failing_graph_timing_uses_the_eager_choice(self):
+        fused, unfused, _ = paths()
+
+        def capture_fails(fn, warmup, reps):
+            raise RuntimeError("operation not permitted when stream is "
+                               "capturing")
+
+        def unfused_capture_fails(fn, warmup, reps):
+            if fn is unfused:
+                capture_fails(fn, warmup, reps)
+            return 0.1
+
+        for graph_timer, fused_graph in ((capture_fails, None),
+                                         (unfused_capture_fails, 0.1)):
+            d = Dispatcher("auto")
+            with warnings.catch_warnings(record=True) as w:
+                warnings.simplefilter("always")
+                self.assertEqual(
+                    d.choose(0, fused, unfused,
+                             FakeTimer({fused: 2.0, unfused: 1.0}),
+                             graph_timer=graph_timer), UNFUSED)
+            self.assertEqual(len(w), 1)
+            self.assertIn("not permitted", str(w[0].message))
+            self.assertIn("eager choice (unfused)", str(w[0].message))
+            self.assertEqual(d.choices(0), {"eager": UNFUSED,
+                                            "graph": UNFUSED})
+            self.assertEqual(d.times(0), {FUSED: 2.0, UNFUSED: 1.0,
+                                          FUSED_GRAPH: fused_graph,
+                                          UNFUSED_GRAPH: None})
+            self.assertEqual(d.choose(0, fused, unfused, capture_fails,
+                                      capturing=True), UNFUSED)
+
+    def test_no_graph_timing_without_an_unfused_run(self):
+        fused, _, _ = paths()
+
+        def broken():
+            raise RuntimeError("cuBLAS says no")
+
+        graph = FakeTimer({})
+        d = Dispatcher("auto")
+        with warnings.catch_warnings(record=True):
+            warnings.simplefilter("always")
+            d.choose(0, fused, broken, lambda fn, w, r: fn() or 1.0,
+                     graph_timer=graph)
+        d.choose(1, fused, None, FakeTimer({}), graph_timer=graph)
+        self.assertEqual(graph.timed, [])
+        self.assertEqual(d.choices(0), {"eager": FUSED, "graph": FUSED})
+        self.assertEqual(d.times(0), {FUSED: 1.0, UNFUSED: None,
+                                      FUSED_GRAPH: None, UNFUSED_GRAPH: None})
+        self.assertEqual(d.choices(1), {"eager": FUSED, "graph": FUSED})
+        self.assertIsNone(d.times(1))
+
+    def test_never_and_always_have_one_choice(self):
+        fused, unfused, _ = paths()
+        graph = FakeTimer({})
+        never, always = Dispatcher("never"), Dispatcher("always")
+        never.choose(0, fused, unfused, FakeTimer({}), graph_timer=graph)
+        always.choose(0, fused, unfused, FakeTimer({}), graph_timer=graph)
+        self.assertEqual(never.choices(0), {"eager": FUSED, "graph": FUSED})
+        self.assertEqual(always.choices(0), {"eager": UNFUSED,
+                                             "graph": UNFUSED})
+        self.assertEqual(graph.timed, [])
 
 
 # Chains as the compiler writes them (scripts/compile-workloads.py G1 with
@@ -265,6 +384,7 @@ def fake_torch(capturing):
 
     cuda = types.SimpleNamespace(
         Stream=Stream,
+        current_device=lambda: 0,
         current_stream=lambda device=None: Stream(),
         default_stream=lambda device=None: Stream(),
         stream=lambda s: contextlib.nullcontext(),
@@ -311,11 +431,14 @@ class KernelDispatchTest(unittest.TestCase):
         self.torch = fake_torch(self.capturing)
         self.calls = []
         self.timer_times = {FUSED: 1.0, UNFUSED: 0.5}
+        self.graph_times = {FUSED: 0.8, UNFUSED: 0.3}
         self.timed = []
+        self.streams = []           # the stream= of each fused run
         test = self
 
         def call_fused(kernel, inputs, out, stream):
             test.calls.append((FUSED, inputs[0].shape[0]))
+            test.streams.append(stream)
             return out
 
         def build_unfused(form):
@@ -332,11 +455,28 @@ class KernelDispatchTest(unittest.TestCase):
                 return test.timer_times[path]
             return timer
 
+        def graph_timer(stream):
+            # One run of fn, "captured": the stream reports capturing.
+            def timer(fn, warmup, reps):
+                n = len(test.calls)
+                before, test.capturing[0] = test.capturing[0], True
+                try:
+                    fn()
+                finally:
+                    test.capturing[0] = before
+                path = test.calls[n][0]
+                test.timed.append("graph " + path)
+                if isinstance(test.graph_times, Exception):
+                    raise test.graph_times
+                return test.graph_times[path]
+            return timer
+
         self.patches = [
             mock.patch.dict(sys.modules, {"torch": self.torch}),
             mock.patch.object(Kernel, "_call_fused", call_fused),
             mock.patch.object(kernel_mod, "build_unfused", build_unfused),
-            mock.patch.object(kernel_mod, "event_timer", event_timer)]
+            mock.patch.object(kernel_mod, "event_timer", event_timer),
+            mock.patch.object(kernel_mod, "graph_timer", graph_timer)]
         for p in self.patches:
             p.start()
 
@@ -351,32 +491,40 @@ class KernelDispatchTest(unittest.TestCase):
                 FakeTorchTensor(0x20000000, (128, 256), t.bfloat16),
                 FakeTorchTensor(0x30000000, (m, 256), t.float32))
 
-    def call(self, kernel, m, **kw):
+    def call(self, kernel, m, stream=None, **kw):
         x, w, out = self.args(m, **kw)
         self.calls.clear()
-        self.assertIs(kernel(x, w, out=out), out)
+        self.assertIs(kernel(x, w, out=out, stream=stream), out)
         return list(self.calls)
 
     def test_auto_times_once_per_bin(self):
         k = load(self.dir, fallback="auto")
         self.assertEqual(k.unfused_reason, None)
         self.assertIsNone(k.choice(64))
-        # First call of bin 0: both timed, then the faster (unfused) runs.
+        # First call of bin 0: both timed eagerly, then both in graphs, then
+        # the faster (unfused) runs.
         self.assertEqual(self.call(k, 64), [(FUSED, 64), (UNFUSED, 64),
+                                            (FUSED, 64), (UNFUSED, 64),
                                             (UNFUSED, 64)])
         self.assertEqual((k.choice(64), k.choice(200)), (UNFUSED, UNFUSED))
-        self.assertEqual(k.timings(64), {FUSED: 1.0, UNFUSED: 0.5})
+        self.assertEqual(k.timings(64), {FUSED: 1.0, UNFUSED: 0.5,
+                                         FUSED_GRAPH: 0.8,
+                                         UNFUSED_GRAPH: 0.3})
         # Later calls of the bin, other M included, run it directly.
         self.assertEqual(self.call(k, 64), [(UNFUSED, 64)])
         self.assertEqual(self.call(k, 200), [(UNFUSED, 200)])
         # Bin 1 is measured on its own; there fused is faster.
         self.timer_times = {FUSED: 0.2, UNFUSED: 0.5}
+        self.graph_times = {FUSED: 0.1, UNFUSED: 0.3}
         self.assertIsNone(k.choice(256))
         self.assertEqual(self.call(k, 256), [(FUSED, 256), (UNFUSED, 256),
+                                             (FUSED, 256), (UNFUSED, 256),
                                              (FUSED, 256)])
         self.assertEqual(self.call(k, 384), [(FUSED, 384)])
-        self.assertEqual(self.timed, [FUSED, UNFUSED, FUSED, UNFUSED])
+        self.assertEqual(self.timed, [FUSED, UNFUSED, "graph fused",
+                                      "graph unfused"] * 2)
         self.assertIsNone(k.choice(5000))
+        self.assertIsNone(k.choices(5000))
 
     def test_capture_runs_fused_without_timing(self):
         k = load(self.dir, fallback="auto")
@@ -391,13 +539,71 @@ class KernelDispatchTest(unittest.TestCase):
         self.capturing[0] = True
         self.assertEqual(self.call(k, 64), [(UNFUSED, 64)])
 
+    def test_capture_uses_the_graph_choice(self):
+        k = load(self.dir, fallback="auto")
+        # Bin 0: fused eagerly, unfused in a graph.
+        self.timer_times = {FUSED: 0.030, UNFUSED: 0.060}
+        self.graph_times = {FUSED: 0.0265, UNFUSED: 0.0145}
+        # The deciding call ends with a real run of the eager choice.
+        self.assertEqual(self.call(k, 64)[-1], (FUSED, 64))
+        self.assertEqual(k.choices(64), {"eager": FUSED, "graph": UNFUSED})
+        self.assertEqual((k.choice(64), k.choice(64, graph=True)),
+                         (FUSED, UNFUSED))
+        self.assertEqual(k.timings(64)[UNFUSED_GRAPH], 0.0145)
+        self.capturing[0] = True
+        self.assertEqual(self.call(k, 64), [(UNFUSED, 64)])
+        self.assertEqual(self.call(k, 200), [(UNFUSED, 200)])  # same bin
+        # The stream named by stream= is the one checked.
+        self.assertEqual(self.call(k, 64, stream=self.torch.cuda.Stream()),
+                         [(UNFUSED, 64)])
+        self.capturing[0] = False
+        self.assertEqual(self.call(k, 64), [(FUSED, 64)])
+        self.assertEqual(self.call(k, 200), [(FUSED, 200)])
+        # Bin 1 the other way round.
+        self.timer_times = {FUSED: 0.9, UNFUSED: 0.5}
+        self.graph_times = {FUSED: 0.4, UNFUSED: 0.5}
+        self.assertEqual(self.call(k, 256)[-1], (UNFUSED, 256))
+        self.assertEqual(k.choices(384), {"eager": UNFUSED, "graph": FUSED})
+        self.capturing[0] = True
+        self.assertEqual(self.call(k, 256), [(FUSED, 256)])
+        self.capturing[0] = False
+        self.assertEqual(self.call(k, 256), [(UNFUSED, 256)])
+        self.assertEqual(len(self.timed), 8)    # 4 per bin, once
+
+    def test_graphs_capture_on_the_current_stream(self):
+        k = load(self.dir, fallback="auto")
+        s = self.torch.cuda.Stream()
+        self.call(k, 64, stream=s)
+        # Timed eagerly on the call's stream, captured on the current one
+        # (the capturing side stream), then run for real on the call's.
+        self.assertEqual(self.streams, [s, None])
+        self.assertEqual(self.timed, [FUSED, UNFUSED, "graph fused",
+                                      "graph unfused"])
+
+    def test_failing_graph_timing_keeps_the_eager_choice(self):
+        k = load(self.dir, fallback="auto")
+        self.graph_times = RuntimeError("capture invalidated")
+        with warnings.catch_warnings(record=True) as w:
+            warnings.simplefilter("always")
+            calls = self.call(k, 64)
+        self.assertIn("capture invalidated", str(w[0].message))
+        self.assertEqual(calls[-1], (UNFUSED, 64))
+        self.assertEqual(k.choices(64), {"eager": UNFUSED, "graph": UNFUSED})
+        self.assertEqual(k.timings(64), {FUSED: 1.0, UNFUSED: 0.5,
+                                         FUSED_GRAPH: None,
+                                         UNFUSED_GRAPH: None})
+        self.capturing[0] = True
+        self.assertEqual(self.call(k, 64), [(UNFUSED, 64)])
+
     def test_never_and_always(self):
         never = load(self.dir)
         self.assertEqual(never.fallback, "never")
         self.assertEqual(self.call(never, 64), [(FUSED, 64)])
         self.assertEqual(never.choice(64), FUSED)
+        self.assertEqual(never.choices(64), {"eager": FUSED, "graph": FUSED})
         always = load(self.dir, fallback="always")
         self.assertEqual(always.choice(64), UNFUSED)
+        self.assertEqual(always.choice(64, graph=True), UNFUSED)
         self.assertEqual(self.call(always, 64), [(UNFUSED, 64)])
         self.assertEqual(self.call(always, 256), [(UNFUSED, 256)])
         self.assertEqual(self.timed, [])

@@ -10,7 +10,8 @@ import unittest
 from _util import BUNDLES, gpu_available
 
 import flashfuser
-from flashfuser.fallback import FUSED, UNFUSED, ChainForm, build_unfused
+from flashfuser.fallback import (FUSED, FUSED_GRAPH, UNFUSED, UNFUSED_GRAPH,
+                                 ChainForm, build_unfused)
 
 
 def torch_cuda() -> bool:
@@ -177,6 +178,11 @@ class KernelFallbackTest(Case):
                (xf @ wgu[512:].float().t())) @ wd.float().t()
         return (x, wgu[:512], wgu[512:], wd), ref
 
+    def out_dtype(self, kernel):
+        t = self.torch
+        return {"bf16": t.bfloat16, "f16": t.float16,
+                "f32": t.float32}[kernel.outputs[0]["dtype"]]
+
     def test_fused_and_unfused_agree(self):
         for path, make in ((FFN, self.ffn_args), (GATED, self.gated_args)):
             fused = flashfuser.load(path)
@@ -204,6 +210,103 @@ class KernelFallbackTest(Case):
         self.assertGreater(times[UNFUSED], 0)
         self.assertEqual(k.choice(128),
                          UNFUSED if times[UNFUSED] < times[FUSED] else FUSED)
+        # Both paths were also timed as CUDA graph replays.
+        self.assertGreater(times[FUSED_GRAPH], 0)
+        self.assertGreater(times[UNFUSED_GRAPH], 0)
+        self.assertEqual(k.choices(128), {
+            "eager": k.choice(128),
+            "graph": UNFUSED if times[UNFUSED_GRAPH] < times[FUSED_GRAPH]
+            else FUSED})
+        self.assertEqual(k.choice(128, graph=True), k.choices(128)["graph"])
+        self.assertFalse(self.torch.cuda.is_current_stream_capturing())
+
+    def test_deciding_call_leaves_the_result_in_out(self):
+        t = self.torch
+        for path, make in ((FFN, self.ffn_args), (GATED, self.gated_args)):
+            k = flashfuser.load(path, fallback="auto")
+            args, ref = make(128)
+            out = t.full((128, 256), float("nan"), dtype=self.out_dtype(k),
+                         device="cuda")
+            s = t.cuda.Stream()
+            s.wait_stream(t.cuda.current_stream())
+            self.assertIs(k(*args, out=out, stream=s), out)
+            s.synchronize()
+            self.assertIsNotNone(k.choices(128), path)
+            self.assertClose(out, ref, f"{path} deciding call")
+            # Later eager calls of the decided bin.
+            out.fill_(float("nan"))
+            k(*args, out=out)
+            t.cuda.synchronize()
+            self.assertClose(out, ref, f"{path} decided call")
+
+    def test_capture_after_a_decision_uses_the_graph_choice(self):
+        t = self.torch
+        for path, make in ((FFN, self.ffn_args), (GATED, self.gated_args)):
+            k = flashfuser.load(path, fallback="auto")
+            args, ref = make(128)
+            k(*args)                            # decides, eagerly
+            graph_path = k.choice(128, graph=True)
+            self.assertIn(graph_path, (FUSED, UNFUSED))
+            out = t.empty(128, 256, dtype=self.out_dtype(k), device="cuda")
+            s = t.cuda.Stream()
+            s.wait_stream(t.cuda.current_stream())
+            with t.cuda.stream(s):
+                for _ in range(3):              # warm-up, as users do
+                    k(*args, out=out)
+            t.cuda.current_stream().wait_stream(s)
+            g = t.cuda.CUDAGraph()
+            with t.cuda.graph(g):
+                k(*args, out=out)
+            out.fill_(float("nan"))
+            g.replay()
+            t.cuda.synchronize()
+            self.assertClose(out, ref, f"{path} captured {graph_path} call")
+            # The capture decided nothing anew.
+            self.assertEqual(k.choice(128, graph=True), graph_path)
+
+    def test_each_graph_choice_captures_correctly(self):
+        """Whichever path the graph choice names (set by hand here, both
+        ways, the eager choice the other) is what a captured call runs."""
+        t = self.torch
+        k = flashfuser.load(GATED, fallback="auto")
+        args, ref = self.gated_args(128)
+        k(*args)
+        b = k._bin(128)
+        for graph_path in (FUSED, UNFUSED):
+            eager_path = UNFUSED if graph_path == FUSED else FUSED
+            k._dispatcher._choice[b] = eager_path
+            k._dispatcher._graph[b] = graph_path
+            k._by_m.clear()
+            k.clear_cache()
+            self.assertEqual(k.choices(128), {"eager": eager_path,
+                                              "graph": graph_path})
+            ran = []
+            for name in ("_call_fused", "_call_unfused"):
+                real = getattr(k, name)
+
+                def spy(*a, _real=real, _name=name, **kw):
+                    ran.append((_name, t.cuda.is_current_stream_capturing()))
+                    return _real(*a, **kw)
+                setattr(k, name, spy)
+            try:
+                out = t.empty(128, 256, dtype=self.out_dtype(k),
+                              device="cuda")
+                s = t.cuda.Stream()
+                s.wait_stream(t.cuda.current_stream())
+                with t.cuda.stream(s):
+                    k(*args, out=out)           # warm-up: the eager path
+                t.cuda.current_stream().wait_stream(s)
+                g = t.cuda.CUDAGraph()
+                with t.cuda.graph(g):
+                    k(*args, out=out)
+            finally:
+                del k._call_fused, k._call_unfused
+            self.assertEqual(ran, [("_call_" + eager_path, False),
+                                   ("_call_" + graph_path, True)])
+            out.fill_(float("nan"))
+            g.replay()
+            t.cuda.synchronize()
+            self.assertClose(out, ref, f"captured {graph_path} call")
 
     def test_graph_capture_before_a_decision_runs_fused(self):
         t = self.torch

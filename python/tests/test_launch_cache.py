@@ -16,13 +16,14 @@ import sys
 import tempfile
 import types
 import unittest
+import warnings
 from unittest import mock
 
 from _util import FakeTensor, runtime_available
 from flashfuser import Kernel, ValidationError, load, write_bundle
 from flashfuser import _runtime
 from flashfuser import kernel as kernel_mod
-from flashfuser.fallback import FUSED, UNFUSED
+from flashfuser.fallback import FUSED, FUSED_GRAPH, UNFUSED, UNFUSED_GRAPH
 from test_bundle import FILES, manifest
 from test_fallback import FakeDtype
 
@@ -146,6 +147,7 @@ class Recorder:
 
 
 X, W, OUT = 0x10000000, 0x20000000, 0x30000000
+SIDE = 0x5eed                       # the graph timer's side stream
 
 
 @unittest.skipUnless(runtime_available(), "libffrt.so not built")
@@ -374,10 +376,37 @@ class UnfusedCacheTest(Case):
                 return test.times.pop(0)
             return timer
 
-        self.times = []
+        def graph_timer(stream):
+            # A warm-up run, then the "capture" on the side stream.
+            def timer(fn, warmup, reps):
+                before = fake.current_stream
+                fake.current_stream = SIDE
+                try:
+                    fn()
+                    fake.capturing = True
+                    fn()
+                finally:
+                    fake.current_stream = before
+                    fake.capturing = False
+                t = test.graph_times.pop(0)
+                if isinstance(t, Exception):
+                    raise t
+                return t
+            return timer
+
+        fake = self.fake
+        self.times, self.graph_times = [], []
+        self.capture_checks = 0
+        real_cap = fake.module.cuda.is_current_stream_capturing
+
+        def is_capturing():
+            test.capture_checks += 1
+            return real_cap()
+        fake.module.cuda.is_current_stream_capturing = is_capturing
         more = [mock.patch.object(kernel_mod, "build_unfused", build_unfused),
                 mock.patch.object(Kernel, "_unfused_args_ok", check),
-                mock.patch.object(kernel_mod, "event_timer", event_timer)]
+                mock.patch.object(kernel_mod, "event_timer", event_timer),
+                mock.patch.object(kernel_mod, "graph_timer", graph_timer)]
         for p in more:
             p.start()
         self.patches += more
@@ -434,13 +463,18 @@ class UnfusedCacheTest(Case):
         k = load(self.dir, fallback="auto")
         x, w, out = self.args(128)
         self.times = [2.0, 1.0]         # bin 0: unfused faster
+        self.graph_times = [0.5, 0.25]  # in graphs too
         k(x, w, out=out)
         self.assertEqual(k.choice(128), UNFUSED)
         # Timing: each path's first run took the uncached path, the other
-        # two the cached one; then the call itself ran unfused, checked.
-        self.assertEqual(len(self.rec.launches), 3)
-        self.assertEqual(self.rec.launchers, 1)
-        self.assertEqual((len(self.binds), len(self.runs)), (1, 4))
+        # two the cached one; the graph timer's two runs per path took the
+        # cached one (the fused launch bound again for the side stream);
+        # then the call itself ran unfused, checked.
+        self.assertEqual(len(self.rec.launches), 5)
+        self.assertEqual(self.rec.launchers, 2)
+        self.assertEqual([s for _, s in self.rec.launches],
+                         [0, 0, 0, SIDE, SIDE])
+        self.assertEqual((len(self.binds), len(self.runs)), (1, 6))
         self.assertEqual(self.checks, 2)
         # Kernel.validate in _decide and the first fused launch.
         self.assertEqual(self.rec.make_tensor, 6)
@@ -448,10 +482,13 @@ class UnfusedCacheTest(Case):
             k(x, w, out=out)
         self.assertEqual((self.rec.make_tensor, self.checks, len(self.binds),
                           len(self.runs), len(self.rec.launches)),
-                         (6, 2, 1, 7, 3))
+                         (6, 2, 1, 9, 5))
+        # Both choices agree: the cached path makes no capture check.
+        self.assertEqual(self.capture_checks, 1)    # _decide's
         # Bin 1: fused faster; from then on the fused launch is reused.
         x, w, out = self.args(256)
         self.times = [1.0, 2.0]
+        self.graph_times = [0.5, 0.75]
         k(x, w, out=out)
         self.assertEqual(k.choice(256), FUSED)
         launches, made = len(self.rec.launches), self.rec.make_tensor
@@ -459,7 +496,88 @@ class UnfusedCacheTest(Case):
             k(x, w, out=out)
         self.assertEqual(len(self.rec.launches), launches + 3)
         self.assertEqual(self.rec.make_tensor, made)
-        self.assertEqual(k.timings(256), {FUSED: 1.0, UNFUSED: 2.0})
+        self.assertEqual(k.timings(256), {FUSED: 1.0, UNFUSED: 2.0,
+                                          FUSED_GRAPH: 0.5,
+                                          UNFUSED_GRAPH: 0.75})
+        self.assertEqual(self.capture_checks, 2)
+
+    def test_auto_graph_choice_on_the_cached_path(self):
+        k = load(self.dir, fallback="auto")
+        x, w, out = self.args(128)
+        self.times = [1.0, 2.0]         # fused eagerly
+        self.graph_times = [0.5, 0.25]  # unfused in a graph
+        k(x, w, out=out)
+        self.assertEqual(k.choices(128), {"eager": FUSED, "graph": UNFUSED})
+        # The deciding call's last act: the eager choice, run for real.
+        self.assertEqual(self.rec.launches[-1], ((X, W, OUT), 0))
+        launches, runs = len(self.rec.launches), len(self.runs)
+        checks, made = self.checks, self.rec.make_tensor
+        # Eager calls: the cached fused launch, one capture check each.
+        for _ in range(3):
+            k(x, w, out=out)
+        self.assertEqual((len(self.rec.launches), len(self.runs)),
+                         (launches + 3, runs))
+        self.assertEqual(self.capture_checks, 1 + 3)
+        # Under capture: the unfused chain; its layout check ran in the
+        # timing already, and the bound chain is reused.
+        self.fake.capturing = True
+        for _ in range(3):
+            k(x, w, out=out)
+        self.assertEqual((len(self.rec.launches), len(self.runs)),
+                         (launches + 3, runs + 3))
+        self.assertEqual(self.runs[-1], (X, W, OUT))
+        self.assertEqual(len(self.binds), 1)
+        # The first captured call took the checked path (the layout's
+        # graph path was not yet known), the next ones the cached path.
+        self.assertEqual(self.checks, checks + 1)
+        self.assertEqual(self.rec.make_tensor, made)
+        self.fake.capturing = False
+        k(x, w, out=out)
+        self.assertEqual(len(self.rec.launches), launches + 4)
+        # A new out pointer, captured: the same bound chain.
+        self.fake.capturing = True
+        out2 = self.args(out=OUT + 0x100000)[2]
+        k(x, w, out=out2)
+        self.assertEqual(self.runs[-1], (X, W, OUT + 0x100000))
+        self.assertEqual(self.checks, checks + 1)
+
+    def test_auto_graph_choice_with_stream_and_allocated_out(self):
+        k = load(self.dir, fallback="auto")
+        x, w, _ = self.args(128)
+        self.times = [2.0, 1.0]         # unfused eagerly
+        self.graph_times = [0.25, 0.5]  # fused in a graph
+        k(x, w, stream=0x1234)
+        self.assertEqual(k.choices(128), {"eager": UNFUSED, "graph": FUSED})
+        # Timed eagerly on stream=, captured on the current stream.
+        self.assertEqual([s for _, s in self.rec.launches],
+                         [0x1234] * 3 + [SIDE] * 2)
+        self.fake.capturing = True
+        a = k(x, w, stream=0x1234)
+        b = k(x, w, stream=0x1234)
+        self.assertIsNot(a, b)
+        self.assertEqual(self.rec.launches[-1], ((X, W, b.ptr), 0x1234))
+        runs = len(self.runs)
+        self.fake.capturing = False
+        c = k(x, w, stream=0x1234)
+        self.assertEqual(self.runs[-1], (X, W, c.ptr))
+        self.assertEqual(len(self.runs), runs + 1)
+
+    def test_auto_failing_graph_timing(self):
+        k = load(self.dir, fallback="auto")
+        x, w, out = self.args(128)
+        self.times = [2.0, 1.0]
+        self.graph_times = [RuntimeError("capture invalidated")]
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            self.assertIs(k(x, w, out=out), out)
+        self.assertIn("capture invalidated", str(caught[0].message))
+        self.assertEqual(k.choices(128), {"eager": UNFUSED,
+                                          "graph": UNFUSED})
+        self.assertEqual(self.runs[-1], (X, W, OUT))
+        runs = len(self.runs)
+        self.fake.capturing = True
+        k(x, w, out=out)
+        self.assertEqual(len(self.runs), runs + 1)
 
     def test_auto_undecided_capture_is_not_cached(self):
         k = load(self.dir, fallback="auto")
@@ -471,6 +589,7 @@ class UnfusedCacheTest(Case):
         self.assertEqual(len(self.rec.launches), 2)
         self.fake.capturing = False
         self.times = [2.0, 1.0]
+        self.graph_times = [2.0, 1.0]
         k(x, w, out=out)
         self.assertEqual(k.choice(128), UNFUSED)
         runs = len(self.runs)

@@ -19,8 +19,10 @@ OUT/roofline.png.
 
 `ours`/`ours_graph` always launch the fused kernel; `ours_auto`/
 `ours_auto_graph` load the bundle with `fallback="auto"` (docs/runtime.md),
-which runs whichever of the fused kernel and the unfused PyTorch chain it
-measured faster on its first call; the `path` column says which ran.
+which runs whichever of the fused kernel and the unfused PyTorch chain its
+first call measured faster, eagerly for `ours_auto` and as CUDA graph
+replays for `ours_auto_graph` (captured calls take the graph choice); the
+`path` column says which ran.
 """
 import argparse
 import csv
@@ -228,7 +230,9 @@ def path_of(name, w, auto_kernel):
     if name in ("ours", "ours_graph"):
         return "fused"
     if name.startswith("ours_auto") and auto_kernel is not None:
-        return auto_kernel.choice(w.m) or "undecided"
+        # Captured calls take the bin's graph choice, eager ones its eager.
+        return auto_kernel.choice(w.m, graph=name.endswith("_graph")) or \
+            "undecided"
     return ""
 
 
@@ -253,7 +257,9 @@ def main():
           f"launch floor {floor:.1f} us", flush=True)
 
     rows = []
-    decisions = []      # (workload, path, fused us, unfused us) of ours_auto
+    # ours_auto's decisions: (workload, eager path, graph path, fused ms,
+    # unfused ms, fused graph ms, unfused graph ms, no-unfused reason)
+    decisions = []
     gen = torch.Generator(device=DEV)
     for w in W.all_workloads():
         if prefixes and not any(w.name.startswith(p) for p in prefixes):
@@ -284,13 +290,18 @@ def main():
             auto, auto_kernel = ours_callable(w, inputs, a.bundles,
                                               fallback="auto")
             if auto:
-                # The first call times fused vs unfused and remembers the
-                # faster; it must happen eagerly, since a call inside graph
-                # capture never times (in_graph's warm-up would also do it).
+                # The first call times fused vs unfused, eagerly and as
+                # graph replays, and remembers the faster of each; it must
+                # happen eagerly, since a call inside graph capture never
+                # times (in_graph's warm-up would also do it).
                 auto()
                 times = auto_kernel.timings(w.m) or {}
-                decisions.append((w.name, auto_kernel.choice(w.m),
-                                  times.get("fused"), times.get("unfused"),
+                choices = auto_kernel.choices(w.m) or {}
+                decisions.append((w.name, choices.get("eager"),
+                                  choices.get("graph"), times.get("fused"),
+                                  times.get("unfused"),
+                                  times.get("fused_graph"),
+                                  times.get("unfused_graph"),
                                   auto_kernel.unfused_reason))
                 if "ours_auto" in baselines:
                     variants["ours_auto"] = auto
@@ -332,15 +343,26 @@ def write_report(a, gpu, peak, bw, floor, rows, decisions=()):
     if decisions:
         lines += ["", "`path`: what ran; `ours_auto` and `ours_auto_graph` share one "
                   "`fallback=\"auto\"` kernel whose first (eager) call timed the fused "
-                  "kernel against the unfused PyTorch chain (median per call, hot L2, "
-                  "host launch path included) and kept the faster:", "",
-                  "| workload | path | fused us | unfused us | note |", "|---|---|---|---|---|"]
+                  "kernel against the unfused PyTorch chain twice: per call (median, hot "
+                  "L2, host launch path included) for the eager choice, which "
+                  "`ours_auto` runs, and per CUDA graph replay (median) for the graph "
+                  "choice, which `ours_auto_graph`'s captured call runs:", "",
+                  "| workload | eager path | graph path | fused us | unfused us | "
+                  "fused graph us | unfused graph us | note |",
+                  "|---|---|---|---|---|---|---|---|"]
 
         def us(ms):
             return "" if ms is None else f"{ms * 1e3:.2f}"
-        for name, path, fused, unfused, reason in decisions:
-            note = f"no unfused form: {reason}" if reason else ""
-            lines.append(f"| {name} | {path} | {us(fused)} | {us(unfused)} | {note} |")
+        for (name, eager, graph, fused, unfused, fused_g, unfused_g,
+             reason) in decisions:
+            if reason:
+                note = f"no unfused form: {reason}"
+            elif unfused is not None and (fused_g is None or unfused_g is None):
+                note = "graph timing failed: the eager choice under capture too"
+            else:
+                note = ""
+            lines.append(f"| {name} | {eager} | {graph} | {us(fused)} | {us(unfused)} | "
+                         f"{us(fused_g)} | {us(unfused_g)} | {note} |")
     with open(os.path.join(a.out, "README.md"), "w") as f:
         f.write("\n".join(lines) + "\n")
     try:
