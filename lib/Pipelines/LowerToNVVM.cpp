@@ -29,7 +29,7 @@ void ff::buildLowerToNVVMPipeline(OpPassManager &pm,
   dsm::DSMMaterializeOptions materialize;
   materialize.testOmitBarrier = options.testOmitBarrier;
   materialize.multicastA = options.multicastA;
-  materialize.selfCleaningWorkspace = options.selfCleaningWorkspace;
+  materialize.selfCleaningMaxKiB = options.selfCleaningMaxKiB;
   pm.addPass(dsm::createDSMMaterialize(materialize));
   pm.addPass(ff::createConvertDSMToNVGPU());
 

@@ -53,11 +53,12 @@ struct LowerToNVVMOptions : public PassPipelineOptions<LowerToNVVMOptions> {
       llvm::cl::desc("Forwarded to --dsm-materialize: FFN clusters share A "
                      "by TMA multicast"),
       llvm::cl::init(false)};
-  PassOptions::Option<bool> selfCleaningWorkspace{
-      *this, "self-cleaning-workspace",
-      llvm::cl::desc("Forwarded to --dsm-materialize: atomic workspaces are "
-                     "cleared by the kernel, not before every launch"),
-      llvm::cl::init(false)};
+  PassOptions::Option<int64_t> selfCleaningMaxKiB{
+      *this, "self-cleaning-workspace-max-kib",
+      llvm::cl::desc("Forwarded to --dsm-materialize: atomic workspaces up "
+                     "to this size are cleared by the kernel, not before "
+                     "every launch (0: never)"),
+      llvm::cl::init(400)};
 };
 
 /// dsm-materialize -> convert-dsm-to-nvgpu -> NVVM/LLVM conversions ->

@@ -25,6 +25,12 @@ int64_t KernelPlan::workspaceBytesPerM() const {
   return numPlanes() * shape.l * 4 + clusterN * 4;
 }
 
+int64_t KernelPlan::maxM() const {
+  if (schedule.hasMBin())
+    return schedule.getMHi();
+  return ShapedType::isDynamic(shape.m) ? int64_t(1) << 20 : shape.m;
+}
+
 static int64_t alignUp(int64_t v, int64_t a) { return llvm::alignTo(v, a); }
 
 /// Whether `v` is a linalg.fill of a zero constant.

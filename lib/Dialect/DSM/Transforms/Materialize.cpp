@@ -226,9 +226,7 @@ DictionaryAttr DSMMaterializePass::materialize(FusedChainOp chain,
   }
   ScheduleAttr sched = plan.schedule;
   int64_t mLo = sched.hasMBin() ? sched.getMLo() : 1;
-  int64_t mHi = sched.hasMBin() ? sched.getMHi()
-                : ShapedType::isDynamic(plan.shape.m) ? (int64_t(1) << 20)
-                                                      : plan.shape.m;
+  int64_t mHi = plan.maxM();
   return b.getDictionaryAttr(
       {b.getNamedAttr("name", b.getStringAttr(name)),
        b.getNamedAttr("module", b.getStringAttr(gpuModule.getName())),
@@ -356,8 +354,14 @@ void DSMMaterializePass::runOnOperation() {
         return signalPassFailure();
       }
       plan->testOmitBarrier = testOmitBarrier;
+      // Deterministic planes are not cleared by their readers (see the
+      // workspace param); small atomic workspaces are cheaper to clear in
+      // the finishers than with a memset launch, large ones are not.
       plan->selfCleaningWorkspace =
-          selfCleaningWorkspace && !plan->isDeterministic();
+          plan->needsWorkspace && !plan->isDeterministic() &&
+          selfCleaningMaxKiB > 0 &&
+          plan->workspaceBytesPerM() * plan->maxM() <=
+              selfCleaningMaxKiB * 1024;
       if (multicastA && plan->kind != ChainKind::gemm)
         plan->aMulticast = plan->canMulticastA();
       if (testOmitBarrier && !plan->needsWorkspace) {

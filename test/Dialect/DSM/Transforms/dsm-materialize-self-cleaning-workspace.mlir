@@ -1,12 +1,15 @@
-// RUN: ff-opt %s --dsm-materialize=self-cleaning-workspace=true | FileCheck %s
+// RUN: ff-opt %s --dsm-materialize=self-cleaning-workspace-max-kib=516 | FileCheck %s
 // RUN: ff-opt %s --dsm-materialize | FileCheck %s --check-prefix=OFF
+// RUN: ff-opt %s --dsm-materialize=self-cleaning-workspace-max-kib=515 | FileCheck %s --check-prefix=OFF
+// RUN: ff-opt %s --dsm-materialize=self-cleaning-workspace-max-kib=0 | FileCheck %s --check-prefix=OFF
 
-// With self-cleaning-workspace, the atomic workspace is cleared by the
-// kernel: each finisher stores zeros over the sums it has read and the last
-// arriver resets its counter, so the manifest asks the runtime to clear the
-// buffer only when it allocates it (self_cleaning) instead of before every
-// launch. Off by default: on an H100 it was slower for workspaces above
-// ~0.5 MB (docs/validation.md).
+// This chain's atomic workspace is 2064 B per row x 256 rows = 516 KiB.
+// Up to the limit it is cleared by the kernel: each finisher stores zeros
+// over the sums it has read and the last arriver resets its counter, so the
+// manifest asks the runtime to clear the buffer only when it allocates it
+// (self_cleaning) instead of before every launch. Above the limit (default
+// 400 KiB; on an H100 the finishers' longer tail made larger workspaces
+// slower, docs/validation.md) the runtime clears it before each launch.
 // CHECK: {bytes_per_m = 2064 : i64, kind = "workspace", self_cleaning = true, zero = true}
 // CHECK-LABEL: gpu.func @ffn_0
 // CHECK: %[[OLD:.*]] = llvm.atomicrmw add {{.*}} syncscope("device") acq_rel

@@ -121,6 +121,9 @@ struct KernelPlan {
   }
   /// Workspace bytes per row of M: fp32 E plus the arrival counters.
   int64_t workspaceBytesPerM() const;
+  /// The largest M the kernel serves: its M bin's upper bound, else the
+  /// static M (2^20 for a dynamic M without a bin).
+  int64_t maxM() const;
 };
 
 /// Maps `op` under `schedule` onto the kernel family. On failure returns a
