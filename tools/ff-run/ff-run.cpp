@@ -362,6 +362,30 @@ int main(int argc, char **argv) {
     }
     return CUresult(CUDA_SUCCESS);
   };
+  // One more launch on the same inputs with the outputs re-poisoned, read
+  // back into `raw`: -1 when it worked, else ff-run's exit status.
+  auto launchAgain = [&](std::vector<std::vector<uint8_t>> &raw) -> int {
+    for (const TensorArg &a : outputs)
+      if (CUresult rr = poison(a); rr != CUDA_SUCCESS) {
+        freeAll();
+        return cudaFail(d, "cuMemset", rr);
+      }
+    if (!bundle->launch(args, nullptr, error)) {
+      std::fprintf(stderr, "ff-run: %s\n", error.c_str());
+      freeAll();
+      return kCuda;
+    }
+    if (CUresult rr = d.cuCtxSynchronize(); rr != CUDA_SUCCESS) {
+      std::fprintf(stderr, "ff-run: kernel failed: %s\n",
+                   d.errorString("cuCtxSynchronize", rr).c_str());
+      return kCuda;
+    }
+    if (CUresult rr = readOutputs(raw); rr != CUDA_SUCCESS) {
+      freeAll();
+      return cudaFail(d, "cuMemcpyDtoH", rr);
+    }
+    return -1;
+  };
   std::vector<std::vector<uint8_t>> first;
   if ((r = readOutputs(first)) != CUDA_SUCCESS) {
     freeAll();
@@ -434,25 +458,8 @@ int main(int argc, char **argv) {
     std::string firstDiff;
     std::vector<std::vector<uint8_t>> again;
     for (int run = 1; run < repeat; ++run) {
-      for (const TensorArg &a : outputs)
-        if ((r = poison(a)) != CUDA_SUCCESS) {
-          freeAll();
-          return cudaFail(d, "cuMemset", r);
-        }
-      if (!bundle->launch(args, nullptr, error)) {
-        std::fprintf(stderr, "ff-run: %s\n", error.c_str());
-        freeAll();
-        return kCuda;
-      }
-      if ((r = d.cuCtxSynchronize()) != CUDA_SUCCESS) {
-        std::fprintf(stderr, "ff-run: kernel failed: %s\n",
-                     d.errorString("cuCtxSynchronize", r).c_str());
-        return kCuda;
-      }
-      if ((r = readOutputs(again)) != CUDA_SUCCESS) {
-        freeAll();
-        return cudaFail(d, "cuMemcpyDtoH", r);
-      }
+      if (int rc = launchAgain(again); rc >= 0)
+        return rc;
       if (again == first)
         continue;
       ++differingRuns;
@@ -538,25 +545,8 @@ int main(int argc, char **argv) {
   if (check && (repeat > 1 || bench > 0)) {
     int launches = repeat + (bench > 0 ? 5 + 10 * bench : 0);
     std::vector<std::vector<uint8_t>> last;
-    for (const TensorArg &a : outputs)
-      if ((r = poison(a)) != CUDA_SUCCESS) {
-        freeAll();
-        return cudaFail(d, "cuMemset", r);
-      }
-    if (!bundle->launch(args, nullptr, error)) {
-      std::fprintf(stderr, "ff-run: %s\n", error.c_str());
-      freeAll();
-      return kCuda;
-    }
-    if ((r = d.cuCtxSynchronize()) != CUDA_SUCCESS) {
-      std::fprintf(stderr, "ff-run: kernel failed: %s\n",
-                   d.errorString("cuCtxSynchronize", r).c_str());
-      return kCuda;
-    }
-    if ((r = readOutputs(last)) != CUDA_SUCCESS) {
-      freeAll();
-      return cudaFail(d, "cuMemcpyDtoH", r);
-    }
+    if (int rc = launchAgain(last); rc >= 0)
+      return rc;
     std::vector<float> again;
     run::OutputStats st =
         run::decodeOutput(last[0].data(), count, out.dtype, again);
