@@ -365,23 +365,28 @@ def event_timer(stream) -> Timer:
     events around each run and a synchronize after it, like
     scripts/bench/bench.py: a run's time includes its host launch path,
     which for small chains is most of it."""
-    import torch
-
     def timer(fn, warmup, reps):
         for _ in range(warmup):
             fn()
         stream.synchronize()
-        times = []
-        for _ in range(reps):
-            start = torch.cuda.Event(enable_timing=True)
-            end = torch.cuda.Event(enable_timing=True)
-            start.record(stream)
-            fn()
-            end.record(stream)
-            end.synchronize()
-            times.append(start.elapsed_time(end))
-        return statistics.median(times)
+        return _median_event_ms(stream, fn, reps)
     return timer
+
+
+def _median_event_ms(stream, fn, reps) -> float:
+    """Median over `reps` runs of fn() between two CUDA events recorded on
+    `stream`, synchronizing after each run."""
+    import torch
+    times = []
+    for _ in range(reps):
+        start = torch.cuda.Event(enable_timing=True)
+        end = torch.cuda.Event(enable_timing=True)
+        start.record(stream)
+        fn()
+        end.record(stream)
+        end.synchronize()
+        times.append(start.elapsed_time(end))
+    return statistics.median(times)
 
 
 def _capture_begin(graph):
@@ -421,16 +426,7 @@ def graph_timer(stream) -> Timer:
                 for _ in range(warmup):
                     graph.replay()
                 side.synchronize()
-                times = []
-                for _ in range(reps):
-                    start = torch.cuda.Event(enable_timing=True)
-                    end = torch.cuda.Event(enable_timing=True)
-                    start.record(side)
-                    graph.replay()
-                    end.record(side)
-                    end.synchronize()
-                    times.append(start.elapsed_time(end))
-            return statistics.median(times)
+                return _median_event_ms(side, graph.replay, reps)
         finally:
             stream.wait_stream(side)
             graph.reset()
