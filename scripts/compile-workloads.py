@@ -143,26 +143,27 @@ def spread_ranks(w, ff_opt, tmp, ranks, spread):
     return chosen
 
 
-def compile_one(w, outdir, ff_opt, ptxas, tmp, dynamic_m, rank=None,
-                race=False, lower_options="", suffix="", search_options="",
-                weight_layout="kn"):
+def compile_one(w, args, ff_opt, ptxas, tmp, rank=None):
+    """Compiles workload w (its `rank`-th plan when given) into a bundle
+    under args.outdir with the command line's options; returns the check
+    rows (checker.check) or one failure row."""
     name = w.name if rank is None else "%s-r%d" % (w.name, rank)
-    if race:
+    if args.race:
         name += "-race"
-    name += suffix
+    name += args.suffix
     src = os.path.join(tmp, name + ".mlir")
     with open(src, "w") as f:
-        f.write(linalg_text(w, dynamic_m, weight_layout))
-    bundle = os.path.join(outdir, name)
+        f.write(linalg_text(w, args.dynamic_m, args.weight_layout))
+    bundle = os.path.join(args.outdir, name)
     shutil.rmtree(bundle, ignore_errors=True)
     opts = ([] if rank is None else ["rank=%d" % rank]) + \
-        ([search_options] if search_options else [])
+        ([args.search_options] if args.search_options else [])
     search = "--dsm-search" + ("=" + " ".join(opts) if opts else "")
     proc = subprocess.run(
         [ff_opt, src, "--dsm-fuse", search,
          '--lower-to-nvvm=format=bin emit-bundle=%s%s' % (
-             bundle, (" test-omit-barrier" if race else "") +
-             (" " + lower_options if lower_options else "")),
+             bundle, (" test-omit-barrier" if args.race else "") +
+             (" " + args.lower_options if args.lower_options else "")),
          "-o", os.devnull], capture_output=True, text=True)
     if proc.returncode != 0:
         shutil.rmtree(bundle, ignore_errors=True)
@@ -222,10 +223,7 @@ def main():
         jobs = [(w, None) for w in todo] if not args.ranks else \
             [(w, i) for w in todo
              for i in spread_ranks(w, ff_opt, tmp, args.ranks, args.spread)]
-        futures = [pool.submit(compile_one, w, args.outdir, ff_opt, ptxas,
-                               tmp, args.dynamic_m, rank, args.race,
-                               args.lower_options, args.suffix,
-                               args.search_options, args.weight_layout)
+        futures = [pool.submit(compile_one, w, args, ff_opt, ptxas, tmp, rank)
                    for w, rank in jobs]
         for fut in futures:
             for r in fut.result():
