@@ -81,43 +81,59 @@ protected:
   }
 
   ScheduleAttr schedule(StringRef cluster, StringRef block, StringRef grid,
-                        StringRef collectives, int stages) {
+                        StringRef collectives, int stages,
+                        bool deterministic = false) {
     std::string text = ("#dsm.schedule<cluster = " + cluster + ", block = " +
                         block + ", grid = " + grid +
                         ", order = [m, n, k, l], spatial = [m, n], residency "
                         "= [smem], collectives = " +
                         collectives + ", stages = " + Twine(stages) +
-                        ", cost_ns = 1>")
+                        ", cost_ns = 1" +
+                        (deterministic ? ", deterministic = true>" : ">"))
                            .str();
     return dyn_cast_or_null<ScheduleAttr>(parseAttribute(text, &ctx));
+  }
+
+  /// The plan most tests start from: 4-CTA clusters along n, 2 x 2 of
+  /// them, 128 x 128 x 64 x 64 blocks, 3 stages.
+  ScheduleAttr clusterFfn(bool deterministic = false) {
+    return schedule("[1, 4, 1, 1]", "[128, 128, 64, 64]", "[2, 2, 1, 1]",
+                    "[reduce_scatter, inter_cluster_reduce]", 3,
+                    deterministic);
+  }
+
+  /// planKernel on the test chain; a failure's reason goes to `why`.
+  FailureOr<KernelPlan> plan(ScheduleAttr s) {
+    if (!chain || !s) {
+      why = "no chain or no schedule";
+      return failure();
+    }
+    return planKernel(chain, s, why);
   }
 
   MLIRContext ctx;
   OwningOpRef<ModuleOp> module;
   FusedChainOp chain;
+  std::string why;
 };
 
 TEST_F(KernelPlanTest, ClusterFfnIsLowerable) {
   ASSERT_TRUE(chain);
-  ScheduleAttr s =
-      schedule("[1, 4, 1, 1]", "[128, 128, 64, 64]", "[2, 2, 1, 1]",
-               "[reduce_scatter, inter_cluster_reduce]", 3);
-  ASSERT_TRUE(s);
-  std::string why;
-  EXPECT_TRUE(isLowerable(chain, s, &why)) << why;
-  FailureOr<KernelPlan> plan = planKernel(chain, s, why);
-  ASSERT_TRUE(succeeded(plan));
+  EXPECT_TRUE(isLowerable(chain, clusterFfn(), &why)) << why;
+  FailureOr<KernelPlan> plan = this->plan(clusterFfn());
+  ASSERT_TRUE(succeeded(plan)) << why;
   EXPECT_EQ(plan->activation, "gelu_tanh");
   EXPECT_EQ(plan->ctasN, 8);
   EXPECT_TRUE(plan->needsWorkspace);
   EXPECT_EQ(plan->numThreads(), 384);
   EXPECT_EQ(plan->smemBytes % 1024, 0);
   EXPECT_LE(plan->smemBytes, kMaxDynamicSmemBytes);
+  // A static M of 256 and no M bin: the kernel serves M = 256 only.
+  EXPECT_EQ(plan->maxM(), 256);
 }
 
 TEST_F(KernelPlanTest, RejectsWhatTheKernelCannotDo) {
   ASSERT_TRUE(chain);
-  std::string why;
   // Shared memory: blk_n = blk_l = 256 with 4 stages does not fit.
   ScheduleAttr big = schedule("[1, 4, 1, 1]", "[128, 256, 64, 256]",
                               "[2, 1, 1, 1]", "[reduce_scatter]", 4);
@@ -140,16 +156,8 @@ TEST_F(KernelPlanTest, RejectsWhatTheKernelCannotDo) {
   EXPECT_NE(why.find("N must be"), std::string::npos) << why;
 }
 
-} // namespace
-
 TEST_F(KernelPlanTest, ClusterBuffersReuseTheDeadRings) {
-  ASSERT_TRUE(chain);
-  ScheduleAttr s =
-      schedule("[1, 4, 1, 1]", "[128, 128, 64, 64]", "[2, 2, 1, 1]",
-               "[reduce_scatter, inter_cluster_reduce]", 3);
-  ASSERT_TRUE(s);
-  std::string why;
-  FailureOr<KernelPlan> plan = planKernel(chain, s, why);
+  FailureOr<KernelPlan> plan = this->plan(clusterFfn());
   ASSERT_TRUE(succeeded(plan)) << why;
   // The reduced slice (128 x 64/4 fp32) lies over the A/B rings, which the
   // main loop no longer uses; the partial chunk follows C and the D ring.
@@ -165,21 +173,8 @@ TEST_F(KernelPlanTest, ClusterBuffersReuseTheDeadRings) {
 }
 
 TEST_F(KernelPlanTest, DeterministicWorkspaceHoldsOnePlanePerCluster) {
-  ASSERT_TRUE(chain);
-  auto withDeterministic = [&](bool det) {
-    std::string text =
-        "#dsm.schedule<cluster = [1, 4, 1, 1], block = [128, 128, 64, 64], "
-        "grid = [2, 2, 1, 1], order = [m, n, k, l], spatial = [m, n], "
-        "residency = [smem], collectives = [reduce_scatter, "
-        "inter_cluster_reduce], stages = 3, cost_ns = 1" +
-        std::string(det ? ", deterministic = true>" : ">");
-    return dyn_cast_or_null<ScheduleAttr>(parseAttribute(text, &ctx));
-  };
-  std::string why;
-  ScheduleAttr atomic = withDeterministic(false), det = withDeterministic(true);
-  ASSERT_TRUE(atomic && det);
-  FailureOr<KernelPlan> a = planKernel(chain, atomic, why);
-  FailureOr<KernelPlan> d = planKernel(chain, det, why);
+  FailureOr<KernelPlan> a = plan(clusterFfn());
+  FailureOr<KernelPlan> d = plan(clusterFfn(/*deterministic=*/true));
   ASSERT_TRUE(succeeded(a) && succeeded(d)) << why;
   // L = 512 fp32 per row (one tile, or 2 planes) + 4 counters per row.
   EXPECT_EQ(a->workspaceBytesPerM(), 512 * 4 + 4 * 4);
@@ -189,14 +184,8 @@ TEST_F(KernelPlanTest, DeterministicWorkspaceHoldsOnePlanePerCluster) {
 }
 
 TEST_F(KernelPlanTest, FfnClustersMayMulticastA) {
-  ASSERT_TRUE(chain);
-  std::string why;
   // 128 rows over 4 CTAs: slices of 32 rows, whole 8-row swizzle atoms.
-  FailureOr<KernelPlan> c4 = planKernel(
-      chain,
-      schedule("[1, 4, 1, 1]", "[128, 128, 64, 64]", "[2, 2, 1, 1]",
-               "[reduce_scatter, inter_cluster_reduce]", 3),
-      why);
+  FailureOr<KernelPlan> c4 = plan(clusterFfn());
   ASSERT_TRUE(succeeded(c4)) << why;
   EXPECT_TRUE(c4->canMulticastA());
   // Off unless --dsm-materialize=multicast-a asks: every CTA loads all rows.
@@ -205,11 +194,11 @@ TEST_F(KernelPlanTest, FfnClustersMayMulticastA) {
   c4->aMulticast = true;
   EXPECT_EQ(c4->aRowsPerCta(), 32);
   // One CTA per cluster has nobody to share with.
-  FailureOr<KernelPlan> c1 = planKernel(
-      chain,
-      schedule("[1, 1, 1, 1]", "[128, 128, 64, 64]", "[2, 8, 1, 1]",
-               "[inter_cluster_reduce]", 3),
-      why);
+  FailureOr<KernelPlan> c1 = plan(schedule(
+      "[1, 1, 1, 1]", "[128, 128, 64, 64]", "[2, 8, 1, 1]",
+      "[inter_cluster_reduce]", 3));
   ASSERT_TRUE(succeeded(c1)) << why;
   EXPECT_FALSE(c1->canMulticastA());
 }
+
+} // namespace
