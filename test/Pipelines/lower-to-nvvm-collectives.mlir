@@ -1,6 +1,6 @@
 // The dsm buffers and collectives of a hand-written cluster kernel lower to
 // PTX: pull exchanges over mapa + ld.shared::cluster between non-.aligned
-// cluster barriers, dynamic shared memory for `dsm.alloc at`, static
+// cluster barriers, a push shuffle over st.async onto the peers' mbarriers, dynamic shared memory for `dsm.alloc at`, static
 // shared arrays otherwise.
 // RUN: ff-opt %S/Inputs/collectives-kernel.mlir --lower-to-nvvm \
 // RUN:   | sed -e 's/\\0A/\n/g' -e 's/\\09/ /g' | FileCheck %s
@@ -34,6 +34,15 @@
 // CHECK-NEXT: ld.shared::cluster.v4.b32
 // CHECK: st.shared.v4.b32
 // CHECK: barrier.cluster.wait;
+// shuffle with push: after one cluster barrier this CTA arms its mbarrier
+// for the 3 peers' 2048-byte slices and st.asyncs its own 16-byte vectors to
+// the 3 peers (one predicated store per group index), then waits for its
+// phase with cluster-scope acquire; no second cluster barrier.
+// CHECK: barrier.cluster.wait;
+// CHECK: mbarrier.arrive.expect_tx.shared.b64 {{.*}}[__dsm_barrier]
+// CHECK-COUNT-4: st.async.shared::cluster.mbarrier::complete_tx::bytes.v4.b32
+// CHECK-NOT: barrier.cluster
+// CHECK: mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64
 // multiply: bf16 products of the 2 branches.
 // CHECK: barrier.cluster.wait;
 // CHECK-COUNT-4: mul.rn.bf16x2

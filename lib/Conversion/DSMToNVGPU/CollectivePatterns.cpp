@@ -10,6 +10,12 @@
 // combines them and stores the result; a second cluster barrier ends the
 // op. Pulling keeps each rank's writes local: no remote stores, no
 // transaction counts, and only the two barriers as synchronisation.
+// dsm.shuffle may instead push (st.async onto the peers' mbarriers), with
+// one cluster barrier and a transaction wait. Reductions stay pulls: there
+// is no fp32 add into another CTA's shared memory (red.async and
+// cp.reduce.async.bulk to shared::cluster are integer-only), and pushing
+// the summands would need a receive buffer of (group - 1) / group of the
+// partial, which the fused kernels' shared memory does not have.
 //
 //===----------------------------------------------------------------------===//
 
@@ -246,12 +252,174 @@ struct CollectiveLowering : OpConversionPattern<OpTy> {
   LogicalResult
   matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
+    if constexpr (std::is_same_v<OpTy, ShuffleOp>)
+      if (op.isPush())
+        return rewriter.notifyMatchFailure(op, "a push exchange");
     ExchangeSpec spec = getSpec(op);
     ExchangeEmitter emitter(rewriter, op.getLoc(), spec,
                             op.getSrc().getType(), op.getDst().getType());
     if (failed(emitter.emit(op, adaptor.getSrc(), adaptor.getDst())))
       return failure();
     rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// An inline PTX statement with side effects and no results.
+void emitPtx(OpBuilder &b, Location loc, ValueRange operands,
+             StringRef text, StringRef constraints) {
+  LLVM::InlineAsmOp::create(b, loc, TypeRange{}, operands, text, constraints,
+                            /*has_side_effects=*/true,
+                            /*is_align_stack=*/false, LLVM::TailCallKind::None,
+                            LLVM::AsmDialectAttr(), ArrayAttr());
+}
+
+/// dsm.shuffle with push(%barrier, %phase): each rank pushes its slice into
+/// slot `g` (its group index) of every peer's destination by
+/// `st.async ... mbarrier::complete_tx::bytes` onto the peer's barrier, and
+/// copies it into its own slot locally. One cluster barrier first (peers'
+/// destinations free, barriers initialised); the first executing thread then
+/// arms this rank's barrier for the (group - 1) incoming slices and every
+/// executing thread waits on `phase` with cluster-scope acquire, which makes
+/// the peers' st.async writes visible.
+struct PushShuffleLowering : OpConversionPattern<ShuffleOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ShuffleOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &b) const override {
+    if (!op.isPush())
+      return b.notifyMatchFailure(op, "a pull exchange");
+    Location loc = op.getLoc();
+    BufferType srcType = op.getSrc().getType();
+    SmallVector<int64_t> src = srcType.getPieceShape();
+    SmallVector<int64_t> dst = op.getDst().getType().getPieceShape();
+    int64_t elemBytes = srcType.getElementType().getIntOrFloatBitWidth() / 8;
+    int64_t width = std::max<int64_t>(1, 16 / std::max<int64_t>(1, elemBytes));
+    while (width > 1 && src.back() % width)
+      width /= 2;
+    int64_t accessBytes = width * elemBytes;
+    if (accessBytes % 4)
+      return op.emitOpError("push moves 32-bit words, but a vector is ")
+             << accessBytes << " bytes";
+    int64_t words = accessBytes / 4;
+    int64_t axis = op.getAxis(), size = op.getGroupSize(),
+            stride = op.getGroupStride();
+    int64_t srcBytes = elemBytes;
+    for (int64_t d : src)
+      srcBytes *= d;
+
+    auto cst = [&](int64_t v) -> Value {
+      return arith::ConstantIndexOp::create(b, loc, v);
+    };
+    auto add = [&](Value x, Value y) -> Value {
+      return arith::AddIOp::create(b, loc, x, y);
+    };
+    auto mul = [&](Value x, int64_t y) -> Value {
+      return y == 1 ? x : arith::MulIOp::create(b, loc, x, cst(y)).getResult();
+    };
+    auto gep = [&](Value ptr, Value byteOff) -> Value {
+      Value off =
+          arith::IndexCastUIOp::create(b, loc, b.getI64Type(), byteOff);
+      return LLVM::GEPOp::create(b, loc, ptr.getType(), b.getI8Type(), ptr,
+                                 ValueRange{off});
+    };
+    auto linear = [&](ArrayRef<Value> idx, ArrayRef<int64_t> shape) {
+      Value off = idx[0];
+      for (size_t d = 1; d < idx.size(); ++d)
+        off = add(mul(off, shape[d]), idx[d]);
+      return mul(off, elemBytes);
+    };
+
+    Value rank = ClusterRankOp::create(b, loc, b.getIndexType());
+    Value inGroup = arith::RemUIOp::create(
+        b, loc, stride == 1 ? rank : arith::DivUIOp::create(b, loc, rank,
+                                                            cst(stride)),
+        cst(size));
+    Value base = arith::SubIOp::create(b, loc, rank, mul(inGroup, stride));
+    Value barrier = adaptor.getBarrier();
+
+    // The peers' destinations are free and their barriers initialised.
+    ClusterArriveOp::create(b, loc, UnitAttr());
+    ClusterWaitOp::create(b, loc);
+    Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+    {
+      auto first = scf::IfOp::create(
+          b, loc,
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tid,
+                                cst(0)),
+          /*withElseRegion=*/false);
+      OpBuilder::InsertionGuard g(b);
+      b.setInsertionPointToStart(first.thenBlock());
+      Value bytes = arith::ConstantIntOp::create(b, loc, b.getI32Type(),
+                                                 (size - 1) * srcBytes);
+      NVVM::MBarrierArriveExpectTxOp::create(
+          b, loc, Type(), barrier, bytes,
+          NVVM::MemScopeKindAttr::get(b.getContext(), NVVM::MemScopeKind::CTA),
+          b.getBoolAttr(false), Value());
+    }
+
+    scf::ForOp loop = createVectorLoop(b, loc, src, width, op.getThreads());
+    {
+      OpBuilder::InsertionGuard g(b);
+      b.setInsertionPointToStart(loop.getBody());
+      SmallVector<Value> idx =
+          delinearizeVector(b, loc, loop.getInductionVar(), src, width);
+      Type vecType = width > 1 ? Type(VectorType::get({width},
+                                                      srcType.getElementType()))
+                               : srcType.getElementType();
+      Value v = LLVM::LoadOp::create(b, loc, vecType,
+                                     gep(adaptor.getSrc(), linear(idx, src)),
+                                     accessBytes);
+      idx[axis] = add(idx[axis], mul(inGroup, src[axis]));
+      Value slot = gep(adaptor.getDst(), linear(idx, dst));
+      LLVM::StoreOp::create(b, loc, v, slot, accessBytes);
+      // The same vector as 32-bit words for st.async.
+      Type wordsType = words > 1 ? Type(VectorType::get({words},
+                                                        b.getI32Type()))
+                                 : b.getI32Type();
+      Value w = LLVM::BitcastOp::create(b, loc, wordsType, v);
+      SmallVector<Value> parts;
+      for (int64_t i = 0; i < words; ++i)
+        parts.push_back(words > 1 ? Value(LLVM::ExtractElementOp::create(
+                                        b, loc, w,
+                                        arith::ConstantIntOp::create(
+                                            b, loc, b.getI32Type(), i)))
+                                  : w);
+      std::string regs;
+      for (int64_t i = 0; i < words; ++i)
+        regs += (i ? ", $" : "$") + std::to_string(i + 2);
+      std::string text =
+          "st.async.shared::cluster.mbarrier::complete_tx::bytes" +
+          (words > 1 ? ".v" + std::to_string(words) : std::string()) +
+          ".b32 [$0], " + (words > 1 ? "{" + regs + "}" : regs) + ", [$1];";
+      std::string constraints = "l,l";
+      for (int64_t i = 0; i < words; ++i)
+        constraints += ",r";
+      constraints += ",~{memory}";
+      for (int64_t i = 0; i < size; ++i) {
+        auto peer = scf::IfOp::create(
+            b, loc,
+            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, inGroup,
+                                  cst(i)),
+            /*withElseRegion=*/false);
+        OpBuilder::InsertionGuard gi(b);
+        b.setInsertionPointToStart(peer.thenBlock());
+        Value r = add(base, cst(i * stride));
+        SmallVector<Value> operands{getPeerPointer(b, loc, slot, r),
+                                    getPeerPointer(b, loc, barrier, r)};
+        operands.append(parts);
+        emitPtx(b, loc, operands, text, constraints);
+      }
+    }
+    // The peers' slices have landed once this rank's phase completes.
+    Value parity =
+        arith::ExtUIOp::create(b, loc, b.getI32Type(), adaptor.getPhase());
+    emitPtx(b, loc, {barrier, parity},
+            "{\n.reg .pred p;\nLAB_WAIT:\n"
+            "mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 p, "
+            "[$0], $1;\n@!p bra LAB_WAIT;\n}",
+            "l,r,~{memory}");
+    b.eraseOp(op);
     return success();
   }
 };
@@ -405,6 +573,6 @@ struct InterClusterReduceLowering
 void mlir::dsm::populateDSMCollectiveToNVVMPatterns(
     const TypeConverter &converter, RewritePatternSet &patterns) {
   patterns.add<CollectiveLowering<ReduceOp>, CollectiveLowering<ShuffleOp>,
-               CollectiveLowering<MultiplyOp>, InterClusterReduceLowering>(
-      converter, patterns.getContext());
+               PushShuffleLowering, CollectiveLowering<MultiplyOp>,
+               InterClusterReduceLowering>(converter, patterns.getContext());
 }

@@ -192,3 +192,35 @@ gpu.module @icr {
     gpu.return
   }
 }
+
+// -----
+
+// shuffle with push: one cluster barrier, the first thread arms this CTA's
+// barrier for the 3 peers' 2048-byte slices, every vector goes to this
+// rank's own slot locally and to the same slot of each peer by st.async
+// onto that peer's barrier (both addresses through mapa), then a wait on
+// the phase with cluster-scope acquire.
+// CHECK-LABEL: gpu.func @push_shuffle
+// CHECK: %[[BAR:.*]] = llvm.mlir.addressof @__dsm_barrier : !llvm.ptr<3>
+// CHECK: nvvm.cluster.arrive
+// CHECK-NEXT: nvvm.cluster.wait
+// CHECK: scf.if
+// CHECK-NEXT: %[[BYTES:.*]] = arith.constant 6144 : i32
+// CHECK-NEXT: nvvm.mbarrier.arrive.expect_tx %[[BAR]], %[[BYTES]]
+// CHECK: scf.for
+// CHECK: %[[V:.*]] = llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<3> -> vector<8xbf16>
+// CHECK: llvm.store %[[V]], %[[SLOT:.*]] {alignment = 16 : i64} : vector<8xbf16>, !llvm.ptr<3>
+// CHECK: llvm.bitcast %[[V]] : vector<8xbf16> to vector<4xi32>
+// CHECK-COUNT-4: st.async.shared::cluster.mbarrier::complete_tx::bytes.v4.b32
+// CHECK-NOT: nvvm.cluster.arrive
+// CHECK: mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64
+// CHECK: gpu.return
+gpu.module @shp {
+  gpu.func @push_shuffle(%parity: i1) kernel {
+    %b = dsm.barrier_create count = 1 : !dsm.barrier
+    %s = dsm.alloc : !dsm.buffer<16x64xbf16, split = [1, 1]>
+    %g = dsm.alloc : !dsm.buffer<16x256xbf16, split = [1, 1]>
+    dsm.shuffle %s into %g axis = 1 group(4, 1) push(%b, %parity) : !dsm.buffer<16x64xbf16, split = [1, 1]>, !dsm.buffer<16x256xbf16, split = [1, 1]>
+    gpu.return
+  }
+}

@@ -710,3 +710,19 @@ func.func @view_space(%b: !dsm.buffer<128x64xf32, split = [1, 1]>) {
   %v = dsm.local_view %b : !dsm.buffer<128x64xf32, split = [1, 1]> -> memref<128x64xf32>
   return
 }
+
+// -----
+
+func.func @push_shuffle_half_words(%s: !dsm.buffer<4x3xbf16, split = [1, 1]>, %d: !dsm.buffer<4x6xbf16, split = [1, 1]>, %b: !dsm.barrier, %p: i1) {
+  // expected-error @+1 {{push moves 32-bit words, but a source row is 6 bytes}}
+  dsm.shuffle %s into %d axis = 1 group(2, 1) push(%b, %p) : !dsm.buffer<4x3xbf16, split = [1, 1]>, !dsm.buffer<4x6xbf16, split = [1, 1]>
+  return
+}
+
+// -----
+
+func.func @push_shuffle_without_phase(%s: !dsm.buffer<4x4xf32, split = [1, 1]>, %d: !dsm.buffer<4x8xf32, split = [1, 1]>, %b: !dsm.barrier) {
+  // expected-error @+1 {{push needs both a barrier and a phase}}
+  "dsm.shuffle"(%s, %d, %b) <{axis = 1 : i64, group_size = 2 : i64, group_stride = 1 : i64, operandSegmentSizes = array<i32: 1, 1, 1, 0>}> : (!dsm.buffer<4x4xf32, split = [1, 1]>, !dsm.buffer<4x8xf32, split = [1, 1]>, !dsm.barrier) -> ()
+  return
+}

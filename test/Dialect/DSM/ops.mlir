@@ -101,6 +101,10 @@ func.func @cluster_program(%g: memref<128x4096xf32>) attributes {known_cluster_s
   %g1 = dsm.alloc : !dsm.buffer<128x512xf32, split = [1, 1]>
   // CHECK: dsm.shuffle %{{.*}} into %{{.*}} axis = 1 group(2, 1) : !dsm.buffer<128x256xf32, split = [1, 1]>, !dsm.buffer<128x512xf32, split = [1, 1]>
   dsm.shuffle %s into %g1 axis = 1 group(2, 1) : !dsm.buffer<128x256xf32, split = [1, 1]>, !dsm.buffer<128x512xf32, split = [1, 1]>
+  %pb = dsm.barrier_create count = 1 : !dsm.barrier
+  %parity = arith.constant false
+  // CHECK: dsm.shuffle %{{.*}} into %{{.*}} axis = 1 group(2, 1) push(%{{.*}}, %{{.*}}) : !dsm.buffer<128x256xf32, split = [1, 1]>, !dsm.buffer<128x512xf32, split = [1, 1]>
+  dsm.shuffle %s into %g1 axis = 1 group(2, 1) push(%pb, %parity) : !dsm.buffer<128x256xf32, split = [1, 1]>, !dsm.buffer<128x512xf32, split = [1, 1]>
   // CHECK: dsm.multiply %{{.*}} into %{{.*}} group(2, 1) {threads = 256 : i64}
   dsm.multiply %s into %m group(2, 1) {threads = 256} : !dsm.buffer<128x256xf32, split = [1, 1]>, !dsm.buffer<128x256xf32, split = [1, 1]>
   %c0 = arith.constant 0 : index

@@ -385,6 +385,17 @@ LogicalResult ShuffleOp::verify() {
   if (getSrc().getType().getElementType() !=
       getDst().getType().getElementType())
     return emitOpError("source and destination element types differ");
+  if (static_cast<bool>(getBarrier()) != static_cast<bool>(getPhase()))
+    return emitOpError("push needs both a barrier and a phase");
+  if (isPush()) {
+    // st.async moves 4, 8 or 16 bytes: whole 32-bit words of each row.
+    BufferType src = getSrc().getType();
+    int64_t rowBytes = src.getPieceShape().back() *
+                       src.getElementType().getIntOrFloatBitWidth() / 8;
+    if (rowBytes % 4)
+      return emitOpError("push moves 32-bit words, but a source row is ")
+             << rowBytes << " bytes";
+  }
   return verifyScaledAlong(*this, getSrc().getType().getPieceShape(),
                            getDst().getType().getPieceShape(), getAxis(),
                            getGroupSize(), "destination");

@@ -307,33 +307,60 @@ def DSM_ReduceOp : DSM_CollectiveOp<"reduce"> {
   }];
 }
 
-def DSM_ShuffleOp : DSM_CollectiveOp<"shuffle"> {
+def DSM_ShuffleOp : DSM_CollectiveOp<"shuffle", [AttrSizedOperandSegments]> {
   let summary = "Ring exchange (all-gather) of slices within a shuffle group";
   let description = [{
     FlashFuser's *shuffle*. Each of the `group_size` CTAs of a shuffle group
     holds one slice (`src`); after the ring exchange every rank holds all
-    slices, concatenated along `axis` in rank order (`dst`). Lowered as a
-    pull all-gather (rank order, one barrier pair); the paper's ring
-    schedule, which overlaps GEMM1 on slice `j` with the transfer of slice
-    `j+1`, is a kernel-level pipelining of the same exchange.
+    slices, concatenated along `axis` in rank order (`dst`). The paper's
+    ring schedule, which overlaps GEMM1 on slice `j` with the transfer of
+    slice `j+1`, is a kernel-level pipelining of the same exchange.
+
+    Without `push`, a pull all-gather (rank order, one barrier pair). With
+    `push(%barrier, %phase)`, every rank pushes its slice into slot `i` of
+    each peer's `dst` by `st.async`, which completes on that peer's
+    `barrier` (`mapa` + `mbarrier::complete_tx`): one cluster barrier first
+    (the peers' `dst` is free and their barriers are initialised), then this
+    rank arms its barrier for the peers' bytes and waits on phase parity
+    `phase` with cluster-scope acquire. No second cluster barrier: the wait
+    is the end of the op. `barrier` must come from `dsm.barrier_create
+    count = 1`, serve only this exchange, and be used with phases 0, 1, 0,
+    ... on successive executions.
 
     Example:
 
     ```mlir
     dsm.shuffle %s into %g axis = 1 group(2, 1)
         : !dsm.buffer<128x128xbf16, split = [1, 1]>, !dsm.buffer<128x256xbf16, split = [1, 1]>
+    dsm.shuffle %s into %g axis = 1 group(2, 1) push(%bar, %parity)
+        : !dsm.buffer<128x128xbf16, split = [1, 1]>, !dsm.buffer<128x256xbf16, split = [1, 1]>
     ```
   }];
   let arguments = (ins
     Arg<DSM_BufferType, "", [MemRead]>:$src,
     Arg<DSM_BufferType, "", [MemWrite]>:$dst,
+    Optional<DSM_BarrierType>:$barrier,
+    Optional<I1>:$phase,
     ConfinedAttr<I64Attr, [IntNonNegative]>:$axis,
     ConfinedAttr<I64Attr, [IntPositive]>:$group_size,
     ConfinedAttr<I64Attr, [IntPositive]>:$group_stride,
     OptionalAttr<ConfinedAttr<I64Attr, [IntPositive]>>:$threads);
   let assemblyFormat = [{
     $src `into` $dst `axis` `=` $axis `group` `(` $group_size `,` $group_stride `)`
+    (`push` `(` $barrier^ `,` $phase `)`)?
     attr-dict `:` qualified(type($src)) `,` qualified(type($dst))
+  }];
+  let builders = [
+    OpBuilder<(ins "Value":$src, "Value":$dst, "int64_t":$axis,
+                   "int64_t":$groupSize, "int64_t":$groupStride), [{
+      build($_builder, $_state, src, dst, /*barrier=*/Value(),
+            /*phase=*/Value(), axis, groupSize, groupStride,
+            /*threads=*/IntegerAttr());
+    }]>
+  ];
+  let extraClassDeclaration = [{
+    /// Whether the exchange pushes (st.async onto the peers' barriers).
+    bool isPush() { return static_cast<bool>(getBarrier()); }
   }];
 }
 
