@@ -78,7 +78,8 @@ def linalg_text(w, dynamic_m=False, weight_layout="kn"):
     """One function holding the workload's chain as linalg on tensors.
     weight_layout "nk": PyTorch Linear weights [out, in] (what bench.py's
     eager chain holds), through the Python package's generator."""
-    if dynamic_m or (weight_layout == "nk" and w.kind != "conv"):
+    if dynamic_m or w.kind == "gemm" or (weight_layout == "nk" and
+                                         w.kind != "conv"):
         sys.path.insert(0, os.path.join(ROOT, "python"))
         from flashfuser.mlirgen import generate_mlir
         return generate_mlir({"kind": w.kind, "m": -1 if dynamic_m else w.m,
@@ -160,7 +161,9 @@ def compile_one(w, args, ff_opt, ptxas, tmp, rank=None):
         ([args.search_options] if args.search_options else [])
     search = "--dsm-search" + ("=" + " ".join(opts) if opts else "")
     proc = subprocess.run(
-        [ff_opt, src, "--dsm-fuse", search,
+        [ff_opt, src,
+         "--dsm-fuse" + ("=fuse-single-gemms=true" if w.kind == "gemm"
+                         else ""), search,
          '--lower-to-nvvm=format=bin emit-bundle=%s%s' % (
              bundle, (" test-omit-barrier" if args.race else "") +
              (" " + args.lower_options if args.lower_options else "")),
@@ -199,6 +202,9 @@ def main():
                          "control of compute-sanitizer racecheck")
     ap.add_argument("--spread", type=int, default=0,
                     help="with --ranks: up to S more plans of other shapes")
+    ap.add_argument("--single-gemms", action="store_true",
+                    help="also the single GEMMs at 4096^3 and 8192^3 (the "
+                         "GEMM engine against cuBLAS in bench.py)")
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     args = ap.parse_args()
     ff_opt = find_ff_opt(args.ff_opt)
@@ -208,6 +214,8 @@ def main():
     os.makedirs(args.outdir, exist_ok=True)
     todo = (workloads.gemm_chains() + workloads.gated_chains()
             if args.dynamic_m else selected())
+    if args.single_gemms and not args.dynamic_m:
+        todo += workloads.single_gemms()
     if args.only:
         names = set(args.only.split(","))
         todo = [w for w in todo if w.name in names]

@@ -106,7 +106,8 @@ def ceilings(reps):
 
 def act_fn(name):
     return {"gelu_tanh": lambda t: F.gelu(t, approximate="tanh"),
-            "gelu_erf": F.gelu, "relu": F.relu, "silu": F.silu}[name]
+            "gelu_erf": F.gelu, "relu": F.relu, "silu": F.silu,
+            "identity": lambda t: t}[name]
 
 
 def make(w, gen):
@@ -132,6 +133,17 @@ def make(w, gen):
         return inputs, eager, ref
 
     x = rnd(w.m, w.k)
+    if w.kind == "gemm":
+        wt = rnd(w.n, w.k, scale=1 / math.sqrt(w.k))        # nn.Linear layout
+        inputs = (x, wt)
+
+        def eager(x, wt):
+            return F.linear(x, wt)
+
+        def ref(x, wt):
+            return F.linear(x.float(), wt.float())
+        return inputs, eager, ref
+
     if w.kind == "gated_ffn":
         wgu = rnd(2 * w.n, w.k, scale=1 / math.sqrt(w.k))   # merged gate|up
         wd = rnd(w.l, w.n, scale=1 / math.sqrt(w.n))

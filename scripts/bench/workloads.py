@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 @dataclass(frozen=True)
 class Workload:
     name: str
-    kind: str          # "ffn" | "gated_ffn" | "conv"
+    kind: str          # "ffn" | "gated_ffn" | "conv" | "gemm" (l = 0)
     m: int
     n: int
     k: int
@@ -20,6 +20,8 @@ class Workload:
     conv: tuple = field(default=())
 
     def flops(self):
+        if self.kind == "gemm":
+            return 2 * self.m * self.n * self.k
         f = 2 * self.m * self.n * self.k + 2 * self.m * self.l * self.n
         if self.kind == "gated_ffn":
             f += 2 * self.m * self.n * self.k
@@ -27,6 +29,8 @@ class Workload:
 
     def min_bytes(self, b=2):
         """Each input, weight and output moved once (bf16)."""
+        if self.kind == "gemm":
+            return b * (self.m * self.k + self.k * self.n + self.m * self.n)
         w1 = self.k * self.n * (2 if self.kind == "gated_ffn" else 1)
         return b * (self.m * self.k + w1 + self.n * self.l + self.m * self.l)
 
@@ -89,6 +93,14 @@ def narrow_and_dsm_window():
     return out
 
 
+def single_gemms():
+    """A chain of one (`--dsm-fuse=fuse-single-gemms=true`): the health
+    check of the GEMM engine against cuBLAS (the lowering issue's target:
+    >= 0.9x at 4096^3 and 8192^3, bf16)."""
+    return [Workload(f"GEMM-{s}", "gemm", s, s, s, 0, act="identity")
+            for s in (4096, 8192)]
+
+
 def all_workloads():
     return (gemm_chains() + gated_chains() + conv_chains(1) + conv_chains(32)
-            + m_sweep() + narrow_and_dsm_window())
+            + m_sweep() + narrow_and_dsm_window() + single_gemms())
