@@ -43,6 +43,7 @@
 // CHECK-COUNT-4: st.async.shared::cluster.mbarrier::complete_tx::bytes.v4.b32
 // CHECK-NOT: barrier.cluster
 // CHECK: mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64
+// CHECK: bar.sync 0;
 // multiply: bf16 products of the 2 branches.
 // CHECK: barrier.cluster.wait;
 // CHECK-COUNT-4: mul.rn.bf16x2

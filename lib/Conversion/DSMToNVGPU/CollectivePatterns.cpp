@@ -281,7 +281,8 @@ void emitPtx(OpBuilder &b, Location loc, ValueRange operands,
 /// destinations free, barriers initialised); the first executing thread then
 /// arms this rank's barrier for the (group - 1) incoming slices and every
 /// executing thread waits on `phase` with cluster-scope acquire, which makes
-/// the peers' st.async writes visible.
+/// the peers' st.async writes visible; a CTA barrier then publishes the own
+/// slot's local stores (so push needs the whole CTA: no `threads`).
 struct PushShuffleLowering : OpConversionPattern<ShuffleOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -419,6 +420,8 @@ struct PushShuffleLowering : OpConversionPattern<ShuffleOp> {
             "mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 p, "
             "[$0], $1;\n@!p bra LAB_WAIT;\n}",
             "l,r,~{memory}");
+    // This rank's own slot was written by plain stores of other threads.
+    NVVM::Barrier0Op::create(b, loc);
     b.eraseOp(op);
     return success();
   }

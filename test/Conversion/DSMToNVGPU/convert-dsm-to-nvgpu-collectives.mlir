@@ -214,6 +214,7 @@ gpu.module @icr {
 // CHECK-COUNT-4: st.async.shared::cluster.mbarrier::complete_tx::bytes.v4.b32
 // CHECK-NOT: nvvm.cluster.arrive
 // CHECK: mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64
+// CHECK-NEXT: nvvm.barrier0
 // CHECK: gpu.return
 gpu.module @shp {
   gpu.func @push_shuffle(%parity: i1) kernel {

@@ -726,3 +726,11 @@ func.func @push_shuffle_without_phase(%s: !dsm.buffer<4x4xf32, split = [1, 1]>, 
   "dsm.shuffle"(%s, %d, %b) <{axis = 1 : i64, group_size = 2 : i64, group_stride = 1 : i64, operandSegmentSizes = array<i32: 1, 1, 1, 0>}> : (!dsm.buffer<4x4xf32, split = [1, 1]>, !dsm.buffer<4x8xf32, split = [1, 1]>, !dsm.barrier) -> ()
   return
 }
+
+// -----
+
+func.func @push_shuffle_threads(%s: !dsm.buffer<4x4xf32, split = [1, 1]>, %d: !dsm.buffer<4x8xf32, split = [1, 1]>, %b: !dsm.barrier, %p: i1) {
+  // expected-error @+1 {{push ends with a CTA barrier, so the whole CTA executes it: no `threads`}}
+  dsm.shuffle %s into %d axis = 1 group(2, 1) push(%b, %p) {threads = 128} : !dsm.buffer<4x4xf32, split = [1, 1]>, !dsm.buffer<4x8xf32, split = [1, 1]>
+  return
+}

@@ -388,6 +388,9 @@ LogicalResult ShuffleOp::verify() {
   if (static_cast<bool>(getBarrier()) != static_cast<bool>(getPhase()))
     return emitOpError("push needs both a barrier and a phase");
   if (isPush()) {
+    if (getThreads())
+      return emitOpError("push ends with a CTA barrier, so the whole CTA "
+                         "executes it: no `threads`");
     // st.async moves 4, 8 or 16 bytes: whole 32-bit words of each row.
     BufferType src = getSrc().getType();
     int64_t rowBytes = src.getPieceShape().back() *

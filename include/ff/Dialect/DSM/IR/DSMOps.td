@@ -322,8 +322,9 @@ def DSM_ShuffleOp : DSM_CollectiveOp<"shuffle", [AttrSizedOperandSegments]> {
     `barrier` (`mapa` + `mbarrier::complete_tx`): one cluster barrier first
     (the peers' `dst` is free and their barriers are initialised), then this
     rank arms its barrier for the peers' bytes and waits on phase parity
-    `phase` with cluster-scope acquire. No second cluster barrier: the wait
-    is the end of the op. `barrier` must come from `dsm.barrier_create
+    `phase` with cluster-scope acquire, then a CTA barrier publishes the
+    local stores of its own slot. No second cluster barrier. Push takes the
+    whole CTA (no `threads`). `barrier` must come from `dsm.barrier_create
     count = 1`, serve only this exchange, and be used with phases 0, 1, 0,
     ... on successive executions.
 
