@@ -257,6 +257,31 @@ def _chain_spec(kind: str, x, w_in, w_out, act: str, weight_layout: str,
                            "out_dtype": out_dtype or dtype})
 
 
+# (kind, the tensors' shapes and x's dtype, options) -> Kernel: a repeated
+# call skips describing the tensors and normalising a spec. Tensors without
+# .shape/.dtype (__cuda_array_interface__ objects) take the described path.
+_by_layout: Dict[tuple, Kernel] = {}
+
+
+def _kernel_for(kind: str, x, w_in, w_out, act: str, weight_layout: str,
+                out_dtype: Optional[str], dynamic_m: bool, target: str,
+                fallback: str) -> Kernel:
+    try:
+        key = (kind, None if dynamic_m else x.shape[0], tuple(x.shape[1:]),
+               str(x.dtype), tuple(w_in.shape), tuple(w_out.shape), act,
+               weight_layout, out_dtype, target, fallback)
+        k = _by_layout.get(key)
+    except (AttributeError, TypeError):
+        key, k = None, None
+    if k is None:
+        spec = _chain_spec(kind, x, w_in, w_out, act, weight_layout,
+                           out_dtype, dynamic_m)
+        k = _cached_kernel(spec, target, fallback)
+        if key is not None:
+            _by_layout[key] = k
+    return k
+
+
 def ffn(x, w1, w2, act: str = "gelu", out=None, stream=None,
         target: str = DEFAULT_TARGET, weight_layout: str = "kn",
         out_dtype: Optional[str] = None, dynamic_m: bool = True,
@@ -269,10 +294,9 @@ def ffn(x, w1, w2, act: str = "gelu", out=None, stream=None,
     ``fallback="auto"`` (default) runs the plain PyTorch chain instead of
     the fused kernel for the M bins where it was measured faster; "never"
     forces the fused kernel, "always" the PyTorch chain (Kernel)."""
-    spec = _chain_spec("ffn", x, w1, w2, act, weight_layout, out_dtype,
-                       dynamic_m)
-    return _cached_kernel(spec, target, fallback)(x, w1, w2, out=out,
-                                                  stream=stream)
+    return _kernel_for("ffn", x, w1, w2, act, weight_layout, out_dtype,
+                       dynamic_m, target, fallback)(x, w1, w2, out=out,
+                                                    stream=stream)
 
 
 def gated_ffn(x, wg, wu, wd, act: str = "silu", out=None, stream=None,
@@ -281,7 +305,6 @@ def gated_ffn(x, wg, wu, wd, act: str = "silu", out=None, stream=None,
               fallback: str = "auto"):
     """out = (act(x · wg) ⊙ (x · wu)) · wd in one fused kernel (or, with
     ``fallback``, the plain PyTorch chain where that is faster; see ffn)."""
-    spec = _chain_spec("gated_ffn", x, wg, wd, act, weight_layout, out_dtype,
-                       dynamic_m)
-    return _cached_kernel(spec, target, fallback)(x, wg, wu, wd, out=out,
-                                                  stream=stream)
+    return _kernel_for("gated_ffn", x, wg, wd, act, weight_layout, out_dtype,
+                       dynamic_m, target, fallback)(x, wg, wu, wd, out=out,
+                                                    stream=stream)

@@ -192,10 +192,6 @@ class CacheTest(unittest.TestCase):
         self.assertIn("gemm", repr(k))
 
 
-if __name__ == "__main__":
-    unittest.main()
-
-
 class WrapperSpecTest(unittest.TestCase):
     """ffn() / gated_ffn() derive the chain spec from the tensors."""
 
@@ -248,3 +244,44 @@ class WrapperSpecTest(unittest.TestCase):
         self.assertEqual((spec["kind"], spec["n"], spec["k"], spec["l"],
                           spec["activation"], spec["dtype"]),
                          ("gated_ffn", 1024, 256, 256, "silu", "f16"))
+
+    def test_repeated_layout_skips_the_spec(self):
+        """A torch-like tensor with .shape and .dtype: the second call with
+        the same layout goes straight to the kernel; a new shape, option or
+        M (without dynamic_m) derives the spec again."""
+        class T:
+            def __init__(self, ptr, shape):
+                self.shape, self.ptr = tuple(shape), ptr
+                self.dtype = "torch.bfloat16"
+
+            def data_ptr(self):
+                return self.ptr
+
+            def stride(self):
+                return (self.shape[1], 1)
+
+        calls, patch = self.capture()
+        specs = []
+        real = ffc._chain_spec
+
+        def counting(*a, **kw):
+            specs.append(a[0])
+            return real(*a, **kw)
+        x, w1, w2 = T(0x1000, (128, 512)), T(0x2000, (512, 2048)), \
+            T(0x3000, (2048, 256))
+        ffc._by_layout.clear()
+        with patch, mock.patch.object(ffc, "_chain_spec", counting):
+            flashfuser.ffn(x, w1, w2)
+            flashfuser.ffn(T(0x5000, (64, 512)), w1, w2)      # dynamic M
+            self.assertEqual(len(specs), 1)
+            flashfuser.ffn(x, w1, w2, act="relu")
+            flashfuser.ffn(x, w1, T(0x3000, (2048, 128)))
+            flashfuser.ffn(x, w1, w2, dynamic_m=False)
+            flashfuser.ffn(T(0x5000, (64, 512)), w1, w2, dynamic_m=False)
+            self.assertEqual(len(specs), 5)
+        self.assertEqual(len(calls), 5)
+        ffc._by_layout.clear()
+
+
+if __name__ == "__main__":
+    unittest.main()
