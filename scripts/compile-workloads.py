@@ -205,6 +205,9 @@ def main():
     ap.add_argument("--single-gemms", action="store_true",
                     help="also the single GEMMs at 4096^3 and 8192^3 (the "
                          "GEMM engine against cuBLAS in bench.py)")
+    ap.add_argument("--anchors", action="store_true",
+                    help="also the T3 (narrow) and T4 (DSM window) chains of "
+                         "perf-anchors.md that bench.py times")
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     args = ap.parse_args()
     ff_opt = find_ff_opt(args.ff_opt)
@@ -216,6 +219,8 @@ def main():
             if args.dynamic_m else selected())
     if args.single_gemms and not args.dynamic_m:
         todo += workloads.single_gemms()
+    if args.anchors and not args.dynamic_m:
+        todo += workloads.narrow_and_dsm_window()
     if args.only:
         names = set(args.only.split(","))
         todo = [w for w in todo if w.name in names]
