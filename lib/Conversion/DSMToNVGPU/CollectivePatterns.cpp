@@ -23,6 +23,7 @@
 
 #include "ff/Conversion/DSMToNVGPU/DSMToNVGPU.h"
 #include "ff/Dialect/DSM/IR/DSMOps.h"
+#include "ff/Dialect/DSM/Utils/Ptx.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -107,26 +108,11 @@ public:
         dstShape(dstType.getPieceShape()),
         elemType(srcType.getElementType()) {}
 
+  /// The pull exchange of any collective.
   LogicalResult emit(Operation *op, Value srcPtr, Value dstPtr) {
-    int64_t elemBytes = elemType.getIntOrFloatBitWidth() / 8;
-    if (elemBytes == 0)
-      return op->emitOpError("cannot lower a collective over sub-byte ")
-             << elemType << " elements";
-    if (dstShape.empty())
-      return op->emitOpError("cannot lower a collective over rank-0 pieces");
-    // The widest vector (up to 16 bytes) that tiles the innermost extent
-    // of both pieces, so that every vector stays inside one slice.
-    width = std::max<int64_t>(1, 16 / elemBytes);
-    while (width > 1 &&
-           (dstShape.back() % width || srcShape.back() % width))
-      width /= 2;
-    accessBytes = width * elemBytes;
-    vecType = width > 1 ? Type(VectorType::get({width}, elemType)) : elemType;
-
-    // Group of this rank: ranks base + i * stride, i < size.
-    Value rank = ClusterRankOp::create(b, loc, b.getIndexType());
-    Value inGroup = rem(div(rank, spec.groupStride), spec.groupSize);
-    Value base = sub(rank, mul(inGroup, spec.groupStride));
+    if (failed(chooseVectors(op)))
+      return failure();
+    auto [inGroup, base] = group();
 
     // Every rank's source is written before anyone reads it.
     ClusterArriveOp::create(b, loc, UnitAttr());
@@ -148,7 +134,137 @@ public:
     return success();
   }
 
+  /// The push all-gather (dsm.shuffle push(%barrier, %phase)): each rank
+  /// stores its slice into its own slot of `dst` locally and into the same
+  /// slot of every peer by `st.async ... mbarrier::complete_tx::bytes` onto
+  /// that peer's barrier. One cluster barrier first (peers' destinations
+  /// free, barriers initialised); thread 0 arms this rank's barrier for the
+  /// (group - 1) incoming slices; every thread waits on `phase` with
+  /// cluster-scope acquire, which makes the peers' st.async writes visible,
+  /// and a CTA barrier publishes the own slot's local stores (so push needs
+  /// the whole CTA: no `threads`).
+  LogicalResult emitPush(Operation *op, Value srcPtr, Value dstPtr,
+                         Value barrier, Value phase) {
+    if (failed(chooseVectors(op)))
+      return failure();
+    if (accessBytes % 4)
+      return op->emitOpError("push moves 32-bit words, but a vector is ")
+             << accessBytes << " bytes";
+    int64_t words = accessBytes / 4;
+    int64_t srcBytes = accessBytes / width;
+    for (int64_t d : srcShape)
+      srcBytes *= d;
+    auto [inGroup, base] = group();
+
+    ClusterArriveOp::create(b, loc, UnitAttr());
+    ClusterWaitOp::create(b, loc);
+    Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+    {
+      auto first = scf::IfOp::create(
+          b, loc,
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tid,
+                                cst(0)),
+          /*withElseRegion=*/false);
+      OpBuilder::InsertionGuard g(b);
+      b.setInsertionPointToStart(first.thenBlock());
+      Value bytes = arith::ConstantIntOp::create(
+          b, loc, b.getI32Type(), (spec.groupSize - 1) * srcBytes);
+      NVVM::MBarrierArriveExpectTxOp::create(
+          b, loc, Type(), barrier, bytes,
+          NVVM::MemScopeKindAttr::get(b.getContext(), NVVM::MemScopeKind::CTA),
+          b.getBoolAttr(false), Value());
+    }
+
+    // st.async of `words` 32-bit registers: slot, peer barrier, values.
+    std::string regs, constraints = "l,l";
+    for (int64_t i = 0; i < words; ++i) {
+      regs += (i ? ", $" : "$") + std::to_string(i + 2);
+      constraints += ",r";
+    }
+    std::string text =
+        "st.async.shared::cluster.mbarrier::complete_tx::bytes" +
+        (words > 1 ? ".v" + std::to_string(words) : std::string()) +
+        ".b32 [$0], " + (words > 1 ? "{" + regs + "}" : regs) + ", [$1];";
+
+    scf::ForOp loop =
+        createVectorLoop(b, loc, srcShape, width, spec.threads);
+    {
+      OpBuilder::InsertionGuard g(b);
+      b.setInsertionPointToStart(loop.getBody());
+      SmallVector<Value> idx = delinearizeVector(b, loc, loop.getInductionVar(),
+                                                 srcShape, width);
+      Value v = LLVM::LoadOp::create(b, loc, vecType,
+                                     gep(srcPtr, offsetIn(idx, srcShape)),
+                                     accessBytes);
+      idx[spec.axis] = add(idx[spec.axis], mul(inGroup, srcShape[spec.axis]));
+      Value slot = gep(dstPtr, offsetIn(idx, dstShape));
+      LLVM::StoreOp::create(b, loc, v, slot, accessBytes);
+      // The same vector as 32-bit words.
+      Type i32 = b.getI32Type();
+      Value w = LLVM::BitcastOp::create(
+          b, loc, words > 1 ? Type(VectorType::get({words}, i32)) : i32, v);
+      SmallVector<Value> parts;
+      for (int64_t i = 0; i < words; ++i)
+        parts.push_back(words > 1 ? Value(LLVM::ExtractElementOp::create(
+                                        b, loc, w,
+                                        arith::ConstantIntOp::create(
+                                            b, loc, i32, i)))
+                                  : w);
+      for (int64_t i = 0; i < spec.groupSize; ++i) {
+        auto peer = scf::IfOp::create(
+            b, loc,
+            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, inGroup,
+                                  cst(i)),
+            /*withElseRegion=*/false);
+        OpBuilder::InsertionGuard gi(b);
+        b.setInsertionPointToStart(peer.thenBlock());
+        Value r = add(base, cst(i * spec.groupStride));
+        SmallVector<Value> operands{getPeerPointer(b, loc, slot, r),
+                                    getPeerPointer(b, loc, barrier, r)};
+        operands.append(parts);
+        createPtxStatement(b, loc, operands, text, constraints);
+      }
+    }
+    // The peers' slices have landed once this rank's phase completes.
+    Value parity = arith::ExtUIOp::create(b, loc, b.getI32Type(), phase);
+    createPtxStatement(
+        b, loc, {barrier, parity},
+        "{\n.reg .pred p;\nLAB_WAIT:\n"
+        "mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 p, "
+        "[$0], $1;\n@!p bra LAB_WAIT;\n}",
+        "l,r");
+    // This rank's own slot was written by plain stores of other threads.
+    NVVM::Barrier0Op::create(b, loc);
+    return success();
+  }
+
 private:
+  /// The widest vector (up to 16 bytes) that tiles the innermost extent of
+  /// both pieces, so that every vector stays inside one slice.
+  LogicalResult chooseVectors(Operation *op) {
+    int64_t elemBytes = elemType.getIntOrFloatBitWidth() / 8;
+    if (elemBytes == 0)
+      return op->emitOpError("cannot lower a collective over sub-byte ")
+             << elemType << " elements";
+    if (dstShape.empty())
+      return op->emitOpError("cannot lower a collective over rank-0 pieces");
+    width = std::max<int64_t>(1, 16 / elemBytes);
+    while (width > 1 &&
+           (dstShape.back() % width || srcShape.back() % width))
+      width /= 2;
+    accessBytes = width * elemBytes;
+    vecType = width > 1 ? Type(VectorType::get({width}, elemType)) : elemType;
+    return success();
+  }
+
+  /// This rank's index in its group (ranks base + i * stride, i < size) and
+  /// the group's first rank.
+  std::pair<Value, Value> group() {
+    Value rank = ClusterRankOp::create(b, loc, b.getIndexType());
+    Value inGroup = rem(div(rank, spec.groupStride), spec.groupSize);
+    return {inGroup, sub(rank, mul(inGroup, spec.groupStride))};
+  }
+
   Value cst(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
   Value add(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
   Value sub(Value x, Value y) { return arith::SubIOp::create(b, loc, x, y); }
@@ -167,11 +283,11 @@ private:
                                ValueRange{off});
   }
 
-  /// Byte offset of `idx` in the source piece.
-  Value srcOffset(ArrayRef<Value> idx) {
+  /// Byte offset of `idx` in a piece of `shape`.
+  Value offsetIn(ArrayRef<Value> idx, ArrayRef<int64_t> shape) {
     Value off = idx[0];
     for (size_t d = 1; d < idx.size(); ++d)
-      off = add(mul(off, srcShape[d]), idx[d]);
+      off = add(mul(off, shape[d]), idx[d]);
     return mul(off, accessBytes / width);
   }
 
@@ -197,14 +313,14 @@ private:
       int64_t a = spec.axis;
       Value j = div(idx[a], srcShape[a]);
       idx[a] = rem(idx[a], srcShape[a]);
-      return loadFrom(srcPtr, peer(j), srcOffset(idx));
+      return loadFrom(srcPtr, peer(j), offsetIn(idx, srcShape));
     }
     case Exchange::ReduceScatter:
       idx[spec.axis] = add(idx[spec.axis], mul(inGroup, dstShape[spec.axis]));
       [[fallthrough]];
     case Exchange::AllReduce:
     case Exchange::Multiply: {
-      Value off = srcOffset(idx);
+      Value off = offsetIn(idx, srcShape);
       Value acc;
       for (int64_t i = 0; i < spec.groupSize; ++i) {
         Value v = loadFrom(srcPtr, add(base, cst(i * spec.groupStride)), off);
@@ -252,177 +368,19 @@ struct CollectiveLowering : OpConversionPattern<OpTy> {
   LogicalResult
   matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    if constexpr (std::is_same_v<OpTy, ShuffleOp>)
-      if (op.isPush())
-        return rewriter.notifyMatchFailure(op, "a push exchange");
     ExchangeSpec spec = getSpec(op);
     ExchangeEmitter emitter(rewriter, op.getLoc(), spec,
                             op.getSrc().getType(), op.getDst().getType());
-    if (failed(emitter.emit(op, adaptor.getSrc(), adaptor.getDst())))
+    auto lower = [&]() -> LogicalResult {
+      if constexpr (std::is_same_v<OpTy, ShuffleOp>)
+        if (op.isPush())
+          return emitter.emitPush(op, adaptor.getSrc(), adaptor.getDst(),
+                                  adaptor.getBarrier(), adaptor.getPhase());
+      return emitter.emit(op, adaptor.getSrc(), adaptor.getDst());
+    };
+    if (failed(lower()))
       return failure();
     rewriter.eraseOp(op);
-    return success();
-  }
-};
-
-/// An inline PTX statement with side effects and no results.
-void emitPtx(OpBuilder &b, Location loc, ValueRange operands,
-             StringRef text, StringRef constraints) {
-  LLVM::InlineAsmOp::create(b, loc, TypeRange{}, operands, text, constraints,
-                            /*has_side_effects=*/true,
-                            /*is_align_stack=*/false, LLVM::TailCallKind::None,
-                            LLVM::AsmDialectAttr(), ArrayAttr());
-}
-
-/// dsm.shuffle with push(%barrier, %phase): each rank pushes its slice into
-/// slot `g` (its group index) of every peer's destination by
-/// `st.async ... mbarrier::complete_tx::bytes` onto the peer's barrier, and
-/// copies it into its own slot locally. One cluster barrier first (peers'
-/// destinations free, barriers initialised); the first executing thread then
-/// arms this rank's barrier for the (group - 1) incoming slices and every
-/// executing thread waits on `phase` with cluster-scope acquire, which makes
-/// the peers' st.async writes visible; a CTA barrier then publishes the own
-/// slot's local stores (so push needs the whole CTA: no `threads`).
-struct PushShuffleLowering : OpConversionPattern<ShuffleOp> {
-  using OpConversionPattern::OpConversionPattern;
-  LogicalResult
-  matchAndRewrite(ShuffleOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &b) const override {
-    if (!op.isPush())
-      return b.notifyMatchFailure(op, "a pull exchange");
-    Location loc = op.getLoc();
-    BufferType srcType = op.getSrc().getType();
-    SmallVector<int64_t> src = srcType.getPieceShape();
-    SmallVector<int64_t> dst = op.getDst().getType().getPieceShape();
-    int64_t elemBytes = srcType.getElementType().getIntOrFloatBitWidth() / 8;
-    int64_t width = std::max<int64_t>(1, 16 / std::max<int64_t>(1, elemBytes));
-    while (width > 1 && src.back() % width)
-      width /= 2;
-    int64_t accessBytes = width * elemBytes;
-    if (accessBytes % 4)
-      return op.emitOpError("push moves 32-bit words, but a vector is ")
-             << accessBytes << " bytes";
-    int64_t words = accessBytes / 4;
-    int64_t axis = op.getAxis(), size = op.getGroupSize(),
-            stride = op.getGroupStride();
-    int64_t srcBytes = elemBytes;
-    for (int64_t d : src)
-      srcBytes *= d;
-
-    auto cst = [&](int64_t v) -> Value {
-      return arith::ConstantIndexOp::create(b, loc, v);
-    };
-    auto add = [&](Value x, Value y) -> Value {
-      return arith::AddIOp::create(b, loc, x, y);
-    };
-    auto mul = [&](Value x, int64_t y) -> Value {
-      return y == 1 ? x : arith::MulIOp::create(b, loc, x, cst(y)).getResult();
-    };
-    auto gep = [&](Value ptr, Value byteOff) -> Value {
-      Value off =
-          arith::IndexCastUIOp::create(b, loc, b.getI64Type(), byteOff);
-      return LLVM::GEPOp::create(b, loc, ptr.getType(), b.getI8Type(), ptr,
-                                 ValueRange{off});
-    };
-    auto linear = [&](ArrayRef<Value> idx, ArrayRef<int64_t> shape) {
-      Value off = idx[0];
-      for (size_t d = 1; d < idx.size(); ++d)
-        off = add(mul(off, shape[d]), idx[d]);
-      return mul(off, elemBytes);
-    };
-
-    Value rank = ClusterRankOp::create(b, loc, b.getIndexType());
-    Value inGroup = arith::RemUIOp::create(
-        b, loc, stride == 1 ? rank : arith::DivUIOp::create(b, loc, rank,
-                                                            cst(stride)),
-        cst(size));
-    Value base = arith::SubIOp::create(b, loc, rank, mul(inGroup, stride));
-    Value barrier = adaptor.getBarrier();
-
-    // The peers' destinations are free and their barriers initialised.
-    ClusterArriveOp::create(b, loc, UnitAttr());
-    ClusterWaitOp::create(b, loc);
-    Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
-    {
-      auto first = scf::IfOp::create(
-          b, loc,
-          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tid,
-                                cst(0)),
-          /*withElseRegion=*/false);
-      OpBuilder::InsertionGuard g(b);
-      b.setInsertionPointToStart(first.thenBlock());
-      Value bytes = arith::ConstantIntOp::create(b, loc, b.getI32Type(),
-                                                 (size - 1) * srcBytes);
-      NVVM::MBarrierArriveExpectTxOp::create(
-          b, loc, Type(), barrier, bytes,
-          NVVM::MemScopeKindAttr::get(b.getContext(), NVVM::MemScopeKind::CTA),
-          b.getBoolAttr(false), Value());
-    }
-
-    scf::ForOp loop = createVectorLoop(b, loc, src, width, op.getThreads());
-    {
-      OpBuilder::InsertionGuard g(b);
-      b.setInsertionPointToStart(loop.getBody());
-      SmallVector<Value> idx =
-          delinearizeVector(b, loc, loop.getInductionVar(), src, width);
-      Type vecType = width > 1 ? Type(VectorType::get({width},
-                                                      srcType.getElementType()))
-                               : srcType.getElementType();
-      Value v = LLVM::LoadOp::create(b, loc, vecType,
-                                     gep(adaptor.getSrc(), linear(idx, src)),
-                                     accessBytes);
-      idx[axis] = add(idx[axis], mul(inGroup, src[axis]));
-      Value slot = gep(adaptor.getDst(), linear(idx, dst));
-      LLVM::StoreOp::create(b, loc, v, slot, accessBytes);
-      // The same vector as 32-bit words for st.async.
-      Type wordsType = words > 1 ? Type(VectorType::get({words},
-                                                        b.getI32Type()))
-                                 : b.getI32Type();
-      Value w = LLVM::BitcastOp::create(b, loc, wordsType, v);
-      SmallVector<Value> parts;
-      for (int64_t i = 0; i < words; ++i)
-        parts.push_back(words > 1 ? Value(LLVM::ExtractElementOp::create(
-                                        b, loc, w,
-                                        arith::ConstantIntOp::create(
-                                            b, loc, b.getI32Type(), i)))
-                                  : w);
-      std::string regs;
-      for (int64_t i = 0; i < words; ++i)
-        regs += (i ? ", $" : "$") + std::to_string(i + 2);
-      std::string text =
-          "st.async.shared::cluster.mbarrier::complete_tx::bytes" +
-          (words > 1 ? ".v" + std::to_string(words) : std::string()) +
-          ".b32 [$0], " + (words > 1 ? "{" + regs + "}" : regs) + ", [$1];";
-      std::string constraints = "l,l";
-      for (int64_t i = 0; i < words; ++i)
-        constraints += ",r";
-      constraints += ",~{memory}";
-      for (int64_t i = 0; i < size; ++i) {
-        auto peer = scf::IfOp::create(
-            b, loc,
-            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, inGroup,
-                                  cst(i)),
-            /*withElseRegion=*/false);
-        OpBuilder::InsertionGuard gi(b);
-        b.setInsertionPointToStart(peer.thenBlock());
-        Value r = add(base, cst(i * stride));
-        SmallVector<Value> operands{getPeerPointer(b, loc, slot, r),
-                                    getPeerPointer(b, loc, barrier, r)};
-        operands.append(parts);
-        emitPtx(b, loc, operands, text, constraints);
-      }
-    }
-    // The peers' slices have landed once this rank's phase completes.
-    Value parity =
-        arith::ExtUIOp::create(b, loc, b.getI32Type(), adaptor.getPhase());
-    emitPtx(b, loc, {barrier, parity},
-            "{\n.reg .pred p;\nLAB_WAIT:\n"
-            "mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 p, "
-            "[$0], $1;\n@!p bra LAB_WAIT;\n}",
-            "l,r,~{memory}");
-    // This rank's own slot was written by plain stores of other threads.
-    NVVM::Barrier0Op::create(b, loc);
-    b.eraseOp(op);
     return success();
   }
 };
@@ -522,28 +480,14 @@ struct InterClusterReduceLowering
         LLVM::StoreOp::create(b, loc, v, ptr, n * 4);
         return;
       }
-      SmallVector<Value> operands{ptr};
-      std::string regs, constraints = "l";
-      for (int64_t i = 0; i < n; ++i) {
-        Value x = n > 1 ? Value(LLVM::ExtractElementOp::create(
-                              b, loc, v,
-                              arith::ConstantIntOp::create(b, loc,
-                                                           b.getI32Type(), i)))
-                        : v;
-        operands.push_back(x);
-        regs += (i ? ", $" : "$") + std::to_string(i + 1);
-        constraints += ",f";
-      }
-      std::string text =
-          n > 1 ? "red.relaxed.gpu.global.add.v" + std::to_string(n) +
-                      ".f32 [$0], {" + regs + "};"
-                : "red.relaxed.gpu.global.add.f32 [$0], $1;";
-      LLVM::InlineAsmOp::create(b, loc, TypeRange{}, operands, text,
-                                constraints + ",~{memory}",
-                                /*has_side_effects=*/true,
-                                /*is_align_stack=*/false,
-                                LLVM::TailCallKind::None,
-                                LLVM::AsmDialectAttr(), ArrayAttr());
+      SmallVector<Value> values;
+      for (int64_t i = 0; i < n; ++i)
+        values.push_back(n > 1 ? Value(LLVM::ExtractElementOp::create(
+                                     b, loc, v,
+                                     arith::ConstantIntOp::create(
+                                         b, loc, b.getI32Type(), i)))
+                               : v);
+      createGlobalAddF32(b, loc, ptr, values);
     };
 
     // A whole vector inside dst: one access; one crossing the innermost
@@ -576,6 +520,6 @@ struct InterClusterReduceLowering
 void mlir::dsm::populateDSMCollectiveToNVVMPatterns(
     const TypeConverter &converter, RewritePatternSet &patterns) {
   patterns.add<CollectiveLowering<ReduceOp>, CollectiveLowering<ShuffleOp>,
-               PushShuffleLowering, CollectiveLowering<MultiplyOp>,
-               InterClusterReduceLowering>(converter, patterns.getContext());
+               CollectiveLowering<MultiplyOp>, InterClusterReduceLowering>(
+      converter, patterns.getContext());
 }

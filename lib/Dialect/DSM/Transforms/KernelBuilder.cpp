@@ -26,6 +26,7 @@
 
 #include "ff/Dialect/DSM/IR/DSMOps.h"
 #include "ff/Dialect/DSM/Utils/MemRefDescriptor.h"
+#include "ff/Dialect/DSM/Utils/Ptx.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -806,22 +807,7 @@ void KernelEmitter::emitChunkOutput(Value acc, Value chunk) {
                             vals.size() * 4);
       return;
     }
-    std::string regs;
-    for (size_t i = 0; i < vals.size(); ++i)
-      regs += (i ? ", $" : "$") + std::to_string(i + 1);
-    std::string text = "red.relaxed.gpu.global.add.v" +
-                       std::to_string(vals.size()) + ".f32 [$0], {" + regs +
-                       "};";
-    SmallVector<Value> operands{gep(ws, off)};
-    operands.append(vals.begin(), vals.end());
-    std::string constraints = "l";
-    for (size_t i = 0; i < vals.size(); ++i)
-      constraints += ",f";
-    constraints += ",~{memory}";
-    LLVM::InlineAsmOp::create(
-        b, loc, TypeRange{}, operands, text, constraints,
-        /*has_side_effects=*/true, /*is_align_stack=*/false,
-        LLVM::TailCallKind::None, LLVM::AsmDialectAttr(), ArrayAttr());
+    createGlobalAddF32(b, loc, gep(ws, off), vals);
   };
 
   if (p.clusterN == 1) {

@@ -83,7 +83,7 @@ struct KernelPlan {
   bool testOmitBarrier = false;
   /// Atomic workspaces: finishers clear the sums they read and reset their
   /// counters, so the runtime clears the workspace only when it allocates it
-  /// (--dsm-materialize=self-cleaning-workspace).
+  /// (--dsm-materialize=self-cleaning-workspace-max-kib).
   bool selfCleaningWorkspace = false;
 
   // Shared-memory layout (bytes from the 1024-aligned dynamic base).

@@ -1,0 +1,29 @@
+//===- Ptx.h - inline PTX statements ----------------------------*- C++ -*-===//
+//
+// Part of the FlashFuser project.
+//
+// The few instructions the NVVM dialect of MLIR 22 cannot express (vector
+// red.global, st.async, cluster-scope mbarrier waits), as inline PTX.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FF_DIALECT_DSM_UTILS_PTX_H
+#define FF_DIALECT_DSM_UTILS_PTX_H
+
+#include "mlir/IR/Builders.h"
+
+namespace mlir::dsm {
+
+/// An inline PTX statement with side effects, no results and a memory
+/// clobber; `constraints` lists the operands' only.
+void createPtxStatement(OpBuilder &b, Location loc, ValueRange operands,
+                        StringRef text, StringRef constraints);
+
+/// `red.relaxed.gpu.global.add{.v2,.v4}.f32 [ptr], values`: 1, 2 or 4 f32
+/// values added to consecutive floats at the global address `ptr`.
+void createGlobalAddF32(OpBuilder &b, Location loc, Value ptr,
+                        ValueRange values);
+
+} // namespace mlir::dsm
+
+#endif // FF_DIALECT_DSM_UTILS_PTX_H

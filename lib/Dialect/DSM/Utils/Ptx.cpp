@@ -1,0 +1,40 @@
+//===- Ptx.cpp - inline PTX statements ------------------------------------===//
+//
+// Part of the FlashFuser project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ff/Dialect/DSM/Utils/Ptx.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+
+#include <string>
+
+using namespace mlir;
+
+void dsm::createPtxStatement(OpBuilder &b, Location loc, ValueRange operands,
+                             StringRef text, StringRef constraints) {
+  LLVM::InlineAsmOp::create(b, loc, TypeRange{}, operands, text,
+                            (constraints + ",~{memory}").str(),
+                            /*has_side_effects=*/true,
+                            /*is_align_stack=*/false, LLVM::TailCallKind::None,
+                            LLVM::AsmDialectAttr(), ArrayAttr());
+}
+
+void dsm::createGlobalAddF32(OpBuilder &b, Location loc, Value ptr,
+                             ValueRange values) {
+  size_t n = values.size();
+  assert((n == 1 || n == 2 || n == 4) && "red.global adds 1, 2 or 4 floats");
+  std::string regs, constraints = "l";
+  for (size_t i = 0; i < n; ++i) {
+    regs += (i ? ", $" : "$") + std::to_string(i + 1);
+    constraints += ",f";
+  }
+  std::string text =
+      n > 1 ? "red.relaxed.gpu.global.add.v" + std::to_string(n) +
+                  ".f32 [$0], {" + regs + "};"
+            : "red.relaxed.gpu.global.add.f32 [$0], $1;";
+  SmallVector<Value> operands{ptr};
+  operands.append(values.begin(), values.end());
+  createPtxStatement(b, loc, operands, text, constraints);
+}
