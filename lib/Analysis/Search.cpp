@@ -127,14 +127,13 @@ const Candidate *SearchResult::getChosen(bool lowerableOnly) const {
 
 /// Strict, deterministic ranking by `ns`: cost, then smaller clusters, then
 /// fewer stages (or more, with `deepRings`), then the plan's fields.
-static bool rankBy(const Candidate &a, const Candidate &b, double na,
-                   double nb, bool deepRings = false) {
+static bool rankBy(const Candidate &a, const Candidate &b, double na, double nb,
+                   bool deepRings = false) {
   if (na != nb)
     return na < nb;
   auto key = [&](const Plan &p) {
-    return std::make_tuple(p.getClusterSize(),
-                           deepRings ? -p.stages : p.stages, p.cluster,
-                           p.block, p.grid, p.spatialMask, p.order);
+    return std::make_tuple(p.getClusterSize(), deepRings ? -p.stages : p.stages,
+                           p.cluster, p.block, p.grid, p.spatialMask, p.order);
   };
   return key(a.plan) < key(b.plan);
 }

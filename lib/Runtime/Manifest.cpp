@@ -418,8 +418,7 @@ bool parseParam(const JsonValue &v, const std::string &path, ParamSpec &p,
     if (!r.integer("bytes_per_m", p.bytesPerM, 0, int64_t(1) << 32, true) ||
         !r.integer("bytes", p.bytesFixed, 0, int64_t(1) << 40, true) ||
         !r.boolean("zero", p.zero) ||
-        !r.integer("zero_bytes_per_m", p.zeroBytesPerM, 0, p.bytesPerM,
-                   true) ||
+        !r.integer("zero_bytes_per_m", p.zeroBytesPerM, 0, p.bytesPerM, true) ||
         !r.boolean("self_cleaning", p.selfCleaning))
       return false;
     if (p.zeroBytesPerM && !p.zero)
@@ -427,8 +426,7 @@ bool parseParam(const JsonValue &v, const std::string &path, ParamSpec &p,
     if (p.selfCleaning && !p.zero)
       return r.fail(".self_cleaning", "needs \"zero\": true");
     if (p.selfCleaning && p.zeroBytesPerM)
-      return r.fail(".self_cleaning",
-                    "and \"zero_bytes_per_m\" are exclusive");
+      return r.fail(".self_cleaning", "and \"zero_bytes_per_m\" are exclusive");
     return true;
   }
   return true;

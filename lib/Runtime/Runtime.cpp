@@ -508,8 +508,8 @@ bool LoadedBundle::launch(const std::vector<TensorArg> &args, void *stream,
                           ? size_t(p.bytesFixed +
                                    (p.bytesPerM - p.zeroBytesPerM) * plan.m)
                           : 0;
-        size_t count = p.zeroBytesPerM ? size_t(p.zeroBytesPerM * plan.m)
-                                       : bytes;
+        size_t count =
+            p.zeroBytesPerM ? size_t(p.zeroBytesPerM * plan.m) : bytes;
         CUresult r = count ? d.cuMemsetD8Async(ws.first + from, 0, count, s)
                            : CUDA_SUCCESS;
         if (r != CUDA_SUCCESS) {

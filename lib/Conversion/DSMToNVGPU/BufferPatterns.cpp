@@ -57,8 +57,8 @@ struct AllocLowering : OpConversionPattern<AllocOp> {
       Value addr = arith::AddIOp::create(
           rewriter, loc, base,
           arith::ConstantIndexOp::create(rewriter, loc, *offset));
-      Value addr64 = arith::IndexCastUIOp::create(
-          rewriter, loc, rewriter.getI64Type(), addr);
+      Value addr64 = arith::IndexCastUIOp::create(rewriter, loc,
+                                                  rewriter.getI64Type(), addr);
       rewriter.replaceOpWithNewOp<LLVM::IntToPtrOp>(op, ptrShared, addr64);
       return success();
     }
@@ -81,8 +81,8 @@ struct LocalViewLowering : OpConversionPattern<LocalViewOp> {
   matchAndRewrite(LocalViewOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     rewriter.replaceOp(op, createMemRefFromPointer(rewriter, op.getLoc(),
-                                             adaptor.getBuffer(),
-                                             op.getView().getType()));
+                                                   adaptor.getBuffer(),
+                                                   op.getView().getType()));
     return success();
   }
 };
@@ -97,8 +97,8 @@ struct RemoteViewLowering : OpConversionPattern<RemoteViewOp> {
         getPeerPointer(rewriter, loc, adaptor.getBuffer(), adaptor.getRank());
     // The result keeps #dsm.shared_cluster; the pass rewrites that memory
     // space to NVVM's 7 everywhere once the dsm ops are gone.
-    rewriter.replaceOp(
-        op, createMemRefFromPointer(rewriter, loc, remote, op.getView().getType()));
+    rewriter.replaceOp(op, createMemRefFromPointer(rewriter, loc, remote,
+                                                   op.getView().getType()));
     return success();
   }
 };
@@ -114,8 +114,8 @@ void mlir::dsm::populateDSMBufferToNVVMTypeConversion(
   });
 }
 
-void mlir::dsm::populateDSMBufferToNVVMPatterns(
-    const TypeConverter &converter, RewritePatternSet &patterns) {
+void mlir::dsm::populateDSMBufferToNVVMPatterns(const TypeConverter &converter,
+                                                RewritePatternSet &patterns) {
   patterns.add<AllocLowering, LocalViewLowering, RemoteViewLowering>(
       converter, patterns.getContext());
 }
@@ -126,7 +126,8 @@ void mlir::dsm::replaceDSMSharedClusterMemorySpace(Operation *root) {
       IntegerType::get(ctx, 64),
       static_cast<int64_t>(NVVM::NVVMMemorySpace::SharedCluster));
   AttrTypeReplacer replacer;
-  replacer.addReplacement([&](SharedClusterAttr) -> Attribute { return space; });
+  replacer.addReplacement(
+      [&](SharedClusterAttr) -> Attribute { return space; });
   replacer.recursivelyReplaceElementsIn(root, /*replaceAttrs=*/true,
                                         /*replaceLocs=*/false,
                                         /*replaceTypes=*/true);

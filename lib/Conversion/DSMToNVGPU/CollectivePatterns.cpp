@@ -57,16 +57,15 @@ struct ExchangeSpec {
 /// The loop in which threads [0, threads) along x (or the whole block)
 /// share the vectors of `width` elements that tile a piece of `shape`. Its
 /// induction variable is the vector's linear index.
-scf::ForOp createVectorLoop(OpBuilder &b, Location loc,
-                            ArrayRef<int64_t> shape, int64_t width,
-                            std::optional<int64_t> threads) {
+scf::ForOp createVectorLoop(OpBuilder &b, Location loc, ArrayRef<int64_t> shape,
+                            int64_t width, std::optional<int64_t> threads) {
   auto cst = [&](int64_t v) -> Value {
     return arith::ConstantIndexOp::create(b, loc, v);
   };
   Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
-  Value step = threads ? cst(*threads)
-                       : Value(gpu::BlockDimOp::create(b, loc,
-                                                       gpu::Dimension::x));
+  Value step = threads
+                   ? cst(*threads)
+                   : Value(gpu::BlockDimOp::create(b, loc, gpu::Dimension::x));
   int64_t numVectors = 1;
   for (int64_t d : shape)
     numVectors *= d;
@@ -105,8 +104,7 @@ public:
                   const ExchangeSpec &spec, BufferType srcType,
                   BufferType dstType)
       : b(b), loc(loc), spec(spec), srcShape(srcType.getPieceShape()),
-        dstShape(dstType.getPieceShape()),
-        elemType(srcType.getElementType()) {}
+        dstShape(dstType.getPieceShape()), elemType(srcType.getElementType()) {}
 
   /// The pull exchange of any collective.
   LogicalResult emit(Operation *op, Value srcPtr, Value dstPtr) {
@@ -117,8 +115,7 @@ public:
     // Every rank's source is written before anyone reads it.
     ClusterArriveOp::create(b, loc, UnitAttr());
     ClusterWaitOp::create(b, loc);
-    scf::ForOp loop =
-        createVectorLoop(b, loc, dstShape, width, spec.threads);
+    scf::ForOp loop = createVectorLoop(b, loc, dstShape, width, spec.threads);
     {
       OpBuilder::InsertionGuard g(b);
       b.setInsertionPointToStart(loop.getBody());
@@ -162,8 +159,7 @@ public:
     {
       auto first = scf::IfOp::create(
           b, loc,
-          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tid,
-                                cst(0)),
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tid, cst(0)),
           /*withElseRegion=*/false);
       OpBuilder::InsertionGuard g(b);
       b.setInsertionPointToStart(first.thenBlock());
@@ -186,16 +182,14 @@ public:
         (words > 1 ? ".v" + std::to_string(words) : std::string()) +
         ".b32 [$0], " + (words > 1 ? "{" + regs + "}" : regs) + ", [$1];";
 
-    scf::ForOp loop =
-        createVectorLoop(b, loc, srcShape, width, spec.threads);
+    scf::ForOp loop = createVectorLoop(b, loc, srcShape, width, spec.threads);
     {
       OpBuilder::InsertionGuard g(b);
       b.setInsertionPointToStart(loop.getBody());
-      SmallVector<Value> idx = delinearizeVector(b, loc, loop.getInductionVar(),
-                                                 srcShape, width);
-      Value v = LLVM::LoadOp::create(b, loc, vecType,
-                                     gep(srcPtr, offsetIn(idx, srcShape)),
-                                     accessBytes);
+      SmallVector<Value> idx =
+          delinearizeVector(b, loc, loop.getInductionVar(), srcShape, width);
+      Value v = LLVM::LoadOp::create(
+          b, loc, vecType, gep(srcPtr, offsetIn(idx, srcShape)), accessBytes);
       idx[spec.axis] = add(idx[spec.axis], mul(inGroup, srcShape[spec.axis]));
       Value slot = gep(dstPtr, offsetIn(idx, dstShape));
       LLVM::StoreOp::create(b, loc, v, slot, accessBytes);
@@ -205,11 +199,11 @@ public:
           b, loc, words > 1 ? Type(VectorType::get({words}, i32)) : i32, v);
       SmallVector<Value> parts;
       for (int64_t i = 0; i < words; ++i)
-        parts.push_back(words > 1 ? Value(LLVM::ExtractElementOp::create(
-                                        b, loc, w,
-                                        arith::ConstantIntOp::create(
-                                            b, loc, i32, i)))
-                                  : w);
+        parts.push_back(
+            words > 1
+                ? Value(LLVM::ExtractElementOp::create(
+                      b, loc, w, arith::ConstantIntOp::create(b, loc, i32, i)))
+                : w);
       for (int64_t i = 0; i < spec.groupSize; ++i) {
         auto peer = scf::IfOp::create(
             b, loc,
@@ -249,8 +243,7 @@ private:
     if (dstShape.empty())
       return op->emitOpError("cannot lower a collective over rank-0 pieces");
     width = std::max<int64_t>(1, 16 / elemBytes);
-    while (width > 1 &&
-           (dstShape.back() % width || srcShape.back() % width))
+    while (width > 1 && (dstShape.back() % width || srcShape.back() % width))
       width /= 2;
     accessBytes = width * elemBytes;
     vecType = width > 1 ? Type(VectorType::get({width}, elemType)) : elemType;
@@ -345,21 +338,21 @@ static int64_t i64(uint64_t v) { return static_cast<int64_t>(v); }
 ExchangeSpec getSpec(ReduceOp op) {
   return {op.getMode() == ReduceMode::all_reduce ? Exchange::AllReduce
                                                  : Exchange::ReduceScatter,
-          op.getCombiner(),     i64(op.getAxis()),
-          i64(op.getGroupSize()), i64(op.getGroupStride()),
+          op.getCombiner(),
+          i64(op.getAxis()),
+          i64(op.getGroupSize()),
+          i64(op.getGroupStride()),
           op.getThreads()};
 }
 
 ExchangeSpec getSpec(ShuffleOp op) {
-  return {Exchange::AllGather,    CombinerKind::add,
-          i64(op.getAxis()),      i64(op.getGroupSize()),
-          i64(op.getGroupStride()), op.getThreads()};
+  return {Exchange::AllGather,    CombinerKind::add,        i64(op.getAxis()),
+          i64(op.getGroupSize()), i64(op.getGroupStride()), op.getThreads()};
 }
 
 ExchangeSpec getSpec(MultiplyOp op) {
-  return {Exchange::Multiply,     CombinerKind::add,
-          0,                      i64(op.getGroupSize()),
-          i64(op.getGroupStride()), op.getThreads()};
+  return {Exchange::Multiply,     CombinerKind::add,        0,
+          i64(op.getGroupSize()), i64(op.getGroupStride()), op.getThreads()};
 }
 
 template <typename OpTy>
@@ -369,8 +362,8 @@ struct CollectiveLowering : OpConversionPattern<OpTy> {
   matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     ExchangeSpec spec = getSpec(op);
-    ExchangeEmitter emitter(rewriter, op.getLoc(), spec,
-                            op.getSrc().getType(), op.getDst().getType());
+    ExchangeEmitter emitter(rewriter, op.getLoc(), spec, op.getSrc().getType(),
+                            op.getDst().getType());
     auto lower = [&]() -> LogicalResult {
       if constexpr (std::is_same_v<OpTy, ShuffleOp>)
         if (op.isPush())
@@ -390,12 +383,10 @@ struct CollectiveLowering : OpConversionPattern<OpTy> {
 /// red.relaxed.gpu.global.add.v{4,2}.f32 (or a plain store with
 /// `deterministic`), a vector that crosses `dst`'s innermost edge one
 /// predicated scalar per element.
-struct InterClusterReduceLowering
-    : OpConversionPattern<InterClusterReduceOp> {
+struct InterClusterReduceLowering : OpConversionPattern<InterClusterReduceOp> {
   using OpConversionPattern::OpConversionPattern;
-  LogicalResult
-  matchAndRewrite(InterClusterReduceOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &b) const override {
+  LogicalResult matchAndRewrite(InterClusterReduceOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &b) const override {
     Location loc = op.getLoc();
     auto dstType = cast<MemRefType>(op.getDst().getType());
     if (!dstType.getElementType().isF32())
@@ -431,10 +422,9 @@ struct InterClusterReduceLowering
     // dst's base address, offset, sizes and strides (in elements).
     auto meta =
         memref::ExtractStridedMetadataOp::create(b, loc, adaptor.getDst());
-    Value base =
-        memref::ExtractAlignedPointerAsIndexOp::create(b, loc, adaptor.getDst());
-    scf::ForOp loop =
-        createVectorLoop(b, loc, piece, width, op.getThreads());
+    Value base = memref::ExtractAlignedPointerAsIndexOp::create(
+        b, loc, adaptor.getDst());
+    scf::ForOp loop = createVectorLoop(b, loc, piece, width, op.getThreads());
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(loop.getBody());
     Value e = loop.getInductionVar();
@@ -448,8 +438,8 @@ struct InterClusterReduceLowering
       at[d] = add(adaptor.getOffsets()[d], idx[d]);
       if (d < rank - 1) {
         Value in = ult(at[d], meta.getSizes()[d]);
-        inside = inside ? arith::AndIOp::create(b, loc, inside, in).getResult()
-                        : in;
+        inside =
+            inside ? arith::AndIOp::create(b, loc, inside, in).getResult() : in;
       }
       elem = add(elem, mul(at[d], meta.getStrides()[d]));
     }
@@ -469,9 +459,9 @@ struct InterClusterReduceLowering
     auto srcAt = [&](int64_t bytes, int64_t n) {
       Value off = arith::IndexCastUIOp::create(
           b, loc, b.getI64Type(), add(mul(e, cst(width * 4)), cst(bytes)));
-      Value p = LLVM::GEPOp::create(b, loc, adaptor.getSrc().getType(),
-                                    b.getI8Type(), adaptor.getSrc(),
-                                    ValueRange{off});
+      Value p =
+          LLVM::GEPOp::create(b, loc, adaptor.getSrc().getType(), b.getI8Type(),
+                              adaptor.getSrc(), ValueRange{off});
       Type t = n > 1 ? Type(VectorType::get({n}, f32)) : f32;
       return LLVM::LoadOp::create(b, loc, t, p, n * 4).getResult();
     };
@@ -482,11 +472,12 @@ struct InterClusterReduceLowering
       }
       SmallVector<Value> values;
       for (int64_t i = 0; i < n; ++i)
-        values.push_back(n > 1 ? Value(LLVM::ExtractElementOp::create(
-                                     b, loc, v,
-                                     arith::ConstantIntOp::create(
-                                         b, loc, b.getI32Type(), i)))
-                               : v);
+        values.push_back(
+            n > 1
+                ? Value(LLVM::ExtractElementOp::create(
+                      b, loc, v,
+                      arith::ConstantIntOp::create(b, loc, b.getI32Type(), i)))
+                : v);
       createGlobalAddF32(b, loc, ptr, values);
     };
 
@@ -494,16 +485,16 @@ struct InterClusterReduceLowering
     // edge: the elements inside, one by one.
     Value innerEnd = meta.getSizes()[rank - 1];
     Value whole = arith::AndIOp::create(
-        b, loc, inside, arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ule,
-                                              add(at.back(), cst(width)),
-                                              innerEnd));
+        b, loc, inside,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ule,
+                              add(at.back(), cst(width)), innerEnd));
     auto ifOp = scf::IfOp::create(b, loc, whole, /*withElseRegion=*/true);
     b.setInsertionPointToStart(ifOp.thenBlock());
     emitAdd(globalPtr(elem), srcAt(0, width), width);
     b.setInsertionPointToStart(ifOp.elseBlock());
     for (int64_t i = 0; i < width; ++i) {
-      Value in = arith::AndIOp::create(
-          b, loc, inside, ult(add(at.back(), cst(i)), innerEnd));
+      Value in = arith::AndIOp::create(b, loc, inside,
+                                       ult(add(at.back(), cst(i)), innerEnd));
       auto one = scf::IfOp::create(b, loc, in, /*withElseRegion=*/false);
       OpBuilder::InsertionGuard g(b);
       b.setInsertionPointToStart(one.thenBlock());

@@ -20,8 +20,7 @@ namespace mlir::dsm {
 /// this CTA's shared memory, in the CTA of cluster rank `rank` (index): the
 /// same offset there, which is valid because every rank lays out its shared
 /// memory alike.
-inline Value getPeerPointer(OpBuilder &b, Location loc, Value ptr,
-                            Value rank) {
+inline Value getPeerPointer(OpBuilder &b, Location loc, Value ptr, Value rank) {
   Value rank32 = arith::IndexCastUIOp::create(b, loc, b.getI32Type(), rank);
   auto type = LLVM::LLVMPointerType::get(
       b.getContext(),

@@ -312,9 +312,9 @@ TEST(CostModelTest, KernelFamilyModelHandComputed) {
   // each of 4 resident CTAs, a fixed cost and two barriers of
   // barrierNs * log2(2); then the finisher.
   double red = 128.0 * 128 * 4 / 2 * 4 / c.reduceGbps;
-  double l2 = 2 * (2.0 * 128 * 128 * 128 / flops + red + c.chunkNs +
-                   2 * c.barrierNs) +
-              c.finisherNs;
+  double l2 =
+      2 * (2.0 * 128 * 128 * 128 / flops + red + c.chunkNs + 2 * c.barrierNs) +
+      c.finisherNs;
   EXPECT_NEAR(estimateKernelNs(ws, q, g, t), c.launchNs + k2 + l2, 1e-6);
   // Deterministic planes: the last arriver also reads the other cluster's
   // plane of its owned columns, 128 rows x 256 / 2 columns of fp32.
@@ -334,6 +334,6 @@ TEST(CostModelTest, KernelFamilyModelHandComputed) {
   Dataflow h = analyzeDataflow(big, r, t);
   ASSERT_TRUE(h.feasible) << h.reason;
   EXPECT_GT(estimateKernelNs(big, r, h, t),
-            c.launchNs + 256.0 / t.getMaxActiveClusters(1, h.ctasPerSm) *
-                             16 * (2.0 * 128 * 256 * 64 / flops + c.kStepNs));
+            c.launchNs + 256.0 / t.getMaxActiveClusters(1, h.ctasPerSm) * 16 *
+                             (2.0 * 128 * 256 * 64 / flops + c.kStepNs));
 }

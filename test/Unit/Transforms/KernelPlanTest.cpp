@@ -83,14 +83,14 @@ protected:
   ScheduleAttr schedule(StringRef cluster, StringRef block, StringRef grid,
                         StringRef collectives, int stages,
                         bool deterministic = false) {
-    std::string text = ("#dsm.schedule<cluster = " + cluster + ", block = " +
-                        block + ", grid = " + grid +
-                        ", order = [m, n, k, l], spatial = [m, n], residency "
-                        "= [smem], collectives = " +
-                        collectives + ", stages = " + Twine(stages) +
-                        ", cost_ns = 1" +
-                        (deterministic ? ", deterministic = true>" : ">"))
-                           .str();
+    std::string text =
+        ("#dsm.schedule<cluster = " + cluster + ", block = " + block +
+         ", grid = " + grid +
+         ", order = [m, n, k, l], spatial = [m, n], residency "
+         "= [smem], collectives = " +
+         collectives + ", stages = " + Twine(stages) + ", cost_ns = 1" +
+         (deterministic ? ", deterministic = true>" : ">"))
+            .str();
     return dyn_cast_or_null<ScheduleAttr>(parseAttribute(text, &ctx));
   }
 
@@ -98,8 +98,7 @@ protected:
   /// them, 128 x 128 x 64 x 64 blocks, 3 stages.
   ScheduleAttr clusterFfn(bool deterministic = false) {
     return schedule("[1, 4, 1, 1]", "[128, 128, 64, 64]", "[2, 2, 1, 1]",
-                    "[reduce_scatter, inter_cluster_reduce]", 3,
-                    deterministic);
+                    "[reduce_scatter, inter_cluster_reduce]", 3, deterministic);
   }
 
   /// planKernel on the test chain; a failure's reason goes to `why`.
@@ -194,9 +193,9 @@ TEST_F(KernelPlanTest, FfnClustersMayMulticastA) {
   c4->aMulticast = true;
   EXPECT_EQ(c4->aRowsPerCta(), 32);
   // One CTA per cluster has nobody to share with.
-  FailureOr<KernelPlan> c1 = plan(schedule(
-      "[1, 1, 1, 1]", "[128, 128, 64, 64]", "[2, 8, 1, 1]",
-      "[inter_cluster_reduce]", 3));
+  FailureOr<KernelPlan> c1 =
+      plan(schedule("[1, 1, 1, 1]", "[128, 128, 64, 64]", "[2, 8, 1, 1]",
+                    "[inter_cluster_reduce]", 3));
   ASSERT_TRUE(succeeded(c1)) << why;
   EXPECT_FALSE(c1->canMulticastA());
 }

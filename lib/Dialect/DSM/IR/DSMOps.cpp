@@ -259,11 +259,10 @@ LogicalResult LocalViewOp::verify() {
   auto gpuSpace = dyn_cast_or_null<gpu::AddressSpaceAttr>(space);
   auto intSpace = dyn_cast_or_null<IntegerAttr>(space);
   if (!(gpuSpace && gpuSpace.getValue() == gpu::AddressSpace::Workgroup) &&
-      !(intSpace && intSpace.getInt() == 3))
-  {
-    InFlightDiagnostic diag = emitOpError(
-        "a local view lives in this CTA's shared memory: expected "
-        "#gpu.address_space<workgroup>, got ");
+      !(intSpace && intSpace.getInt() == 3)) {
+    InFlightDiagnostic diag =
+        emitOpError("a local view lives in this CTA's shared memory: expected "
+                    "#gpu.address_space<workgroup>, got ");
     if (space)
       diag << space;
     else
@@ -359,8 +358,8 @@ static LogicalResult verifyScaledAlong(Operation *op, ArrayRef<int64_t> small,
 LogicalResult ReduceOp::verify() {
   if (failed(verifyGroup(*this, getGroupSize(), getGroupStride())) ||
       failed(verifyDistinctBuffers(*this, getSrc(), getDst())) ||
-      failed(verifySameElementType(*this, getSrc().getType(),
-                                   getDst().getType())))
+      failed(
+          verifySameElementType(*this, getSrc().getType(), getDst().getType())))
     return failure();
   auto src = getSrc().getType().getPieceShape();
   auto dst = getDst().getType().getPieceShape();
@@ -407,8 +406,8 @@ LogicalResult ShuffleOp::verify() {
 LogicalResult MultiplyOp::verify() {
   if (failed(verifyGroup(*this, getGroupSize(), getGroupStride())) ||
       failed(verifyDistinctBuffers(*this, getSrc(), getDst())) ||
-      failed(verifySameElementType(*this, getSrc().getType(),
-                                   getDst().getType())))
+      failed(
+          verifySameElementType(*this, getSrc().getType(), getDst().getType())))
     return failure();
   if (getGroupSize() != 2)
     return emitOpError("multiply combines the two branches of a gated FFN: "

@@ -289,8 +289,8 @@ private:
     auto planeType = MemRefType::get(
         {ShapedType::kDynamic, l}, f32,
         StridedLayoutAttr::get(ctx, ShapedType::kDynamic, {l, 1}));
-    Value plane = createMemRefFromPointer(b, loc, ws, planeType,
-                                          toI64(first), toI64(numRows));
+    Value plane = createMemRefFromPointer(b, loc, ws, planeType, toI64(first),
+                                          toI64(numRows));
     SmallVector<OpFoldResult> offsets{m0, b.getIndexAttr(0)};
     SmallVector<OpFoldResult> sizes{
         arith::SubIOp::create(b, loc, rowEnd, m0).getResult(),
@@ -429,8 +429,7 @@ void KernelEmitter::emitSetup(gpu::GPUFuncOp func) {
   empty = group(p.stages);
   Value t0 = eq(tid, 0);
   // A consumer releases a stage in every CTA that multicasts into it.
-  int64_t emptyCount =
-      p.numConsumers * (p.aMulticast ? p.clusterN : 1);
+  int64_t emptyCount = p.numConsumers * (p.aMulticast ? p.clusterN : 1);
   forLoop(cst(0), cst(p.stages), cst(1), [&](Value s) {
     nvgpu::MBarrierInitOp::create(b, loc, full, cst(1), s, t0);
     nvgpu::MBarrierInitOp::create(b, loc, empty, cst(emptyCount), s, t0);
@@ -723,8 +722,7 @@ void KernelEmitter::emitFinisher() {
   Value flagPtr = sharedPtr(cst(p.smemFlag));
   Value counter = add(mul(mTile, p.clusterN), rank);
   ifThen(eq(tid, 0), [&] {
-    Value cntOff =
-        add(mul(planeStart(cst(p.numPlanes())), 4), mul(counter, 4));
+    Value cntOff = add(mul(planeStart(cst(p.numPlanes())), 4), mul(counter, 4));
     // __threadfence(); atomicAdd(); __threadfence(): the explicit fences
     // make the bar.sync-collected partial sums of all consumer threads
     // visible before the count, whatever ordering the atomic lowers to.
@@ -768,9 +766,9 @@ void KernelEmitter::emitFinisher() {
                  auto quad = VectorType::get({4}, f32);
                  for (int64_t q = 0; q < p.numPlanes(); ++q) {
                    Value plane = mul(planeStart(cst(q)), 4);
-                   Value x = LLVM::LoadOp::create(
-                       b, loc, quad, gep(ws, add(plane, off)), 16,
-                       /*isVolatile=*/true);
+                   Value x = LLVM::LoadOp::create(b, loc, quad,
+                                                  gep(ws, add(plane, off)), 16,
+                                                  /*isVolatile=*/true);
                    v = v ? LLVM::FAddOp::create(b, loc, v, x).getResult() : x;
                  }
                  // The atomic sum is consumed: leave zeros for the next
@@ -778,8 +776,7 @@ void KernelEmitter::emitFinisher() {
                  // it allocates it.
                  if (p.selfCleaningWorkspace)
                    LLVM::StoreOp::create(
-                       b, loc,
-                       LLVM::ZeroOp::create(b, loc, quad).getResult(),
+                       b, loc, LLVM::ZeroOp::create(b, loc, quad).getResult(),
                        gep(ws, off), 16);
                  SmallVector<Value> ys;
                  for (int64_t i = 0; i < 4; ++i)

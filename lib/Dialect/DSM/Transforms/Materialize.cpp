@@ -208,14 +208,13 @@ DictionaryAttr DSMMaterializePass::materialize(FusedChainOp chain,
       // (their offset moves with M, onto rows an earlier launch's planes may
       // have left non-zero).
       if (plan.isDeterministic())
-        attrs.push_back(b.getNamedAttr(
-            "zero_bytes_per_m", b.getI64IntegerAttr(plan.clusterN * 4)));
+        attrs.push_back(b.getNamedAttr("zero_bytes_per_m",
+                                       b.getI64IntegerAttr(plan.clusterN * 4)));
       // With self-cleaning-workspace the atomic workspace is left all-zero
       // by its finishers (sums cleared as read, counters reset): the runtime
       // clears it when it allocates it.
       else if (plan.selfCleaningWorkspace)
-        attrs.push_back(
-            b.getNamedAttr("self_cleaning", b.getBoolAttr(true)));
+        attrs.push_back(b.getNamedAttr("self_cleaning", b.getBoolAttr(true)));
       break;
     case KernelParam::Kind::I64:
       attrs = {b.getNamedAttr("kind", b.getStringAttr("i64")),
@@ -357,11 +356,11 @@ void DSMMaterializePass::runOnOperation() {
       // Deterministic planes are not cleared by their readers (see the
       // workspace param); small atomic workspaces are cheaper to clear in
       // the finishers than with a memset launch, large ones are not.
-      plan->selfCleaningWorkspace =
-          plan->needsWorkspace && !plan->isDeterministic() &&
-          selfCleaningMaxKiB > 0 &&
-          plan->workspaceBytesPerM() * plan->maxM() <=
-              selfCleaningMaxKiB * 1024;
+      plan->selfCleaningWorkspace = plan->needsWorkspace &&
+                                    !plan->isDeterministic() &&
+                                    selfCleaningMaxKiB > 0 &&
+                                    plan->workspaceBytesPerM() * plan->maxM() <=
+                                        selfCleaningMaxKiB * 1024;
       if (multicastA && plan->kind != ChainKind::gemm)
         plan->aMulticast = plan->canMulticastA();
       if (testOmitBarrier && !plan->needsWorkspace) {

@@ -10,9 +10,8 @@
 
 using namespace mlir;
 
-Value mlir::dsm::createMemRefFromPointer(OpBuilder &b, Location loc,
-                                         Value ptr, MemRefType type,
-                                         Value offset,
+Value mlir::dsm::createMemRefFromPointer(OpBuilder &b, Location loc, Value ptr,
+                                         MemRefType type, Value offset,
                                          ValueRange dynamicSizes) {
   MLIRContext *ctx = b.getContext();
   Type i64 = b.getI64Type();

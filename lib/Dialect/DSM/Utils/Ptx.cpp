@@ -8,6 +8,7 @@
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 
+#include <cassert>
 #include <string>
 
 using namespace mlir;
@@ -30,10 +31,10 @@ void dsm::createGlobalAddF32(OpBuilder &b, Location loc, Value ptr,
     regs += (i ? ", $" : "$") + std::to_string(i + 1);
     constraints += ",f";
   }
-  std::string text =
-      n > 1 ? "red.relaxed.gpu.global.add.v" + std::to_string(n) +
-                  ".f32 [$0], {" + regs + "};"
-            : "red.relaxed.gpu.global.add.f32 [$0], $1;";
+  std::string text = n > 1
+                         ? "red.relaxed.gpu.global.add.v" + std::to_string(n) +
+                               ".f32 [$0], {" + regs + "};"
+                         : "red.relaxed.gpu.global.add.f32 [$0], $1;";
   SmallVector<Value> operands{ptr};
   operands.append(values.begin(), values.end());
   createPtxStatement(b, loc, operands, text, constraints);
