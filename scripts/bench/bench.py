@@ -48,12 +48,12 @@ BF16 = torch.bfloat16
 _flush = None
 
 
-def time_ms(fn, reps, cold):
+def time_ms(fn, reps, cold, warmup=5):
     """Median milliseconds of fn() over reps runs, events around each run."""
     global _flush
     if cold and _flush is None:
         _flush = torch.empty(256 * 1024 * 1024 // 4, dtype=torch.int32, device=DEV)
-    for _ in range(5):
+    for _ in range(warmup):
         fn()
     torch.cuda.synchronize()
     times = []

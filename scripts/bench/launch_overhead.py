@@ -30,7 +30,6 @@ import argparse
 import json
 import math
 import os
-import statistics
 import sys
 import time
 
@@ -133,20 +132,11 @@ def host_us(torch, fn, calls, warmup):
     return (t1 - t0) / calls * 1e6, (t2 - t0) / calls * 1e6
 
 
-def event_us(torch, fn, reps, warmup):
-    for _ in range(warmup):
-        fn()
-    torch.cuda.synchronize()
-    times = []
-    for _ in range(reps):
-        start = torch.cuda.Event(enable_timing=True)
-        end = torch.cuda.Event(enable_timing=True)
-        start.record()
-        fn()
-        end.record()
-        end.synchronize()
-        times.append(start.elapsed_time(end) * 1e3)
-    return statistics.median(times)
+def event_us(fn, reps, warmup):
+    """bench.py's per-call figure: CUDA events around one call, hot L2."""
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import bench
+    return bench.time_ms(fn, reps, cold=False, warmup=warmup) * 1e3
 
 
 def graph_replay(torch, kernel, inputs, out):
@@ -204,7 +194,7 @@ def main():
     def row(label, fn, path=""):
         try:
             h, hs = host_us(torch, fn, a.calls, a.warmup)
-            ev = event_us(torch, fn, a.reps, a.warmup)
+            ev = event_us(fn, a.reps, a.warmup)
             rows.append({"what": label, "host_us": h, "host_sync_us": hs,
                          "event_us": ev, "path": path})
         except Exception as e:  # noqa: BLE001 (report the row, go on)
