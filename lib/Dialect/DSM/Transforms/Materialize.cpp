@@ -210,7 +210,7 @@ DictionaryAttr DSMMaterializePass::materialize(FusedChainOp chain,
       if (plan.isDeterministic())
         attrs.push_back(b.getNamedAttr("zero_bytes_per_m",
                                        b.getI64IntegerAttr(plan.clusterN * 4)));
-      // With self-cleaning-workspace the atomic workspace is left all-zero
+      // A self-cleaning (small, atomic) workspace is left all-zero
       // by its finishers (sums cleared as read, counters reset): the runtime
       // clears it when it allocates it.
       else if (plan.selfCleaningWorkspace)
