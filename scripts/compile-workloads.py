@@ -116,6 +116,12 @@ def first_diagnostic(stderr):
     return lines[-1] if lines else "failed"
 
 
+def fuse_flag(w):
+    """--dsm-fuse, which leaves a lone GEMM alone unless told otherwise."""
+    return "--dsm-fuse" + ("=fuse-single-gemms=true" if w.kind == "gemm"
+                           else "")
+
+
 def lowerable_candidates(w, ff_opt, tmp):
     """The ranked lowerable plans --dsm-search keeps for `w` (its dump's
     lowerable_candidates: index i is the plan rank=i records)."""
@@ -123,7 +129,7 @@ def lowerable_candidates(w, ff_opt, tmp):
     dump = src + ".json"
     with open(src, "w") as f:
         f.write(linalg_text(w))
-    subprocess.run([ff_opt, src, "--dsm-fuse", "--dsm-search=dump=" + dump,
+    subprocess.run([ff_opt, src, fuse_flag(w), "--dsm-search=dump=" + dump,
                     "-o", os.devnull], check=True, capture_output=True)
     with open(dump) as f:
         return json.load(f)["chains"][0]["lowerable_candidates"]
@@ -162,8 +168,7 @@ def compile_one(w, args, ff_opt, ptxas, tmp, rank=None):
     search = "--dsm-search" + ("=" + " ".join(opts) if opts else "")
     proc = subprocess.run(
         [ff_opt, src,
-         "--dsm-fuse" + ("=fuse-single-gemms=true" if w.kind == "gemm"
-                         else ""), search,
+         fuse_flag(w), search,
          '--lower-to-nvvm=format=bin emit-bundle=%s%s' % (
              bundle, (" test-omit-barrier" if args.race else "") +
              (" " + args.lower_options if args.lower_options else "")),

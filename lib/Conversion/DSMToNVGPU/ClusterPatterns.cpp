@@ -2,8 +2,13 @@
 //
 // Part of the FlashFuser project.
 //
-// Cluster identity and cluster-barrier ops. Barriers use the non-.aligned
-// forms: warp-specialized kernels reach them from divergent roles.
+// Cluster identity and cluster-barrier ops. Every thread of the cluster
+// executes the barrier, so each half first reconverges its warp
+// (bar.warp.sync) and then uses the .aligned form. A warp that reached the
+// non-.aligned arrive diverged (lane 0 just back from a leader-only TMA
+// block) compiled to a collective sequence that deadlocked on an H100:
+// lane 0 waited in WARPSYNC.COLLECTIVE while lanes 1-31 waited on the
+// cluster barrier (T4-k384-m512, docs/validation.md).
 //
 //===----------------------------------------------------------------------===//
 
@@ -48,15 +53,24 @@ struct ClusterShapeLowering : OpRewritePattern<ClusterShapeOp> {
   }
 };
 
+/// bar.warp.sync 0xffffffff: the whole warp meets here.
+void syncWarp(PatternRewriter &rewriter, Location loc) {
+  Value all = arith::ConstantIntOp::create(rewriter, loc,
+                                           rewriter.getI32Type(), -1);
+  NVVM::SyncWarpOp::create(rewriter, loc, all);
+}
+
 struct ClusterArriveLowering : OpRewritePattern<ClusterArriveOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(ClusterArriveOp op,
                                 PatternRewriter &rewriter) const override {
+    syncWarp(rewriter, op.getLoc());
     if (op.getRelaxed())
-      rewriter.replaceOpWithNewOp<NVVM::ClusterArriveRelaxedOp>(op,
-                                                                UnitAttr());
+      rewriter.replaceOpWithNewOp<NVVM::ClusterArriveRelaxedOp>(
+          op, rewriter.getUnitAttr());
     else
-      rewriter.replaceOpWithNewOp<NVVM::ClusterArriveOp>(op, UnitAttr());
+      rewriter.replaceOpWithNewOp<NVVM::ClusterArriveOp>(
+          op, rewriter.getUnitAttr());
     return success();
   }
 };
@@ -65,7 +79,11 @@ struct ClusterWaitLowering : OpRewritePattern<ClusterWaitOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(ClusterWaitOp op,
                                 PatternRewriter &rewriter) const override {
-    rewriter.replaceOpWithNewOp<NVVM::ClusterWaitOp>(op, UnitAttr());
+    // Code between the two halves may diverge (the push shuffle's
+    // leader-only copies): reconverge again.
+    syncWarp(rewriter, op.getLoc());
+    rewriter.replaceOpWithNewOp<NVVM::ClusterWaitOp>(op,
+                                                     rewriter.getUnitAttr());
     return success();
   }
 };

@@ -49,8 +49,10 @@ gpu.module @bufs {
 // CHECK: %[[RANK:.*]] = arith.index_castui %{{.*}} : i32 to index
 // CHECK: %[[G:.*]] = arith.remui %[[RANK]], %{{.*}} : index
 // CHECK: %[[BASE:.*]] = arith.subi %[[RANK]], %[[G]] : index
-// CHECK: nvvm.cluster.arrive{{$}}
-// CHECK-NEXT: nvvm.cluster.wait
+// CHECK: nvvm.bar.warp.sync
+// CHECK-NEXT: nvvm.cluster.arrive {aligned}
+// CHECK: nvvm.bar.warp.sync
+// CHECK-NEXT: nvvm.cluster.wait {aligned}
 // CHECK: %[[TID:.*]] = gpu.thread_id x
 // CHECK: %[[STEP:.*]] = arith.constant 256 : index
 // CHECK: %[[N:.*]] = arith.constant 128 : index
@@ -66,8 +68,11 @@ gpu.module @bufs {
 // CHECK: %[[DP:.*]] = llvm.getelementptr %[[DST]][%[[D64]]]
 // CHECK: llvm.store %[[SUM]], %[[DP]] {alignment = 16 : i64} : vector<4xf32>, !llvm.ptr<3>
 // CHECK: }
-// CHECK-NEXT: nvvm.cluster.arrive{{$}}
-// CHECK-NEXT: nvvm.cluster.wait
+// CHECK-NEXT: arith.constant -1 : i32
+// CHECK-NEXT: nvvm.bar.warp.sync
+// CHECK-NEXT: nvvm.cluster.arrive {aligned}
+// CHECK: nvvm.bar.warp.sync
+// CHECK-NEXT: nvvm.cluster.wait {aligned}
 gpu.module @rs {
   gpu.func @reduce_scatter() kernel attributes {known_cluster_size = array<i32: 4, 1, 1>} {
     %p = dsm.alloc at 1024 : !dsm.buffer<64x32xf32, split = [1, 1]>
@@ -202,8 +207,9 @@ gpu.module @icr {
 // the phase with cluster-scope acquire.
 // CHECK-LABEL: gpu.func @push_shuffle
 // CHECK: %[[BAR:.*]] = llvm.mlir.addressof @__dsm_barrier : !llvm.ptr<3>
-// CHECK: nvvm.cluster.arrive
-// CHECK-NEXT: nvvm.cluster.wait
+// CHECK: nvvm.cluster.arrive {aligned}
+// CHECK: nvvm.bar.warp.sync
+// CHECK-NEXT: nvvm.cluster.wait {aligned}
 // CHECK: scf.if
 // CHECK-NEXT: %[[BYTES:.*]] = arith.constant 6144 : i32
 // CHECK-NEXT: nvvm.mbarrier.arrive.expect_tx %[[BAR]], %[[BYTES]]

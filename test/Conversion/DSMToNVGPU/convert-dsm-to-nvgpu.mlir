@@ -10,12 +10,16 @@ gpu.module @k {
     // CHECK: nvvm.read.ptx.sreg.cluster.nctaid.y : i32
     // CHECK: nvvm.read.ptx.sreg.cluster.nctaid.z : i32
     %x, %y, %z = dsm.cluster_shape : index, index, index
-    // CHECK: nvvm.cluster.arrive.relaxed
-    // CHECK-NOT: aligned
+    // Whole warps execute the barrier: reconverge, then the .aligned form.
+    // CHECK: %[[ALL:.*]] = arith.constant -1 : i32
+    // CHECK-NEXT: nvvm.bar.warp.sync %[[ALL]] : i32
+    // CHECK-NEXT: nvvm.cluster.arrive.relaxed {aligned}
     dsm.cluster_arrive relaxed
-    // CHECK: nvvm.cluster.wait
+    // CHECK: nvvm.bar.warp.sync
+    // CHECK-NEXT: nvvm.cluster.wait {aligned}
     dsm.cluster_wait
-    // CHECK: nvvm.cluster.arrive{{$}}
+    // CHECK: nvvm.bar.warp.sync
+    // CHECK-NEXT: nvvm.cluster.arrive {aligned}
     dsm.cluster_arrive
     // CHECK-NOT: dsm.
     gpu.return

@@ -134,6 +134,14 @@ private:
     b.setInsertionPointToStart(op.thenBlock());
     fn();
   }
+  /// A block only `cond`'s lanes run (one issuing thread per warpgroup),
+  /// then the warp reconverges: LLVM may tail-duplicate the code after such
+  /// a block per path, and a warp that meets a barrier split that way can
+  /// deadlock (docs/lowering.md).
+  template <typename Fn> void leaderOnly(Value cond, Fn &&fn) {
+    ifThen(cond, std::forward<Fn>(fn));
+    NVVM::SyncWarpOp::create(b, loc, cstI32(-1));
+  }
   template <typename Fn> void forLoop(Value lb, Value ub, Value step, Fn &&fn) {
     auto op = scf::ForOp::create(b, loc, lb, ub, step);
     OpBuilder::InsertionGuard g(b);
@@ -478,7 +486,7 @@ void KernelEmitter::emitProducer() {
   forLoop(cst(0), cst(p.kTiles()), cst(1), [&](Value k) {
     Value s = rem(k, p.stages);
     waitParity(empty, s, notI1(parity(k, p.stages)));
-    ifThen(wgLeader, [&] {
+    leaderOnly(wgLeader, [&] {
       nvgpu::MBarrierArriveExpectTxOp::create(
           b, loc, full, cst(aLoadBytes + p.bStageBytes), s, Value());
       Value k0 = mul(k, p.bk);
@@ -540,7 +548,7 @@ void KernelEmitter::emitProducer() {
   forLoop(cst(0), cst(p.lTiles()), cst(1), [&](Value j) {
     Value slot = rem(j, 2);
     waitParity(dempty, slot, notI1(parity(j, 2)));
-    ifThen(wgLeader, [&] {
+    leaderOnly(wgLeader, [&] {
       nvgpu::MBarrierArriveExpectTxOp::create(b, loc, dfull,
                                               cst(p.dStageBytes), slot,
                                               Value());
@@ -611,9 +619,9 @@ Value KernelEmitter::emitMainLoop(SmallVector<Value> &accs) {
         // With one group in flight, the group of step k-1 has completed:
         // release its stage (in every CTA that multicast into it).
         NVVM::WgmmaWaitGroupSyncOp::create(b, loc, b.getI64IntegerAttr(1));
-        ifThen(arith::AndIOp::create(
-                   b, loc, cmp(arith::CmpIPredicate::ugt, k, cst(0)),
-                   wgLeader),
+        leaderOnly(arith::AndIOp::create(
+                       b, loc, cmp(arith::CmpIPredicate::ugt, k, cst(0)),
+                       wgLeader),
                [&] {
                  Value sp = rem(add(k, p.stages - 1), p.stages);
                  if (p.aMulticast) {
@@ -907,7 +915,7 @@ void KernelEmitter::emitConsumer() {
     }
     NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
     NVVM::WgmmaWaitGroupSyncOp::create(b, loc, b.getI64IntegerAttr(0));
-    ifThen(wgLeader,
+    leaderOnly(wgLeader,
            [&] { nvgpu::MBarrierArriveOp::create(b, loc, dempty, slot); });
     emitChunkOutput(acc2, chunkOf(j));
   });

@@ -189,6 +189,9 @@ def DSM_ClusterArriveOp : DSM_Op<"cluster_arrive"> {
   let description = [{
     Non-blocking half of the cluster-wide barrier. `relaxed` drops the
     release semantics (used at kernel start, after `fence.mbarrier_init`).
+    Every thread of every CTA in the cluster executes it, all 32 lanes of a
+    warp together: the lowering reconverges the warp (`bar.warp.sync`) and
+    emits the `.aligned` form.
 
     Example: `dsm.cluster_arrive relaxed`
   }];
@@ -199,7 +202,9 @@ def DSM_ClusterArriveOp : DSM_Op<"cluster_arrive"> {
 def DSM_ClusterWaitOp : DSM_Op<"cluster_wait"> {
   let summary = "Wait at the cluster barrier (barrier.cluster.wait)";
   let description = [{
-    Blocks until every thread of every CTA in the cluster arrived.
+    Blocks until every thread of every CTA in the cluster arrived. Like
+    `dsm.cluster_arrive`, executed by whole warps (`bar.warp.sync`, then the
+    `.aligned` form).
 
     Example: `dsm.cluster_wait`
   }];
