@@ -2,6 +2,7 @@
 // (the CUDA toolkit: GELU needs libdevice, which gpu-module-to-binary links)
 // RUN: rm -rf %t && ff-opt %s --lower-to-nvvm="emit-bundle=%t" -o /dev/null
 // RUN: FileCheck %s < %t/ffn_0.ptx
+// RUN: FileCheck %s --check-prefix=WARP < %t/ffn_0.ptx
 
 // A (1,4) cluster FFN over 2 clusters: cluster launch, both GEMMs on
 // tensor cores, the intermediate through swizzled shared memory, the DSM
@@ -10,8 +11,8 @@
 // CHECK: .explicitcluster
 // CHECK: .reqnctapercluster 4, 1, 1
 // CHECK-DAG: fence.mbarrier_init.release.cluster
-// CHECK-DAG: barrier.cluster.arrive.relaxed
-// CHECK-DAG: barrier.cluster.wait
+// CHECK-DAG: barrier.cluster.arrive.relaxed.aligned
+// CHECK-DAG: barrier.cluster.wait.aligned
 // CHECK-DAG: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
 // CHECK-DAG: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16
 // CHECK-DAG: cvt.rn.bf16x2.f32
@@ -19,13 +20,17 @@
 // CHECK-DAG: fence.proxy.async.shared::cta
 // CHECK-DAG: bar.sync
 // CHECK-DAG: wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16
-// CHECK-DAG: barrier.cluster.arrive
+// CHECK-DAG: barrier.cluster.arrive.aligned
+// CHECK-DAG: bar.warp.sync -1
 // CHECK-DAG: mapa.shared::cluster.u64
 // CHECK-DAG: ld.shared::cluster.v4.b32
 // CHECK-DAG: red.relaxed.gpu.global.add.v4.f32
 // CHECK-DAG: fence.release.gpu
 // CHECK-DAG: fence.acq_rel.gpu
 // CHECK-DAG: ld.volatile.global.v4.b32
+// Whole warps meet every cluster barrier (a diverged warp's non-.aligned
+// arrive deadlocked on an H100): no non-.aligned form is left.
+// WARP-NOT: barrier.cluster.{{(arrive|wait|arrive.relaxed)}};
 
 func.func @ffn(%a0: tensor<256x512xbf16>, %a1: tensor<512x1024xbf16>, %a2: tensor<1024x512xbf16>) -> tensor<256x512xbf16> {
   %r = dsm.fused_chain ffn (%a0, %a1, %a2) {schedule = #dsm.schedule<cluster = [1, 4, 1, 1], block = [128, 128, 64, 64], grid = [2, 2, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [reduce_scatter, inter_cluster_reduce], stages = 3, cost_ns = 1000>}
