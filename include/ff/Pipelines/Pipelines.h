@@ -57,8 +57,9 @@ struct LowerToNVVMOptions : public PassPipelineOptions<LowerToNVVMOptions> {
       *this, "self-cleaning-workspace-max-kib",
       llvm::cl::desc("Forwarded to --dsm-materialize: atomic workspaces up "
                      "to this size are cleared by the kernel, not before "
-                     "every launch (0, the default: never)"),
-      llvm::cl::init(0)};
+                     "every launch (0: never; 400, the default, is the "
+                     "measured choice)"),
+      llvm::cl::init(400)};
 };
 
 /// dsm-materialize -> convert-dsm-to-nvgpu -> NVVM/LLVM conversions ->
