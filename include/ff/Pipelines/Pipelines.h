@@ -53,6 +53,12 @@ struct LowerToNVVMOptions : public PassPipelineOptions<LowerToNVVMOptions> {
       llvm::cl::desc("Forwarded to --dsm-materialize: FFN clusters share A "
                      "by TMA multicast"),
       llvm::cl::init(false)};
+  PassOptions::Option<int64_t> rasterGroupM{
+      *this, "raster-group-m",
+      llvm::cl::desc("Forwarded to --dsm-materialize: GEMM kernels walk "
+                     "groups of this many m tiles (0: n fastest; 16, the "
+                     "default, measured best)"),
+      llvm::cl::init(16)};
   PassOptions::Option<int64_t> selfCleaningMaxKiB{
       *this, "self-cleaning-workspace-max-kib",
       llvm::cl::desc("Forwarded to --dsm-materialize: atomic workspaces up "

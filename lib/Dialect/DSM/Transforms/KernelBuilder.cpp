@@ -382,7 +382,27 @@ void KernelEmitter::emitSetup(gpu::GPUFuncOp func) {
   lane = rem(tid, 32);
   wgLeader = eq(laneWg, 0);
   Value bid = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
+  // n index of this CTA among the m tile's ctasN CTAs.
+  Value nIdx = rem(bid, p.ctasN);
   mTile = div(bid, p.ctasN);
+  if (p.rasterGroupM > 1) {
+    // Grouped raster over whole clusters (a cluster's CTAs stay
+    // consecutive): group g holds m tiles [g*G, g*G + size) for every n,
+    // m fastest; the last group is cut to the m tiles that remain.
+    int64_t group = p.rasterGroupM, clustersN = p.ctasN / p.clusterN;
+    Value cid = div(bid, p.clusterN);
+    Value mTiles = arith::CeilDivUIOp::create(b, loc, numRows,
+                                              cst(p.tileRows()));
+    Value g = div(cid, group * clustersN);
+    Value first = mul(g, group);
+    Value size = arith::MinUIOp::create(
+        b, loc, arith::SubIOp::create(b, loc, mTiles, first), cst(group));
+    Value local = rem(cid, group * clustersN);
+    mTile = add(first, arith::RemUIOp::create(b, loc, local, size));
+    Value nc = arith::DivUIOp::create(b, loc, local, size);
+    nIdx = p.clusterN > 1 ? add(mul(nc, p.clusterN), rem(bid, p.clusterN))
+                          : nc;
+  }
   m0 = mul(mTile, p.tileRows());
   // Rows past the tile's output rows (a conv tile of R * W < blk_m rows
   // holds stale shared memory there) or past M are never stored.
@@ -390,8 +410,8 @@ void KernelEmitter::emitSetup(gpu::GPUFuncOp func) {
                                                add(m0, p.tileRows()))
                             .getResult()
                       : numRows;
-  n0 = mul(rem(bid, p.ctasN), p.bn);
-  nCluster = div(rem(bid, p.ctasN), p.clusterN);
+  n0 = mul(nIdx, p.bn);
+  nCluster = div(nIdx, p.clusterN);
   // Every cluster walks the l chunks from a different start: the fp32
   // workspace reductions of concurrent clusters then hit different lines
   // instead of serialising on the same L2 addresses. Uniform within a

@@ -361,6 +361,10 @@ void DSMMaterializePass::runOnOperation() {
                                     selfCleaningMaxKiB > 0 &&
                                     plan->workspaceBytesPerM() * plan->maxM() <=
                                         selfCleaningMaxKiB * 1024;
+      // Measured on plain GEMMs only (docs/lowering.md); a lone n tile has
+      // nothing to share.
+      if (plan->kind == ChainKind::gemm && !plan->isConv() && plan->ctasN > 1)
+        plan->rasterGroupM = rasterGroupM;
       if (multicastA && plan->kind != ChainKind::gemm)
         plan->aMulticast = plan->canMulticastA();
       if (testOmitBarrier && !plan->needsWorkspace) {

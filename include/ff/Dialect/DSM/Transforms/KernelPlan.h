@@ -92,6 +92,11 @@ struct KernelPlan {
   /// A is multicast across the cluster (set for GEMM clusters by
   /// planKernel; for FFN clusters by --dsm-materialize=multicast-a).
   bool aMulticast = false;
+  /// GEMM kernels: consecutive clusters walk groups of this many m tiles
+  /// m-fastest, so that the B panels one wave reads are shared by the
+  /// group's m tiles in L2 (--dsm-materialize=raster-group-m); 0 or 1:
+  /// n-fastest over all m tiles.
+  int64_t rasterGroupM = 0;
   int64_t aStageBytes = 0, bStageBytes = 0, dStageBytes = 0;
 
   bool isConv() const { return convRows > 0; }
