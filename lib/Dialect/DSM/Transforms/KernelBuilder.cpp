@@ -102,9 +102,12 @@ private:
   Value div(Value x, int64_t y) {
     return y == 1 ? x : arith::DivUIOp::create(b, loc, x, cst(y));
   }
+  Value div(Value x, Value y) { return arith::DivUIOp::create(b, loc, x, y); }
   Value rem(Value x, int64_t y) {
     return arith::RemUIOp::create(b, loc, x, cst(y));
   }
+  Value rem(Value x, Value y) { return arith::RemUIOp::create(b, loc, x, y); }
+  Value sub(Value x, Value y) { return arith::SubIOp::create(b, loc, x, y); }
   Value cmp(arith::CmpIPredicate pr, Value x, Value y) {
     return arith::CmpIOp::create(b, loc, pr, x, y);
   }
@@ -300,9 +303,7 @@ private:
     Value plane = createMemRefFromPointer(b, loc, ws, planeType, toI64(first),
                                           toI64(numRows));
     SmallVector<OpFoldResult> offsets{m0, b.getIndexAttr(0)};
-    SmallVector<OpFoldResult> sizes{
-        arith::SubIOp::create(b, loc, rowEnd, m0).getResult(),
-        b.getIndexAttr(l)};
+    SmallVector<OpFoldResult> sizes{sub(rowEnd, m0), b.getIndexAttr(l)};
     SmallVector<OpFoldResult> strides{b.getIndexAttr(1), b.getIndexAttr(1)};
     return memref::SubViewOp::create(b, loc, plane, offsets, sizes, strides);
   }
@@ -395,11 +396,10 @@ void KernelEmitter::emitSetup(gpu::GPUFuncOp func) {
                                               cst(p.tileRows()));
     Value g = div(cid, group * clustersN);
     Value first = mul(g, group);
-    Value size = arith::MinUIOp::create(
-        b, loc, arith::SubIOp::create(b, loc, mTiles, first), cst(group));
+    Value size = arith::MinUIOp::create(b, loc, sub(mTiles, first), cst(group));
     Value local = rem(cid, group * clustersN);
-    mTile = add(first, arith::RemUIOp::create(b, loc, local, size));
-    Value nc = arith::DivUIOp::create(b, loc, local, size);
+    mTile = add(first, rem(local, size));
+    Value nc = div(local, size);
     nIdx = p.clusterN > 1 ? add(mul(nc, p.clusterN), rem(bid, p.clusterN))
                           : nc;
   }
