@@ -611,30 +611,25 @@ class Kernel:
 
         # Each path is timed as later calls will run it: its first run
         # fills the cache, the others take the cached path.
-        def fused():
-            if self._cached(inputs, out, stream, FUSED) is None:
-                self._call_fused(inputs, out, stream)
+        def run(path, on):
+            def call():
+                if self._cached(inputs, out, on, path) is not None:
+                    return
+                if path == FUSED:
+                    self._call_fused(inputs, out, on)
+                else:
+                    self._call_unfused(inputs, out, on, m)
+            return call
 
-        def unfused():
-            if self._cached(inputs, out, stream, UNFUSED) is None:
-                self._call_unfused(inputs, out, stream, m)
-
-        # Captured as a later captured call runs: on the current (the
-        # capturing) stream, whatever stream= this call named.
-        def graph_fused():
-            if self._cached(inputs, out, None, FUSED) is None:
-                self._call_fused(inputs, out, None)
-
-        def graph_unfused():
-            if self._cached(inputs, out, None, UNFUSED) is None:
-                self._call_unfused(inputs, out, None, m)
-
+        # Graph paths are captured as a later captured call runs: on the
+        # current (the capturing) stream, whatever stream= this call named.
         with torch.cuda.stream(ts):
             path = self._dispatcher.choose(
-                b, fused, unfused if self._unfused is not None else None,
+                b, run(FUSED, stream),
+                run(UNFUSED, stream) if self._unfused is not None else None,
                 event_timer(ts), bool(self._is_capturing()),
                 graph_timer=graph_timer(ts),
-                graph_paths=(graph_fused, graph_unfused))
+                graph_paths=(run(FUSED, None), run(UNFUSED, None)))
         choices = self._dispatcher.choices(b)
         if choices is not None:
             self._by_m[m] = (choices["eager"], choices["graph"])
