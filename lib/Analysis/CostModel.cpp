@@ -30,6 +30,8 @@ constexpr int64_t kAccBytes = 4;
 constexpr int64_t kPhaseSwitchCycles = 300;
 /// Longest operand chunk one pipeline stage streams along a reduction.
 constexpr int64_t kMaxChunk = 64;
+/// Widest E sub-tile of the shuffle family (its second wgmma's n).
+constexpr int64_t kShuffleSubTile = 128;
 } // namespace
 
 static int64_t ceilDiv(int64_t a, int64_t b) {
@@ -69,6 +71,13 @@ Dataflow mlir::ff::analyzeDataflow(const ChainDesc &chain, const Plan &plan,
   const int64_t rd = two ? plan.getReduceGroup() : 1;
   const int64_t clsK = plan.cls(Dim::k);
   const int64_t gridN = plan.grd(Dim::n);
+  // The shuffle family (every CTA of a group gathers the group's act(C)
+  // slices and computes its spatial l tile over them, no reduce-scatter):
+  // the l tile is computed in sub-tiles of at most kShuffleSubTile columns,
+  // each reduced straight from registers, so E needs no staging tile.
+  const bool gathered =
+      two && sh > 1 && rd == 1 && clsK == 1 && plan.isSpatial(Dim::l);
+  const int64_t eW = gathered ? std::min<int64_t>(blkL, kShuffleSubTile) : blkL;
   const int64_t tp = tr(Dim::m) * tr(Dim::n);
   const int64_t flushes = two ? tr(Dim::m) * tr(Dim::l) : 0;
   const int64_t kc = plan.isSpatial(Dim::k)
@@ -100,7 +109,7 @@ Dataflow mlir::ff::analyzeDataflow(const ChainDesc &chain, const Plan &plan,
                                   (target.regsPerSm - 128 * kProducerRegs) /
                                       (128 * f.consumerWarpgroups));
   const int64_t rC = g * blkN / 2;
-  const int64_t rE = two ? blkL / 2 : 0;
+  const int64_t rE = two ? eW / 2 : 0;
   if (kRegOverhead + rC > f.regBudget || kRegOverhead + rE > f.regBudget) {
     f.reason = "registers: accumulator tile exceeds the per-thread budget";
     return f;
@@ -116,18 +125,25 @@ Dataflow mlir::ff::analyzeDataflow(const ChainDesc &chain, const Plan &plan,
   // Shared memory fixed by the plan: operand pipeline, the act(C) tile(s)
   // GEMM1 reads, collective receive buffers, the epilogue staging tile.
   const double stage0 = (blkM * kc + kc * blkN * g) * b;
-  const double stage1 = two ? nc * blkL * b : 0;
+  const double stage1 = two ? nc * eW * b : 0;
   f.stageBytes = stage0;
   double fixed = target.smemReserved + plan.stages * (stage0 + stage1);
   const double cTile = blkM * blkN * b;
-  if (two)
+  if (gathered)
+    // The published slice and the gathered ones lie over the (dead) GEMM0
+    // ring; the D ring has at least two stages.
+    fixed = target.smemReserved +
+            std::max(plan.stages * stage0, (sh + 1) * cTile) + 2 * stage1;
+  else if (two)
     fixed += cTile * (sh > 1 ? 2 : 1);
   // The all-exchange receive buffer (end of GEMM0) and the E staging tile
   // (end of GEMM1) are never live together: they share one allocation.
   const double exchange = clsK > 1 ? blkM * blkN * acc * g : 0;
   const double eTileAcc = blkM * blkL * acc;
   double staging = cTile;
-  if (two)
+  if (gathered)
+    staging = 0;
+  else if (two)
     staging = (rd > 1 || gridN > 1) ? eTileAcc : blkM * blkL * b;
   fixed += std::max(exchange, staging);
   if (fixed > target.smemPerBlock) {
@@ -415,11 +431,33 @@ double mlir::ff::estimateKernelNs(const ChainDesc &chain, const Plan &plan,
   if (!chain.hasSecondGemm())
     return k.launchNs + waves * (cta + bm * bn * b / bw);
 
+  const int64_t bl = plan.blk(Dim::l);
+  const bool workspace = plan.grd(Dim::n) > 1;
+  if (c > 1 && plan.cls(Dim::l) == c) {
+    // Shuffle family: the gather pulls c - 1 act(C) slices over DSM (at
+    // the cluster's per-SM DSM rate) between two cluster barriers; then
+    // every 64-row n step of D for each l sub-tile streams its bytes (or
+    // runs its wgmmas) plus a fixed hand-off; each sub-tile is reduced from
+    // registers into the workspace.
+    const int64_t sub = std::min<int64_t>(bl, kShuffleSubTile);
+    const double dsmPerSm = double(target.getDsmGbps(c)) / target.sms;
+    cta += (c - 1) * bm * bn * b / dsmPerSm +
+           2 * k.barrierNs * std::log2(double(c));
+    const double dStep = 64.0 * sub * b;
+    const double mma1 = 2.0 * bm * sub * 64 / flopsPerNs;
+    const int64_t steps = ceilDiv(bl, sub) * (c * bn / 64);
+    cta += steps * (std::max(dStep / bw, mma1) + k.shuffleStepNs);
+    if (workspace) {
+      cta += bm * double(bl) * 4.0 * active / k.reduceGbps + k.finisherNs;
+      if (plan.deterministic)
+        cta += (plan.grd(Dim::n) - 1) * bm * double(bl) * 4.0 / bw;
+    }
+    return k.launchNs + waves * cta;
+  }
+
   // GEMM1: per l chunk the D tile's bytes or its wgmmas plus the partial
   // tile's fp32 reductions (their L2 throughput shared by every resident
   // CTA), a fixed cost, and the cluster's two barriers.
-  const int64_t bl = plan.blk(Dim::l);
-  const bool workspace = plan.grd(Dim::n) > 1;
   const double dChunk = bn * bl * b;
   const double mma1 = 2.0 * bm * bl * bn / flopsPerNs;
   const double reduce =

@@ -107,10 +107,10 @@ bool mlir::ff::isLowerable(const Plan &plan, const ChainDesc &chain) {
   // The kernel's ring releases a stage one k step late: at least 2.
   if (plan.stages < 2 || plan.stages > 4)
     return false;
-  if (plan.order != std::array<Dim, 4>{Dim::m, Dim::n, Dim::k, Dim::l})
-    return false;
   int64_t blkM = plan.blk(Dim::m);
   if (!chain.hasSecondGemm()) {
+    if (plan.order != std::array<Dim, 4>{Dim::m, Dim::n, Dim::k, Dim::l})
+      return false;
     bool multicast = plan.cluster == std::array<int64_t, 4>{2, 1, 1, 1};
     if (plan.cluster != std::array<int64_t, 4>{1, 1, 1, 1} && !multicast)
       return false;
@@ -124,14 +124,26 @@ bool mlir::ff::isLowerable(const Plan &plan, const ChainDesc &chain) {
                static_cast<int64_t>(llvm::divideCeil(chain.m, blkM));
   }
   int64_t clsN = plan.cls(Dim::n);
+  // Two families: clusters along n (reduce-scatter of E), or along n and l
+  // alike (shuffle groups of cls_n CTAs that each compute blk_l = L / cls_l
+  // columns of E from the gathered act(C)).
+  bool shuffle = clsN > 1 && plan.cls(Dim::l) == clsN;
   // Portable cluster sizes only: the kernel-family model is calibrated on
   // clusters of up to 8 (docs/benchmarks/fidelity-h200.md), and 16 needs the
   // non-portable opt-in, which not every part or MIG slice grants.
   // Hand-written schedules may still ask --dsm-materialize for 16.
-  if (plan.cls(Dim::m) != 1 || plan.cls(Dim::k) != 1 || plan.cls(Dim::l) != 1 ||
-      !llvm::isPowerOf2_64(clsN) || clsN > 8)
+  if (plan.cls(Dim::m) != 1 || plan.cls(Dim::k) != 1 ||
+      (plan.cls(Dim::l) != 1 && !shuffle) || !llvm::isPowerOf2_64(clsN) ||
+      clsN > 8)
     return false;
-  if (plan.spatialMask != ((1u << unsigned(Dim::m)) | (1u << unsigned(Dim::n))))
+  unsigned spatial = (1u << unsigned(Dim::m)) | (1u << unsigned(Dim::n));
+  if (shuffle)
+    spatial |= 1u << unsigned(Dim::l);
+  if (plan.spatialMask != spatial)
+    return false;
+  auto order = shuffle ? std::array<Dim, 4>{Dim::m, Dim::n, Dim::l, Dim::k}
+                       : std::array<Dim, 4>{Dim::m, Dim::n, Dim::k, Dim::l};
+  if (plan.order != order)
     return false;
   if (plan.grd(Dim::k) != 1 || plan.grd(Dim::l) != 1)
     return false;
@@ -142,7 +154,10 @@ bool mlir::ff::isLowerable(const Plan &plan, const ChainDesc &chain) {
     return false;
   auto wide = [](int64_t b) { return b == 64 || b == 128 || b == 256; };
   int64_t blkN = plan.blk(Dim::n), blkL = plan.blk(Dim::l);
-  if (!wide(blkN) || !wide(blkL) || chain.n % blkN != 0 || chain.l % blkL != 0)
+  if (!wide(blkN) || chain.n % blkN != 0)
+    return false;
+  if (shuffle ? (blkL % 64 != 0 || clsN * blkL != chain.l)
+              : (!wide(blkL) || chain.l % blkL != 0))
     return false;
   if (clsN * plan.grd(Dim::n) * blkN != chain.n)
     return false;

@@ -218,6 +218,7 @@ llvm::Error mlir::ff::applyCalibration(GpuTarget &target,
       const char *key;
       double *value;
       bool fraction;
+      bool mayBeZero = false;
     } fields[] = {{"sm_gbps", &kernel.smGbps, false},
                   {"hbm_efficiency", &kernel.hbmEfficiency, true},
                   {"sm_tflops", &kernel.smTflops, false},
@@ -226,7 +227,8 @@ llvm::Error mlir::ff::applyCalibration(GpuTarget &target,
                   {"reduce_gbps", &kernel.reduceGbps, false},
                   {"barrier_ns", &kernel.barrierNs, false},
                   {"finisher_ns", &kernel.finisherNs, false},
-                  {"launch_ns", &kernel.launchNs, false}};
+                  {"launch_ns", &kernel.launchNs, false},
+                  {"shuffle_step_ns", &kernel.shuffleStepNs, false, true}};
     for (const auto &[key, value] : *obj) {
       auto *f = llvm::find_if(
           fields, [&](const Field &f) { return key == f.key; });
@@ -234,10 +236,12 @@ llvm::Error mlir::ff::applyCalibration(GpuTarget &target,
         return calibrationError("kernel." + key.str() +
                                 " is not a kernel-model constant");
       std::optional<double> v = value.getAsNumber();
-      if (!v || !(*v > 0) || !std::isfinite(*v) || (f->fraction && *v > 1))
+      if (!v || !(*v > 0 || (f->mayBeZero && *v == 0)) || !std::isfinite(*v) ||
+          (f->fraction && *v > 1))
         return calibrationError("kernel." + key.str() + " must be a " +
-                                (f->fraction ? "number in (0, 1]"
-                                             : "positive number"));
+                                (f->fraction    ? "number in (0, 1]"
+                                 : f->mayBeZero ? "non-negative number"
+                                                : "positive number"));
       *f->value = *v;
     }
   }

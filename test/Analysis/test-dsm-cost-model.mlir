@@ -100,8 +100,56 @@ func.func @too_big(%a: tensor<128x1024xbf16>, %b: tensor<1024x4096xbf16>, %d: te
 }
 
 // Without a schedule the test pass analyses the plan --dsm-search would
-// choose (G4).
+// choose (G4): a shuffle-family plan. Each CTA's 64 x 128 bf16 act(C) slice
+// goes to the other CTA of its pair over DSM (16384 B), and each CTA adds
+// its 64 x 384 fp32 part of E (98304 B) across the 12 clusters along n.
 func.func @searched(%a: tensor<128x768xbf16>, %b: tensor<768x3072xbf16>, %d: tensor<3072x768xbf16>) -> tensor<128x768xbf16> {
+  // expected-remark @+14 {{plan cluster=[1,2,1,2] block=[64,128,64,384] grid=[2,12,1,1] order=[m,n,l,k] spatial=[m,n,l] stages=4 (lowerable)}}
+  // expected-remark @+13 {{ctas = 48, clusters = 24 of 2, smem = 132096 B, regs/thread = 96 of 255, ctas/sm = 1}}
+  // expected-remark @+12 {{volume hbm = 10027008, l2 = 28311552, dsm = 786432, smem = 60555264 B}}
+  // expected-remark @+11 {{tensor A: l2 = 4718592, hbm = 196608, tier = global}}
+  // expected-remark @+10 {{tensor B: l2 = 9437184, hbm = 4718592, tier = global}}
+  // expected-remark @+9 {{tensor C: l2 = 0, hbm = 0, tier = dsm}}
+  // expected-remark @+8 {{tensor D: l2 = 9437184, hbm = 4718592, tier = global}}
+  // expected-remark @+7 {{tensor E: l2 = 4718592, hbm = 393216, tier = reg}}
+  // expected-remark @+6 {{collective shuffle: group = 2, bytes/cta = 16384, steps/cta = 1}}
+  // expected-remark @+5 {{collective inter_cluster_reduce: group = 12, bytes/cta = 98304, steps/cta = 1}}
+  // expected-remark @+4 {{minimax hbm = 3326, l2 = 2359, dsm = 238, smem = 1958 -> 3326 ns; compute = 4199 ns}}
+  // expected-remark @+3 {{cta compute = 4199, memory = 5386, sync = 519, fill = 617 -> 6522 ns}}
+  // expected-remark @+2 {{waves: 0 full of 66 clusters + 24 tail; launch = 3130 ns; total = 9653 ns}}
+  // expected-remark @+1 {{kernel-family model = 37002 ns}}
+  %e = dsm.fused_chain ffn (%a, %b, %d)
+      : (tensor<128x768xbf16>, tensor<768x3072xbf16>, tensor<3072x768xbf16>) -> tensor<128x768xbf16> {
+  ^bb0(%x: tensor<128x768xbf16>, %w1: tensor<768x3072xbf16>, %w2: tensor<3072x768xbf16>):
+    %zero = arith.constant 0.0 : f32
+    %c0e = tensor.empty() : tensor<128x3072xf32>
+    %cf = linalg.fill ins(%zero : f32) outs(%c0e : tensor<128x3072xf32>) -> tensor<128x3072xf32>
+    %c = linalg.matmul ins(%x, %w1 : tensor<128x768xbf16>, tensor<768x3072xbf16>) outs(%cf : tensor<128x3072xf32>) -> tensor<128x3072xf32>
+    %h0 = tensor.empty() : tensor<128x3072xbf16>
+    %h = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%c : tensor<128x3072xf32>) outs(%h0 : tensor<128x3072xbf16>) {
+    ^bb0(%in: f32, %out: bf16):
+      %r = arith.maximumf %in, %zero : f32
+      %t = arith.truncf %r : f32 to bf16
+      linalg.yield %t : bf16
+    } -> tensor<128x3072xbf16>
+    %e0 = tensor.empty() : tensor<128x768xf32>
+    %ef = linalg.fill ins(%zero : f32) outs(%e0 : tensor<128x768xf32>) -> tensor<128x768xf32>
+    %ea = linalg.matmul ins(%h, %w2 : tensor<128x3072xbf16>, tensor<3072x768xbf16>) outs(%ef : tensor<128x768xf32>) -> tensor<128x768xf32>
+    %o0 = tensor.empty() : tensor<128x768xbf16>
+    %o = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%ea : tensor<128x768xf32>) outs(%o0 : tensor<128x768xbf16>) {
+    ^bb0(%in: f32, %out: bf16):
+      %t = arith.truncf %in : f32 to bf16
+      linalg.yield %t : bf16
+    } -> tensor<128x768xbf16>
+    dsm.yield %o : tensor<128x768xbf16>
+  }
+  return %e : tensor<128x768xbf16>
+}
+
+// The plan --dsm-search=family=reduce-scatter chooses for G4, written out:
+// the reduce-scatter family (clusters of 4 along n, E reduce-scattered over
+// DSM).
+func.func @g4_reduce_scatter(%a: tensor<128x768xbf16>, %b: tensor<768x3072xbf16>, %d: tensor<3072x768xbf16>) -> tensor<128x768xbf16> {
   // expected-remark @+14 {{plan cluster=[1,4,1,1] block=[64,64,64,256] grid=[2,12,1,1] order=[m,n,k,l] spatial=[m,n] stages=3 (lowerable)}}
   // expected-remark @+13 {{ctas = 96, clusters = 24 of 4, smem = 222208 B, regs/thread = 160 of 255, ctas/sm = 1}}
   // expected-remark @+12 {{volume hbm = 10027008, l2 = 33030144, dsm = 14155776, smem = 97517568 B}}
@@ -117,6 +165,7 @@ func.func @searched(%a: tensor<128x768xbf16>, %b: tensor<768x3072xbf16>, %d: ten
   // expected-remark @+2 {{waves: 0 full of 31 clusters + 24 tail; launch = 3130 ns; total = 10770 ns}}
   // expected-remark @+1 {{kernel-family model = 37855 ns}}
   %e = dsm.fused_chain ffn (%a, %b, %d)
+      {schedule = #dsm.schedule<cluster = [1, 4, 1, 1], block = [64, 64, 64, 256], grid = [2, 12, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [reduce_scatter, inter_cluster_reduce], stages = 3, cost_ns = 0>}
       : (tensor<128x768xbf16>, tensor<768x3072xbf16>, tensor<3072x768xbf16>) -> tensor<128x768xbf16> {
   ^bb0(%x: tensor<128x768xbf16>, %w1: tensor<768x3072xbf16>, %w2: tensor<3072x768xbf16>):
     %zero = arith.constant 0.0 : f32

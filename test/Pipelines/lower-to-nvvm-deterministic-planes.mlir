@@ -1,18 +1,21 @@
-// RUN: rm -rf %t && ff-opt %s --dsm-search="deterministic" --lower-to-nvvm="emit-bundle=%t" -o /dev/null
+// RUN: rm -rf %t && ff-opt %s --dsm-search="deterministic family=reduce-scatter" --lower-to-nvvm="emit-bundle=%t" -o /dev/null
 // RUN: FileCheck %s --check-prefix=MANIFEST < %t/manifest.json
 // RUN: FileCheck %s --check-prefix=PTX --implicit-check-not=red.relaxed < %t/g4_0.ptx
-// RUN: rm -rf %t.default && ff-opt %s --dsm-search --lower-to-nvvm="emit-bundle=%t.default" -o /dev/null
+// RUN: rm -rf %t.default && ff-opt %s --dsm-search="family=reduce-scatter" --lower-to-nvvm="emit-bundle=%t.default" -o /dev/null
 // RUN: cat %t.default/manifest.json %t.default/g4_0.ptx | FileCheck %s --check-prefix=ATOMIC
 
 // Deterministic workspace planes, end to end: G4 (N = 3072) needs several
-// clusters along n. With --dsm-search=deterministic its plan (cluster 8,
-// 3 clusters along n) writes each cluster's reduced E slice to its own
-// workspace plane with plain vector stores; the last of the 3 to count in
-// sums the 3 planes in cluster order. The workspace holds 3 planes of
-// L = 768 fp32 per row plus 8 counters: 3*768*4 + 8*4 = 9248 bytes per row
-// of M; only the 8 counters (32 bytes per row) need clearing before a
-// launch. The counter is still an atomic (it orders, it does not add data).
-// The default search keeps fp32 vector reductions into one tile.
+// clusters along n. Both runs pin the reduce-scatter kernel family
+// (family=reduce-scatter; the default may pick a shuffle plan). With
+// --dsm-search=deterministic its plan (cluster 8, 3 clusters along n)
+// writes each cluster's reduced E slice to its own workspace plane with
+// plain vector stores; the last of the 3 to count in sums the 3 planes in
+// cluster order. The workspace holds 3 planes of L = 768 fp32 per row plus
+// 8 counters: 3*768*4 + 8*4 = 9248 bytes per row of M; only the 8 counters
+// (32 bytes per row) need clearing before a launch. The counter is still an
+// atomic (it orders, it does not add data). The non-deterministic search
+// (cluster 4, 12 clusters along n) keeps fp32 vector reductions into one
+// tile: 768*4 + 4*4 = 3088 bytes per row.
 
 // MANIFEST: "bytes_per_m": 9248,
 // MANIFEST: "zero": true,

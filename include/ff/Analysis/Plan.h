@@ -118,12 +118,15 @@ struct Plan {
 
 /// Whether the lowering can carry `plan` out today (docs/cost-model.md,
 /// "The lowerable family"):
-/// - two-GEMM chains (ffn, gated_ffn, chain): cluster (1, cls_n, 1, 1) with
-///   cls_n in {1, 2, 4, 8, 16}; spatial = [m, n]; order = [m, n, k, l];
-///   grid = [ceil(M/blk_m), g_n, 1, 1]; blk_m in {64, 128}, blk_k = 64,
-///   blk_n, blk_l in {64, 128, 256}, blk_n | N, blk_l | L; 1 <= stages <= 4.
+/// - two-GEMM chains (ffn, gated_ffn), reduce-scatter family: cluster
+///   (1, cls_n, 1, 1) with cls_n in {1, 2, 4, 8}; spatial = [m, n]; order =
+///   [m, n, k, l]; blk_l in {64, 128, 256}, blk_l | L;
+/// - shuffle family: cluster (1, c, 1, c) with c in {2, 4, 8}; spatial =
+///   [m, n, l]; order = [m, n, l, k]; blk_l = L / c, a multiple of 64;
+/// - both: grid = [ceil(M/blk_m), g_n, 1, 1]; blk_m in {64, 128}, blk_k =
+///   64, blk_n in {64, 128, 256}, cls_n * g_n * blk_n = N; 2 <= stages <= 4.
 /// - one GEMM: cluster (1,1,1,1) or (2,1,1,1) (B multicast), block
-///   128 x 256 x 64, order [m, n, k, l], m spatial, 1 <= stages <= 4.
+///   128 x 256 x 64, order [m, n, k, l], m spatial, 2 <= stages <= 4.
 /// `m` may be unknown (dynamic): pass chain.m = 0 to skip the grid check.
 bool isLowerable(const Plan &plan, const ChainDesc &chain);
 

@@ -55,6 +55,9 @@ bool passesDependencyRule(const Plan &plan);
 /// Rule 5 and the register/occupancy limits are checked by
 /// analyzeDataflow (feasible = false with the reason).
 
+/// The kernel families of two-GEMM chains (isLowerable).
+enum class KernelFamily { any, reduceScatter, shuffle };
+
 struct SearchOptions {
   /// Restrict the chosen plan to isLowerable (the ranking is unchanged).
   bool lowerableOnly = true;
@@ -70,6 +73,8 @@ struct SearchOptions {
   /// estimateKernelNs) instead of fp32 atomics, which add in arrival order;
   /// the DSM reduce-scatter already sums in a fixed rank order.
   bool deterministic = false;
+  /// Only plans of this family count as lowerable (two-GEMM chains).
+  KernelFamily family = KernelFamily::any;
 };
 
 struct Candidate {

@@ -50,6 +50,12 @@ struct KernelFit {
   double barrierNs = 19.6;      ///< per cluster barrier and log2(cluster)
   double finisherNs = 2742;     ///< workspace count-in and last-arriver cast
   double launchNs = 2000;       ///< back-to-back launch of one kernel
+  /// Fixed cost of one 64-row n step of the shuffle family's second GEMM
+  /// (a D-only stream through a ring of up to four stages). Not part of
+  /// the H200 fit: 0 ranks the two families as 17 measured pairs on an
+  /// H200 did (docs/cost-model.md), where k_step_ns ranked the shuffle
+  /// family behind on all 17 and it measured faster on 12.
+  double shuffleStepNs = 0;
 };
 
 /// One GPU. Integers where the `#dsm.target` attribute holds integers.

@@ -54,10 +54,11 @@ SmallVector<KernelParam> mlir::dsm::getKernelParams(const KernelPlan &p) {
   if (p.kind == ChainKind::gated_ffn)
     params.push_back({K::TensorMap, (int)p.argB2, {64, 64}});
   if (p.kind != ChainKind::gemm)
-    // Row-major D[N, L]: boxes of bn rows x 64 l columns; K-major D[L, N]:
-    // boxes of bl rows x 64 n columns.
-    params.push_back(
-        {K::TensorMap, (int)p.argD, {64, p.dKMajor ? p.bl : p.bn}});
+    // Row-major D[N, L]: boxes of bn rows (shuffle family: 64) x 64 l
+    // columns; K-major D[L, N]: boxes of bl (subL) rows x 64 n columns.
+    params.push_back({K::TensorMap,
+                      (int)p.argD,
+                      {64, p.dKMajor ? p.dChunkL() : (p.shuffle ? 64 : p.bn)}});
   params.push_back({K::Ptr});
   if (p.needsWorkspace)
     params.push_back({K::Workspace});
@@ -315,6 +316,11 @@ private:
   void emitGemmEpilogue(Value acc);
   void emitFfnEpilogue(ArrayRef<Value> accs);
   void emitChunkOutput(Value acc, Value chunk);
+  void emitShuffleProducer();
+  std::pair<Value, Value> shuffleStep(Value it);
+  void emitShuffleConsumer(ArrayRef<Value> accs);
+  void emitRegisterOutput(Value acc, Value l0, int64_t width);
+  void reduceIntoWorkspace(Value row, Value col, ArrayRef<Value> vals);
   void emitFinisher();
   template <typename Fn> void forEachOwnedQuad(int64_t width, Fn &&fn);
 
@@ -337,6 +343,8 @@ private:
   // FFN clusters: the partial E chunk each rank publishes and the slice of
   // it the cluster's reduce-scatter leaves here (dsm buffers and views).
   Value partialBuf, reducedBuf, partialView, reducedView;
+  // Shuffle family: this rank's act(C) slice and the gathered slices.
+  Value sliceBuf, gatheredBuf;
   // ... and, with an inter-cluster workspace, this m tile's rows of the
   // cluster's workspace (plane) as a global memref the slice is reduced into.
   Value workspaceTile;
@@ -426,7 +434,19 @@ void KernelEmitter::emitSetup(gpu::GPUFuncOp func) {
                                   AffineMap(), wsSpace);
   smem = gpu::DynamicSharedMemoryOp::create(b, loc, smemType);
   smemBase = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, smem);
-  if (p.kind != ChainKind::gemm && p.clusterN > 1) {
+  if (p.shuffle) {
+    // The act(C) slice this rank publishes and the cluster's gathered
+    // slices, as rows of 128 B (one 64-column chunk of blk_m rows after the
+    // other): concatenating along rows in rank order is concatenating the
+    // swizzled bytes, so n step t of the second GEMM reads chunk t.
+    auto alloc = [&](int64_t rows, int64_t offset) -> Value {
+      auto type = BufferType::get(ctx, {rows, 64}, b.getBF16Type(), {1, 1});
+      return AllocOp::create(b, loc, type, b.getI64IntegerAttr(offset));
+    };
+    int64_t sliceRows = p.bn / 64 * p.bm;
+    sliceBuf = alloc(sliceRows, p.smemC);
+    gatheredBuf = alloc(p.clusterN * sliceRows, p.smemGathered);
+  } else if (p.kind != ChainKind::gemm && p.clusterN > 1) {
     // Cluster buffers at the offsets the plan laid out (KernelPlan.cpp).
     auto alloc = [&](int64_t cols, int64_t offset) -> Value {
       auto type = BufferType::get(ctx, {p.bm, cols}, f32, {1, 1});
@@ -463,9 +483,9 @@ void KernelEmitter::emitSetup(gpu::GPUFuncOp func) {
     nvgpu::MBarrierInitOp::create(b, loc, empty, cst(emptyCount), s, t0);
   });
   if (p.kind != ChainKind::gemm) {
-    dfull = group(2);
-    dempty = group(2);
-    for (int64_t s = 0; s < 2; ++s) {
+    dfull = group(p.dStages);
+    dempty = group(p.dStages);
+    for (int64_t s = 0; s < p.dStages; ++s) {
       nvgpu::MBarrierInitOp::create(b, loc, dfull, cst(1), cst(s), t0);
       nvgpu::MBarrierInitOp::create(b, loc, dempty, cst(p.numConsumers),
                                     cst(s), t0);
@@ -560,6 +580,8 @@ void KernelEmitter::emitProducer() {
   });
   if (p.kind == ChainKind::gemm)
     return;
+  if (p.shuffle)
+    return emitShuffleProducer();
 
   // FFN: stream D[n-slice, l-chunk] through a 2-slot ring. In clusters the
   // producer also takes part in the two cluster barriers of every chunk,
@@ -775,13 +797,16 @@ void KernelEmitter::emitFinisher() {
   if (!p.testOmitBarrier)
     namedBarrier(8, threads);
   Value flag = LLVM::LoadOp::create(b, loc, i32, flagPtr, 4);
-  int64_t w = p.bl / p.clusterN;
+  // The columns this rank owns: its slice of every l chunk (reduce-scatter)
+  // or its blk_l columns (shuffle family).
+  int64_t w = p.shuffle ? p.bl : p.bl / p.clusterN;
+  int64_t segments = p.shuffle ? 1 : p.lTiles();
   ifThen(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, flag,
                                cstI32(0)),
          [&] {
            LLVM::FenceOp::create(b, loc, LLVM::AtomicOrdering::acquire,
                                  "device");
-           forLoop(cst(0), cst(p.lTiles()), cst(1), [&](Value j) {
+           forLoop(cst(0), cst(segments), cst(1), [&](Value j) {
              Value colStart = add(mul(j, p.bl), mul(rank, w));
              forEachOwnedQuad(w, [&](Value row, Value col) {
                Value gRow = add(m0, row);
@@ -817,44 +842,51 @@ void KernelEmitter::emitFinisher() {
          });
 }
 
-void KernelEmitter::emitChunkOutput(Value acc, Value chunk) {
-  Value l0 = mul(chunk, p.bl);
-  Value rowInWg = add(mul(warp, 16), div(lane, 4));
-  Value colPair = mul(rem(lane, 4), 2);
+void KernelEmitter::reduceIntoWorkspace(Value row, Value col,
+                                        ArrayRef<Value> vals) {
   // One vector reduction (red.global.add.v2/v4.f32, sm_90) per 2 or 4
   // adjacent fp32 values of the workspace row.
-  auto reduceAdd = [&](Value row, Value col, ArrayRef<Value> vals) {
-    Value off = mul(add(mul(row, p.shape.l), col), 4);
-    if (p.isDeterministic()) {
-      // This cluster's own plane: a plain store, summed later in order.
-      Value plane = mul(planeStart(nCluster), 4);
-      LLVM::StoreOp::create(b, loc, vector(vals), gep(ws, add(plane, off)),
-                            vals.size() * 4);
-      return;
-    }
-    createGlobalAddF32(b, loc, gep(ws, off), vals);
-  };
-
-  if (p.clusterN == 1) {
-    for (int64_t h = 0; h < 2; ++h) {
-      Value row = add(add(add(m0, mul(wg, 64)), rowInWg), 8 * h);
-      ifThen(ult(row, rowEnd), [&] {
-        for (int64_t j = 0; j < p.bl / 8; ++j) {
-          Value col = add(add(l0, colPair), 8 * j);
-          Value v0 = accElt(acc, 4 * j + 2 * h);
-          Value v1 = accElt(acc, 4 * j + 2 * h + 1);
-          if (p.needsWorkspace) {
-            reduceAdd(row, col, {v0, v1});
-          } else {
-            storeOut(row, col, p.shape.l,
-                     {applyEpilogue(p.lastEpilogue, v0),
-                      applyEpilogue(p.lastEpilogue, v1)});
-          }
-        }
-      });
-    }
+  Value off = mul(add(mul(row, p.shape.l), col), 4);
+  if (p.isDeterministic()) {
+    // This cluster's own plane: a plain store, summed later in order.
+    Value plane = mul(planeStart(nCluster), 4);
+    LLVM::StoreOp::create(b, loc, vector(vals), gep(ws, add(plane, off)),
+                          vals.size() * 4);
     return;
   }
+  createGlobalAddF32(b, loc, gep(ws, off), vals);
+}
+
+void KernelEmitter::emitRegisterOutput(Value acc, Value l0, int64_t width) {
+  // Columns [l0, l0 + width) of E straight from the wgmma fragments: the
+  // output through the last epilogue, or the workspace.
+  Value rowInWg = add(mul(warp, 16), div(lane, 4));
+  Value colPair = mul(rem(lane, 4), 2);
+  for (int64_t h = 0; h < 2; ++h) {
+    Value row = add(add(add(m0, mul(wg, 64)), rowInWg), 8 * h);
+    ifThen(ult(row, rowEnd), [&] {
+      for (int64_t j = 0; j < width / 8; ++j) {
+        Value col = add(add(l0, colPair), 8 * j);
+        Value v0 = accElt(acc, 4 * j + 2 * h);
+        Value v1 = accElt(acc, 4 * j + 2 * h + 1);
+        if (p.needsWorkspace) {
+          reduceIntoWorkspace(row, col, {v0, v1});
+        } else {
+          storeOut(row, col, p.shape.l,
+                   {applyEpilogue(p.lastEpilogue, v0),
+                    applyEpilogue(p.lastEpilogue, v1)});
+        }
+      }
+    });
+  }
+}
+
+void KernelEmitter::emitChunkOutput(Value acc, Value chunk) {
+  Value l0 = mul(chunk, p.bl);
+  if (p.clusterN == 1)
+    return emitRegisterOutput(acc, l0, p.bl);
+  Value rowInWg = add(mul(warp, 16), div(lane, 4));
+  Value colPair = mul(rem(lane, 4), 2);
 
   // Cluster reduce-scatter of the partial E chunk: every rank publishes its
   // fp32 partial, then dsm.reduce leaves the sum of columns
@@ -901,6 +933,126 @@ void KernelEmitter::emitChunkOutput(Value acc, Value chunk) {
   });
 }
 
+/// n row of D (first of 64) and l column of E of the shuffle family's
+/// second-GEMM step `it` (l sub-tile it / T, n step it mod T).
+std::pair<Value, Value> KernelEmitter::shuffleStep(Value it) {
+  int64_t steps = p.gatheredSteps();
+  Value nRow = add(mul(nCluster, p.clusterN * p.bn), mul(rem(it, steps), 64));
+  Value l0 = add(mul(rank, p.bl), mul(chunkOf(div(it, steps)), p.subL));
+  return {nRow, l0};
+}
+
+void KernelEmitter::emitShuffleProducer() {
+  // D[cluster n range, this rank's l sub-tile] in 64-row n steps through
+  // the dStages ring. The producer also takes part in the two cluster
+  // barriers of the consumers' dsm.shuffle, once the ring is full (it
+  // cannot refill a stage before the consumers, which wait in the
+  // exchange, release one).
+  Value tmD = tmaps.back();
+  int64_t total = p.lTiles() * p.gatheredSteps();
+  int64_t pre = std::min(p.dStages, total);
+  forLoop(cst(0), cst(total), cst(1), [&](Value it) {
+    if (pre < total)
+      ifThen(eq(it, pre), [&] {
+        clusterSync();
+        clusterSync();
+      });
+    Value slot = rem(it, p.dStages);
+    waitParity(dempty, slot, notI1(parity(it, p.dStages)));
+    leaderOnly(wgLeader, [&] {
+      nvgpu::MBarrierArriveExpectTxOp::create(b, loc, dfull, cst(p.dStageBytes),
+                                              slot, Value());
+      Value base = add(mul(slot, p.dStageBytes), p.smemD);
+      auto [nRow, l0] = shuffleStep(it);
+      if (p.dKMajor) {
+        // D[L, N]: subL rows (l) of 64 n = 128 B, the layout of C.
+        nvgpu::TmaAsyncLoadOp::create(b, loc, smemView(base, {p.subL, 64}),
+                                      dfull, tmD, ValueRange{nRow, l0}, slot,
+                                      Value(), Value());
+      } else {
+        // D[N, L]: per 64-wide l chunk q, 64 n rows of 128 B.
+        for (int64_t q = 0; q < p.subL / 64; ++q)
+          nvgpu::TmaAsyncLoadOp::create(
+              b, loc, smemView(add(base, q * 64 * 128), {64, 64}), dfull, tmD,
+              ValueRange{add(l0, 64 * q), nRow}, slot, Value(), Value());
+      }
+    });
+  });
+  if (pre == total) {
+    clusterSync();
+    clusterSync();
+  }
+}
+
+void KernelEmitter::emitShuffleConsumer(ArrayRef<Value> accs) {
+  int64_t threads = p.numConsumers * kWarpgroupThreads;
+  // The slice and the gathered slices lie over the stage rings: no
+  // consumer writes there before every consumer has retired its main loop.
+  namedBarrier(9, threads);
+  emitFfnEpilogue(accs);
+  // dsm.shuffle: every rank ends with the cluster's act(C) slices in rank
+  // order (a pull all-gather between two cluster barriers).
+  ShuffleOp::create(b, loc, sliceBuf, gatheredBuf, /*barrier=*/Value(),
+                    /*phase=*/Value(), /*axis=*/0, p.clusterN,
+                    /*group_stride=*/1, b.getI64IntegerAttr(threads));
+  // The gathered slices were written through the generic proxy; wgmma
+  // reads them through the async proxy.
+  NVVM::FenceProxyOp::create(
+      b, loc, NVVM::ProxyKindAttr::get(ctx, NVVM::ProxyKind::async_shared),
+      NVVM::SharedSpaceAttr::get(ctx, NVVM::SharedSpace::shared_cta));
+  namedBarrier(9, threads);
+
+  // E[rows, this rank's columns] = gathered act(C) . D[cluster n range, .],
+  // one subL-wide sub-tile at a time, n steps of 64 streamed from the ring.
+  int64_t steps = p.gatheredSteps();
+  Value cBase = add(mul(wg, 64 * 128), p.smemGathered);
+  auto ring = [&](Value it) { return rem(it, p.dStages); };
+  forLoop(cst(0), cst(p.lTiles()), cst(1), [&](Value j) {
+    Value first = mul(j, steps);
+    auto loop = scf::ForOp::create(
+        b, loc, cst(0), cst(steps), cst(1),
+        ValueRange{LLVM::ZeroOp::create(b, loc, accType(p.subL))},
+        [&](OpBuilder &, Location, Value t, ValueRange iter) {
+          Value it = add(first, t);
+          Value slot = ring(it);
+          waitParity(dfull, slot, parity(it, p.dStages));
+          Value dBase = add(mul(slot, p.dStageBytes), p.smemD);
+          Value descC = descriptor(add(cBase, mul(t, p.bm * 128)), 16, 1024);
+          // K-major D: subL rows of 128 B (like C); row-major D: 64-wide l
+          // chunks of 64 n rows (MN-major, LBO = one chunk).
+          Value descD = p.dKMajor ? descriptor(dBase, 16, 1024)
+                                  : descriptor(dBase, 64 * 128, 1024);
+          Value acc = iter[0];
+          NVVM::WgmmaFenceAlignedOp::create(b, loc);
+          for (int64_t kk = 0; kk < 4; ++kk)
+            acc = wgmma(acc, advance(descC, kk * 32),
+                        advance(descD, p.dKMajor ? kk * 32 : kk * 2048), p.subL,
+                        p.dKMajor);
+          NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
+          // One group in flight: the previous step's stage is free.
+          NVVM::WgmmaWaitGroupSyncOp::create(b, loc, b.getI64IntegerAttr(1));
+          leaderOnly(
+              arith::AndIOp::create(
+                  b, loc, cmp(arith::CmpIPredicate::ugt, t, cst(0)), wgLeader),
+              [&] {
+                nvgpu::MBarrierArriveOp::create(b, loc, dempty,
+                                                ring(add(it, p.dStages - 1)));
+              });
+          scf::YieldOp::create(b, loc, acc);
+        });
+    NVVM::WgmmaWaitGroupSyncOp::create(b, loc, b.getI64IntegerAttr(0));
+    Value last = add(first, steps - 1);
+    leaderOnly(wgLeader, [&] {
+      nvgpu::MBarrierArriveOp::create(b, loc, dempty, ring(last));
+    });
+    auto [nRow, l0] = shuffleStep(first);
+    (void)nRow;
+    emitRegisterOutput(loop.getResult(0), l0, p.subL);
+  });
+  if (p.needsWorkspace)
+    emitFinisher();
+}
+
 void KernelEmitter::emitConsumer() {
   if (useRegisterReallocation())
     NVVM::SetMaxRegisterOp::create(
@@ -913,6 +1065,8 @@ void KernelEmitter::emitConsumer() {
     emitGemmEpilogue(acc);
     return;
   }
+  if (p.shuffle)
+    return emitShuffleConsumer(accs);
   emitFfnEpilogue(accs);
 
   forLoop(cst(0), cst(p.lTiles()), cst(1), [&](Value j) {

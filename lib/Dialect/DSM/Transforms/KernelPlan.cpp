@@ -476,8 +476,12 @@ FailureOr<KernelPlan> mlir::dsm::planKernel(FusedChainOp op,
   plan.clusterN = cl[1];
   plan.ctasN = cl[1] * grid[1];
   auto dims = sched.getOrder();
-  if (cl[0] != 1 || cl[2] != 1 || cl[3] != 1) {
-    why = "only clusters along n are lowered (cls_m = cls_k = cls_l = 1)";
+  // Two cluster shapes: along n only (reduce-scatter of E), or along n and
+  // l alike (shuffle groups of cls_n CTAs, no reduce-scatter).
+  plan.shuffle = plan.kind != ChainKind::gemm && cl[3] > 1 && cl[3] == cl[1];
+  if (cl[0] != 1 || cl[2] != 1 || (cl[3] != 1 && !plan.shuffle)) {
+    why = "only clusters along n (cls_m = cls_k = cls_l = 1) or along n and "
+          "l alike (cls_l = cls_n, cls_m = cls_k = 1) are lowered";
     return failure();
   }
   if (grid[2] != 1 || grid[3] != 1) {
@@ -485,9 +489,11 @@ FailureOr<KernelPlan> mlir::dsm::planKernel(FusedChainOp op,
     return failure();
   }
   if (!sched.isSpatial(LoopDim::m) || !sched.isSpatial(LoopDim::n) ||
-      sched.isSpatial(LoopDim::k) || sched.isSpatial(LoopDim::l) ||
-      dims.size() != 4 || dims[0] != LoopDim::m || dims[1] != LoopDim::n) {
-    why = "expected spatial = [m, n] and order = [m, n, k, l]";
+      sched.isSpatial(LoopDim::k) ||
+      sched.isSpatial(LoopDim::l) != plan.shuffle || dims.size() != 4 ||
+      dims[0] != LoopDim::m || dims[1] != LoopDim::n) {
+    why = plan.shuffle ? "expected spatial = [m, n, l] and order = [m, n, l, k]"
+                       : "expected spatial = [m, n] and order = [m, n, k, l]";
     return failure();
   }
   if (plan.bm != 64 && plan.bm != 128) {
@@ -542,17 +548,28 @@ FailureOr<KernelPlan> mlir::dsm::planKernel(FusedChainOp op,
       why = "cls_n must be 1, 2, 4, 8 or 16";
       return failure();
     }
-    if (plan.bl != 64 && plan.bl != 128 && plan.bl != 256) {
-      why = "blk_l must be 64, 128 or 256";
-      return failure();
-    }
-    if (plan.shape.l % plan.bl != 0) {
-      why = "L must be a multiple of blk_l";
-      return failure();
-    }
-    if ((plan.bl / plan.clusterN) % 4 != 0) {
-      why = "each rank must own a multiple of 4 columns of an l chunk";
-      return failure();
+    if (plan.shuffle) {
+      // Each rank computes its blk_l columns of E in sub-tiles of 128 (or
+      // 64) columns, the wgmma n of the second GEMM.
+      if (plan.clusterN * plan.bl != plan.shape.l || plan.bl % 64 != 0) {
+        why = "the shuffle family needs L = cls_l * blk_l with blk_l a "
+              "multiple of 64";
+        return failure();
+      }
+      plan.subL = plan.bl % 128 == 0 ? 128 : 64;
+    } else {
+      if (plan.bl != 64 && plan.bl != 128 && plan.bl != 256) {
+        why = "blk_l must be 64, 128 or 256";
+        return failure();
+      }
+      if (plan.shape.l % plan.bl != 0) {
+        why = "L must be a multiple of blk_l";
+        return failure();
+      }
+      if ((plan.bl / plan.clusterN) % 4 != 0) {
+        why = "each rank must own a multiple of 4 columns of an l chunk";
+        return failure();
+      }
     }
     if (plan.kind == ChainKind::gated_ffn && plan.bn > 128) {
       why = "gated FFNs keep gate and up accumulators live: blk_n <= 128";
@@ -592,7 +609,27 @@ FailureOr<KernelPlan> mlir::dsm::planKernel(FusedChainOp op,
   off += plan.stages * plan.aStageBytes;
   plan.smemB = off;
   off += plan.stages * plan.bStageBytes;
-  if (plan.kind != ChainKind::gemm) {
+  if (plan.shuffle) {
+    // The act(C) slice this rank publishes (smemC) and the gathered slices
+    // of the cluster (smemGathered, rank order: 64-column chunks of
+    // blk_m x 128 B, so that n step t of the second GEMM is chunk t) lie
+    // over the A/B stage rings, dead once every consumer has retired its
+    // main loop (a consumer barrier precedes the first write). The D ring
+    // follows: the producer streams D while the consumers finish GEMM0 and
+    // the exchange. Four D stages where they fit, else two.
+    int64_t cTile = plan.bm * plan.bn * 2;
+    plan.smemC = 0;
+    plan.smemGathered = cTile;
+    off = std::max(off, (plan.clusterN + 1) * cTile);
+    plan.smemD = alignUp(off, 1024);
+    plan.dStageBytes = 64 * plan.subL * 2;
+    plan.dStages = 4;
+    int64_t end = plan.smemD + plan.dStages * plan.dStageBytes + 16;
+    if (alignUp(end, 1024) > kMaxDynamicSmemBytes)
+      plan.dStages = 2;
+    plan.smemFlag = plan.smemD + plan.dStages * plan.dStageBytes;
+    off = plan.smemFlag + 16;
+  } else if (plan.kind != ChainKind::gemm) {
     plan.dStageBytes = plan.bn * plan.bl * 2;
     plan.smemC = off;
     off += plan.bm * plan.bn * 2;

@@ -272,6 +272,7 @@ LogicalResult DSMSearchPass::searchOne(FusedChainOp op,
   ff::SearchOptions options;
   options.lowerableOnly = lowerableOnly;
   options.deterministic = deterministic;
+  options.family = family;
   // A dump keeps enough of the ranking to pick measurement sets from.
   options.keep = std::max<int64_t>(
       {32, topK, int64_t(rank) + 1, dumpFile.empty() ? 0 : 512});

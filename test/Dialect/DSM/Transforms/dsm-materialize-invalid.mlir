@@ -44,7 +44,8 @@ func.func @gemm(%a: tensor<256x512xbf16>, %b: tensor<512x512xbf16>) -> tensor<25
 
 // -----
 
-// expected-error @+2 {{schedule cannot be lowered: only clusters along n are lowered (cls_m = cls_k = cls_l = 1)}}
+// A cluster along m is not lowered by either kernel family.
+// expected-error @+2 {{schedule cannot be lowered: only clusters along n (cls_m = cls_k = cls_l = 1) or along n and l alike (cls_l = cls_n, cls_m = cls_k = 1) are lowered}}
 func.func @gemm(%a: tensor<256x512xbf16>, %b: tensor<512x512xbf16>) -> tensor<256x512xbf16> {
   %r = dsm.fused_chain gemm (%a, %b) {schedule = #dsm.schedule<cluster = [2, 1, 1, 1], block = [128, 256, 64, 16], grid = [1, 2, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [], collectives = [], stages = 4, cost_ns = 1000>}
       : (tensor<256x512xbf16>, tensor<512x512xbf16>) -> tensor<256x512xbf16> {
@@ -390,4 +391,171 @@ func.func @one_stage(%a0: tensor<256x512xbf16>, %a1: tensor<512x256xbf16>, %a2: 
     dsm.yield %o : tensor<256x512xbf16>
   }
   return %r : tensor<256x512xbf16>
+}
+
+// -----
+
+// Shuffle groups of 2 inside reduce groups of 2 (cls_l = 2 != cls_n = 4):
+// a legal schedule that neither kernel family carries out.
+// expected-error @+2 {{schedule cannot be lowered: only clusters along n (cls_m = cls_k = cls_l = 1) or along n and l alike (cls_l = cls_n, cls_m = cls_k = 1) are lowered}}
+func.func @ffn_cls_l_ne_cls_n(%a0: tensor<256x512xbf16>, %a1: tensor<512x256xbf16>, %a2: tensor<256x512xbf16>) -> tensor<256x512xbf16> {
+  %r = dsm.fused_chain ffn (%a0, %a1, %a2) {schedule = #dsm.schedule<cluster = [1, 4, 1, 2], block = [128, 64, 64, 256], grid = [2, 1, 1, 1], order = [m, n, l, k], spatial = [m, n, l], residency = [dsm], collectives = [shuffle, reduce_scatter], stages = 4, cost_ns = 1000>}
+      : (tensor<256x512xbf16>, tensor<512x256xbf16>, tensor<256x512xbf16>) -> tensor<256x512xbf16> {
+  ^bb0(%x: tensor<256x512xbf16>, %w1: tensor<512x256xbf16>, %w2: tensor<256x512xbf16>):
+    %zero = arith.constant 0.0 : f32
+    %g_e = tensor.empty() : tensor<256x256xf32>
+    %g_f = linalg.fill ins(%zero : f32) outs(%g_e : tensor<256x256xf32>) -> tensor<256x256xf32>
+    %g = linalg.matmul ins(%x, %w1 : tensor<256x512xbf16>, tensor<512x256xbf16>) outs(%g_f : tensor<256x256xf32>) -> tensor<256x256xf32>
+    %h_e = tensor.empty() : tensor<256x256xbf16>
+    %h = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%g : tensor<256x256xf32>) outs(%h_e : tensor<256x256xbf16>) {
+    ^bb0(%gv: f32, %o: bf16):
+      %y = arith.maximumf %gv, %zero : f32
+      %t = arith.truncf %y : f32 to bf16
+      linalg.yield %t : bf16
+    } -> tensor<256x256xbf16>
+    %e_e = tensor.empty() : tensor<256x512xf32>
+    %e_f = linalg.fill ins(%zero : f32) outs(%e_e : tensor<256x512xf32>) -> tensor<256x512xf32>
+    %e = linalg.matmul ins(%h, %w2 : tensor<256x256xbf16>, tensor<256x512xbf16>) outs(%e_f : tensor<256x512xf32>) -> tensor<256x512xf32>
+    %o_e = tensor.empty() : tensor<256x512xbf16>
+    %o = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%e : tensor<256x512xf32>) outs(%o_e : tensor<256x512xbf16>) {
+    ^bb0(%ev: f32, %oo: bf16):
+      %t = arith.truncf %ev : f32 to bf16
+      linalg.yield %t : bf16
+    } -> tensor<256x512xbf16>
+    dsm.yield %o : tensor<256x512xbf16>
+  }
+  return %r : tensor<256x512xbf16>
+}
+
+// -----
+
+// Shuffle family (cls_l = cls_n = 2) with n outermost.
+// expected-error @+2 {{schedule cannot be lowered: expected spatial = [m, n, l] and order = [m, n, l, k]}}
+func.func @shuffle_order(%a0: tensor<256x512xbf16>, %a1: tensor<512x256xbf16>, %a2: tensor<256x512xbf16>) -> tensor<256x512xbf16> {
+  %r = dsm.fused_chain ffn (%a0, %a1, %a2) {schedule = #dsm.schedule<cluster = [1, 2, 1, 2], block = [128, 128, 64, 256], grid = [2, 1, 1, 1], order = [n, m, l, k], spatial = [m, n, l], residency = [dsm], collectives = [shuffle], stages = 4, cost_ns = 1000>}
+      : (tensor<256x512xbf16>, tensor<512x256xbf16>, tensor<256x512xbf16>) -> tensor<256x512xbf16> {
+  ^bb0(%x: tensor<256x512xbf16>, %w1: tensor<512x256xbf16>, %w2: tensor<256x512xbf16>):
+    %zero = arith.constant 0.0 : f32
+    %g_e = tensor.empty() : tensor<256x256xf32>
+    %g_f = linalg.fill ins(%zero : f32) outs(%g_e : tensor<256x256xf32>) -> tensor<256x256xf32>
+    %g = linalg.matmul ins(%x, %w1 : tensor<256x512xbf16>, tensor<512x256xbf16>) outs(%g_f : tensor<256x256xf32>) -> tensor<256x256xf32>
+    %h_e = tensor.empty() : tensor<256x256xbf16>
+    %h = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%g : tensor<256x256xf32>) outs(%h_e : tensor<256x256xbf16>) {
+    ^bb0(%gv: f32, %o: bf16):
+      %y = arith.maximumf %gv, %zero : f32
+      %t = arith.truncf %y : f32 to bf16
+      linalg.yield %t : bf16
+    } -> tensor<256x256xbf16>
+    %e_e = tensor.empty() : tensor<256x512xf32>
+    %e_f = linalg.fill ins(%zero : f32) outs(%e_e : tensor<256x512xf32>) -> tensor<256x512xf32>
+    %e = linalg.matmul ins(%h, %w2 : tensor<256x256xbf16>, tensor<256x512xbf16>) outs(%e_f : tensor<256x512xf32>) -> tensor<256x512xf32>
+    %o_e = tensor.empty() : tensor<256x512xbf16>
+    %o = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%e : tensor<256x512xf32>) outs(%o_e : tensor<256x512xbf16>) {
+    ^bb0(%ev: f32, %oo: bf16):
+      %t = arith.truncf %ev : f32 to bf16
+      linalg.yield %t : bf16
+    } -> tensor<256x512xbf16>
+    dsm.yield %o : tensor<256x512xbf16>
+  }
+  return %r : tensor<256x512xbf16>
+}
+
+// -----
+
+// Shuffle family with k listed as spatial (one k tile covering K).
+// expected-error @+2 {{schedule cannot be lowered: expected spatial = [m, n, l] and order = [m, n, l, k]}}
+func.func @shuffle_spatial_k(%a0: tensor<256x512xbf16>, %a1: tensor<512x256xbf16>, %a2: tensor<256x512xbf16>) -> tensor<256x512xbf16> {
+  %r = dsm.fused_chain ffn (%a0, %a1, %a2) {schedule = #dsm.schedule<cluster = [1, 2, 1, 2], block = [128, 128, 512, 256], grid = [2, 1, 1, 1], order = [m, n, l, k], spatial = [m, n, l, k], residency = [dsm], collectives = [shuffle], stages = 4, cost_ns = 1000>}
+      : (tensor<256x512xbf16>, tensor<512x256xbf16>, tensor<256x512xbf16>) -> tensor<256x512xbf16> {
+  ^bb0(%x: tensor<256x512xbf16>, %w1: tensor<512x256xbf16>, %w2: tensor<256x512xbf16>):
+    %zero = arith.constant 0.0 : f32
+    %g_e = tensor.empty() : tensor<256x256xf32>
+    %g_f = linalg.fill ins(%zero : f32) outs(%g_e : tensor<256x256xf32>) -> tensor<256x256xf32>
+    %g = linalg.matmul ins(%x, %w1 : tensor<256x512xbf16>, tensor<512x256xbf16>) outs(%g_f : tensor<256x256xf32>) -> tensor<256x256xf32>
+    %h_e = tensor.empty() : tensor<256x256xbf16>
+    %h = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%g : tensor<256x256xf32>) outs(%h_e : tensor<256x256xbf16>) {
+    ^bb0(%gv: f32, %o: bf16):
+      %y = arith.maximumf %gv, %zero : f32
+      %t = arith.truncf %y : f32 to bf16
+      linalg.yield %t : bf16
+    } -> tensor<256x256xbf16>
+    %e_e = tensor.empty() : tensor<256x512xf32>
+    %e_f = linalg.fill ins(%zero : f32) outs(%e_e : tensor<256x512xf32>) -> tensor<256x512xf32>
+    %e = linalg.matmul ins(%h, %w2 : tensor<256x256xbf16>, tensor<256x512xbf16>) outs(%e_f : tensor<256x512xf32>) -> tensor<256x512xf32>
+    %o_e = tensor.empty() : tensor<256x512xbf16>
+    %o = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%e : tensor<256x512xf32>) outs(%o_e : tensor<256x512xbf16>) {
+    ^bb0(%ev: f32, %oo: bf16):
+      %t = arith.truncf %ev : f32 to bf16
+      linalg.yield %t : bf16
+    } -> tensor<256x512xbf16>
+    dsm.yield %o : tensor<256x512xbf16>
+  }
+  return %r : tensor<256x512xbf16>
+}
+
+// -----
+
+// Each rank of a shuffle group computes exactly blk_l columns of E:
+// 2 x 320 != L = 512.
+// expected-error @+2 {{schedule cannot be lowered: the shuffle family needs L = cls_l * blk_l with blk_l a multiple of 64}}
+func.func @shuffle_l_uncovered(%a0: tensor<256x512xbf16>, %a1: tensor<512x256xbf16>, %a2: tensor<256x512xbf16>) -> tensor<256x512xbf16> {
+  %r = dsm.fused_chain ffn (%a0, %a1, %a2) {schedule = #dsm.schedule<cluster = [1, 2, 1, 2], block = [128, 128, 64, 320], grid = [2, 1, 1, 1], order = [m, n, l, k], spatial = [m, n, l], residency = [dsm], collectives = [shuffle], stages = 4, cost_ns = 1000>}
+      : (tensor<256x512xbf16>, tensor<512x256xbf16>, tensor<256x512xbf16>) -> tensor<256x512xbf16> {
+  ^bb0(%x: tensor<256x512xbf16>, %w1: tensor<512x256xbf16>, %w2: tensor<256x512xbf16>):
+    %zero = arith.constant 0.0 : f32
+    %g_e = tensor.empty() : tensor<256x256xf32>
+    %g_f = linalg.fill ins(%zero : f32) outs(%g_e : tensor<256x256xf32>) -> tensor<256x256xf32>
+    %g = linalg.matmul ins(%x, %w1 : tensor<256x512xbf16>, tensor<512x256xbf16>) outs(%g_f : tensor<256x256xf32>) -> tensor<256x256xf32>
+    %h_e = tensor.empty() : tensor<256x256xbf16>
+    %h = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%g : tensor<256x256xf32>) outs(%h_e : tensor<256x256xbf16>) {
+    ^bb0(%gv: f32, %o: bf16):
+      %y = arith.maximumf %gv, %zero : f32
+      %t = arith.truncf %y : f32 to bf16
+      linalg.yield %t : bf16
+    } -> tensor<256x256xbf16>
+    %e_e = tensor.empty() : tensor<256x512xf32>
+    %e_f = linalg.fill ins(%zero : f32) outs(%e_e : tensor<256x512xf32>) -> tensor<256x512xf32>
+    %e = linalg.matmul ins(%h, %w2 : tensor<256x256xbf16>, tensor<256x512xbf16>) outs(%e_f : tensor<256x512xf32>) -> tensor<256x512xf32>
+    %o_e = tensor.empty() : tensor<256x512xbf16>
+    %o = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%e : tensor<256x512xf32>) outs(%o_e : tensor<256x512xbf16>) {
+    ^bb0(%ev: f32, %oo: bf16):
+      %t = arith.truncf %ev : f32 to bf16
+      linalg.yield %t : bf16
+    } -> tensor<256x512xbf16>
+    dsm.yield %o : tensor<256x512xbf16>
+  }
+  return %r : tensor<256x512xbf16>
+}
+
+// -----
+
+// L = 2 x 96, but the second GEMM's sub-tiles are 64 or 128 columns wide.
+// expected-error @+2 {{schedule cannot be lowered: the shuffle family needs L = cls_l * blk_l with blk_l a multiple of 64}}
+func.func @shuffle_l_not_64(%a0: tensor<256x512xbf16>, %a1: tensor<512x256xbf16>, %a2: tensor<256x192xbf16>) -> tensor<256x192xbf16> {
+  %r = dsm.fused_chain ffn (%a0, %a1, %a2) {schedule = #dsm.schedule<cluster = [1, 2, 1, 2], block = [128, 128, 64, 96], grid = [2, 1, 1, 1], order = [m, n, l, k], spatial = [m, n, l], residency = [dsm], collectives = [shuffle], stages = 4, cost_ns = 1000>}
+      : (tensor<256x512xbf16>, tensor<512x256xbf16>, tensor<256x192xbf16>) -> tensor<256x192xbf16> {
+  ^bb0(%x: tensor<256x512xbf16>, %w1: tensor<512x256xbf16>, %w2: tensor<256x192xbf16>):
+    %zero = arith.constant 0.0 : f32
+    %g_e = tensor.empty() : tensor<256x256xf32>
+    %g_f = linalg.fill ins(%zero : f32) outs(%g_e : tensor<256x256xf32>) -> tensor<256x256xf32>
+    %g = linalg.matmul ins(%x, %w1 : tensor<256x512xbf16>, tensor<512x256xbf16>) outs(%g_f : tensor<256x256xf32>) -> tensor<256x256xf32>
+    %h_e = tensor.empty() : tensor<256x256xbf16>
+    %h = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%g : tensor<256x256xf32>) outs(%h_e : tensor<256x256xbf16>) {
+    ^bb0(%gv: f32, %o: bf16):
+      %y = arith.maximumf %gv, %zero : f32
+      %t = arith.truncf %y : f32 to bf16
+      linalg.yield %t : bf16
+    } -> tensor<256x256xbf16>
+    %e_e = tensor.empty() : tensor<256x192xf32>
+    %e_f = linalg.fill ins(%zero : f32) outs(%e_e : tensor<256x192xf32>) -> tensor<256x192xf32>
+    %e = linalg.matmul ins(%h, %w2 : tensor<256x256xbf16>, tensor<256x192xbf16>) outs(%e_f : tensor<256x192xf32>) -> tensor<256x192xf32>
+    %o_e = tensor.empty() : tensor<256x192xbf16>
+    %o = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%e : tensor<256x192xf32>) outs(%o_e : tensor<256x192xbf16>) {
+    ^bb0(%ev: f32, %oo: bf16):
+      %t = arith.truncf %ev : f32 to bf16
+      linalg.yield %t : bf16
+    } -> tensor<256x192xbf16>
+    dsm.yield %o : tensor<256x192xbf16>
+  }
+  return %r : tensor<256x192xbf16>
 }

@@ -1,11 +1,18 @@
-// RUN: ff-opt %s --dsm-search -verify-diagnostics | FileCheck %s
+// RUN: ff-opt %s --dsm-search -verify-diagnostics | FileCheck %s --check-prefixes=CHECK,ANY
+// RUN: ff-opt %s --dsm-search="family=reduce-scatter" -verify-diagnostics | FileCheck %s --check-prefixes=CHECK,RS
 
 // The plans --dsm-search chooses for the conv chains C1-C8 of FlashFuser
 // Table V written as GEMM chains, at batch 1 (c*_b1) and 32 (c*_b32):
 // 1x1 convs are [N*H*W, IC] x [IC, OC1] matmuls, 3x3 convs an im2col
-// [N*H*W, 9*IC] x [9*IC, OC1] matmul; the second conv is 1x1. Chains whose
-// N fits one cluster reduce E in DSM only; at batch 32 the wide chains
-// (C3, C4) take 128x256 tiles without clusters (fastest on the H200 sweep).
+// [N*H*W, 9*IC] x [9*IC, OC1] matmul; the second conv is 1x1.
+//
+// CHECK lines hold for both runs. ANY lines: by default (family=any) C4 and
+// C6-C8 at batch 1 and C2-C4, C7 and C8 at batch 32 take shuffle-family plans
+// (cls_l = cls_n, block[3] = L / cls_l; inter_cluster_reduce only when grid n >
+// 1). RS lines: restricted to the reduce-scatter family
+// (family=reduce-scatter), chains whose N fits one cluster reduce E in DSM
+// only; at batch 32 the wide chains (C3, C4) take 128x256 tiles without
+// clusters (fastest on the H200 sweep).
 
 
 // CHECK: module attributes {dsm.target = #dsm.target<name = "h100-sxm"
@@ -106,7 +113,8 @@ func.func @c3_b1(%a: tensor<196x256xbf16>, %b: tensor<256x1024xbf16>, %d: tensor
 }
 
 // CHECK-LABEL: func.func @c4_b1(
-// CHECK: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 8, 1, 1], block = [64, 64, 64, 256], grid = [1, 4, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [reduce_scatter, inter_cluster_reduce], stages = 3, cost_ns = {{[0-9]+}}>}
+// ANY: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 2, 1, 2], block = [64, 64, 64, 256], grid = [1, 16, 1, 1], order = [m, n, l, k], spatial = [m, n, l], residency = [dsm], collectives = [shuffle, inter_cluster_reduce], stages = 4, cost_ns = {{[0-9]+}}>}
+// RS: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 8, 1, 1], block = [64, 64, 64, 256], grid = [1, 4, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [reduce_scatter, inter_cluster_reduce], stages = 3, cost_ns = {{[0-9]+}}>}
 
 func.func @c4_b1(%a: tensor<49x512xbf16>, %b: tensor<512x2048xbf16>, %d: tensor<2048x512xbf16>) -> tensor<49x512xbf16> {
   %e = dsm.fused_chain ffn (%a, %b, %d)
@@ -170,7 +178,8 @@ func.func @c5_b1(%a: tensor<3136x576xbf16>, %b: tensor<576x64xbf16>, %d: tensor<
 }
 
 // CHECK-LABEL: func.func @c6_b1(
-// CHECK: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 2, 1, 1], block = [64, 64, 64, 256], grid = [13, 1, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [reduce_scatter], stages = 3, cost_ns = {{[0-9]+}}>}
+// ANY: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 2, 1, 2], block = [64, 64, 64, 256], grid = [13, 1, 1, 1], order = [m, n, l, k], spatial = [m, n, l], residency = [dsm], collectives = [shuffle], stages = 4, cost_ns = {{[0-9]+}}>}
+// RS: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 2, 1, 1], block = [64, 64, 64, 256], grid = [13, 1, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [reduce_scatter], stages = 3, cost_ns = {{[0-9]+}}>}
 
 func.func @c6_b1(%a: tensor<784x1152xbf16>, %b: tensor<1152x128xbf16>, %d: tensor<128x512xbf16>) -> tensor<784x512xbf16> {
   %e = dsm.fused_chain ffn (%a, %b, %d)
@@ -202,7 +211,8 @@ func.func @c6_b1(%a: tensor<784x1152xbf16>, %b: tensor<1152x128xbf16>, %d: tenso
 }
 
 // CHECK-LABEL: func.func @c7_b1(
-// CHECK: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 4, 1, 1], block = [64, 64, 64, 256], grid = [4, 1, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [reduce_scatter], stages = 3, cost_ns = {{[0-9]+}}>}
+// ANY: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 4, 1, 4], block = [64, 64, 64, 256], grid = [4, 1, 1, 1], order = [m, n, l, k], spatial = [m, n, l], residency = [dsm], collectives = [shuffle], stages = 4, cost_ns = {{[0-9]+}}>}
+// RS: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 4, 1, 1], block = [64, 64, 64, 256], grid = [4, 1, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [reduce_scatter], stages = 3, cost_ns = {{[0-9]+}}>}
 
 func.func @c7_b1(%a: tensor<196x2304xbf16>, %b: tensor<2304x256xbf16>, %d: tensor<256x1024xbf16>) -> tensor<196x1024xbf16> {
   %e = dsm.fused_chain ffn (%a, %b, %d)
@@ -234,7 +244,8 @@ func.func @c7_b1(%a: tensor<196x2304xbf16>, %b: tensor<2304x256xbf16>, %d: tenso
 }
 
 // CHECK-LABEL: func.func @c8_b1(
-// CHECK: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 8, 1, 1], block = [64, 64, 64, 256], grid = [1, 1, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [reduce_scatter], stages = 3, cost_ns = {{[0-9]+}}>}
+// ANY: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 8, 1, 8], block = [64, 64, 64, 256], grid = [1, 1, 1, 1], order = [m, n, l, k], spatial = [m, n, l], residency = [dsm], collectives = [shuffle], stages = 4, cost_ns = {{[0-9]+}}>}
+// RS: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 8, 1, 1], block = [64, 64, 64, 256], grid = [1, 1, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [reduce_scatter], stages = 3, cost_ns = {{[0-9]+}}>}
 
 func.func @c8_b1(%a: tensor<49x4608xbf16>, %b: tensor<4608x512xbf16>, %d: tensor<512x2048xbf16>) -> tensor<49x2048xbf16> {
   %e = dsm.fused_chain ffn (%a, %b, %d)
@@ -298,7 +309,8 @@ func.func @c1_b32(%a: tensor<100352x64xbf16>, %b: tensor<64x256xbf16>, %d: tenso
 }
 
 // CHECK-LABEL: func.func @c2_b32(
-// CHECK: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 1, 1, 1], block = [128, 256, 64, 64], grid = [196, 2, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [inter_cluster_reduce], stages = 2, cost_ns = {{[0-9]+}}>}
+// ANY: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 2, 1, 2], block = [128, 256, 64, 64], grid = [196, 1, 1, 1], order = [m, n, l, k], spatial = [m, n, l], residency = [dsm], collectives = [shuffle], stages = 4, cost_ns = {{[0-9]+}}>}
+// RS: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 1, 1, 1], block = [128, 256, 64, 64], grid = [196, 2, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [inter_cluster_reduce], stages = 2, cost_ns = {{[0-9]+}}>}
 
 func.func @c2_b32(%a: tensor<25088x128xbf16>, %b: tensor<128x512xbf16>, %d: tensor<512x128xbf16>) -> tensor<25088x128xbf16> {
   %e = dsm.fused_chain ffn (%a, %b, %d)
@@ -330,7 +342,8 @@ func.func @c2_b32(%a: tensor<25088x128xbf16>, %b: tensor<128x512xbf16>, %d: tens
 }
 
 // CHECK-LABEL: func.func @c3_b32(
-// CHECK: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 1, 1, 1], block = [128, 256, 64, 64], grid = [49, 4, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [inter_cluster_reduce], stages = 2, cost_ns = {{[0-9]+}}>}
+// ANY: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 2, 1, 2], block = [128, 256, 64, 128], grid = [49, 2, 1, 1], order = [m, n, l, k], spatial = [m, n, l], residency = [dsm], collectives = [shuffle, inter_cluster_reduce], stages = 4, cost_ns = {{[0-9]+}}>}
+// RS: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 1, 1, 1], block = [128, 256, 64, 64], grid = [49, 4, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [inter_cluster_reduce], stages = 2, cost_ns = {{[0-9]+}}>}
 
 func.func @c3_b32(%a: tensor<6272x256xbf16>, %b: tensor<256x1024xbf16>, %d: tensor<1024x256xbf16>) -> tensor<6272x256xbf16> {
   %e = dsm.fused_chain ffn (%a, %b, %d)
@@ -362,7 +375,8 @@ func.func @c3_b32(%a: tensor<6272x256xbf16>, %b: tensor<256x1024xbf16>, %d: tens
 }
 
 // CHECK-LABEL: func.func @c4_b32(
-// CHECK: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 1, 1, 1], block = [128, 256, 64, 64], grid = [13, 8, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [inter_cluster_reduce], stages = 2, cost_ns = {{[0-9]+}}>}
+// ANY: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 2, 1, 2], block = [128, 256, 64, 256], grid = [13, 4, 1, 1], order = [m, n, l, k], spatial = [m, n, l], residency = [dsm], collectives = [shuffle, inter_cluster_reduce], stages = 4, cost_ns = {{[0-9]+}}>}
+// RS: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 1, 1, 1], block = [128, 256, 64, 64], grid = [13, 8, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [inter_cluster_reduce], stages = 2, cost_ns = {{[0-9]+}}>}
 
 func.func @c4_b32(%a: tensor<1568x512xbf16>, %b: tensor<512x2048xbf16>, %d: tensor<2048x512xbf16>) -> tensor<1568x512xbf16> {
   %e = dsm.fused_chain ffn (%a, %b, %d)
@@ -458,7 +472,8 @@ func.func @c6_b32(%a: tensor<25088x1152xbf16>, %b: tensor<1152x128xbf16>, %d: te
 }
 
 // CHECK-LABEL: func.func @c7_b32(
-// CHECK: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 2, 1, 1], block = [128, 128, 64, 128], grid = [49, 1, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [reduce_scatter], stages = 2, cost_ns = {{[0-9]+}}>}
+// ANY: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 2, 1, 2], block = [128, 128, 64, 512], grid = [49, 1, 1, 1], order = [m, n, l, k], spatial = [m, n, l], residency = [dsm], collectives = [shuffle], stages = 4, cost_ns = {{[0-9]+}}>}
+// RS: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 2, 1, 1], block = [128, 128, 64, 128], grid = [49, 1, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [reduce_scatter], stages = 2, cost_ns = {{[0-9]+}}>}
 
 func.func @c7_b32(%a: tensor<6272x2304xbf16>, %b: tensor<2304x256xbf16>, %d: tensor<256x1024xbf16>) -> tensor<6272x1024xbf16> {
   %e = dsm.fused_chain ffn (%a, %b, %d)
@@ -490,7 +505,8 @@ func.func @c7_b32(%a: tensor<6272x2304xbf16>, %b: tensor<2304x256xbf16>, %d: ten
 }
 
 // CHECK-LABEL: func.func @c8_b32(
-// CHECK: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 4, 1, 1], block = [128, 128, 64, 128], grid = [13, 1, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [reduce_scatter], stages = 2, cost_ns = {{[0-9]+}}>}
+// ANY: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 4, 1, 4], block = [128, 128, 64, 512], grid = [13, 1, 1, 1], order = [m, n, l, k], spatial = [m, n, l], residency = [dsm], collectives = [shuffle], stages = 4, cost_ns = {{[0-9]+}}>}
+// RS: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 4, 1, 1], block = [128, 128, 64, 128], grid = [13, 1, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [reduce_scatter], stages = 2, cost_ns = {{[0-9]+}}>}
 
 func.func @c8_b32(%a: tensor<1568x4608xbf16>, %b: tensor<4608x512xbf16>, %d: tensor<512x2048xbf16>) -> tensor<1568x2048xbf16> {
   %e = dsm.fused_chain ffn (%a, %b, %d)

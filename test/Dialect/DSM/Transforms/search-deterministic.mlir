@@ -1,11 +1,13 @@
-// RUN: ff-opt %s --split-input-file --dsm-search="deterministic" -verify-diagnostics | FileCheck %s
-// RUN: ff-opt %s --split-input-file --dsm-search | FileCheck %s --check-prefix=DEFAULT
+// RUN: ff-opt %s --split-input-file --dsm-search="deterministic family=reduce-scatter" -verify-diagnostics | FileCheck %s
+// RUN: ff-opt %s --split-input-file --dsm-search="family=reduce-scatter" | FileCheck %s --check-prefix=DEFAULT
 
 // deterministic=true marks every plan `deterministic = true`: results must
 // be bitwise reproducible. The DSM reduce-scatter inside a cluster already
 // sums in rank order; a plan that splits N across clusters reduces E
 // through one workspace plane per cluster summed in cluster order (costed:
-// the last arriver reads every plane), not fp32 atomics.
+// the last arriver reads every plane), not fp32 atomics. Both runs pin the
+// reduce-scatter kernel family (family=reduce-scatter), whose plans these
+// checks describe.
 
 // N = 512 fits one cluster along n: one cluster per m tile, no workspace.
 // CHECK-LABEL: func.func @narrow

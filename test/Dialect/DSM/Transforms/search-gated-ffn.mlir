@@ -1,16 +1,23 @@
-// RUN: ff-opt %s --dsm-search -verify-diagnostics | FileCheck %s
+// RUN: ff-opt %s --dsm-search -verify-diagnostics | FileCheck %s --check-prefixes=CHECK,ANY
+// RUN: ff-opt %s --dsm-search="family=reduce-scatter" -verify-diagnostics | FileCheck %s --check-prefixes=CHECK,RS
 
 // The plans --dsm-search chooses for the gated FFNs S1-S8 of FlashFuser
 // Table VI (SwiGLU, M = 128): both intermediates are recorded in the
 // residency list; gate and up accumulators (2 x blk_n / 2 registers per
-// thread) keep blk_n at 128. Llama-2-7B (S3) splits N across 86 single-CTA
+// thread) keep blk_n at 128.
+//
+// ANY lines: by default (family=any) every chain takes a shuffle-family plan
+// (cls_l = cls_n, block[3] = L / cls_l, both intermediates in DSM, collectives
+// [shuffle, inter_cluster_reduce]). RS lines: restricted to the reduce-scatter
+// family (family=reduce-scatter), Llama-2-7B (S3) splits N across 86 single-CTA
 // clusters: on the H200 sweep (docs/benchmarks/fidelity-h200.md) that plan
 // measured fastest, ahead of clusters of 2.
 
 
 // CHECK: module attributes {dsm.target = #dsm.target<name = "h100-sxm"
 // CHECK-LABEL: func.func @s1(
-// CHECK: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 8, 1, 1], block = [128, 64, 64, 128], grid = [1, 16, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem, smem], collectives = [reduce_scatter, inter_cluster_reduce], stages = 3, cost_ns = {{[0-9]+}}>}
+// ANY: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 8, 1, 8], block = [128, 64, 64, 384], grid = [1, 16, 1, 1], order = [m, n, l, k], spatial = [m, n, l], residency = [dsm, dsm], collectives = [shuffle, inter_cluster_reduce], stages = 4, cost_ns = {{[0-9]+}}>}
+// RS: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 8, 1, 1], block = [128, 64, 64, 128], grid = [1, 16, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem, smem], collectives = [reduce_scatter, inter_cluster_reduce], stages = 3, cost_ns = {{[0-9]+}}>}
 
 func.func @s1(%a: tensor<128x3072xbf16>, %b: tensor<3072x8192xbf16>, %bu: tensor<3072x8192xbf16>, %d: tensor<8192x3072xbf16>) -> tensor<128x3072xbf16> {
   %e = dsm.fused_chain gated_ffn (%a, %b, %bu, %d)
@@ -48,7 +55,8 @@ func.func @s1(%a: tensor<128x3072xbf16>, %b: tensor<3072x8192xbf16>, %bu: tensor
 }
 
 // CHECK-LABEL: func.func @s2(
-// CHECK: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 8, 1, 1], block = [128, 64, 64, 128], grid = [1, 11, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem, smem], collectives = [reduce_scatter, inter_cluster_reduce], stages = 3, cost_ns = {{[0-9]+}}>}
+// ANY: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 8, 1, 8], block = [128, 64, 64, 256], grid = [1, 11, 1, 1], order = [m, n, l, k], spatial = [m, n, l], residency = [dsm, dsm], collectives = [shuffle, inter_cluster_reduce], stages = 4, cost_ns = {{[0-9]+}}>}
+// RS: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 8, 1, 1], block = [128, 64, 64, 128], grid = [1, 11, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem, smem], collectives = [reduce_scatter, inter_cluster_reduce], stages = 3, cost_ns = {{[0-9]+}}>}
 
 func.func @s2(%a: tensor<128x2048xbf16>, %b: tensor<2048x5632xbf16>, %bu: tensor<2048x5632xbf16>, %d: tensor<5632x2048xbf16>) -> tensor<128x2048xbf16> {
   %e = dsm.fused_chain gated_ffn (%a, %b, %bu, %d)
@@ -86,7 +94,8 @@ func.func @s2(%a: tensor<128x2048xbf16>, %b: tensor<2048x5632xbf16>, %bu: tensor
 }
 
 // CHECK-LABEL: func.func @s3(
-// CHECK: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 1, 1, 1], block = [128, 128, 64, 128], grid = [1, 86, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem, smem], collectives = [inter_cluster_reduce], stages = 2, cost_ns = {{[0-9]+}}>}
+// ANY: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 2, 1, 2], block = [128, 128, 64, 2048], grid = [1, 43, 1, 1], order = [m, n, l, k], spatial = [m, n, l], residency = [dsm, dsm], collectives = [shuffle, inter_cluster_reduce], stages = 4, cost_ns = {{[0-9]+}}>}
+// RS: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 1, 1, 1], block = [128, 128, 64, 128], grid = [1, 86, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem, smem], collectives = [inter_cluster_reduce], stages = 2, cost_ns = {{[0-9]+}}>}
 
 func.func @s3(%a: tensor<128x4096xbf16>, %b: tensor<4096x11008xbf16>, %bu: tensor<4096x11008xbf16>, %d: tensor<11008x4096xbf16>) -> tensor<128x4096xbf16> {
   %e = dsm.fused_chain gated_ffn (%a, %b, %bu, %d)
@@ -124,7 +133,8 @@ func.func @s3(%a: tensor<128x4096xbf16>, %b: tensor<4096x11008xbf16>, %bu: tenso
 }
 
 // CHECK-LABEL: func.func @s4(
-// CHECK: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 8, 1, 1], block = [128, 64, 64, 128], grid = [1, 16, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem, smem], collectives = [reduce_scatter, inter_cluster_reduce], stages = 3, cost_ns = {{[0-9]+}}>}
+// ANY: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 4, 1, 4], block = [128, 64, 64, 512], grid = [1, 32, 1, 1], order = [m, n, l, k], spatial = [m, n, l], residency = [dsm, dsm], collectives = [shuffle, inter_cluster_reduce], stages = 2, cost_ns = {{[0-9]+}}>}
+// RS: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 8, 1, 1], block = [128, 64, 64, 128], grid = [1, 16, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem, smem], collectives = [reduce_scatter, inter_cluster_reduce], stages = 3, cost_ns = {{[0-9]+}}>}
 
 func.func @s4(%a: tensor<128x2048xbf16>, %b: tensor<2048x8192xbf16>, %bu: tensor<2048x8192xbf16>, %d: tensor<8192x2048xbf16>) -> tensor<128x2048xbf16> {
   %e = dsm.fused_chain gated_ffn (%a, %b, %bu, %d)
@@ -162,7 +172,8 @@ func.func @s4(%a: tensor<128x2048xbf16>, %b: tensor<2048x8192xbf16>, %bu: tensor
 }
 
 // CHECK-LABEL: func.func @s5(
-// CHECK: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 1, 1, 1], block = [128, 128, 64, 128], grid = [1, 86, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem, smem], collectives = [inter_cluster_reduce], stages = 2, cost_ns = {{[0-9]+}}>}
+// ANY: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 2, 1, 2], block = [128, 128, 64, 1024], grid = [1, 43, 1, 1], order = [m, n, l, k], spatial = [m, n, l], residency = [dsm, dsm], collectives = [shuffle, inter_cluster_reduce], stages = 4, cost_ns = {{[0-9]+}}>}
+// RS: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 1, 1, 1], block = [128, 128, 64, 128], grid = [1, 86, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem, smem], collectives = [inter_cluster_reduce], stages = 2, cost_ns = {{[0-9]+}}>}
 
 func.func @s5(%a: tensor<128x2048xbf16>, %b: tensor<2048x11008xbf16>, %bu: tensor<2048x11008xbf16>, %d: tensor<11008x2048xbf16>) -> tensor<128x2048xbf16> {
   %e = dsm.fused_chain gated_ffn (%a, %b, %bu, %d)
@@ -200,7 +211,8 @@ func.func @s5(%a: tensor<128x2048xbf16>, %b: tensor<2048x11008xbf16>, %bu: tenso
 }
 
 // CHECK-LABEL: func.func @s6(
-// CHECK: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 4, 1, 1], block = [128, 64, 64, 128], grid = [1, 35, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem, smem], collectives = [reduce_scatter, inter_cluster_reduce], stages = 3, cost_ns = {{[0-9]+}}>}
+// ANY: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 2, 1, 2], block = [128, 128, 64, 768], grid = [1, 35, 1, 1], order = [m, n, l, k], spatial = [m, n, l], residency = [dsm, dsm], collectives = [shuffle, inter_cluster_reduce], stages = 4, cost_ns = {{[0-9]+}}>}
+// RS: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 4, 1, 1], block = [128, 64, 64, 128], grid = [1, 35, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem, smem], collectives = [reduce_scatter, inter_cluster_reduce], stages = 3, cost_ns = {{[0-9]+}}>}
 
 func.func @s6(%a: tensor<128x1536xbf16>, %b: tensor<1536x8960xbf16>, %bu: tensor<1536x8960xbf16>, %d: tensor<8960x1536xbf16>) -> tensor<128x1536xbf16> {
   %e = dsm.fused_chain gated_ffn (%a, %b, %bu, %d)
@@ -238,7 +250,8 @@ func.func @s6(%a: tensor<128x1536xbf16>, %b: tensor<1536x8960xbf16>, %bu: tensor
 }
 
 // CHECK-LABEL: func.func @s7(
-// CHECK: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 4, 1, 1], block = [128, 128, 64, 64], grid = [1, 19, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem, smem], collectives = [reduce_scatter, inter_cluster_reduce], stages = 2, cost_ns = {{[0-9]+}}>}
+// ANY: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 4, 1, 4], block = [128, 128, 64, 640], grid = [1, 19, 1, 1], order = [m, n, l, k], spatial = [m, n, l], residency = [dsm, dsm], collectives = [shuffle, inter_cluster_reduce], stages = 4, cost_ns = {{[0-9]+}}>}
+// RS: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 4, 1, 1], block = [128, 128, 64, 64], grid = [1, 19, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem, smem], collectives = [reduce_scatter, inter_cluster_reduce], stages = 2, cost_ns = {{[0-9]+}}>}
 
 func.func @s7(%a: tensor<128x2560xbf16>, %b: tensor<2560x9728xbf16>, %bu: tensor<2560x9728xbf16>, %d: tensor<9728x2560xbf16>) -> tensor<128x2560xbf16> {
   %e = dsm.fused_chain gated_ffn (%a, %b, %bu, %d)
@@ -276,7 +289,8 @@ func.func @s7(%a: tensor<128x2560xbf16>, %b: tensor<2560x9728xbf16>, %bu: tensor
 }
 
 // CHECK-LABEL: func.func @s8(
-// CHECK: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 4, 1, 1], block = [64, 64, 64, 256], grid = [2, 12, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem, smem], collectives = [reduce_scatter, inter_cluster_reduce], stages = 2, cost_ns = {{[0-9]+}}>}
+// ANY: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 4, 1, 4], block = [128, 64, 64, 256], grid = [1, 12, 1, 1], order = [m, n, l, k], spatial = [m, n, l], residency = [dsm, dsm], collectives = [shuffle, inter_cluster_reduce], stages = 4, cost_ns = {{[0-9]+}}>}
+// RS: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 4, 1, 1], block = [64, 64, 64, 256], grid = [2, 12, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem, smem], collectives = [reduce_scatter, inter_cluster_reduce], stages = 2, cost_ns = {{[0-9]+}}>}
 
 func.func @s8(%a: tensor<128x1024xbf16>, %b: tensor<1024x3072xbf16>, %bu: tensor<1024x3072xbf16>, %d: tensor<3072x1024xbf16>) -> tensor<128x1024xbf16> {
   %e = dsm.fused_chain gated_ffn (%a, %b, %bu, %d)

@@ -1,15 +1,24 @@
 // RUN: ff-opt %s --dsm-search="top-k=3" -verify-diagnostics | FileCheck %s
+// RUN: ff-opt %s --dsm-search="family=reduce-scatter top-k=3" -o /dev/null 2>&1 | FileCheck %s --check-prefix=RS
 
 // top-k reports the size of the search and the best candidates of the full
 // space (ranked by the analytical model) as remarks, marking those outside
 // the lowerable family; the chosen plan is the best lowerable one by the
-// measured kernel-family model, and its schedule records that estimate.
+// measured kernel-family model (for G4 a shuffle-family plan), and its
+// schedule records that estimate.
+//
+// family=reduce-scatter restricts only which plans count as lowerable: the
+// best of the full space is the same list, and the chosen plan is the best
+// reduce-scatter one (clusters along n only).
 
-// CHECK: schedule = #dsm.schedule<cluster = [1, 4, 1, 1], block = [64, 64, 64, 256], grid = [2, 12, 1, 1]
+// RS: remark: evaluated {{[0-9]+}} plans ({{[0-9]+}} lowerable); chose cluster=[1,4,1,1] block=[64,64,64,256] grid=[2,12,1,1] order=[m,n,k,l] spatial=[m,n] stages=3: {{[0-9]+}} ns measured kernel-family model, {{[0-9]+}} ns analytical model; best of the full space (analytical model):
+// RS: remark: #1: {{[0-9]+}} ns cluster=[1,4,1,4] block=[64,64,128,192] grid=[2,12,1,1] order=[m,n,l,k] spatial=[m,n,l] stages=2 (not lowerable)
+
+// CHECK: schedule = #dsm.schedule<cluster = [1, 2, 1, 2], block = [64, 128, 64, 384], grid = [2, 12, 1, 1], order = [m, n, l, k], spatial = [m, n, l], residency = [dsm], collectives = [shuffle, inter_cluster_reduce], stages = 4
 // CHECK-SAME: cost_ns = [[NS:[0-9]+]]
 
 func.func @g4(%a: tensor<128x768xbf16>, %b: tensor<768x3072xbf16>, %d: tensor<3072x768xbf16>) -> tensor<128x768xbf16> {
-  // expected-remark-re @+4 {{evaluated {{[0-9]+}} plans ({{[0-9]+}} lowerable); chose cluster=[1,4,1,1] block=[64,64,64,256] grid=[2,12,1,1] order=[m,n,k,l] spatial=[m,n] stages=3: {{[0-9]+}} ns measured kernel-family model, {{[0-9]+}} ns analytical model; best of the full space (analytical model):}}
+  // expected-remark-re @+4 {{evaluated {{[0-9]+}} plans ({{[0-9]+}} lowerable); chose cluster=[1,2,1,2] block=[64,128,64,384] grid=[2,12,1,1] order=[m,n,l,k] spatial=[m,n,l] stages=4: {{[0-9]+}} ns measured kernel-family model, {{[0-9]+}} ns analytical model; best of the full space (analytical model):}}
   // expected-remark-re @+3 {{#1: {{[0-9]+}} ns cluster=[1,4,1,4] block=[64,64,128,192] grid=[2,12,1,1] order=[m,n,l,k] spatial=[m,n,l] stages=2 (not lowerable)}}
   // expected-remark @+2 {{#2: }}
   // expected-remark @+1 {{#3: }}

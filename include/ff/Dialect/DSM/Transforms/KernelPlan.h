@@ -78,6 +78,15 @@ struct KernelPlan {
   int64_t numConsumers = 2;
   /// Whether partial E tiles of several clusters meet in an fp32 workspace.
   bool needsWorkspace = false;
+  /// FFN kinds, the shuffle family (cls_l = cls_n): the cluster splits L as
+  /// well as N. Every rank gathers the cluster's act(C) slices by
+  /// dsm.shuffle and computes its own blk_l columns of E over the cluster's
+  /// whole n range, in sub-tiles of `subL` columns: no reduce-scatter, and
+  /// E crosses clusters only (the workspace) when grid_n > 1.
+  bool shuffle = false;
+  int64_t subL = 0;
+  /// Depth of the D ring (FFN kinds).
+  int64_t dStages = 2;
   /// Testing only: drop the barrier between the workspace finisher's flag
   /// write and its reads (a race for compute-sanitizer to find).
   bool testOmitBarrier = false;
@@ -87,8 +96,10 @@ struct KernelPlan {
   bool selfCleaningWorkspace = false;
 
   // Shared-memory layout (bytes from the 1024-aligned dynamic base).
+  /// smemGathered: the shuffle family's gathered act(C) of the cluster
+  /// (cls_n slices of blk_m x blk_n, rank order).
   int64_t smemA = 0, smemB = 0, smemC = 0, smemD = 0, smemE = 0,
-          smemReduced = 0, smemFlag = 0, smemBytes = 0;
+          smemReduced = 0, smemGathered = 0, smemFlag = 0, smemBytes = 0;
   /// A is multicast across the cluster (set for GEMM clusters by
   /// planKernel; for FFN clusters by --dsm-materialize=multicast-a).
   bool aMulticast = false;
@@ -105,7 +116,18 @@ struct KernelPlan {
   int64_t tileRows() const { return isConv() ? convRows * convW : bm; }
   int64_t numThreads() const { return kWarpgroupThreads * (numConsumers + 1); }
   int64_t kTiles() const { return llvm::divideCeil(shape.k, bk); }
-  int64_t lTiles() const { return bl ? shape.l / bl : 0; }
+  /// l chunks a CTA computes: of the whole L (reduce-scatter family), or
+  /// sub-tiles of its own blk_l columns (shuffle family).
+  int64_t lTiles() const {
+    if (shuffle)
+      return bl / subL;
+    return bl ? shape.l / bl : 0;
+  }
+  /// Shuffle family: 64-wide n steps of the second GEMM per l sub-tile
+  /// (the cluster's whole n range).
+  int64_t gatheredSteps() const { return clusterN * bn / 64; }
+  /// Width of a D ring stage's l extent.
+  int64_t dChunkL() const { return shuffle ? subL : bl; }
   /// Rows of A each CTA loads per stage: with A multicast, its slice of
   /// the tile the cluster shares, delivered into every CTA.
   int64_t aRowsPerCta() const { return aMulticast ? bm / clusterN : bm; }

@@ -7,6 +7,7 @@
 #ifndef FF_DIALECT_DSM_TRANSFORMS_PASSES_H
 #define FF_DIALECT_DSM_TRANSFORMS_PASSES_H
 
+#include "ff/Analysis/Search.h"
 #include "ff/Dialect/DSM/IR/DSMOps.h"
 #include "mlir/Pass/Pass.h"
 

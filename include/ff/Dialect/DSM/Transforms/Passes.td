@@ -236,7 +236,20 @@ def DSMSearch : Pass<"dsm-search", "ModuleOp"> {
            "chain with no lowerable plan is an error">,
     Option<"rank", "rank", "unsigned", "0",
            "Record the candidate of this rank instead of the best (0); for "
-           "measuring the model's ranking on a GPU (static M only)">
+           "measuring the model's ranking on a GPU (static M only)">,
+    Option<"family", "family", "::mlir::ff::KernelFamily",
+           "::mlir::ff::KernelFamily::any",
+           "Restrict the lowerable plans of two-GEMM chains to one kernel "
+           "family (for side-by-side measurements); the full-space ranking "
+           "is unchanged",
+           [{::llvm::cl::values(
+             clEnumValN(::mlir::ff::KernelFamily::any, "any",
+                        "both families"),
+             clEnumValN(::mlir::ff::KernelFamily::reduceScatter,
+                        "reduce-scatter",
+                        "clusters along n, E reduce-scattered over DSM"),
+             clEnumValN(::mlir::ff::KernelFamily::shuffle, "shuffle",
+                        "clusters along n and l, act(C) gathered over DSM"))}]>
   ];
 }
 
