@@ -127,15 +127,15 @@ Dataflow mlir::ff::analyzeDataflow(const ChainDesc &chain, const Plan &plan,
   const double stage0 = (blkM * kc + kc * blkN * g) * b;
   const double stage1 = two ? nc * eW * b : 0;
   f.stageBytes = stage0;
-  double fixed = target.smemReserved + plan.stages * (stage0 + stage1);
   const double cTile = blkM * blkN * b;
+  double fixed = target.smemReserved;
   if (gathered)
     // The published slice and the gathered ones lie over the (dead) GEMM0
     // ring; the D ring has at least two stages.
-    fixed = target.smemReserved +
-            std::max(plan.stages * stage0, (sh + 1) * cTile) + 2 * stage1;
-  else if (two)
-    fixed += cTile * (sh > 1 ? 2 : 1);
+    fixed += std::max(plan.stages * stage0, (sh + 1) * cTile) + 2 * stage1;
+  else
+    fixed +=
+        plan.stages * (stage0 + stage1) + (two ? cTile * (sh > 1 ? 2 : 1) : 0);
   // The all-exchange receive buffer (end of GEMM0) and the E staging tile
   // (end of GEMM1) are never live together: they share one allocation.
   const double exchange = clsK > 1 ? blkM * blkN * acc * g : 0;
@@ -433,7 +433,7 @@ double mlir::ff::estimateKernelNs(const ChainDesc &chain, const Plan &plan,
 
   const int64_t bl = plan.blk(Dim::l);
   const bool workspace = plan.grd(Dim::n) > 1;
-  if (c > 1 && plan.cls(Dim::l) == c) {
+  if (plan.isShuffleFamily()) {
     // Shuffle family: the gather pulls c - 1 act(C) slices over DSM (at
     // the cluster's per-SM DSM rate) between two cluster barriers; then
     // every 64-row n step of D for each l sub-tile streams its bytes (or
@@ -447,29 +447,25 @@ double mlir::ff::estimateKernelNs(const ChainDesc &chain, const Plan &plan,
     const double mma1 = 2.0 * bm * sub * 64 / flopsPerNs;
     const int64_t steps = ceilDiv(bl, sub) * (c * bn / 64);
     cta += steps * (std::max(dStep / bw, mma1) + k.shuffleStepNs);
-    if (workspace) {
-      cta += bm * double(bl) * 4.0 * active / k.reduceGbps + k.finisherNs;
-      if (plan.deterministic)
-        cta += (plan.grd(Dim::n) - 1) * bm * double(bl) * 4.0 / bw;
-    }
-    return k.launchNs + waves * cta;
+    if (workspace)
+      cta += bm * double(bl) * 4.0 * active / k.reduceGbps;
+  } else {
+    // GEMM1: per l chunk the D tile's bytes or its wgmmas plus the partial
+    // tile's fp32 reductions (their L2 throughput shared by every resident
+    // CTA), a fixed cost, and the cluster's two barriers.
+    const double dChunk = bn * bl * b;
+    const double mma1 = 2.0 * bm * bl * bn / flopsPerNs;
+    const double reduce =
+        workspace ? bm * bl * 4.0 / c * active / k.reduceGbps : 0;
+    const double sync = c > 1 ? 2 * k.barrierNs * std::log2(double(c)) : 0;
+    cta += ceilDiv(chain.l, bl) *
+           (std::max(dChunk / bw, mma1 + reduce) + k.chunkNs + sync);
   }
-
-  // GEMM1: per l chunk the D tile's bytes or its wgmmas plus the partial
-  // tile's fp32 reductions (their L2 throughput shared by every resident
-  // CTA), a fixed cost, and the cluster's two barriers.
-  const double dChunk = bn * bl * b;
-  const double mma1 = 2.0 * bm * bl * bn / flopsPerNs;
-  const double reduce =
-      workspace ? bm * bl * 4.0 / c * active / k.reduceGbps : 0;
-  const double sync = c > 1 ? 2 * k.barrierNs * std::log2(double(c)) : 0;
-  cta += ceilDiv(chain.l, bl) *
-         (std::max(dChunk / bw, mma1 + reduce) + k.chunkNs + sync);
   if (workspace)
     cta += k.finisherNs;
   // Deterministic planes: the last arriver reads every cluster's plane of
-  // the columns it owns, not one summed tile (not yet measured: the extra
-  // reads at the per-SM stream rate).
+  // the L / c columns it owns (both families), not one summed tile (not
+  // yet measured: the extra reads at the per-SM stream rate).
   if (workspace && plan.deterministic)
     cta += (plan.grd(Dim::n) - 1) * bm * double(chain.l) / c * 4.0 / bw;
   return k.launchNs + waves * cta;

@@ -127,7 +127,7 @@ bool mlir::ff::isLowerable(const Plan &plan, const ChainDesc &chain) {
   // Two families: clusters along n (reduce-scatter of E), or along n and l
   // alike (shuffle groups of cls_n CTAs that each compute blk_l = L / cls_l
   // columns of E from the gathered act(C)).
-  bool shuffle = clsN > 1 && plan.cls(Dim::l) == clsN;
+  bool shuffle = plan.isShuffleFamily();
   // Portable cluster sizes only: the kernel-family model is calibrated on
   // clusters of up to 8 (docs/benchmarks/fidelity-h200.md), and 16 needs the
   // non-portable opt-in, which not every part or MIG slice grants.

@@ -228,9 +228,9 @@ SearchResult mlir::ff::searchChain(const ChainDesc &chain,
       return;
     }
     cand.cost = estimateCost(chain, cand.plan, cand.flow, target);
-    bool shuffle = plan.cls(Dim::l) > 1;
-    bool inFamily = !two || options.family == KernelFamily::any ||
-                    shuffle == (options.family == KernelFamily::shuffle);
+    bool inFamily =
+        !two || options.family == KernelFamily::any ||
+        plan.isShuffleFamily() == (options.family == KernelFamily::shuffle);
     cand.lowerable = inFamily && isLowerable(cand.plan, chain) &&
                      (!options.acceptLowerable ||
                       options.acceptLowerable(cand.plan, cand.flow));

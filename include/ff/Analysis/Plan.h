@@ -92,6 +92,11 @@ struct Plan {
   }
   /// cls_shuffle = cls_l / cls_k (FlashFuser §III-A).
   int64_t getShuffleGroup() const { return cls(Dim::l) / cls(Dim::k); }
+  /// Whether cls_l = cls_n > 1: the cluster splits N and L alike, the
+  /// shape of the shuffle kernel family (isLowerable adds cls_m = cls_k = 1).
+  bool isShuffleFamily() const {
+    return cls(Dim::n) > 1 && cls(Dim::l) == cls(Dim::n);
+  }
   /// cls_reduce = cls_n * cls_k / cls_l.
   int64_t getReduceGroup() const {
     return cls(Dim::n) * cls(Dim::k) / cls(Dim::l);

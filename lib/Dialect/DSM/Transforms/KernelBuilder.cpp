@@ -317,7 +317,7 @@ private:
   void emitFfnEpilogue(ArrayRef<Value> accs);
   void emitChunkOutput(Value acc, Value chunk);
   void emitShuffleProducer();
-  std::pair<Value, Value> shuffleStep(Value it);
+  Value shuffleSubTileL0(Value j);
   void emitShuffleConsumer(ArrayRef<Value> accs);
   void emitRegisterOutput(Value acc, Value l0, int64_t width);
   void reduceIntoWorkspace(Value row, Value col, ArrayRef<Value> vals);
@@ -933,13 +933,9 @@ void KernelEmitter::emitChunkOutput(Value acc, Value chunk) {
   });
 }
 
-/// n row of D (first of 64) and l column of E of the shuffle family's
-/// second-GEMM step `it` (l sub-tile it / T, n step it mod T).
-std::pair<Value, Value> KernelEmitter::shuffleStep(Value it) {
-  int64_t steps = p.gatheredSteps();
-  Value nRow = add(mul(nCluster, p.clusterN * p.bn), mul(rem(it, steps), 64));
-  Value l0 = add(mul(rank, p.bl), mul(chunkOf(div(it, steps)), p.subL));
-  return {nRow, l0};
+/// Shuffle family: the first E column of this rank's `j`-th l sub-tile.
+Value KernelEmitter::shuffleSubTileL0(Value j) {
+  return add(mul(rank, p.bl), mul(chunkOf(j), p.subL));
 }
 
 void KernelEmitter::emitShuffleProducer() {
@@ -963,7 +959,11 @@ void KernelEmitter::emitShuffleProducer() {
       nvgpu::MBarrierArriveExpectTxOp::create(b, loc, dfull, cst(p.dStageBytes),
                                               slot, Value());
       Value base = add(mul(slot, p.dStageBytes), p.smemD);
-      auto [nRow, l0] = shuffleStep(it);
+      // Second-GEMM step `it`: n step it mod T of l sub-tile it / T.
+      int64_t steps = p.gatheredSteps();
+      Value nRow =
+          add(mul(nCluster, p.clusterN * p.bn), mul(rem(it, steps), 64));
+      Value l0 = shuffleSubTileL0(div(it, steps));
       if (p.dKMajor) {
         // D[L, N]: subL rows (l) of 64 n = 128 B, the layout of C.
         nvgpu::TmaAsyncLoadOp::create(b, loc, smemView(base, {p.subL, 64}),
@@ -1045,9 +1045,7 @@ void KernelEmitter::emitShuffleConsumer(ArrayRef<Value> accs) {
     leaderOnly(wgLeader, [&] {
       nvgpu::MBarrierArriveOp::create(b, loc, dempty, ring(last));
     });
-    auto [nRow, l0] = shuffleStep(first);
-    (void)nRow;
-    emitRegisterOutput(loop.getResult(0), l0, p.subL);
+    emitRegisterOutput(loop.getResult(0), shuffleSubTileL0(j), p.subL);
   });
   if (p.needsWorkspace)
     emitFinisher();
