@@ -122,14 +122,15 @@ def fuse_flag(w):
                            else "")
 
 
-def lowerable_candidates(w, ff_opt, tmp):
+def lowerable_candidates(w, ff_opt, tmp, search_options=""):
     """The ranked lowerable plans --dsm-search keeps for `w` (its dump's
     lowerable_candidates: index i is the plan rank=i records)."""
     src = os.path.join(tmp, func_name(w) + "-dump.mlir")
     dump = src + ".json"
     with open(src, "w") as f:
         f.write(linalg_text(w))
-    subprocess.run([ff_opt, src, fuse_flag(w), "--dsm-search=dump=" + dump,
+    opts = "dump=" + dump + (" " + search_options if search_options else "")
+    subprocess.run([ff_opt, src, fuse_flag(w), "--dsm-search=" + opts,
                     "-o", os.devnull], check=True, capture_output=True)
     with open(dump) as f:
         return json.load(f)["chains"][0]["lowerable_candidates"]

@@ -5,7 +5,7 @@ Reads the bundles that `scripts/compile-workloads.sh DIR --ranks R [--spread
 S]` wrote (DIR/<workload>-r<rank>/manifest.json, whose kernel records the
 plan and the model's cost_ns) and the log of `scripts/gpu/validate.sh DIR`
 run on a GPU (its closing table: bundle, M, check, status, rel_l2, max_rel,
-median_us). For every workload it reports the model's top-1 against the
+median_us), or of `scripts/gpu/ab.sh DIR` (ff-run's RESULT lines). For every workload it reports the model's top-1 against the
 best measured candidate (issue 7: within 5 %), Spearman's rank correlation
 of estimate and measurement over all measured candidates, and every row.
 
@@ -15,7 +15,7 @@ each measured plan takes the estimate the search now records for it, so a
 model change is judged on the same measurements.
 
 usage: fidelity.py BUNDLES_DIR VALIDATE_LOG [--csv OUT.csv] [--md OUT.md]
-                   [--ff-opt PATH]
+                   [--ff-opt PATH [--search-options OPTS]]
 """
 
 import argparse
@@ -59,7 +59,9 @@ def read_log(path):
     pat = re.compile(r"^(\S+)\s+(\S+)\s+ff-run\s+(\S+)\s+(\S+)\s+(\S+)\s+(\S+)")
     with open(path) as f:
         for line in f:
-            if line.startswith("RESULT "):
+            # ff-run's RESULT line, also behind ab.sh's "== BUNDLE rc=N ".
+            if "RESULT " in line:
+                line = line[line.index("RESULT "):]
                 kv = dict(t.split("=", 1) for t in line.split()[1:] if "=" in t)
                 name = os.path.basename(kv.get("bundle", "").rstrip("/"))
                 rows[name] = (kv.get("status", "?"),
@@ -80,7 +82,7 @@ def plan_key(plan):
             plan["stages"])
 
 
-def current_estimates(ff_opt, name):
+def current_estimates(ff_opt, name, search_options=""):
     """plan key -> cost_ns the current --dsm-search records for `name`."""
     import importlib.util
     import tempfile
@@ -92,7 +94,7 @@ def current_estimates(ff_opt, name):
     spec.loader.exec_module(cw)
     w = next(x for x in cw.selected() if x.name == name)
     with tempfile.TemporaryDirectory() as tmp:
-        cands = cw.lowerable_candidates(w, ff_opt, tmp)
+        cands = cw.lowerable_candidates(w, ff_opt, tmp, search_options)
     return {plan_key(c): c["cost_ns"] for c in cands}
 
 
@@ -109,6 +111,9 @@ def main():
     ap.add_argument("--csv")
     ap.add_argument("--md")
     ap.add_argument("--ff-opt")
+    ap.add_argument("--search-options", default="",
+                    help="with --ff-opt: extra --dsm-search options, e.g. "
+                    "target=h200 for measurements taken on an H200")
     args = ap.parse_args()
     estimates = {}
     measured = read_log(args.log)
@@ -124,7 +129,8 @@ def main():
         if args.ff_opt:
             key = plan_key(kernel["plan"])
             table = estimates.setdefault(
-                m.group(1), current_estimates(args.ff_opt, m.group(1)))
+                m.group(1),
+                current_estimates(args.ff_opt, m.group(1), args.search_options))
             if key not in table:
                 continue  # no longer in the lowerable family
             kernel["plan"]["cost_ns"] = table[key]

@@ -56,15 +56,18 @@ struct ExchangeSpec {
 
 /// The loop in which threads [0, threads) along x (or the whole block)
 /// share the vectors of `width` elements that tile a piece of `shape`. Its
-/// induction variable is the vector's linear index.
+/// induction variable is the vector's linear index; with `unroll` > 1 (a
+/// static `threads` only) one iteration covers vectors e + u * threads for
+/// u < unroll.
 scf::ForOp createVectorLoop(OpBuilder &b, Location loc, ArrayRef<int64_t> shape,
-                            int64_t width, std::optional<int64_t> threads) {
+                            int64_t width, std::optional<int64_t> threads,
+                            int64_t unroll = 1) {
   auto cst = [&](int64_t v) -> Value {
     return arith::ConstantIndexOp::create(b, loc, v);
   };
   Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
   Value step = threads
-                   ? cst(*threads)
+                   ? cst(*threads * unroll)
                    : Value(gpu::BlockDimOp::create(b, loc, gpu::Dimension::x));
   int64_t numVectors = 1;
   for (int64_t d : shape)
@@ -115,14 +118,26 @@ public:
     // Every rank's source is written before anyone reads it.
     ClusterArriveOp::create(b, loc, UnitAttr());
     ClusterWaitOp::create(b, loc);
-    scf::ForOp loop = createVectorLoop(b, loc, dstShape, width, spec.threads);
+    int64_t unroll = chooseUnroll();
+    scf::ForOp loop =
+        createVectorLoop(b, loc, dstShape, width, spec.threads, unroll);
     {
       OpBuilder::InsertionGuard g(b);
       b.setInsertionPointToStart(loop.getBody());
-      Value e = loop.getInductionVar();
-      Value result = combineAt(e, srcPtr, base, inGroup);
-      Value dst = gep(dstPtr, mul(e, accessBytes));
-      LLVM::StoreOp::create(b, loc, result, dst, accessBytes);
+      // All of an iteration's remote loads before its local stores: a DSM
+      // load takes hundreds of cycles, and ptxas does not hoist loads
+      // through generic pointers above shared stores.
+      SmallVector<Value> vectors, results;
+      for (int64_t u = 0; u < unroll; ++u) {
+        Value e = loop.getInductionVar();
+        if (u)
+          e = add(e, cst(u * *spec.threads));
+        vectors.push_back(e);
+        results.push_back(combineAt(e, srcPtr, base, inGroup));
+      }
+      for (auto [e, result] : llvm::zip(vectors, results))
+        LLVM::StoreOp::create(b, loc, result, gep(dstPtr, mul(e, accessBytes)),
+                              accessBytes);
     }
     // No source is overwritten, and no destination read, while a peer may
     // still be pulling.
@@ -248,6 +263,26 @@ private:
     accessBytes = width * elemBytes;
     vecType = width > 1 ? Type(VectorType::get({width}, elemType)) : elemType;
     return success();
+  }
+
+  /// How many vectors one thread moves per iteration of the pull loop: up
+  /// to 8, as long as their loads fit 32 registers and every thread's share
+  /// divides evenly (a static `threads` only).
+  int64_t chooseUnroll() const {
+    if (!spec.threads)
+      return 1;
+    int64_t numVectors = 1;
+    for (int64_t d : dstShape)
+      numVectors *= d;
+    numVectors /= width;
+    if (numVectors % *spec.threads)
+      return 1;
+    int64_t perThread = numVectors / *spec.threads;
+    int64_t loads = spec.kind == Exchange::AllGather ? 1 : spec.groupSize;
+    for (int64_t u : {8, 4, 2})
+      if (perThread % u == 0 && u * loads * accessBytes <= 128)
+        return u;
+    return 1;
   }
 
   /// This rank's index in its group (ranks base + i * stride, i < size) and

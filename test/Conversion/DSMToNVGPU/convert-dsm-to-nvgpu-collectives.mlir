@@ -231,3 +231,24 @@ gpu.module @shp {
     gpu.return
   }
 }
+
+// -----
+
+// With a static thread count that divides the piece, the pull loop moves
+// up to 8 vectors per iteration: 256 vectors over 32 threads, all 8 remote
+// loads before the 8 local stores (DSM latency overlaps).
+// CHECK-LABEL: gpu.func @shuffle_unrolled
+// CHECK: %[[STEP:.*]] = arith.constant 256 : index
+// CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %[[STEP]] {
+// CHECK-COUNT-8: llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<7> -> vector<8xbf16>
+// CHECK-NOT: llvm.load
+// CHECK-COUNT-8: llvm.store %{{.*}}, %{{.*}} {alignment = 16 : i64} : vector<8xbf16>, !llvm.ptr<3>
+// CHECK: }
+gpu.module @shu {
+  gpu.func @shuffle_unrolled() kernel {
+    %s = dsm.alloc : !dsm.buffer<16x64xbf16, split = [1, 1]>
+    %g = dsm.alloc : !dsm.buffer<16x128xbf16, split = [1, 1]>
+    dsm.shuffle %s into %g axis = 1 group(2, 1) {threads = 32} : !dsm.buffer<16x64xbf16, split = [1, 1]>, !dsm.buffer<16x128xbf16, split = [1, 1]>
+    gpu.return
+  }
+}
