@@ -136,9 +136,10 @@ def lowerable_candidates(w, ff_opt, tmp, search_options=""):
         return json.load(f)["chains"][0]["lowerable_candidates"]
 
 
-def spread_ranks(w, ff_opt, tmp, ranks, spread):
-    """Ranks 0..ranks-1 plus the first rank of up to `spread` other shapes."""
-    cands = lowerable_candidates(w, ff_opt, tmp)
+def spread_ranks(w, ff_opt, tmp, ranks, spread, search_options=""):
+    """Ranks 0..ranks-1 plus the first rank of up to `spread` other shapes,
+    in the ranking of the same --dsm-search options the bundles use."""
+    cands = lowerable_candidates(w, ff_opt, tmp, search_options)
     chosen = list(range(min(ranks, len(cands))))
     seen = {(tuple(c["cluster"]), tuple(c["block"])) for c in cands[:ranks]}
     for c in cands[ranks:]:
@@ -241,7 +242,8 @@ def main():
             concurrent.futures.ThreadPoolExecutor(max(args.jobs, 1)) as pool:
         jobs = [(w, None) for w in todo] if not args.ranks else \
             [(w, i) for w in todo
-             for i in spread_ranks(w, ff_opt, tmp, args.ranks, args.spread)]
+             for i in spread_ranks(w, ff_opt, tmp, args.ranks, args.spread,
+                                   args.search_options)]
         futures = [pool.submit(compile_one, w, args, ff_opt, ptxas, tmp, rank)
                    for w, rank in jobs]
         for fut in futures:

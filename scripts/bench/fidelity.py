@@ -5,9 +5,10 @@ Reads the bundles that `scripts/compile-workloads.sh DIR --ranks R [--spread
 S]` wrote (DIR/<workload>-r<rank>/manifest.json, whose kernel records the
 plan and the model's cost_ns) and the log of `scripts/gpu/validate.sh DIR`
 run on a GPU (its closing table: bundle, M, check, status, rel_l2, max_rel,
-median_us), or of `scripts/gpu/ab.sh DIR` (ff-run's RESULT lines). For every workload it reports the model's top-1 against the
-best measured candidate (issue 7: within 5 %), Spearman's rank correlation
-of estimate and measurement over all measured candidates, and every row.
+median_us), or of `scripts/gpu/ab.sh DIR` (ff-run's RESULT lines). For
+every workload it reports the model's top-1 against the best measured
+candidate (issue 7: within 5 %), Spearman's rank correlation of estimate
+and measurement over all measured candidates, and every row.
 
 With --ff-opt PATH the estimates come from the current compiler instead of
 the manifests: every workload is searched again (--dsm-search=dump) and

@@ -54,6 +54,14 @@ struct ExchangeSpec {
   std::optional<int64_t> threads;
 };
 
+/// How many vectors of `width` elements tile a piece of `shape`.
+int64_t countVectors(ArrayRef<int64_t> shape, int64_t width) {
+  int64_t elements = 1;
+  for (int64_t d : shape)
+    elements *= d;
+  return elements / width;
+}
+
 /// The loop in which threads [0, threads) along x (or the whole block)
 /// share the vectors of `width` elements that tile a piece of `shape`. Its
 /// induction variable is the vector's linear index; with `unroll` > 1 (a
@@ -69,10 +77,7 @@ scf::ForOp createVectorLoop(OpBuilder &b, Location loc, ArrayRef<int64_t> shape,
   Value step = threads
                    ? cst(*threads * unroll)
                    : Value(gpu::BlockDimOp::create(b, loc, gpu::Dimension::x));
-  int64_t numVectors = 1;
-  for (int64_t d : shape)
-    numVectors *= d;
-  return scf::ForOp::create(b, loc, tid, cst(numVectors / width), step);
+  return scf::ForOp::create(b, loc, tid, cst(countVectors(shape, width)), step);
 }
 
 /// Multi-index (innermost in elements) of vector `e` of a piece of `shape`
@@ -163,9 +168,7 @@ public:
       return op->emitOpError("push moves 32-bit words, but a vector is ")
              << accessBytes << " bytes";
     int64_t words = accessBytes / 4;
-    int64_t srcBytes = accessBytes / width;
-    for (int64_t d : srcShape)
-      srcBytes *= d;
+    int64_t srcBytes = countVectors(srcShape, width) * accessBytes;
     auto [inGroup, base] = group();
 
     ClusterArriveOp::create(b, loc, UnitAttr());
@@ -271,10 +274,7 @@ private:
   int64_t chooseUnroll() const {
     if (!spec.threads)
       return 1;
-    int64_t numVectors = 1;
-    for (int64_t d : dstShape)
-      numVectors *= d;
-    numVectors /= width;
+    int64_t numVectors = countVectors(dstShape, width);
     if (numVectors % *spec.threads)
       return 1;
     int64_t perThread = numVectors / *spec.threads;
