@@ -25,6 +25,12 @@ config.substitutions.append(("%ff_obj_root", config.ff_obj_root))
 config.substitutions.append(("%python",
                              config.python_executable or sys.executable))
 
+# Scripts that fit or check the cost model need numpy.
+import subprocess
+if subprocess.run([config.python_executable or sys.executable, "-c",
+                   "import numpy"], capture_output=True).returncode == 0:
+    config.available_features.add("numpy")
+
 # Same as MLIR's own suite: catch stale captured variables.
 config.environment["FILECHECK_OPTS"] = "--enable-var-scope"
 

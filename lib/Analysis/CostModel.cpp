@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 using namespace mlir::ff;
 
@@ -405,31 +406,54 @@ double mlir::ff::estimateKernelNs(const ChainDesc &chain, const Plan &plan,
                                   const Dataflow &flow,
                                   const GpuTarget &target) {
   const KernelFit &k = target.kernel;
+  const int64_t c = plan.cls(Dim::n);
+  const int64_t m = std::max<int64_t>(chain.m, 1);
+  const int64_t ctas = ceilDiv(m, plan.blk(Dim::m)) * plan.grd(Dim::n) * c;
+  // CTAs resident at once. Every CTA does the same work, so a grid of
+  // more CTAs than slots runs in whole waves: a tail of a few clusters
+  // costs a full CTA time (at the stream rate of the few CTAs it has), not
+  // its fraction of a wave. Clusters never straddle GPCs, so the slots of
+  // an uneven chip are fewer than SMs / c (GpuTarget::gpcSms).
+  const int64_t slots =
+      target.getMaxActiveClusters(c, std::max<int64_t>(flow.ctasPerSm, 1)) *
+      c;
+  if (slots <= 0)
+    return std::numeric_limits<double>::infinity();
+  const int64_t fullWaves = ctas / slots, tail = ctas % slots;
+  double total = k.launchNs;
+  if (fullWaves)
+    total += fullWaves * estimateCtaNs(chain, plan, target, slots);
+  if (tail)
+    total += estimateCtaNs(chain, plan, target, tail);
+  return total;
+}
+
+double mlir::ff::estimateCtaNs(const ChainDesc &chain, const Plan &plan,
+                               const GpuTarget &target, int64_t active) {
+  const KernelFit &k = target.kernel;
   const double b = getByteWidth(chain.dtype);
   const int64_t g = chain.getNumUpProjections();
   const int64_t c = plan.cls(Dim::n);
   const int64_t bm = plan.blk(Dim::m), bn = plan.blk(Dim::n),
                 bk = plan.blk(Dim::k);
-  const int64_t m = std::max<int64_t>(chain.m, 1);
-  const int64_t ctas = ceilDiv(m, bm) * plan.grd(Dim::n) * c;
-  // CTAs resident at once; more form further (overlapping) waves.
-  const int64_t slots =
-      target.getMaxActiveClusters(c, std::max<int64_t>(flow.ctasPerSm, 1)) *
-      c;
-  const double active = std::min<int64_t>(ctas, slots);
-  const double waves = std::max(1.0, double(ctas) / slots);
-  // bytes / (GB/s) = ns: one SM's stream, capped by its share of HBM.
+  // bytes / (GB/s) = ns: one SM's stream, capped by its share of HBM among
+  // the `active` CTAs.
   const double bw =
-      std::min(k.smGbps, target.hbmGbps * k.hbmEfficiency / active);
+      std::min(k.smGbps, target.hbmGbps * k.hbmEfficiency / double(active));
   const double flopsPerNs = k.smTflops * 1e3;
 
   // GEMM0 mainloop: per k step the larger of the stage's bytes and its
   // wgmmas, plus a fixed hand-off cost (full/empty barriers, TMA latency).
   const double stage = (bm * bk + bk * bn * g) * b;
   const double mma0 = 2.0 * bm * bn * bk * g / flopsPerNs;
-  double cta = ceilDiv(chain.k, bk) * (std::max(stage / bw, mma0) + k.kStepNs);
+  // The ring holds `stages` loads in flight: below smGbps · streamLatencyNs
+  // bytes the stream is latency-bound (Little's law).
+  const double bw0 =
+      std::min(bw, plan.stages * stage / std::max(k.streamLatencyNs, 1.0));
+  double cta =
+      ceilDiv(chain.k, bk) * (std::max(stage / bw0, mma0) + k.kStepNs);
   if (!chain.hasSecondGemm())
-    return k.launchNs + waves * (cta + bm * bn * b / bw);
+    return cta + bm * bn * b / bw;
 
   const int64_t bl = plan.blk(Dim::l);
   const bool workspace = plan.grd(Dim::n) > 1;
@@ -468,5 +492,5 @@ double mlir::ff::estimateKernelNs(const ChainDesc &chain, const Plan &plan,
   // yet measured: the extra reads at the per-SM stream rate).
   if (workspace && plan.deterministic)
     cta += (plan.grd(Dim::n) - 1) * bm * double(chain.l) / c * 4.0 / bw;
-  return k.launchNs + waves * cta;
+  return cta;
 }

@@ -231,13 +231,23 @@ SearchResult mlir::ff::searchChain(const ChainDesc &chain,
     bool inFamily =
         !two || options.family == KernelFamily::any ||
         plan.isShuffleFamily() == (options.family == KernelFamily::shuffle);
-    cand.lowerable = inFamily && isLowerable(cand.plan, chain) &&
-                     (!options.acceptLowerable ||
-                      options.acceptLowerable(cand.plan, cand.flow));
+    cand.lowerable = inFamily && isLowerable(cand.plan, chain);
+    Dataflow kernelFlow = cand.flow;
+    if (cand.lowerable && options.kernelSmemBytes) {
+      std::optional<int64_t> smem =
+          options.kernelSmemBytes(cand.plan, cand.flow);
+      cand.lowerable = smem.has_value();
+      if (smem)
+        kernelFlow.ctasPerSm = std::min<int64_t>(
+            kernelFlow.ctasPerSm,
+            target.smemPerSm / std::max<int64_t>(*smem + target.smemReserved,
+                                                 1));
+    }
     ++st.evaluated;
     if (cand.lowerable) {
       cand.cost.kernelNs =
-          estimateKernelNs(chain, cand.plan, cand.flow, target);
+          estimateKernelNs(chain, cand.plan, kernelFlow, target);
+      cand.cost.kernelCtasPerSm = kernelFlow.ctasPerSm;
       ++st.lowerable;
       if (!result.bestLowerable || betterKernel(cand, *result.bestLowerable))
         result.bestLowerable = cand;

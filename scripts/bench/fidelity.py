@@ -85,6 +85,12 @@ def plan_key(plan):
 
 def current_estimates(ff_opt, name, search_options=""):
     """plan key -> cost_ns the current --dsm-search records for `name`."""
+    return {k: c["cost_ns"] for k, c in
+            current_candidates(ff_opt, name, search_options).items()}
+
+
+def current_candidates(ff_opt, name, search_options=""):
+    """plan key -> the current --dsm-search's dump of that candidate."""
     import importlib.util
     import tempfile
     here = os.path.dirname(os.path.abspath(__file__))
@@ -96,7 +102,7 @@ def current_estimates(ff_opt, name, search_options=""):
     w = next(x for x in cw.selected() if x.name == name)
     with tempfile.TemporaryDirectory() as tmp:
         cands = cw.lowerable_candidates(w, ff_opt, tmp, search_options)
-    return {plan_key(c): c["cost_ns"] for c in cands}
+    return {plan_key(c): c for c in cands}
 
 
 def plan_str(plan):

@@ -18,8 +18,12 @@ file (`{"target": NAME, "kernel": {...}}`) that --dsm-search="calibration=
 OUT" applies on top of the built-in ones.
 
 usage: fit-kernel-model.py CSV [--hbm-gbps 4800] [--hbm-efficiency 0.625]
-                               [--launch-ns 2000] [--no-cv]
+                               [--launch-ns 2000] [--sm-gbps B] [--no-cv]
                                [--json OUT --target NAME]
+       fit-kernel-model.py --bundles DIR --log LOG [--ff-opt FF_OPT]
+                           [--search-options S] [--write-csv OUT] ...
+       fit-kernel-model.py CSV --check-mirror [--ff-opt FF_OPT]
+                           [--search-options S]
 Needs numpy.
 """
 
@@ -28,6 +32,7 @@ import csv
 import json
 import math
 import os
+import re
 import sys
 
 import numpy as np
@@ -35,38 +40,77 @@ import numpy as np
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from fidelity import spearman  # noqa: E402
 
-# (name, starting value): the fitted constants of ff::KernelFit.
-PARAMS = [("smGbps", 36.15), ("smTflops", 2.313), ("kStepNs", 1361.0),
-          ("chunkNs", 1008.0), ("reduceGbps", 2886.0), ("barrierNs", 19.6),
-          ("finisherNs", 2742.0)]
-# CTAs of one cluster size resident at once on an H200/H100 SXM (132 SMs,
-# GPCs of 16-18 SMs; GpuTarget::getMaxActiveClusters x cluster size).
-SLOTS = {1: 132, 2: 132, 4: 128, 8: 120, 16: 112}
+# (name, value of ff::KernelFit): the fitted constants. The fit starts from
+# these (a zero from 1, the search runs on logarithms); --check-mirror
+# compares the C++ model with this one at exactly these values.
+PARAMS = [("smGbps", 100.0), ("smTflops", 2.89), ("kStepNs", 226.4),
+          ("chunkNs", 2212.0), ("reduceGbps", 2375.0), ("barrierNs", 69.33),
+          ("finisherNs", 7955.0), ("shuffleStepNs", 0.0),
+          ("streamLatencyNs", 835.8)]
+KEYS = {"smGbps": "sm_gbps", "smTflops": "sm_tflops", "kStepNs": "k_step_ns",
+        "chunkNs": "chunk_ns", "reduceGbps": "reduce_gbps",
+        "barrierNs": "barrier_ns", "finisherNs": "finisher_ns",
+        "shuffleStepNs": "shuffle_step_ns",
+        "streamLatencyNs": "stream_latency_ns"}
+# SMs per GPC of an H100/H200 SXM (GpuTarget::gpcSms): clusters never
+# straddle GPCs, so 132 / 66 / 30 / 15 / 7 clusters of 1 / 2 / 4 / 8 / 16
+# are co-resident at one CTA per SM (measured on an H200).
+GPC_SMS = (18, 18, 18, 18, 18, 16, 16, 10)
+SMS = 132
+DSM_GBPS = {2: 3300, 4: 3100, 8: 3000, 16: 2900}  # GpuTarget::dsmGbps
+SHUFFLE_SUB_TILE = 128
 
 
-def predict_ns(row, p, hbm, launch):
-    sm_gbps, sm_tflops, kstep, chunk, red_gbps, barrier, finisher = p
+def slots(c, ctas_per_sm=1):
+    return sum(g * ctas_per_sm // c for g in GPC_SMS) * c
+
+
+def cta_ns(row, p, hbm, active):
+    """estimateCtaNs (lib/Analysis/CostModel.cpp), term for term."""
+    (sm_gbps, sm_tflops, kstep, chunk, red_gbps, barrier, finisher,
+     shuffle_step, stream_latency) = p
     c, bm, bn, bk, bl = (row[k] for k in ("cluster_n", "blk_m", "blk_n",
                                          "blk_k", "blk_l"))
     g = 2 if row["kind"] == "gated_ffn" else 1
-    ctas = math.ceil(row["m"] / bm) * row["grid_n"] * c
-    slots = SLOTS[c]
-    active = min(ctas, slots)
-    waves = max(1.0, ctas / slots)
     bw = min(sm_gbps, hbm / active)
     flops = sm_tflops * 1e3
     stage = (bm * bk + bk * bn * g) * 2
     mma0 = 2.0 * bm * bn * bk * g / flops
-    cta = math.ceil(row["k"] / bk) * (max(stage / bw, mma0) + kstep)
+    bw0 = min(bw, row["stages"] * stage / max(stream_latency, 1.0))
+    cta = math.ceil(row["k"] / bk) * (max(stage / bw0, mma0) + kstep)
     workspace = row["grid_n"] > 1
-    reduce = bm * bl * 4.0 / c * active / red_gbps if workspace else 0
-    sync = 2 * barrier * math.log2(c) if c > 1 else 0
-    mma1 = 2.0 * bm * bl * bn / flops
-    cta += math.ceil(row["l"] / bl) * (max(bn * bl * 2 / bw, mma1 + reduce) +
-                                       chunk + sync)
+    if row.get("cluster_l", 1) > 1:  # the shuffle family
+        sub = min(bl, SHUFFLE_SUB_TILE)
+        dsm = DSM_GBPS[min(x for x in DSM_GBPS if x >= c)] / SMS
+        cta += (c - 1) * bm * bn * 2 / dsm + 2 * barrier * math.log2(c)
+        mma1 = 2.0 * bm * sub * 64 / flops
+        steps = math.ceil(bl / sub) * (c * bn // 64)
+        cta += steps * (max(64.0 * sub * 2 / bw, mma1) + shuffle_step)
+        if workspace:
+            cta += bm * bl * 4.0 * active / red_gbps
+    else:
+        reduce = bm * bl * 4.0 / c * active / red_gbps if workspace else 0
+        sync = 2 * barrier * math.log2(c) if c > 1 else 0
+        mma1 = 2.0 * bm * bl * bn / flops
+        cta += math.ceil(row["l"] / bl) * (
+            max(bn * bl * 2 / bw, mma1 + reduce) + chunk + sync)
     if workspace:
         cta += finisher
-    return launch + waves * cta
+    return cta
+
+
+def predict_ns(row, p, hbm, launch):
+    """estimateKernelNs: whole waves of co-resident clusters."""
+    c = row["cluster_n"]
+    ctas = math.ceil(row["m"] / row["blk_m"]) * row["grid_n"] * c
+    s = slots(c, row.get("ctas_per_sm", 1))
+    full, tail = divmod(ctas, s)
+    t = launch
+    if full:
+        t += full * cta_ns(row, p, hbm, s)
+    if tail:
+        t += cta_ns(row, p, hbm, tail)
+    return t
 
 
 def load(path):
@@ -78,8 +122,57 @@ def load(path):
             for k in ("m", "n", "k", "l", "cluster_n", "blk_m", "blk_n",
                       "blk_k", "blk_l", "grid_n", "stages", "sweep_rank"):
                 r[k] = int(r[k])
+            r["cluster_l"] = int(r.get("cluster_l") or 1)
+            r["ctas_per_sm"] = int(r.get("ctas_per_sm") or 1)
             r["measured_us"] = float(r["measured_us"])
             rows.append(r)
+    return rows
+
+
+CSV_FIELDS = ["workload", "sweep_rank", "kind", "m", "n", "k", "l",
+              "cluster_n", "cluster_l", "blk_m", "blk_n", "blk_k", "blk_l",
+              "grid_n", "stages", "ctas_per_sm", "status", "measured_us"]
+
+
+def load_bundles(bundles, log, ff_opt, search_options):
+    """Rows from <workload>-r<rank> bundles (their manifests' plans) and the
+    RESULT lines of the ff-run log (scripts/gpu/ab.sh, validate.sh). The
+    CTAs per SM each plan runs at come from `ff_opt`'s search dump (the
+    kernel's own shared memory; the manifests do not record it)."""
+    from fidelity import read_log, current_candidates, plan_key
+    measured = read_log(log)
+    dumps = {}
+    rows = []
+    for d in sorted(os.listdir(bundles)):
+        m = re.match(r"^(.*)-r(\d+)$", d)
+        man = os.path.join(bundles, d, "manifest.json")
+        if not m or not os.path.isfile(man):
+            continue
+        status, us = measured.get(d, ("missing", None))
+        if status != "PASS" or us is None:
+            continue
+        with open(man) as f:
+            doc = json.load(f)
+        plan, chain = doc["kernels"][0]["plan"], doc["chain"]
+        kind = chain["kind"]
+        w = m.group(1)
+        if w not in dumps:
+            dumps[w] = current_candidates(ff_opt, w, search_options)
+        cand = dumps[w].get(plan_key(plan))
+        if cand is None:
+            sys.exit("fit-kernel-model: %s: the plan is not among the "
+                     "current search's candidates" % d)
+        rows.append({
+            "workload": m.group(1), "sweep_rank": int(m.group(2)),
+            "kind": "gated_ffn" if kind in ("gated_ffn", "gated_conv")
+            else kind, "m": chain["m"], "n": chain["n"], "k": chain["k"],
+            "l": chain["l"], "cluster_n": plan["cluster"][1],
+            "cluster_l": plan["cluster"][3], "blk_m": plan["block"][0],
+            "blk_n": plan["block"][1], "blk_k": plan["block"][2],
+            "blk_l": plan["block"][3], "grid_n": plan["grid"][1],
+            "stages": plan["stages"],
+            "ctas_per_sm": cand["kernel_ctas_per_sm"], "status": status,
+            "measured_us": us})
     return rows
 
 
@@ -111,16 +204,27 @@ def nelder_mead(f, x0, iters=3000, step=0.4):
     return pts[i], vals[i]
 
 
-def fit(rows, hbm, launch):
+def fit(rows, hbm, launch, held=None):
+    """Constants minimising the mean squared log error; `held` maps names
+    of PARAMS to values kept fixed."""
+    held = held or {}
+    free = [i for i, (n, _) in enumerate(PARAMS) if n not in held]
+
+    def full(lp):
+        p = [held.get(n, v) for n, v in PARAMS]
+        for i, x in zip(free, np.exp(lp)):
+            p[i] = x
+        return p
+
     def loss(lp):
-        p = np.exp(lp)
+        p = full(lp)
         return float(np.mean([math.log(predict_ns(r, p, hbm, launch) /
                                        (r["measured_us"] * 1e3)) ** 2
                               for r in rows]))
-    x = np.log([v for _, v in PARAMS])
+    x = np.log([max(PARAMS[i][1], 1.0) for i in free])
     for _ in range(2):
         x, v = nelder_mead(loss, x)
-    return np.exp(x), math.sqrt(v)
+    return np.array(full(x)), math.sqrt(v)
 
 
 def judge(rows, p, hbm, launch):
@@ -131,30 +235,82 @@ def judge(rows, p, hbm, launch):
     return spearman(pred, meas), meas[choice] / min(meas)
 
 
+def check_mirror(rows, ff_opt, search_options, hbm, launch):
+    """Whether this model at PARAMS gives the estimates --dsm-search
+    records (rounded to 1 ns) for every row's plan."""
+    from fidelity import current_estimates
+    p = [v for _, v in PARAMS]
+    estimates, differ = {}, 0
+    for r in rows:
+        w = r["workload"]
+        if w not in estimates:
+            estimates[w] = current_estimates(ff_opt, w, search_options)
+        key = ((1, r["cluster_n"], 1, r["cluster_l"]),
+               (r["blk_m"], r["blk_n"], r["blk_k"], r["blk_l"]),
+               (-(-r["m"] // r["blk_m"]), r["grid_n"], 1, 1), r["stages"])
+        cxx, py = estimates[w].get(key), predict_ns(r, p, hbm, launch)
+        if cxx is None or abs(cxx - py) > 1:
+            differ += 1
+            print("differs: %s r%d: ff-opt %s, here %.0f ns" %
+                  (w, r["sweep_rank"], cxx, py))
+    print("mirror: %d of %d estimates agree with %s" %
+          (len(rows) - differ, len(rows), ff_opt))
+    return differ == 0
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("csv")
+    ap.add_argument("csv", nargs="?")
+    ap.add_argument("--bundles", help="a --ranks sweep's bundle directory")
+    ap.add_argument("--log", help="the ff-run log of timing --bundles")
+    ap.add_argument("--ff-opt", default="build/bin/ff-opt",
+                    help="with --bundles: the compiler whose search dump "
+                    "gives each plan's CTAs per SM")
+    ap.add_argument("--search-options", default="target=h200",
+                    help="with --bundles: the --dsm-search options the "
+                    "bundles were compiled with")
+    ap.add_argument("--check-mirror", action="store_true",
+                    help="compare this model at the compiled-in constants "
+                    "with --ff-opt's estimates of every row's plan, then "
+                    "exit (non-zero if any differs)")
+    ap.add_argument("--write-csv", help="with --bundles: write the rows "
+                    "(the input of a later fit without the bundles)")
     ap.add_argument("--hbm-gbps", type=float, default=4800)
     ap.add_argument("--hbm-efficiency", type=float, default=0.625)
     ap.add_argument("--launch-ns", type=float, default=2000)
+    ap.add_argument("--sm-gbps", type=float,
+                    help="hold one SM's stream cap at this value (B/ns) "
+                    "instead of fitting it")
     ap.add_argument("--no-cv", action="store_true")
     ap.add_argument("--json")
     ap.add_argument("--target", default="h200")
     args = ap.parse_args()
-    rows = load(args.csv)
+    if args.bundles and args.log:
+        rows = load_bundles(args.bundles, args.log, args.ff_opt,
+                            args.search_options)
+        if args.write_csv:
+            with open(args.write_csv, "w", newline="") as f:
+                out = csv.DictWriter(f, CSV_FIELDS)
+                out.writeheader()
+                for r in rows:
+                    out.writerow({k: r[k] for k in CSV_FIELDS})
+    elif args.csv:
+        rows = load(args.csv)
+    else:
+        sys.exit("fit-kernel-model: give a CSV or --bundles DIR --log LOG")
     if not rows:
-        sys.exit("fit-kernel-model: no measured rows in " + args.csv)
+        sys.exit("fit-kernel-model: no measured rows")
     hbm = args.hbm_gbps * args.hbm_efficiency
-    p, rmse = fit(rows, hbm, args.launch_ns)
+    if args.check_mirror:
+        sys.exit(0 if check_mirror(rows, args.ff_opt, args.search_options,
+                                   hbm, args.launch_ns) else 1)
+    held = {"smGbps": args.sm_gbps} if args.sm_gbps else {}
+    p, rmse = fit(rows, hbm, args.launch_ns, held)
     print("%d measured kernels; rms log error %.3f" % (len(rows), rmse))
     for (name, _), v in zip(PARAMS, p):
         print("  %-11s = %.4g" % (name, v))
     if args.json:
-        keys = {"smGbps": "sm_gbps", "smTflops": "sm_tflops",
-                "kStepNs": "k_step_ns", "chunkNs": "chunk_ns",
-                "reduceGbps": "reduce_gbps", "barrierNs": "barrier_ns",
-                "finisherNs": "finisher_ns"}
-        kernel = {keys[n]: round(float(v), 4) for (n, _), v in zip(PARAMS, p)}
+        kernel = {KEYS[n]: round(float(v), 4) for (n, _), v in zip(PARAMS, p)}
         kernel["hbm_efficiency"] = args.hbm_efficiency
         kernel["launch_ns"] = args.launch_ns
         with open(args.json, "w") as f:
@@ -170,7 +326,7 @@ def main():
         cv = "| - | -"
         if not args.no_cv:
             q, _ = fit([r for r in rows if r["workload"] != w], hbm,
-                       args.launch_ns)
+                       args.launch_ns, held)
             crho, cratio = judge(mine, q, hbm, args.launch_ns)
             cv = "| %.2f | %.3f" % (crho, cratio)
         print("| %s | %.2f | %.3f %s |" % (w, rho, ratio, cv), flush=True)

@@ -13,14 +13,16 @@
 // - reduce-scatter over 4 CTAs: 2 l tiles x 3/4 x 128x128x4 = 98304 B per
 //   CTA in 2 x 3 rounds; inter-cluster reduce of each CTA's quarter of E:
 //   2 x 128 x 32 x 4 = 32768 B;
-// - sync = (3 x 200 + 2 x 380) cycles at 1830 MHz = 743 ns; 31 clusters of
+// - sync = (3 x 200 + 2 x 380) cycles at 1830 MHz = 743 ns; 30 clusters of
 //   4 fit, so the 2 clusters are one partial wave; launch = 2000 + 1000
 //   (memset node) + 131072 B / 3015 GB/s = 3043 ns.
 // - kernel-family model (KernelFit, docs/cost-model.md): 8 CTAs stream at
-//   36.15 B/ns; 8 k steps of max(32768 B / 36.15, 2x128x128x64 / 2313) +
-//   1361 = 18142 ns; 2 l chunks of 2x128x128x128 / 2313 + 128x128x4 / 4 x 8
-//   / 2886 (reductions) + 1008 + 2 x 19.6 x log2 4 = 5890 ns; + 2742
-//   (finisher) + 2000 (launch) = 28774 ns.
+//   min(100, 3350 x 0.625 / 8) = 100 B/ns, but a 2-stage ring of 32768 B
+//   covers 835.8 ns: 2 x 32768 / 835.8 = 78.4 B/ns; 8 k steps of
+//   max(32768 / 78.4 = 417.9, 2x128x128x64 / 2890 = 725.7) + 226.4 =
+//   7616 ns; 2 l chunks of 2x128x128x128 / 2890 + 128x128x4 / 4 x 8 / 2375
+//   (reductions) + 2212 + 2 x 69.33 x log2 4 = 3996 ns; + 7955 (finisher)
+//   + 2000 (launch) = 25563 ns.
 
 func.func @hand(%a: tensor<128x512xbf16>, %b: tensor<512x1024xbf16>, %d: tensor<1024x256xbf16>) -> tensor<128x256xbf16> {
   // expected-remark @+14 {{plan cluster=[1,4,1,1] block=[128,128,64,128] grid=[1,2,1,1] order=[m,n,k,l] spatial=[m,n] stages=2 (lowerable)}}
@@ -35,8 +37,8 @@ func.func @hand(%a: tensor<128x512xbf16>, %b: tensor<512x1024xbf16>, %d: tensor<
   // expected-remark @+5 {{collective inter_cluster_reduce: group = 2, bytes/cta = 32768, steps/cta = 2}}
   // expected-remark @+4 {{minimax hbm = 609, l2 = 240, dsm = 254, smem = 314 -> 609 ns; compute = 4199 ns}}
   // expected-remark @+3 {{cta compute = 4199, memory = 5176, sync = 743, fill = 617 -> 6537 ns}}
-  // expected-remark @+2 {{waves: 0 full of 31 clusters + 2 tail; launch = 3043 ns; total = 9580 ns}}
-  // expected-remark @+1 {{kernel-family model = 28774 ns}}
+  // expected-remark @+2 {{waves: 0 full of 30 clusters + 2 tail; launch = 3043 ns; total = 9580 ns}}
+  // expected-remark @+1 {{kernel-family model = 25563 ns}}
   %e = dsm.fused_chain ffn (%a, %b, %d)
       {schedule = #dsm.schedule<cluster = [1, 4, 1, 1], block = [128, 128, 64, 128], grid = [1, 2, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [reduce_scatter, inter_cluster_reduce], stages = 2, cost_ns = 0>}
       : (tensor<128x512xbf16>, tensor<512x1024xbf16>, tensor<1024x256xbf16>) -> tensor<128x256xbf16> {
@@ -117,7 +119,7 @@ func.func @searched(%a: tensor<128x768xbf16>, %b: tensor<768x3072xbf16>, %d: ten
   // expected-remark @+4 {{minimax hbm = 3326, l2 = 2359, dsm = 238, smem = 1958 -> 3326 ns; compute = 4199 ns}}
   // expected-remark @+3 {{cta compute = 4199, memory = 5386, sync = 519, fill = 617 -> 6522 ns}}
   // expected-remark @+2 {{waves: 0 full of 66 clusters + 24 tail; launch = 3130 ns; total = 9653 ns}}
-  // expected-remark @+1 {{kernel-family model = 37002 ns}}
+  // expected-remark @+1 {{kernel-family model = 26721 ns}}
   %e = dsm.fused_chain ffn (%a, %b, %d)
       : (tensor<128x768xbf16>, tensor<768x3072xbf16>, tensor<3072x768xbf16>) -> tensor<128x768xbf16> {
   ^bb0(%x: tensor<128x768xbf16>, %w1: tensor<768x3072xbf16>, %w2: tensor<3072x768xbf16>):
@@ -162,8 +164,8 @@ func.func @g4_reduce_scatter(%a: tensor<128x768xbf16>, %b: tensor<768x3072xbf16>
   // expected-remark @+5 {{collective inter_cluster_reduce: group = 12, bytes/cta = 49152, steps/cta = 3}}
   // expected-remark @+4 {{minimax hbm = 3326, l2 = 2753, dsm = 4566, smem = 3154 -> 4566 ns; compute = 2099 ns}}
   // expected-remark @+3 {{cta compute = 2099, memory = 6279, sync = 743, fill = 617 -> 7639 ns}}
-  // expected-remark @+2 {{waves: 0 full of 31 clusters + 24 tail; launch = 3130 ns; total = 10770 ns}}
-  // expected-remark @+1 {{kernel-family model = 37855 ns}}
+  // expected-remark @+2 {{waves: 0 full of 30 clusters + 24 tail; launch = 3130 ns; total = 10770 ns}}
+  // expected-remark @+1 {{kernel-family model = 33662 ns}}
   %e = dsm.fused_chain ffn (%a, %b, %d)
       {schedule = #dsm.schedule<cluster = [1, 4, 1, 1], block = [64, 64, 64, 256], grid = [2, 12, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [reduce_scatter, inter_cluster_reduce], stages = 3, cost_ns = 0>}
       : (tensor<128x768xbf16>, tensor<768x3072xbf16>, tensor<3072x768xbf16>) -> tensor<128x768xbf16> {

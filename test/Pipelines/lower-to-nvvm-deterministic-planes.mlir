@@ -7,23 +7,23 @@
 // Deterministic workspace planes, end to end: G4 (N = 3072) needs several
 // clusters along n. Both runs pin the reduce-scatter kernel family
 // (family=reduce-scatter; the default may pick a shuffle plan). With
-// --dsm-search=deterministic its plan (cluster 8, 3 clusters along n)
+// --dsm-search=deterministic its plan (cluster 8, 6 clusters along n)
 // writes each cluster's reduced E slice to its own workspace plane with
-// plain vector stores; the last of the 3 to count in sums the 3 planes in
-// cluster order. The workspace holds 3 planes of L = 768 fp32 per row plus
-// 8 counters: 3*768*4 + 8*4 = 9248 bytes per row of M; only the 8 counters
+// plain vector stores; the last of the 6 to count in sums the 6 planes in
+// cluster order. The workspace holds 6 planes of L = 768 fp32 per row plus
+// 8 counters: 6*768*4 + 8*4 = 18464 bytes per row of M; only the 8 counters
 // (32 bytes per row) need clearing before a launch. The counter is still an
 // atomic (it orders, it does not add data). The non-deterministic search
 // (cluster 4, 12 clusters along n) keeps fp32 vector reductions into one
 // tile: 768*4 + 4*4 = 3088 bytes per row.
 
-// MANIFEST: "bytes_per_m": 9248,
+// MANIFEST: "bytes_per_m": 18464,
 // MANIFEST: "zero": true,
 // MANIFEST-NEXT: "zero_bytes_per_m": 32
 // MANIFEST: "deterministic": true
 // PTX: st.global.v4.b32
 // PTX: atom.global.add.u32
-// PTX-COUNT-3: ld.volatile.global.v4.b32
+// PTX-COUNT-6: ld.volatile.global.v4.b32
 // ATOMIC: "bytes_per_m": 3088,
 // ATOMIC-NOT: zero_bytes_per_m
 // ATOMIC: "deterministic": false

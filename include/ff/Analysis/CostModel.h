@@ -110,6 +110,8 @@ struct Cost {
   /// The kernel-family model (estimateKernelNs) for plans --lower-to-nvvm
   /// carries out; 0 for the rest of the space.
   double kernelNs = 0;
+  /// CTAs per SM that model assumed (the kernel's own shared memory).
+  int64_t kernelCtasPerSm = 0;
 };
 
 /// Estimates the run time of an analysed plan.
@@ -123,6 +125,10 @@ Cost estimateCost(const ChainDesc &chain, const Plan &plan,
 /// model of the whole space.
 double estimateKernelNs(const ChainDesc &chain, const Plan &plan,
                         const Dataflow &flow, const GpuTarget &target);
+
+/// One CTA's time in estimateKernelNs while `active` CTAs share HBM.
+double estimateCtaNs(const ChainDesc &chain, const Plan &plan,
+                     const GpuTarget &target, int64_t active);
 
 } // namespace mlir::ff
 

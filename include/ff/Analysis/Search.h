@@ -65,8 +65,12 @@ struct SearchOptions {
   int64_t keep = 32;
   /// The code generator's own check of a plan in the lowerable family (its
   /// exact shared-memory layout, operand forms): the last word on whether a
-  /// plan can be carried out. isLowerable() alone is the family's shape.
-  std::function<bool(const Plan &, const Dataflow &)> acceptLowerable;
+  /// plan can be carried out, as the dynamic shared memory of the kernel
+  /// that carries it out (nullopt: it cannot). That size, not the
+  /// analyser's, decides how many CTAs share an SM in estimateKernelNs.
+  /// isLowerable() alone is the family's shape.
+  std::function<std::optional<int64_t>(const Plan &, const Dataflow &)>
+      kernelSmemBytes;
   /// Bitwise-reproducible results: every plan is marked
   /// Plan::deterministic, so an inter-cluster reduction goes through
   /// per-cluster workspace planes summed in cluster order (costed by

@@ -176,6 +176,7 @@ llvm::json::Object toJson(const ff::Candidate &c, int64_t rank) {
       {"cost_ns", std::llround(recordedNs(c))},
       {"model_ns", std::llround(c.cost.totalNs)},
       {"kernel_ns", std::llround(c.cost.kernelNs)},
+      {"kernel_ctas_per_sm", c.cost.kernelCtasPerSm},
       {"lowerable", c.lowerable},
       {"cluster", arr(c.plan.cluster)},
       {"block", arr(c.plan.block)},
@@ -279,12 +280,17 @@ LogicalResult DSMSearchPass::searchOne(FusedChainOp op,
   MLIRContext *ctx = op.getContext();
   // The lowering decides what it can carry out; the library's family
   // predicate only shapes the space.
-  options.acceptLowerable = [&](const ff::Plan &plan,
-                                const ff::Dataflow &flow) {
-    ScheduleAttr s = getScheduleAttr(
-        ctx, plan, flow, *chain, 0, 0, 0,
-        [&] { return InFlightDiagnostic(); });
-    return s && isLowerable(op, s, /*why=*/nullptr);
+  options.kernelSmemBytes =
+      [&](const ff::Plan &plan,
+          const ff::Dataflow &flow) -> std::optional<int64_t> {
+    ScheduleAttr s = getScheduleAttr(ctx, plan, flow, *chain, 0, 0, 0,
+                                     [&] { return InFlightDiagnostic(); });
+    std::string why;
+    FailureOr<KernelPlan> kernel =
+        s ? planKernel(op, s, why) : FailureOr<KernelPlan>(failure());
+    if (failed(kernel))
+      return std::nullopt;
+    return kernel->smemBytes;
   };
   auto emitError = [&] { return op.emitOpError("chose an invalid plan: "); };
 
