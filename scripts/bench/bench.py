@@ -254,7 +254,9 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", required=True)
     ap.add_argument("--bundles")
-    ap.add_argument("--only", default="", help="comma-separated name prefixes")
+    ap.add_argument("--only", default="", help="comma-separated name "
+                    "prefixes; NAME$ selects NAME alone (G5$: not the G5 "
+                    "M sweep)")
     ap.add_argument("--baselines", default="eager,graph,compile,ours,ours_graph,"
                     "ours_auto,ours_auto_graph")
     ap.add_argument("--reps", type=int, default=100)
@@ -274,7 +276,8 @@ def main():
     decisions = []
     gen = torch.Generator(device=DEV)
     for w in W.all_workloads():
-        if prefixes and not any(w.name.startswith(p) for p in prefixes):
+        if prefixes and not any(w.name == p[:-1] if p.endswith("$")
+                                else w.name.startswith(p) for p in prefixes):
             continue
         gen.manual_seed(hash(w.name) & 0xFFFF)
         inputs, eager, ref = make(w, gen)
@@ -285,12 +288,20 @@ def main():
             variants["eager"] = lambda: eager(*inputs)
         if "graph" in baselines:
             variants["graph"] = in_graph(lambda: eager(*inputs))[0]
+        # Every workload's chain is the same Python function: without a
+        # reset, dynamo's second shape recompiles it with symbolic sizes
+        # (automatic dynamic shapes), and every later workload runs
+        # inductor's shape-generic kernels (G8 took 237 us against eager's
+        # 51). Each workload gets its own static compilation.
+        if "compile" in baselines or "autotune" in baselines:
+            torch._dynamo.reset()
         if "compile" in baselines:
-            f = torch.compile(eager)
-            variants["compile"] = lambda: f(*inputs)
+            fc = torch.compile(eager, dynamic=False)
+            variants["compile"] = lambda: fc(*inputs)
         if "autotune" in baselines:
-            f = torch.compile(eager, mode="max-autotune-no-cudagraphs")
-            variants["autotune"] = lambda: f(*inputs)
+            fa = torch.compile(eager, mode="max-autotune-no-cudagraphs",
+                               dynamic=False)
+            variants["autotune"] = lambda: fa(*inputs)
         if "ours" in baselines or "ours_graph" in baselines:
             ours, _ = ours_callable(w, inputs, a.bundles)
             if ours and "ours" in baselines:
