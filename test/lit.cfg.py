@@ -3,6 +3,7 @@
 
 import os
 import shutil
+import subprocess
 import sys
 
 import lit.formats
@@ -26,7 +27,6 @@ config.substitutions.append(("%python",
                              config.python_executable or sys.executable))
 
 # Scripts that fit or check the cost model need numpy.
-import subprocess
 if subprocess.run([config.python_executable or sys.executable, "-c",
                    "import numpy"], capture_output=True).returncode == 0:
     config.available_features.add("numpy")

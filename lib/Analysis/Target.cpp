@@ -100,9 +100,9 @@ static GpuTarget makeH100Sxm() {
   t.deviceName = "NVIDIA H100 80GB HBM3";
   t.chip = "sm_90a";
   t.sms = 132;
-  // A split with the co-resident clusters measured on an H200 of the same
-  // die (scripts/gpu/cluster_occupancy.cu, one CTA per SM): 132 / 66 / 30 /
-  // 15 / 7 clusters of 1 / 2 / 4 / 8 / 16.
+  // A split with the co-resident clusters measured on an H100 SXM and an
+  // H200 alike (scripts/gpu/cluster_occupancy.cu, one CTA per SM): 132 / 66
+  // / 30 / 15 / 7 clusters of 1 / 2 / 4 / 8 / 16.
   t.gpcSms = {18, 18, 18, 18, 18, 16, 16, 10};
   t.smemPerSm = 228 * 1024;
   t.smemPerBlock = 227 * 1024;

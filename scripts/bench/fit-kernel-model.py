@@ -54,7 +54,7 @@ KEYS = {"smGbps": "sm_gbps", "smTflops": "sm_tflops", "kStepNs": "k_step_ns",
         "streamLatencyNs": "stream_latency_ns"}
 # SMs per GPC of an H100/H200 SXM (GpuTarget::gpcSms): clusters never
 # straddle GPCs, so 132 / 66 / 30 / 15 / 7 clusters of 1 / 2 / 4 / 8 / 16
-# are co-resident at one CTA per SM (measured on an H200).
+# are co-resident at one CTA per SM (measured on an H100 and an H200).
 GPC_SMS = (18, 18, 18, 18, 18, 16, 16, 10)
 SMS = 132
 DSM_GBPS = {2: 3300, 4: 3100, 8: 3000, 16: 2900}  # GpuTarget::dsmGbps

@@ -285,9 +285,10 @@ LogicalResult DSMSearchPass::searchOne(FusedChainOp op,
           const ff::Dataflow &flow) -> std::optional<int64_t> {
     ScheduleAttr s = getScheduleAttr(ctx, plan, flow, *chain, 0, 0, 0,
                                      [&] { return InFlightDiagnostic(); });
+    if (!s)
+      return std::nullopt;
     std::string why;
-    FailureOr<KernelPlan> kernel =
-        s ? planKernel(op, s, why) : FailureOr<KernelPlan>(failure());
+    FailureOr<KernelPlan> kernel = planKernel(op, s, why);
     if (failed(kernel))
       return std::nullopt;
     return kernel->smemBytes;
