@@ -20,9 +20,21 @@
 // CHECK: llvm.getelementptr
 // CHECK: llvm.store %{{.*}}, %{{.*}} {alignment = 4 : i64} : i32, !llvm.ptr{{$}}
 // CHECK-NEXT: }
+// The finisher issues both of a thread's loads (512 quads, 256 threads)
+// before it uses the first, then stores zeros over each sum it read.
+// CHECK: scf.for %{{.*}} = %thread_id_x to %c512{{.*}} step %c512
+// CHECK: %[[V0:.*]] = scf.if %{{.*}} -> (vector<4xf32>)
 // CHECK: llvm.load volatile {{.*}} -> vector<4xf32>
+// CHECK: %[[V1:.*]] = scf.if %{{.*}} -> (vector<4xf32>)
+// CHECK: llvm.load volatile {{.*}} -> vector<4xf32>
+// CHECK-NOT: llvm.store
+// CHECK: scf.if
 // CHECK: %[[Z:.*]] = llvm.mlir.zero : vector<4xf32>
 // CHECK-NEXT: llvm.store %[[Z]], %{{.*}} {alignment = 16 : i64} : vector<4xf32>, !llvm.ptr{{$}}
+// CHECK: llvm.extractelement %[[V0]]
+// CHECK: llvm.mlir.zero : vector<4xf32>
+// CHECK-NEXT: llvm.store
+// CHECK: llvm.extractelement %[[V1]]
 // OFF: {bytes_per_m = 2064 : i64, kind = "workspace", zero = true}
 // OFF-LABEL: gpu.func @ffn_0
 // OFF-NOT: llvm.mlir.zero : vector<4xf32>
