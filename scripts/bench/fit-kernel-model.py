@@ -45,7 +45,7 @@ from fidelity import spearman  # noqa: E402
 # compares the C++ model with this one at exactly these values.
 PARAMS = [("smGbps", 100.0), ("smTflops", 2.89), ("kStepNs", 226.4),
           ("chunkNs", 2212.0), ("reduceGbps", 2375.0), ("barrierNs", 69.33),
-          ("finisherNs", 7955.0), ("shuffleStepNs", 0.0),
+          ("finisherNs", 3357.0), ("shuffleStepNs", 0.0),
           ("streamLatencyNs", 835.8)]
 KEYS = {"smGbps": "sm_gbps", "smTflops": "sm_tflops", "kStepNs": "k_step_ns",
         "chunkNs": "chunk_ns", "reduceGbps": "reduce_gbps",
@@ -281,6 +281,8 @@ def main():
     ap.add_argument("--sm-gbps", type=float,
                     help="hold one SM's stream cap at this value (B/ns) "
                     "instead of fitting it")
+    ap.add_argument("--free", help="comma-separated constants to fit; the "
+                    "others are held at their current values (PARAMS)")
     ap.add_argument("--no-cv", action="store_true")
     ap.add_argument("--json")
     ap.add_argument("--target", default="h200")
@@ -305,6 +307,12 @@ def main():
         sys.exit(0 if check_mirror(rows, args.ff_opt, args.search_options,
                                    hbm, args.launch_ns) else 1)
     held = {"smGbps": args.sm_gbps} if args.sm_gbps else {}
+    if args.free:
+        free = args.free.split(",")
+        unknown = [n for n in free if n not in dict(PARAMS)]
+        if unknown:
+            sys.exit("fit-kernel-model: no constant named " + unknown[0])
+        held.update({n: v for n, v in PARAMS if n not in free})
     p, rmse = fit(rows, hbm, args.launch_ns, held)
     print("%d measured kernels; rms log error %.3f" % (len(rows), rmse))
     for (name, _), v in zip(PARAMS, p):

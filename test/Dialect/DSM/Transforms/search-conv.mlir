@@ -6,7 +6,7 @@
 // 1x1 convs are [N*H*W, IC] x [IC, OC1] matmuls, 3x3 convs an im2col
 // [N*H*W, 9*IC] x [9*IC, OC1] matmul; the second conv is 1x1.
 //
-// CHECK lines hold for both runs. ANY lines: by default (family=any) C4 and
+// CHECK lines hold for both runs. ANY lines: by default (family=any) C3, C4 and
 // C6-C8 at batch 1 and C2-C4, C7 and C8 at batch 32 take shuffle-family plans
 // (cls_l = cls_n, block[3] = L / cls_l; inter_cluster_reduce only when grid n >
 // 1). RS lines: restricted to the reduce-scatter family
@@ -82,7 +82,8 @@ func.func @c2_b1(%a: tensor<784x128xbf16>, %b: tensor<128x512xbf16>, %d: tensor<
 }
 
 // CHECK-LABEL: func.func @c3_b1(
-// CHECK: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 8, 1, 1], block = [64, 128, 64, 128], grid = [4, 1, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [reduce_scatter], stages = 4, cost_ns = {{[0-9]+}}>}
+// ANY: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 2, 1, 2], block = [64, 128, 64, 128], grid = [4, 4, 1, 1], order = [m, n, l, k], spatial = [m, n, l], residency = [dsm], collectives = [shuffle, inter_cluster_reduce], stages = 4, cost_ns = {{[0-9]+}}>}
+// RS: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 8, 1, 1], block = [64, 128, 64, 128], grid = [4, 1, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [reduce_scatter], stages = 4, cost_ns = {{[0-9]+}}>}
 
 func.func @c3_b1(%a: tensor<196x256xbf16>, %b: tensor<256x1024xbf16>, %d: tensor<1024x256xbf16>) -> tensor<196x256xbf16> {
   %e = dsm.fused_chain ffn (%a, %b, %d)

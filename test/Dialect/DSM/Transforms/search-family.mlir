@@ -63,7 +63,7 @@ func.func @g4(%a: tensor<128x768xbf16>, %b: tensor<768x3072xbf16>, %d: tensor<30
 // RS-LABEL: func.func @g3(
 // RS: schedule = #dsm.schedule<cluster = [1, 8, 1, 1], block = [64, 64, 64, 256], grid = [2, 1, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [reduce_scatter], stages = 3, cost_ns = {{[0-9]+}}>
 // SHUF-LABEL: func.func @g3(
-// SHUF: schedule = #dsm.schedule<cluster = [1, 4, 1, 4], block = [64, 128, 64, 64], grid = [2, 1, 1, 1], order = [m, n, l, k], spatial = [m, n, l], residency = [dsm], collectives = [shuffle], stages = 4, cost_ns = {{[0-9]+}}>
+// SHUF: schedule = #dsm.schedule<cluster = [1, 2, 1, 2], block = [64, 64, 64, 128], grid = [2, 4, 1, 1], order = [m, n, l, k], spatial = [m, n, l], residency = [dsm], collectives = [shuffle, inter_cluster_reduce], stages = 4, cost_ns = {{[0-9]+}}>
 
 func.func @g3(%a: tensor<128x416xbf16>, %b: tensor<416x512xbf16>, %d: tensor<512x256xbf16>) -> tensor<128x256xbf16> {
   %e = dsm.fused_chain ffn (%a, %b, %d)
