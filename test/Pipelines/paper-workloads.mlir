@@ -32,6 +32,15 @@
 // CHECK-DAG: OK s8_7 cluster=
 // CHECK: checked 18 kernels, 0 failed
 
+// The deterministic plans for an H200 as well: their last arriver sums one
+// workspace plane per cluster along n (16 for G5), and a finisher that
+// kept 8 quads of every plane in flight spilled 580 bytes on G5.
+// RUN: ff-opt %S/../Dialect/DSM/Transforms/fuse-paper-ffn.mlir --dsm-fuse --dsm-search="target=h200 deterministic" --lower-to-nvvm="emit-bundle=%t/det format=bin" -o /dev/null
+// RUN: %python %ff_src_root/scripts/check-bundles.py --ptxas %ptxas %t/det | FileCheck %s --check-prefix=DET
+// DET-DAG: OK g4_3 cluster=
+// DET-DAG: OK g5_4 cluster=
+// DET: checked 10 kernels, 0 failed
+
 // The launch functions replace the tensor-level functions (which held
 // nothing but their chain and dead constants).
 // RUN: ff-opt %S/../Dialect/DSM/Transforms/fuse-paper-gated.mlir --dsm-fuse --dsm-search --lower-to-nvvm | FileCheck %s --check-prefix=HOST

@@ -779,15 +779,19 @@ template <typename LoadFn, typename UseFn>
 void KernelEmitter::forEachOwnedQuadBatched(int64_t width, Value rowLimit,
                                             LoadFn &&load, UseFn &&use) {
   // forEachOwnedQuad for quads read from global memory: each thread issues
-  // the loads of up to kBatch quads before it uses the first, so their L2
+  // the loads of several quads before it uses the first, so their L2
   // latencies overlap. (One load and its use per iteration serialised the
   // finisher on L2 latency: ~48 round trips per thread on G4.) Rows at or
-  // past `rowLimit` (tile row index) are neither loaded nor used.
-  constexpr int64_t kBatch = 8;
+  // past `rowLimit` (tile row index) are neither loaded nor used. At most
+  // kLoads vector loads are in flight per thread: a deterministic plan's
+  // quad is one load per plane (G5's 16 planes spilled at 8 quads).
+  constexpr int64_t kLoads = 8;
   int64_t quadsPerRow = width / 4;
   int64_t total = p.bm * quadsPerRow;
   int64_t threads = p.numConsumers * 128;
-  int64_t batch = std::min<int64_t>(kBatch, llvm::divideCeil(total, threads));
+  int64_t batch =
+      std::min<int64_t>(std::max<int64_t>(1, kLoads / p.numPlanes()),
+                        llvm::divideCeil(total, threads));
   bool exact = total % (threads * batch) == 0;
   auto quad = VectorType::get({4}, f32);
   forLoop(tid, cst(total), cst(threads * batch), [&](Value e0) {
