@@ -29,6 +29,7 @@ void ff::buildLowerToNVVMPipeline(OpPassManager &pm,
   dsm::DSMMaterializeOptions materialize;
   materialize.testOmitBarrier = options.testOmitBarrier;
   materialize.multicastA = options.multicastA;
+  materialize.workspaceBulkReduce = options.workspaceBulkReduce;
   materialize.selfCleaningMaxKiB = options.selfCleaningMaxKiB;
   materialize.rasterGroupM = options.rasterGroupM;
   pm.addPass(dsm::createDSMMaterialize(materialize));

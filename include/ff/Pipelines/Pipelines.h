@@ -53,6 +53,12 @@ struct LowerToNVVMOptions : public PassPipelineOptions<LowerToNVVMOptions> {
       llvm::cl::desc("Forwarded to --dsm-materialize: FFN clusters share A "
                      "by TMA multicast"),
       llvm::cl::init(false)};
+  PassOptions::Option<bool> workspaceBulkReduce{
+      *this, "workspace-bulk-reduce",
+      llvm::cl::desc("Forwarded to --dsm-materialize: shuffle-family "
+                     "workspace reductions by cp.reduce.async.bulk where "
+                     "measured faster"),
+      llvm::cl::init(true)};
   PassOptions::Option<int64_t> rasterGroupM{
       *this, "raster-group-m",
       llvm::cl::desc("Forwarded to --dsm-materialize: GEMM kernels walk "

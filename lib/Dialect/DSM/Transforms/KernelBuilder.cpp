@@ -332,6 +332,7 @@ private:
   Value shuffleSubTileL0(Value j);
   void emitShuffleConsumer(ArrayRef<Value> accs);
   void emitRegisterOutput(Value acc, Value l0, int64_t width);
+  void emitBulkOutput(Value acc, Value l0, int64_t width);
   void reduceIntoWorkspace(Value row, Value col, ArrayRef<Value> vals);
   void emitFinisher();
   template <typename Fn> void forEachOwnedQuad(int64_t width, Fn &&fn);
@@ -823,6 +824,14 @@ void KernelEmitter::emitFinisher() {
   // semaphore). One fence per thread at the end instead of one per chunk:
   // a gpu-scope fence waits for every reduction the thread has in flight.
   int64_t threads = p.numConsumers * 128;
+  // Bulk reductions are the async proxy's: wait until they are performed,
+  // then order them before this thread's generic release.
+  if (p.bulkCols)
+    ifThen(ult(lane, cst(16)), [&] {
+      createPtxStatement(
+          b, loc, {}, "cp.async.bulk.wait_group 0;\nfence.proxy.async.global;",
+          "");
+    });
   LLVM::FenceOp::create(b, loc, LLVM::AtomicOrdering::release, "device");
   namedBarrier(8, threads);
   Value flagPtr = sharedPtr(cst(p.smemFlag));
@@ -918,9 +927,57 @@ void KernelEmitter::reduceIntoWorkspace(Value row, Value col,
   createGlobalAddF32(b, loc, gep(ws, off), vals);
 }
 
+void KernelEmitter::emitBulkOutput(Value acc, Value l0, int64_t width) {
+  // Columns [l0, l0 + width) of E into the workspace by the TMA unit. Each
+  // consumer warp stages bulkCols columns of its 16 rows at a time over the
+  // act(C) slice (dead once the gather is done), then lane i adds row i
+  // with one cp.reduce.async.bulk: no red.global through the LSU. A lane
+  // waits until the TMA has read its previous row before the warp
+  // overwrites the rows.
+  int64_t cols = p.bulkCols, stride = p.bulkRowBytes();
+  Value base = add(cst(p.smemC), mul(add(mul(wg, 4), warp), 16 * stride));
+  Value rowInWarp = div(lane, 4);
+  Value colPair = mul(rem(lane, 4), 2);
+  Value issuer = ult(lane, cst(16));
+  Value gRow = add(add(add(m0, mul(wg, 64)), mul(warp, 16)), lane);
+  Value issues = arith::AndIOp::create(b, loc, issuer, ult(gRow, rowEnd));
+  std::string text = "cp.reduce.async.bulk.global.shared::cta.bulk_group."
+                     "add.f32 [$0], [$1], " +
+                     std::to_string(cols * 4) +
+                     ";\ncp.async.bulk.commit_group;";
+  for (int64_t c0 = 0; c0 < width; c0 += cols) {
+    ifThen(issuer, [&] {
+      createPtxStatement(b, loc, {}, "cp.async.bulk.wait_group.read 0;", "");
+    });
+    NVVM::SyncWarpOp::create(b, loc, cstI32(-1));
+    for (int64_t h = 0; h < 2; ++h) {
+      Value rowOff = mul(add(rowInWarp, 8 * h), stride);
+      for (int64_t j = c0 / 8; j < (c0 + cols) / 8; ++j) {
+        Value col = add(colPair, 8 * j - c0);
+        Value v = vector(
+            {accElt(acc, 4 * j + 2 * h), accElt(acc, 4 * j + 2 * h + 1)});
+        LLVM::StoreOp::create(
+            b, loc, v, sharedPtr(add(base, add(rowOff, mul(col, 4)))), 8);
+      }
+    }
+    // The TMA reads the rows through the async proxy.
+    NVVM::FenceProxyOp::create(
+        b, loc, NVVM::ProxyKindAttr::get(ctx, NVVM::ProxyKind::async_shared),
+        NVVM::SharedSpaceAttr::get(ctx, NVVM::SharedSpace::shared_cta));
+    NVVM::SyncWarpOp::create(b, loc, cstI32(-1));
+    ifThen(issues, [&] {
+      Value dst = gep(ws, mul(add(mul(gRow, p.shape.l), add(l0, cst(c0))), 4));
+      Value src = sharedPtr(add(base, mul(lane, stride)));
+      createPtxStatement(b, loc, {dst, src}, text, "l,l");
+    });
+  }
+}
+
 void KernelEmitter::emitRegisterOutput(Value acc, Value l0, int64_t width) {
   // Columns [l0, l0 + width) of E straight from the wgmma fragments: the
   // output through the last epilogue, or the workspace.
+  if (p.needsWorkspace && p.bulkCols)
+    return emitBulkOutput(acc, l0, width);
   Value rowInWg = add(mul(warp, 16), div(lane, 4));
   Value colPair = mul(rem(lane, 4), 2);
   for (int64_t h = 0; h < 2; ++h) {

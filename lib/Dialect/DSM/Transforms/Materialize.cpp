@@ -367,6 +367,8 @@ void DSMMaterializePass::runOnOperation() {
         plan->rasterGroupM = rasterGroupM;
       if (multicastA && plan->kind != ChainKind::gemm)
         plan->aMulticast = plan->canMulticastA();
+      if (workspaceBulkReduce)
+        plan->bulkCols = plan->chooseBulkCols();
       if (testOmitBarrier && !plan->needsWorkspace) {
         chain.emitOpError("test-omit-barrier needs a plan with an "
                           "inter-cluster workspace reduction (grid_n > 1)");

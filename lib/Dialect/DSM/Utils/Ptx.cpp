@@ -15,8 +15,9 @@ using namespace mlir;
 
 void dsm::createPtxStatement(OpBuilder &b, Location loc, ValueRange operands,
                              StringRef text, StringRef constraints) {
-  LLVM::InlineAsmOp::create(b, loc, TypeRange{}, operands, text,
-                            (constraints + ",~{memory}").str(),
+  std::string clobbers =
+      constraints.empty() ? "~{memory}" : (constraints + ",~{memory}").str();
+  LLVM::InlineAsmOp::create(b, loc, TypeRange{}, operands, text, clobbers,
                             /*has_side_effects=*/true,
                             /*is_align_stack=*/false, LLVM::TailCallKind::None,
                             LLVM::AsmDialectAttr(), ArrayAttr());

@@ -108,6 +108,12 @@ struct KernelPlan {
   /// group's m tiles in L2 (--dsm-materialize=raster-group-m); 0 or 1:
   /// n-fastest over all m tiles.
   int64_t rasterGroupM = 0;
+  /// Shuffle family with an atomic workspace: each consumer warp stages
+  /// this many columns of its 16 rows of a sub-tile in shared memory (over
+  /// the act(C) slice, dead after the gather) and the TMA unit adds each
+  /// row into the workspace (cp.reduce.async.bulk .add.f32) instead of the
+  /// warp's red.global (--dsm-materialize=workspace-bulk-reduce); 0: red.
+  int64_t bulkCols = 0;
   int64_t aStageBytes = 0, bStageBytes = 0, dStageBytes = 0;
 
   bool isConv() const { return convRows > 0; }
@@ -137,6 +143,26 @@ struct KernelPlan {
   /// as one 4-D box and do not split it.
   bool canMulticastA() const {
     return clusterN > 1 && !isConv() && bm % (8 * clusterN) == 0;
+  }
+  /// Bytes between staged rows of the bulk reduction: 32 bytes of padding
+  /// put the 4 rows a half-warp stores in different banks.
+  int64_t bulkRowBytes() const { return bulkCols * 4 + 32; }
+  /// Staged columns for the bulk workspace reduction: the widest of 128,
+  /// 64, 32 that divides the sub-tile and whose rows, for every consumer
+  /// warp, fit in the act(C) slice. 0 (red.global) where none does, the
+  /// plan has no atomic shuffle-family workspace, or the bulk path was
+  /// measured slower on an H200 (docs/validation.md, ninth session): one
+  /// consumer warpgroup (blk_m = 64, G4 +16 %), or 32 staged columns with
+  /// blk_l < 2048 (four single-buffered rounds per sub-tile; S1, S4, S7
+  /// +2-3 %). Where it is used it was 3-10 % faster (G5, the G5/S3 M
+  /// sweeps, C3/C4 at batch 32).
+  int64_t chooseBulkCols() const {
+    if (!shuffle || !needsWorkspace || isDeterministic() || bm < 128)
+      return 0;
+    for (int64_t cols : {128, 64, 32})
+      if (subL % cols == 0 && bm * (cols * 4 + 32) <= bm * bn * 2)
+        return cols >= 64 || bl >= 2048 ? cols : 0;
+    return 0;
   }
   /// The schedule asks for bitwise-reproducible results: the workspace
   /// holds one plane per cluster along n (plain stores) that the last

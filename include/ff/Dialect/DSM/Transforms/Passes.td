@@ -158,6 +158,13 @@ def DSMMaterialize : Pass<"dsm-materialize", "ModuleOp"> {
            "CTA loads blk_m/cls_n rows into every CTA; stages are released "
            "in every CTA) where blk_m/cls_n is a multiple of 8 and A is not "
            "a 3x3 convolution; GEMM clusters always multicast">,
+    Option<"workspaceBulkReduce", "workspace-bulk-reduce", "bool", "true",
+           "Shuffle-family plans with an atomic workspace stage each "
+           "sub-tile's rows in shared memory and add them into the workspace "
+           "with cp.reduce.async.bulk (the TMA unit) instead of red.global "
+           "from registers, where the rows fit over the act(C) slice and the "
+           "plan is of a shape this measured faster on (blk_m = 128, and 64+ "
+           "staged columns or blk_l >= 2048); false: always red.global">,
     Option<"rasterGroupM", "raster-group-m", "int64_t", "16",
            "GEMM kernels: consecutive clusters cover groups of this many m "
            "tiles, m fastest (L2 reuse of B across a wave); 0 or 1: "
