@@ -976,7 +976,7 @@ void KernelEmitter::emitBulkOutput(Value acc, Value l0, int64_t width) {
 void KernelEmitter::emitRegisterOutput(Value acc, Value l0, int64_t width) {
   // Columns [l0, l0 + width) of E straight from the wgmma fragments: the
   // output through the last epilogue, or the workspace.
-  if (p.needsWorkspace && p.bulkCols)
+  if (p.bulkCols) // only set for plans with an atomic workspace
     return emitBulkOutput(acc, l0, width);
   Value rowInWg = add(mul(warp, 16), div(lane, 4));
   Value colPair = mul(rem(lane, 4), 2);

@@ -144,9 +144,11 @@ struct KernelPlan {
   bool canMulticastA() const {
     return clusterN > 1 && !isConv() && bm % (8 * clusterN) == 0;
   }
-  /// Bytes between staged rows of the bulk reduction: 32 bytes of padding
-  /// put the 4 rows a half-warp stores in different banks.
-  int64_t bulkRowBytes() const { return bulkCols * 4 + 32; }
+  /// Bytes between staged rows of `cols` fp32 columns in the bulk
+  /// reduction: 32 bytes of padding put the 4 rows a half-warp stores in
+  /// different banks.
+  static int64_t bulkRowBytes(int64_t cols) { return cols * 4 + 32; }
+  int64_t bulkRowBytes() const { return bulkRowBytes(bulkCols); }
   /// Staged columns for the bulk workspace reduction: the widest of 128,
   /// 64, 32 that divides the sub-tile and whose rows, for every consumer
   /// warp, fit in the act(C) slice. 0 (red.global) where none does, the
@@ -160,7 +162,7 @@ struct KernelPlan {
     if (!shuffle || !needsWorkspace || isDeterministic() || bm < 128)
       return 0;
     for (int64_t cols : {128, 64, 32})
-      if (subL % cols == 0 && bm * (cols * 4 + 32) <= bm * bn * 2)
+      if (subL % cols == 0 && bm * bulkRowBytes(cols) <= bm * bn * 2)
         return cols >= 64 || bl >= 2048 ? cols : 0;
     return 0;
   }
