@@ -30,6 +30,7 @@ void ff::buildLowerToNVVMPipeline(OpPassManager &pm,
   materialize.testOmitBarrier = options.testOmitBarrier;
   materialize.multicastA = options.multicastA;
   materialize.workspaceBulkReduce = options.workspaceBulkReduce;
+  materialize.shufflePush = options.shufflePush;
   materialize.selfCleaningMaxKiB = options.selfCleaningMaxKiB;
   materialize.rasterGroupM = options.rasterGroupM;
   pm.addPass(dsm::createDSMMaterialize(materialize));

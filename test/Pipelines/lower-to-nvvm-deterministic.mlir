@@ -8,8 +8,8 @@
 // The deterministic plan choice, end to end: the kernel of a narrow chain
 // (N = 256, one cluster along n) has no fp32 workspace and no reductions
 // into global memory; its ranks meet only in the cluster's DSM exchange
-// (the act(C) all-gather of the shuffle plan the search picks; a
-// reduce-scatter sums in rank order). (The second run checks that a
+// (the act(C) all-gather of the shuffle plan the search picks, an in-place
+// cp.async.bulk push; a reduce-scatter sums in rank order). (The second run checks that a
 // hand-written workspace plan of the same chain, two clusters along n, has
 // both.)
 
@@ -17,7 +17,7 @@
 // MANIFEST-NOT: "workspace"
 // MANIFEST: "plan"
 // PTX: mapa.shared::cluster
-// PTX: ld.shared::cluster.v4
+// PTX: cp.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes
 // PTX: barrier.cluster.wait
 // ATOMIC: "workspace"
 // ATOMIC: red.relaxed.gpu.global.add

@@ -1,12 +1,19 @@
 // REQUIRES: ptxas
 // (the CUDA toolkit: silu needs libdevice, which gpu-module-to-binary links)
-// RUN: rm -rf %t && ff-opt %s --lower-to-nvvm="emit-bundle=%t format=bin" -o /dev/null
+// RUN: rm -rf %t && ff-opt %s --lower-to-nvvm="emit-bundle=%t format=bin shuffle-push=false" -o /dev/null
 // RUN: FileCheck %s < %t/ffn_0/ffn_0.ptx
 // RUN: FileCheck %s --check-prefix=GATED < %t/gated_shuffle_1/gated_shuffle_1.ptx
 // RUN: %ptxas -arch=sm_90a -O3 -v %t/ffn_0/ffn_0.ptx -o %t/f.cubin 2>&1 | FileCheck %s --check-prefix=SPILLS
 // RUN: %ptxas -arch=sm_90a -O3 -v %t/gated_shuffle_1/gated_shuffle_1.ptx -o %t/g.cubin 2>&1 | FileCheck %s --check-prefix=SPILLS
+// RUN: rm -rf %t.push && ff-opt %s --lower-to-nvvm="emit-bundle=%t.push format=bin" -o /dev/null
+// RUN: FileCheck %s --check-prefix=PUSH < %t.push/ffn_0/ffn_0.ptx
+// RUN: %ptxas -arch=sm_90a -O3 -v %t.push/gated_shuffle_1/gated_shuffle_1.ptx -o %t/gp.cubin 2>&1 | FileCheck %s --check-prefix=SPILLS
+// RUN: grep -c barrier.cluster.wait %t/ffn_0/ffn_0.ptx | FileCheck %s --check-prefix=PULLBAR
+// RUN: grep -c barrier.cluster.wait %t.push/ffn_0/ffn_0.ptx | FileCheck %s --check-prefix=PUSHBAR
+// RUN: %ptxas -arch=sm_90a -O3 -v %t.push/ffn_0/ffn_0.ptx -o %t/p.cubin 2>&1 | FileCheck %s --check-prefix=SPILLS
 
-// The shuffle family end to end: a cluster of 4 gathers act(C) by pulling
+// The shuffle family end to end, with the pull gather (shuffle-push=false):
+// a cluster of 4 gathers act(C) by pulling
 // the peers' slices (mapa + ld.shared::cluster) between aligned cluster
 // barriers, then runs the second GEMM on the gathered slices and reduces E
 // into the workspace from registers; no reduce-scatter exchange of fp32
@@ -26,6 +33,22 @@
 // GATED-DAG: ld.shared::cluster.v4.b32
 // GATED-DAG: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16
 // GATED-NOT: red.relaxed.gpu.global
+// With shuffle-push (the default) the gather is in place: one thread copies its rank's
+// 32 KiB slot into the 3 peers' same slot with cp.async.bulk (mapa'd
+// destination and peer mbarrier), then a cluster-scope acquire wait: no
+// DSM loads or stores from registers, and four cluster barriers in the
+// kernel instead of six (start, the push's one in the consumers and in
+// the producer, exit).
+// PUSH: .reqnctapercluster 4, 1, 1
+// PUSH-NOT: ld.shared::cluster
+// PUSH: mov.b32 {{.*}}, 98304;
+// PUSH-NEXT: mbarrier.arrive.expect_tx.shared.b64 {{.*}}[__dsm_barrier]
+// PUSH-COUNT-3: cp.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes
+// PUSH: mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64
+// PUSH-NOT: ld.shared::cluster
+// PUSH-NOT: st.async
+// PULLBAR: {{^}}6{{$}}
+// PUSHBAR: {{^}}4{{$}}
 // SPILLS: 0 bytes spill stores, 0 bytes spill loads
 func.func @ffn(%a0: tensor<256x512xbf16>, %a1: tensor<512x1024xbf16>, %a2: tensor<1024x512xbf16>) -> tensor<256x512xbf16> {
   %r = dsm.fused_chain ffn (%a0, %a1, %a2) {schedule = #dsm.schedule<cluster = [1, 4, 1, 4], block = [128, 128, 64, 128], grid = [2, 2, 1, 1], order = [m, n, l, k], spatial = [m, n, l], residency = [dsm], collectives = [shuffle, inter_cluster_reduce], stages = 4, cost_ns = 1000>}

@@ -59,6 +59,12 @@ struct LowerToNVVMOptions : public PassPipelineOptions<LowerToNVVMOptions> {
                      "workspace reductions by cp.reduce.async.bulk where "
                      "measured faster"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> shufflePush{
+      *this, "shuffle-push",
+      llvm::cl::desc("Forwarded to --dsm-materialize: the shuffle family "
+                     "gathers act(C) by an in-place cp.async.bulk push onto "
+                     "the peers' mbarriers (false: a pull)"),
+      llvm::cl::init(true)};
   PassOptions::Option<int64_t> rasterGroupM{
       *this, "raster-group-m",
       llvm::cl::desc("Forwarded to --dsm-materialize: GEMM kernels walk "

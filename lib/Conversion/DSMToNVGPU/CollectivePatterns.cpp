@@ -10,7 +10,7 @@
 // combines them and stores the result; a second cluster barrier ends the
 // op. Pulling keeps each rank's writes local: no remote stores, no
 // transaction counts, and only the two barriers as synchronisation.
-// dsm.shuffle may instead push (st.async onto the peers' mbarriers), with
+// dsm.shuffle may instead push (st.async onto every rank's mbarrier), with
 // one cluster barrier and a transaction wait. Reductions stay pulls: there
 // is no fp32 add into another CTA's shared memory (red.async and
 // cp.reduce.async.bulk to shared::cluster are integer-only), and pushing
@@ -152,16 +152,19 @@ public:
   }
 
   /// The push all-gather (dsm.shuffle push(%barrier, %phase)): each rank
-  /// stores its slice into its own slot of `dst` locally and into the same
-  /// slot of every peer by `st.async ... mbarrier::complete_tx::bytes` onto
-  /// that peer's barrier. One cluster barrier first (peers' destinations
-  /// free, barriers initialised); thread 0 arms this rank's barrier for the
-  /// (group - 1) incoming slices; every thread waits on `phase` with
-  /// cluster-scope acquire, which makes the peers' st.async writes visible,
-  /// and a CTA barrier publishes the own slot's local stores (so push needs
-  /// the whole CTA: no `threads`).
+  /// stores its slice into its own slot of every rank's `dst`, itself
+  /// included, by `st.async ... mbarrier::complete_tx::bytes` onto that
+  /// rank's barrier. One cluster barrier first (destinations free, barriers
+  /// initialised); the first executing thread arms this rank's barrier for
+  /// the group's slices; every executing thread waits on `phase` with
+  /// cluster-scope acquire, which makes all of the group's writes visible.
+  /// The own slot takes the same path as the peers' so that the barrier
+  /// alone completes the op: no CTA barrier, and a subset of the threads
+  /// (`threads`) can run it.
+  /// With `arrived` the executing threads have already arrived on the
+  /// cluster barrier, and the op only waits.
   LogicalResult emitPush(Operation *op, Value srcPtr, Value dstPtr,
-                         Value barrier, Value phase) {
+                         Value barrier, Value phase, bool arrived) {
     if (failed(chooseVectors(op)))
       return failure();
     if (accessBytes % 4)
@@ -171,7 +174,8 @@ public:
     int64_t srcBytes = countVectors(srcShape, width) * accessBytes;
     auto [inGroup, base] = group();
 
-    ClusterArriveOp::create(b, loc, UnitAttr());
+    if (!arrived)
+      ClusterArriveOp::create(b, loc, UnitAttr());
     ClusterWaitOp::create(b, loc);
     Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
     {
@@ -181,8 +185,8 @@ public:
           /*withElseRegion=*/false);
       OpBuilder::InsertionGuard g(b);
       b.setInsertionPointToStart(first.thenBlock());
-      Value bytes = arith::ConstantIntOp::create(
-          b, loc, b.getI32Type(), (spec.groupSize - 1) * srcBytes);
+      Value bytes = arith::ConstantIntOp::create(b, loc, b.getI32Type(),
+                                                 spec.groupSize * srcBytes);
       NVVM::MBarrierArriveExpectTxOp::create(
           b, loc, Type(), barrier, bytes,
           NVVM::MemScopeKindAttr::get(b.getContext(), NVVM::MemScopeKind::CTA),
@@ -200,28 +204,87 @@ public:
         (words > 1 ? ".v" + std::to_string(words) : std::string()) +
         ".b32 [$0], " + (words > 1 ? "{" + regs + "}" : regs) + ", [$1];";
 
-    scf::ForOp loop = createVectorLoop(b, loc, srcShape, width, spec.threads);
+    // Up to 8 vectors per iteration: all of their (local) loads before the
+    // first st.async.
+    int64_t unroll = chooseUnroll(srcShape);
+    scf::ForOp loop =
+        createVectorLoop(b, loc, srcShape, width, spec.threads, unroll);
     {
       OpBuilder::InsertionGuard g(b);
       b.setInsertionPointToStart(loop.getBody());
-      SmallVector<Value> idx =
-          delinearizeVector(b, loc, loop.getInductionVar(), srcShape, width);
-      Value v = LLVM::LoadOp::create(
-          b, loc, vecType, gep(srcPtr, offsetIn(idx, srcShape)), accessBytes);
-      idx[spec.axis] = add(idx[spec.axis], mul(inGroup, srcShape[spec.axis]));
-      Value slot = gep(dstPtr, offsetIn(idx, dstShape));
-      LLVM::StoreOp::create(b, loc, v, slot, accessBytes);
-      // The same vector as 32-bit words.
+      SmallVector<Value> vectors, slots;
+      for (int64_t u = 0; u < unroll; ++u) {
+        Value e = loop.getInductionVar();
+        if (u)
+          e = add(e, cst(u * *spec.threads));
+        SmallVector<Value> idx = delinearizeVector(b, loc, e, srcShape, width);
+        vectors.push_back(LLVM::LoadOp::create(
+            b, loc, vecType, gep(srcPtr, offsetIn(idx, srcShape)),
+            accessBytes));
+        idx[spec.axis] = add(idx[spec.axis], mul(inGroup, srcShape[spec.axis]));
+        slots.push_back(gep(dstPtr, offsetIn(idx, dstShape)));
+      }
       Type i32 = b.getI32Type();
-      Value w = LLVM::BitcastOp::create(
-          b, loc, words > 1 ? Type(VectorType::get({words}, i32)) : i32, v);
-      SmallVector<Value> parts;
-      for (int64_t i = 0; i < words; ++i)
-        parts.push_back(
-            words > 1
-                ? Value(LLVM::ExtractElementOp::create(
-                      b, loc, w, arith::ConstantIntOp::create(b, loc, i32, i)))
-                : w);
+      for (auto [v, slot] : llvm::zip(vectors, slots)) {
+        // The same vector as 32-bit words.
+        Value w = LLVM::BitcastOp::create(
+            b, loc, words > 1 ? Type(VectorType::get({words}, i32)) : i32, v);
+        SmallVector<Value> parts;
+        for (int64_t i = 0; i < words; ++i)
+          parts.push_back(
+              words > 1 ? Value(LLVM::ExtractElementOp::create(
+                              b, loc, w,
+                              arith::ConstantIntOp::create(b, loc, i32, i)))
+                        : w);
+        for (int64_t i = 0; i < spec.groupSize; ++i) {
+          Value r = add(base, cst(i * spec.groupStride));
+          SmallVector<Value> operands{getPeerPointer(b, loc, slot, r),
+                                      getPeerPointer(b, loc, barrier, r)};
+          operands.append(parts);
+          createPtxStatement(b, loc, operands, text, constraints);
+        }
+      }
+    }
+    waitPhase(barrier, phase);
+    return success();
+  }
+
+  /// The in-place push (dsm.shuffle into %dst push(...)): this rank's slot
+  /// of `dst` already holds its slice (complete and fenced for the async
+  /// proxy by the caller). After the cluster barrier the first executing
+  /// thread arms this rank's barrier for the (group - 1) incoming slots and
+  /// copies its slot into the same slot of every peer with one
+  /// cp.async.bulk.shared::cluster.shared::cta per peer (the TMA unit),
+  /// completing on that peer's barrier; every executing thread then waits
+  /// on `phase` with cluster-scope acquire.
+  LogicalResult emitInPlacePush(Value dstPtr, Value barrier, Value phase,
+                                bool arrived) {
+    auto [inGroup, base] = group();
+    int64_t slotBytes = elemType.getIntOrFloatBitWidth() / 8;
+    for (int64_t extent : dstShape)
+      slotBytes *= extent;
+    slotBytes /= spec.groupSize;
+
+    if (!arrived)
+      ClusterArriveOp::create(b, loc, UnitAttr());
+    ClusterWaitOp::create(b, loc);
+    Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+    auto first = scf::IfOp::create(
+        b, loc,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tid, cst(0)),
+        /*withElseRegion=*/false);
+    {
+      OpBuilder::InsertionGuard g(b);
+      b.setInsertionPointToStart(first.thenBlock());
+      Value bytes = arith::ConstantIntOp::create(
+          b, loc, b.getI32Type(), (spec.groupSize - 1) * slotBytes);
+      NVVM::MBarrierArriveExpectTxOp::create(
+          b, loc, Type(), barrier, bytes,
+          NVVM::MemScopeKindAttr::get(b.getContext(), NVVM::MemScopeKind::CTA),
+          b.getBoolAttr(false), Value());
+      Value slot = gep(dstPtr, mul(inGroup, slotBytes));
+      Value size =
+          arith::ConstantIntOp::create(b, loc, b.getI32Type(), slotBytes);
       for (int64_t i = 0; i < spec.groupSize; ++i) {
         auto peer = scf::IfOp::create(
             b, loc,
@@ -231,13 +294,22 @@ public:
         OpBuilder::InsertionGuard gi(b);
         b.setInsertionPointToStart(peer.thenBlock());
         Value r = add(base, cst(i * spec.groupStride));
-        SmallVector<Value> operands{getPeerPointer(b, loc, slot, r),
-                                    getPeerPointer(b, loc, barrier, r)};
-        operands.append(parts);
-        createPtxStatement(b, loc, operands, text, constraints);
+        createPtxStatement(
+            b, loc,
+            {getPeerPointer(b, loc, slot, r), slot, size,
+             getPeerPointer(b, loc, barrier, r)},
+            "cp.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::"
+            "bytes [$0], [$1], $2, [$3];",
+            "l,l,r,l");
       }
     }
-    // The peers' slices have landed once this rank's phase completes.
+    waitPhase(barrier, phase);
+    return success();
+  }
+
+private:
+  /// Every slice has landed once this rank's phase completes.
+  void waitPhase(Value barrier, Value phase) {
     Value parity = arith::ExtUIOp::create(b, loc, b.getI32Type(), phase);
     createPtxStatement(
         b, loc, {barrier, parity},
@@ -245,12 +317,8 @@ public:
         "mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 p, "
         "[$0], $1;\n@!p bra LAB_WAIT;\n}",
         "l,r");
-    // This rank's own slot was written by plain stores of other threads.
-    NVVM::Barrier0Op::create(b, loc);
-    return success();
   }
 
-private:
   /// The widest vector (up to 16 bytes) that tiles the innermost extent of
   /// both pieces, so that every vector stays inside one slice.
   LogicalResult chooseVectors(Operation *op) {
@@ -271,10 +339,12 @@ private:
   /// How many vectors one thread moves per iteration of the pull loop: up
   /// to 8, as long as their loads fit 32 registers and every thread's share
   /// divides evenly (a static `threads` only).
-  int64_t chooseUnroll() const {
+  /// How many vectors of a piece of `shape` (default: the destination's)
+  /// one iteration of a thread moves.
+  int64_t chooseUnroll(ArrayRef<int64_t> shape = {}) const {
     if (!spec.threads)
       return 1;
-    int64_t numVectors = countVectors(dstShape, width);
+    int64_t numVectors = countVectors(shape.empty() ? dstShape : shape, width);
     if (numVectors % *spec.threads)
       return 1;
     int64_t perThread = numVectors / *spec.threads;
@@ -397,13 +467,20 @@ struct CollectiveLowering : OpConversionPattern<OpTy> {
   matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     ExchangeSpec spec = getSpec(op);
-    ExchangeEmitter emitter(rewriter, op.getLoc(), spec, op.getSrc().getType(),
-                            op.getDst().getType());
+    BufferType dstType = op.getDst().getType();
+    ExchangeEmitter emitter(rewriter, op.getLoc(), spec,
+                            op.getSrc() ? op.getSrc().getType() : dstType,
+                            dstType);
     auto lower = [&]() -> LogicalResult {
-      if constexpr (std::is_same_v<OpTy, ShuffleOp>)
+      if constexpr (std::is_same_v<OpTy, ShuffleOp>) {
+        if (op.isInPlace())
+          return emitter.emitInPlacePush(adaptor.getDst(), adaptor.getBarrier(),
+                                         adaptor.getPhase(), op.getArrived());
         if (op.isPush())
           return emitter.emitPush(op, adaptor.getSrc(), adaptor.getDst(),
-                                  adaptor.getBarrier(), adaptor.getPhase());
+                                  adaptor.getBarrier(), adaptor.getPhase(),
+                                  op.getArrived());
+      }
       return emitter.emit(op, adaptor.getSrc(), adaptor.getDst());
     };
     if (failed(lower()))

@@ -201,26 +201,26 @@ gpu.module @icr {
 // -----
 
 // shuffle with push: one cluster barrier, the first thread arms this CTA's
-// barrier for the 3 peers' 2048-byte slices, every vector goes to this
-// rank's own slot locally and to the same slot of each peer by st.async
-// onto that peer's barrier (both addresses through mapa), then a wait on
-// the phase with cluster-scope acquire.
+// barrier for the group's 4 slices of 2048 bytes, every vector goes to this
+// rank's slot of each rank, itself included, by st.async onto that rank's
+// barrier (both addresses through mapa), then a wait on the phase with
+// cluster-scope acquire, and no CTA barrier.
 // CHECK-LABEL: gpu.func @push_shuffle
 // CHECK: %[[BAR:.*]] = llvm.mlir.addressof @__dsm_barrier : !llvm.ptr<3>
 // CHECK: nvvm.cluster.arrive {aligned}
 // CHECK: nvvm.bar.warp.sync
 // CHECK-NEXT: nvvm.cluster.wait {aligned}
 // CHECK: scf.if
-// CHECK-NEXT: %[[BYTES:.*]] = arith.constant 6144 : i32
+// CHECK-NEXT: %[[BYTES:.*]] = arith.constant 8192 : i32
 // CHECK-NEXT: nvvm.mbarrier.arrive.expect_tx %[[BAR]], %[[BYTES]]
 // CHECK: scf.for
 // CHECK: %[[V:.*]] = llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<3> -> vector<8xbf16>
-// CHECK: llvm.store %[[V]], %[[SLOT:.*]] {alignment = 16 : i64} : vector<8xbf16>, !llvm.ptr<3>
+// CHECK-NOT: llvm.store
 // CHECK: llvm.bitcast %[[V]] : vector<8xbf16> to vector<4xi32>
 // CHECK-COUNT-4: st.async.shared::cluster.mbarrier::complete_tx::bytes.v4.b32
 // CHECK-NOT: nvvm.cluster.arrive
 // CHECK: mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64
-// CHECK-NEXT: nvvm.barrier0
+// CHECK-NOT: nvvm.barrier0
 // CHECK: gpu.return
 gpu.module @shp {
   gpu.func @push_shuffle(%parity: i1) kernel {
@@ -249,6 +249,63 @@ gpu.module @shu {
     %s = dsm.alloc : !dsm.buffer<16x64xbf16, split = [1, 1]>
     %g = dsm.alloc : !dsm.buffer<16x128xbf16, split = [1, 1]>
     dsm.shuffle %s into %g axis = 1 group(2, 1) {threads = 32} : !dsm.buffer<16x64xbf16, split = [1, 1]>, !dsm.buffer<16x128xbf16, split = [1, 1]>
+    gpu.return
+  }
+}
+
+// -----
+
+// A push run by a subset of the threads (a kernel's consumer warpgroups),
+// after the caller's arrive: the op only waits on the cluster barrier; the
+// 128 vectors are strided over the 64 executing threads, two per
+// iteration (both loads before the st.asyncs), and the op still ends at
+// the barrier wait, with no CTA barrier the other threads would have to
+// join.
+// CHECK-LABEL: gpu.func @push_shuffle_threads
+// CHECK-NOT: nvvm.cluster.arrive
+// CHECK: nvvm.cluster.wait
+// CHECK: arith.constant 4096 : i32
+// CHECK: %[[STEP:.*]] = arith.constant 128 : index
+// CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %[[STEP]]
+// CHECK-COUNT-2: llvm.load
+// CHECK-COUNT-4: st.async.shared::cluster.mbarrier::complete_tx::bytes.v4.b32
+// CHECK: mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64
+// CHECK-NOT: nvvm.barrier0
+// CHECK: gpu.return
+gpu.module @shpt {
+  gpu.func @push_shuffle_threads(%parity: i1) kernel {
+    %b = dsm.barrier_create count = 1 : !dsm.barrier
+    %s = dsm.alloc : !dsm.buffer<16x64xbf16, split = [1, 1]>
+    %g = dsm.alloc : !dsm.buffer<32x64xbf16, split = [1, 1]>
+    dsm.shuffle %s into %g axis = 0 group(2, 1) push(%b, %parity) arrived {threads = 64} : !dsm.buffer<16x64xbf16, split = [1, 1]>, !dsm.buffer<32x64xbf16, split = [1, 1]>
+    gpu.return
+  }
+}
+
+// -----
+
+// The in-place push: this rank's 4 KiB slot (rows [16 r, 16 r + 16)) already
+// holds its slice. After the cluster barrier the first thread arms the
+// barrier for the 3 peers' slots and copies its slot into each peer's same
+// slot with one cp.async.bulk onto that peer's barrier (destination and
+// barrier through mapa, itself skipped); every thread then waits.
+// CHECK-LABEL: gpu.func @push_in_place
+// CHECK: nvvm.cluster.arrive {aligned}
+// CHECK: nvvm.cluster.wait {aligned}
+// CHECK: scf.if
+// CHECK: arith.constant 12288 : i32
+// CHECK: nvvm.mbarrier.arrive.expect_tx
+// CHECK: arith.constant 4096 : i32
+// CHECK-COUNT-4: cp.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes [$0], [$1], $2, [$3];
+// CHECK-NOT: llvm.store
+// CHECK: mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64
+// CHECK-NOT: nvvm.barrier0
+// CHECK: gpu.return
+gpu.module @shpi {
+  gpu.func @push_in_place(%parity: i1) kernel {
+    %b = dsm.barrier_create count = 1 : !dsm.barrier
+    %g = dsm.alloc : !dsm.buffer<64x128xbf16, split = [1, 1]>
+    dsm.shuffle into %g axis = 0 group(4, 1) push(%b, %parity) : !dsm.buffer<64x128xbf16, split = [1, 1]>
     gpu.return
   }
 }

@@ -729,8 +729,32 @@ func.func @push_shuffle_without_phase(%s: !dsm.buffer<4x4xf32, split = [1, 1]>, 
 
 // -----
 
-func.func @push_shuffle_threads(%s: !dsm.buffer<4x4xf32, split = [1, 1]>, %d: !dsm.buffer<4x8xf32, split = [1, 1]>, %b: !dsm.barrier, %p: i1) {
-  // expected-error @+1 {{push ends with a CTA barrier, so the whole CTA executes it: no `threads`}}
-  dsm.shuffle %s into %d axis = 1 group(2, 1) push(%b, %p) {threads = 128} : !dsm.buffer<4x4xf32, split = [1, 1]>, !dsm.buffer<4x8xf32, split = [1, 1]>
+func.func @pull_shuffle_arrived(%s: !dsm.buffer<4x4xf32, split = [1, 1]>, %d: !dsm.buffer<4x8xf32, split = [1, 1]>) {
+  // expected-error @+1 {{only a push can follow the caller's cluster arrive: a pull's first barrier publishes the sources}}
+  dsm.shuffle %s into %d axis = 1 group(2, 1) arrived : !dsm.buffer<4x4xf32, split = [1, 1]>, !dsm.buffer<4x8xf32, split = [1, 1]>
+  return
+}
+
+// -----
+
+func.func @in_place_pull(%d: !dsm.buffer<4x8xf32, split = [1, 1]>) {
+  // expected-error @+1 {{an in-place shuffle (no source) must push}}
+  dsm.shuffle into %d axis = 0 group(2, 1) : !dsm.buffer<4x8xf32, split = [1, 1]>
+  return
+}
+
+// -----
+
+func.func @in_place_axis1(%d: !dsm.buffer<4x8xf32, split = [1, 1]>, %b: !dsm.barrier, %p: i1) {
+  // expected-error @+1 {{an in-place shuffle copies contiguous slots of 16-byte units: axis must be 0 and a slot a multiple of 16 bytes}}
+  dsm.shuffle into %d axis = 1 group(2, 1) push(%b, %p) : !dsm.buffer<4x8xf32, split = [1, 1]>
+  return
+}
+
+// -----
+
+func.func @in_place_indivisible(%d: !dsm.buffer<3x8xf32, split = [1, 1]>, %b: !dsm.barrier, %p: i1) {
+  // expected-error @+1 {{an in-place shuffle needs the destination's axis 0 divisible by the group size 2}}
+  dsm.shuffle into %d axis = 0 group(2, 1) push(%b, %p) : !dsm.buffer<3x8xf32, split = [1, 1]>
   return
 }

@@ -105,6 +105,12 @@ func.func @cluster_program(%g: memref<128x4096xf32>) attributes {known_cluster_s
   %parity = arith.constant false
   // CHECK: dsm.shuffle %{{.*}} into %{{.*}} axis = 1 group(2, 1) push(%{{.*}}, %{{.*}}) : !dsm.buffer<128x256xf32, split = [1, 1]>, !dsm.buffer<128x512xf32, split = [1, 1]>
   dsm.shuffle %s into %g1 axis = 1 group(2, 1) push(%pb, %parity) : !dsm.buffer<128x256xf32, split = [1, 1]>, !dsm.buffer<128x512xf32, split = [1, 1]>
+  // CHECK: dsm.shuffle %{{.*}} into %{{.*}} axis = 1 group(2, 1) push(%{{.*}}, %{{.*}}) {threads = 256 : i64}
+  dsm.shuffle %s into %g1 axis = 1 group(2, 1) push(%pb, %parity) {threads = 256} : !dsm.buffer<128x256xf32, split = [1, 1]>, !dsm.buffer<128x512xf32, split = [1, 1]>
+  // CHECK: dsm.shuffle %{{.*}} into %{{.*}} axis = 1 group(2, 1) push(%{{.*}}, %{{.*}}) arrived {threads = 256 : i64}
+  dsm.shuffle %s into %g1 axis = 1 group(2, 1) push(%pb, %parity) arrived {threads = 256} : !dsm.buffer<128x256xf32, split = [1, 1]>, !dsm.buffer<128x512xf32, split = [1, 1]>
+  // CHECK: dsm.shuffle into %{{.*}} axis = 0 group(2, 1) push(%{{.*}}, %{{.*}}) : !dsm.buffer<128x512xf32, split = [1, 1]>
+  dsm.shuffle into %g1 axis = 0 group(2, 1) push(%pb, %parity) : !dsm.buffer<128x512xf32, split = [1, 1]>
   // CHECK: dsm.multiply %{{.*}} into %{{.*}} group(2, 1) {threads = 256 : i64}
   dsm.multiply %s into %m group(2, 1) {threads = 256} : !dsm.buffer<128x256xf32, split = [1, 1]>, !dsm.buffer<128x256xf32, split = [1, 1]>
   %c0 = arith.constant 0 : index

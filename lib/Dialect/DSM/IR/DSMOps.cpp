@@ -38,6 +38,28 @@ static void printEnumKeyword(OpAsmPrinter &printer, Operation *,
   printer << stringifyEnum(attr.getValue());
 }
 
+/// dsm.shuffle's types: `src-type, dst-type`, or `dst-type` alone when the
+/// exchange is in place (no source operand).
+static ParseResult parseShuffleTypes(OpAsmParser &parser, Type &src,
+                                     Type &dst) {
+  Type first;
+  if (parser.parseType(first))
+    return failure();
+  if (failed(parser.parseOptionalComma())) {
+    dst = first;
+    return success();
+  }
+  src = first;
+  return parser.parseType(dst);
+}
+
+static void printShuffleTypes(OpAsmPrinter &printer, Operation *, Type src,
+                              Type dst) {
+  if (src)
+    printer << src << ", ";
+  printer << dst;
+}
+
 #define GET_OP_CLASSES
 #include "ff/Dialect/DSM/IR/DSMOps.cpp.inc"
 
@@ -378,18 +400,39 @@ LogicalResult ReduceOp::verify() {
 }
 
 LogicalResult ShuffleOp::verify() {
-  if (failed(verifyGroup(*this, getGroupSize(), getGroupStride())) ||
-      failed(verifyDistinctBuffers(*this, getSrc(), getDst())))
+  if (failed(verifyGroup(*this, getGroupSize(), getGroupStride())))
     return failure();
-  if (getSrc().getType().getElementType() !=
-      getDst().getType().getElementType())
-    return emitOpError("source and destination element types differ");
   if (static_cast<bool>(getBarrier()) != static_cast<bool>(getPhase()))
     return emitOpError("push needs both a barrier and a phase");
+  if (getArrived() && !isPush())
+    return emitOpError("only a push can follow the caller's cluster arrive: "
+                       "a pull's first barrier publishes the sources");
+  BufferType dst = getDst().getType();
+  if (isInPlace()) {
+    // The slot is copied by cp.async.bulk: whole 16-byte units.
+    if (!isPush())
+      return emitOpError("an in-place shuffle (no source) must push");
+    int64_t axis = getAxis();
+    ArrayRef<int64_t> piece = dst.getPieceShape();
+    if (axis >= static_cast<int64_t>(piece.size()) ||
+        piece[axis] % getGroupSize() != 0)
+      return emitOpError("an in-place shuffle needs the destination's axis ")
+             << axis << " divisible by the group size " << getGroupSize();
+    int64_t slotBytes = dst.getElementType().getIntOrFloatBitWidth() / 8;
+    for (auto [d, extent] : llvm::enumerate(piece))
+      slotBytes *=
+          static_cast<int64_t>(d) == axis ? extent / getGroupSize() : extent;
+    if (axis != 0 || slotBytes % 16 != 0)
+      return emitOpError("an in-place shuffle copies contiguous slots of "
+                         "16-byte units: axis must be 0 and a slot a "
+                         "multiple of 16 bytes");
+    return success();
+  }
+  if (failed(verifyDistinctBuffers(*this, getSrc(), getDst())))
+    return failure();
+  if (getSrc().getType().getElementType() != dst.getElementType())
+    return emitOpError("source and destination element types differ");
   if (isPush()) {
-    if (getThreads())
-      return emitOpError("push ends with a CTA barrier, so the whole CTA "
-                         "executes it: no `threads`");
     // st.async moves 4, 8 or 16 bytes: whole 32-bit words of each row.
     BufferType src = getSrc().getType();
     int64_t rowBytes = src.getPieceShape().back() *
@@ -399,8 +442,8 @@ LogicalResult ShuffleOp::verify() {
              << rowBytes << " bytes";
   }
   return verifyScaledAlong(*this, getSrc().getType().getPieceShape(),
-                           getDst().getType().getPieceShape(), getAxis(),
-                           getGroupSize(), "destination");
+                           dst.getPieceShape(), getAxis(), getGroupSize(),
+                           "destination");
 }
 
 LogicalResult MultiplyOp::verify() {

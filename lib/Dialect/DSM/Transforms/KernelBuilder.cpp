@@ -202,6 +202,16 @@ private:
     ClusterArriveOp::create(b, loc, UnitAttr());
     ClusterWaitOp::create(b, loc);
   }
+  /// The cluster barriers of the consumers' dsm.shuffle, for the threads
+  /// that do not execute it (a push's arrive came earlier).
+  void shuffleClusterSyncs() {
+    if (p.shufflePush) {
+      ClusterWaitOp::create(b, loc);
+      return;
+    }
+    clusterSync();
+    clusterSync();
+  }
   void waitParity(Value group, Value slot, Value phase) {
     nvgpu::MBarrierTryWaitParityOp::create(b, loc, group, phase, ticks, slot);
   }
@@ -326,7 +336,7 @@ private:
   void emitConsumer();
   Value emitMainLoop(SmallVector<Value> &accs);
   void emitGemmEpilogue(Value acc);
-  void emitFfnEpilogue(ArrayRef<Value> accs);
+  void emitFfnEpilogue(ArrayRef<Value> accs, Value tileBase = Value());
   void emitChunkOutput(Value acc, Value chunk);
   void emitShuffleProducer();
   Value shuffleSubTileL0(Value j);
@@ -359,8 +369,9 @@ private:
   // FFN clusters: the partial E chunk each rank publishes and the slice of
   // it the cluster's reduce-scatter leaves here (dsm buffers and views).
   Value partialBuf, reducedBuf, partialView, reducedView;
-  // Shuffle family: this rank's act(C) slice and the gathered slices.
-  Value sliceBuf, gatheredBuf;
+  // Shuffle family: this rank's act(C) slice and the gathered slices, and
+  // with shuffle-push the barrier the gathered bytes complete on.
+  Value sliceBuf, gatheredBuf, gatherBarrier;
   // ... and, with an inter-cluster workspace, this m tile's rows of the
   // cluster's workspace (plane) as a global memref the slice is reduced into.
   Value workspaceTile;
@@ -460,7 +471,9 @@ void KernelEmitter::emitSetup(gpu::GPUFuncOp func) {
       return AllocOp::create(b, loc, type, b.getI64IntegerAttr(offset));
     };
     int64_t sliceRows = p.bn / 64 * p.bm;
-    sliceBuf = alloc(sliceRows, p.smemC);
+    // (An in-place push has no separate slice: act(C) goes to its slot.)
+    if (!p.shufflePush)
+      sliceBuf = alloc(sliceRows, p.smemC);
     gatheredBuf = alloc(p.clusterN * sliceRows, p.smemGathered);
   } else if (p.kind != ChainKind::gemm && p.clusterN > 1) {
     // Cluster buffers at the offsets the plan laid out (KernelPlan.cpp).
@@ -507,6 +520,9 @@ void KernelEmitter::emitSetup(gpu::GPUFuncOp func) {
                                     cst(s), t0);
     }
   }
+  if (p.shufflePush)
+    gatherBarrier = BarrierCreateOp::create(b, loc, BarrierType::get(ctx),
+                                            b.getI64IntegerAttr(1));
   if (p.clusterN > 1) {
     // Barrier inits must be visible cluster-wide before any multicast,
     // remote arrive or DSM access.
@@ -724,7 +740,9 @@ void KernelEmitter::emitGemmEpilogue(Value acc) {
   }
 }
 
-void KernelEmitter::emitFfnEpilogue(ArrayRef<Value> accs) {
+/// `tileBase`: the C tile's shared-memory offset (1024-aligned), by default
+/// smemC.
+void KernelEmitter::emitFfnEpilogue(ArrayRef<Value> accs, Value tileBase) {
   // Activation in registers, packed to bf16 and stored into the C tile in
   // the 128B-swizzled K-major layout the second wgmma reads: 64-column
   // chunks of bm rows x 128 B; within each 1024-B atom of 8 rows the 16-B
@@ -733,7 +751,7 @@ void KernelEmitter::emitFfnEpilogue(ArrayRef<Value> accs) {
   Value colPair = mul(rem(lane, 4), 2);
   for (int64_t h = 0; h < 2; ++h) {
     Value r = add(add(mul(wg, 64), rowInWg), 8 * h);
-    Value rowOff = add(mul(r, 128), p.smemC);
+    Value rowOff = add(mul(r, 128), tileBase ? tileBase : cst(p.smemC));
     Value swz = arith::ShLIOp::create(b, loc, rem(r, 8), cst(4));
     for (int64_t j = 0; j < p.bn / 8; ++j) {
       SmallVector<Value> ys;
@@ -1058,19 +1076,20 @@ Value KernelEmitter::shuffleSubTileL0(Value j) {
 
 void KernelEmitter::emitShuffleProducer() {
   // D[cluster n range, this rank's l sub-tile] in 64-row n steps through
-  // the dStages ring. The producer also takes part in the two cluster
-  // barriers of the consumers' dsm.shuffle, once the ring is full (it
-  // cannot refill a stage before the consumers, which wait in the
-  // exchange, release one).
+  // the dStages ring. The producer also takes part in the cluster
+  // barriers of the consumers' dsm.shuffle (pull: two, push: one), once
+  // the ring is full (it cannot refill a stage before the consumers, which
+  // wait in the exchange, release one).
   Value tmD = tmaps.back();
+  // A push's cluster barrier only needs the stage rings dead: every load
+  // the producer issued lands before a consumer retires its step.
+  if (p.shufflePush)
+    ClusterArriveOp::create(b, loc, UnitAttr());
   int64_t total = p.lTiles() * p.gatheredSteps();
   int64_t pre = std::min(p.dStages, total);
   forLoop(cst(0), cst(total), cst(1), [&](Value it) {
     if (pre < total)
-      ifThen(eq(it, pre), [&] {
-        clusterSync();
-        clusterSync();
-      });
+      ifThen(eq(it, pre), [&] { shuffleClusterSyncs(); });
     Value slot = rem(it, p.dStages);
     waitParity(dempty, slot, notI1(parity(it, p.dStages)));
     leaderOnly(wgLeader, [&] {
@@ -1096,29 +1115,51 @@ void KernelEmitter::emitShuffleProducer() {
       }
     });
   });
-  if (pre == total) {
-    clusterSync();
-    clusterSync();
-  }
+  if (pre == total)
+    shuffleClusterSyncs();
 }
 
 void KernelEmitter::emitShuffleConsumer(ArrayRef<Value> accs) {
   int64_t threads = p.numConsumers * kWarpgroupThreads;
-  // The slice and the gathered slices lie over the stage rings: no
-  // consumer writes there before every consumer has retired its main loop.
-  namedBarrier(9, threads);
-  emitFfnEpilogue(accs);
-  // dsm.shuffle: every rank ends with the cluster's act(C) slices in rank
-  // order (a pull all-gather between two cluster barriers).
-  ShuffleOp::create(b, loc, sliceBuf, gatheredBuf, /*barrier=*/Value(),
-                    /*phase=*/Value(), /*axis=*/0, p.clusterN,
-                    /*group_stride=*/1, b.getI64IntegerAttr(threads));
-  // The gathered slices were written through the generic proxy; wgmma
-  // reads them through the async proxy.
-  NVVM::FenceProxyOp::create(
-      b, loc, NVVM::ProxyKindAttr::get(ctx, NVVM::ProxyKind::async_shared),
-      NVVM::SharedSpaceAttr::get(ctx, NVVM::SharedSpace::shared_cta));
-  namedBarrier(9, threads);
+  auto fenceProxyAsync = [&] {
+    NVVM::FenceProxyOp::create(
+        b, loc, NVVM::ProxyKindAttr::get(ctx, NVVM::ProxyKind::async_shared),
+        NVVM::SharedSpaceAttr::get(ctx, NVVM::SharedSpace::shared_cta));
+  };
+  if (p.shufflePush) {
+    // In-place push: act(C) goes straight into this rank's slot of the
+    // gathered slices, which the TMA unit copies into every peer's same
+    // slot. The slots lie over the stage rings, so the cluster barrier
+    // before the copies needs only retired main loops: this thread's
+    // wgmmas have retired, so it arrives now and waits in the exchange,
+    // after the epilogue.
+    ClusterArriveOp::create(b, loc, UnitAttr());
+    namedBarrier(9, threads);
+    emitFfnEpilogue(accs, add(mul(rank, p.bm * p.bn * 2), p.smemGathered));
+    // The epilogue fenced each warpgroup's rows for the async proxy (the
+    // copies and the second GEMM's wgmmas); the slot is complete once both
+    // warpgroups are past it.
+    namedBarrier(9, threads);
+    ShuffleOp::create(b, loc, /*src=*/Value(), gatheredBuf, gatherBarrier,
+                      arith::ConstantIntOp::create(b, loc, b.getI1Type(), 0),
+                      /*axis=*/0, p.clusterN, /*group_stride=*/1,
+                      b.getI64IntegerAttr(threads), /*arrived=*/true);
+  } else {
+    // The slice and the gathered slices lie over the stage rings: no
+    // consumer writes there before every consumer has retired its main
+    // loop.
+    namedBarrier(9, threads);
+    emitFfnEpilogue(accs);
+    // dsm.shuffle: every rank ends with the cluster's act(C) slices in
+    // rank order (a pull all-gather between two cluster barriers).
+    ShuffleOp::create(b, loc, sliceBuf, gatheredBuf, Value(), Value(),
+                      /*axis=*/0, p.clusterN, /*group_stride=*/1,
+                      b.getI64IntegerAttr(threads), /*arrived=*/false);
+    // The gathered slices were written through the generic proxy; wgmma
+    // reads them through the async proxy.
+    fenceProxyAsync();
+    namedBarrier(9, threads);
+  }
 
   // E[rows, this rank's columns] = gathered act(C) . D[cluster n range, .],
   // one subL-wide sub-tile at a time, n steps of 64 streamed from the ring.

@@ -369,6 +369,7 @@ void DSMMaterializePass::runOnOperation() {
         plan->aMulticast = plan->canMulticastA();
       if (workspaceBulkReduce)
         plan->bulkCols = plan->chooseBulkCols();
+      plan->shufflePush = shufflePush && plan->shuffle;
       if (testOmitBarrier && !plan->needsWorkspace) {
         chain.emitOpError("test-omit-barrier needs a plan with an "
                           "inter-cluster workspace reduction (grid_n > 1)");

@@ -1,4 +1,5 @@
-// RUN: ff-opt %s --dsm-materialize --split-input-file | FileCheck %s
+// RUN: ff-opt %s --dsm-materialize=shuffle-push=false --split-input-file | FileCheck %s
+// RUN: ff-opt %s --dsm-materialize --split-input-file | FileCheck %s --check-prefix=PUSH
 
 // The shuffle family (cluster [1, c, 1, c]): every rank computes its act(C)
 // slice over the dead stage rings (slice at 0, the gathered slices after
@@ -26,6 +27,35 @@
 // CHECK: llvm.inline_asm has_side_effects "red.relaxed.gpu.global.add.v2.f32
 // CHECK-NOT: dsm.reduce
 // CHECK: gpu.launch_func @ffn_0_module::@ffn_0 clusters in
+// With shuffle-push (the default) the gather is an in-place push onto a barrier created
+// (count 1) before the start's cluster barrier, used once, at phase 0. The
+// producer arrives on the push's cluster barrier after its main loop and
+// waits once the D ring is full; the consumers arrive as soon as their
+// main loop has retired, store act(C) straight into their rank's slot of
+// the gathered slices (no separate slice buffer; the epilogue fences each
+// warpgroup's rows for the async proxy), meet at a named barrier, and the
+// push only waits.
+// PUSH-LABEL: gpu.func @ffn_0
+// PUSH-NOT: dsm.alloc at 0
+// PUSH: %[[ALL:.*]] = dsm.alloc at 32768 : !dsm.buffer<1024x64xbf16, split = [1, 1]>
+// PUSH-NOT: dsm.alloc at 0
+// PUSH: %[[BAR:.*]] = dsm.barrier_create count = 1 : !dsm.barrier
+// PUSH: dsm.cluster_arrive relaxed
+// PUSH: nvgpu.tma.async.load
+// PUSH: dsm.cluster_arrive{{$}}
+// PUSH: scf.for
+// PUSH: dsm.cluster_wait
+// PUSH: nvvm.wgmma.wait.group.sync.aligned 0
+// PUSH-NEXT: dsm.cluster_arrive{{$}}
+// PUSH: arith.maximumf
+// PUSH: nvvm.fence.proxy
+// PUSH: nvvm.barrier id = %{{.*}} number_of_threads = %c128_i32
+// PUSH-NOT: nvvm.fence.proxy
+// PUSH: nvvm.barrier id = %{{.*}} number_of_threads = %{{.*}}
+// PUSH-NEXT: %[[P0:.*]] = arith.constant false
+// PUSH-NEXT: dsm.shuffle into %[[ALL]] axis = 0 group(4, 1) push(%[[BAR]], %[[P0]]) arrived {threads = 256 : i64} : !dsm.buffer<1024x64xbf16, split = [1, 1]>
+// PUSH-NOT: nvvm.fence.proxy
+// PUSH: nvvm.wgmma.mma_async
 func.func @ffn(%a0: tensor<256x512xbf16>, %a1: tensor<512x1024xbf16>, %a2: tensor<1024x512xbf16>) -> tensor<256x512xbf16> {
   %r = dsm.fused_chain ffn (%a0, %a1, %a2) {schedule = #dsm.schedule<cluster = [1, 4, 1, 4], block = [128, 128, 64, 128], grid = [2, 2, 1, 1], order = [m, n, l, k], spatial = [m, n, l], residency = [dsm], collectives = [shuffle, inter_cluster_reduce], stages = 4, cost_ns = 1000>}
       : (tensor<256x512xbf16>, tensor<512x1024xbf16>, tensor<1024x512xbf16>) -> tensor<256x512xbf16> {

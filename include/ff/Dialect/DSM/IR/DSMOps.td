@@ -322,16 +322,32 @@ def DSM_ShuffleOp : DSM_CollectiveOp<"shuffle", [AttrSizedOperandSegments]> {
     slice `j+1`, is a kernel-level pipelining of the same exchange.
 
     Without `push`, a pull all-gather (rank order, one barrier pair). With
-    `push(%barrier, %phase)`, every rank pushes its slice into slot `i` of
-    each peer's `dst` by `st.async`, which completes on that peer's
-    `barrier` (`mapa` + `mbarrier::complete_tx`): one cluster barrier first
-    (the peers' `dst` is free and their barriers are initialised), then this
-    rank arms its barrier for the peers' bytes and waits on phase parity
-    `phase` with cluster-scope acquire, then a CTA barrier publishes the
-    local stores of its own slot. No second cluster barrier. Push takes the
-    whole CTA (no `threads`). `barrier` must come from `dsm.barrier_create
-    count = 1`, serve only this exchange, and be used with phases 0, 1, 0,
-    ... on successive executions.
+    `push(%barrier, %phase)`, rank `i` pushes its slice into slot `i` of
+    every rank's `dst`, its own included, by `st.async`, which completes on
+    that rank's `barrier` (`mapa` + `mbarrier::complete_tx`): one cluster
+    barrier first (every `dst` is free and every barrier initialised), then
+    this rank arms its barrier for the group's bytes and waits on phase
+    parity `phase` with cluster-scope acquire. No second cluster barrier
+    and no CTA barrier: the executing threads (`threads`, or the whole
+    block) each see the whole `dst` once their wait returns, and `src` is
+    free again then (its last vector reached this rank's own slot). `barrier` must come
+    from `dsm.barrier_create count = 1`, serve only this exchange, and be
+    used with phases 0, 1, 0, ... on successive executions. With
+    `arrived`, the executing threads have already arrived on that cluster
+    barrier (`dsm.cluster_arrive`, not relaxed) once this rank's `dst` was
+    free, and the op only waits: work in between, such as computing `src`,
+    overlaps the peers' skew; the caller then also orders its threads'
+    writes of `src` before the op (a barrier among them).
+
+    Without `src` (`dsm.shuffle into %dst ...`, push only), the exchange is
+    in place: rank `i`'s slice already lies in slot `i` of its own `dst`,
+    and the first executing thread copies it into slot `i` of every peer
+    with one `cp.async.bulk.shared::cluster.shared::cta` per peer (the TMA
+    unit, no registers), completing on that peer's barrier. The slot must
+    be complete and visible to the async proxy when the op starts (the
+    writers' `fence.proxy.async` and a barrier with the executing threads),
+    and is read until the last peer's wait returns: it must not change
+    before the cluster's next barrier.
 
     Example:
 
@@ -340,33 +356,42 @@ def DSM_ShuffleOp : DSM_CollectiveOp<"shuffle", [AttrSizedOperandSegments]> {
         : !dsm.buffer<128x128xbf16, split = [1, 1]>, !dsm.buffer<128x256xbf16, split = [1, 1]>
     dsm.shuffle %s into %g axis = 1 group(2, 1) push(%bar, %parity)
         : !dsm.buffer<128x128xbf16, split = [1, 1]>, !dsm.buffer<128x256xbf16, split = [1, 1]>
+    dsm.cluster_arrive
+    // ... compute %s ...
+    dsm.shuffle %s into %g axis = 1 group(2, 1) push(%bar, %parity) arrived
+        : !dsm.buffer<128x128xbf16, split = [1, 1]>, !dsm.buffer<128x256xbf16, split = [1, 1]>
+    dsm.shuffle into %g axis = 0 group(2, 1) push(%bar, %parity)
+        : !dsm.buffer<256x128xbf16, split = [1, 1]>
     ```
   }];
   let arguments = (ins
-    Arg<DSM_BufferType, "", [MemRead]>:$src,
-    Arg<DSM_BufferType, "", [MemWrite]>:$dst,
+    Arg<Optional<DSM_BufferType>, "", [MemRead]>:$src,
+    Arg<DSM_BufferType, "", [MemRead, MemWrite]>:$dst,
     Optional<DSM_BarrierType>:$barrier,
     Optional<I1>:$phase,
     ConfinedAttr<I64Attr, [IntNonNegative]>:$axis,
     ConfinedAttr<I64Attr, [IntPositive]>:$group_size,
     ConfinedAttr<I64Attr, [IntPositive]>:$group_stride,
-    OptionalAttr<ConfinedAttr<I64Attr, [IntPositive]>>:$threads);
+    OptionalAttr<ConfinedAttr<I64Attr, [IntPositive]>>:$threads,
+    UnitAttr:$arrived);
   let assemblyFormat = [{
-    $src `into` $dst `axis` `=` $axis `group` `(` $group_size `,` $group_stride `)`
-    (`push` `(` $barrier^ `,` $phase `)`)?
-    attr-dict `:` qualified(type($src)) `,` qualified(type($dst))
+    ($src^)? `into` $dst `axis` `=` $axis `group` `(` $group_size `,` $group_stride `)`
+    (`push` `(` $barrier^ `,` $phase `)`)? (`arrived` $arrived^)?
+    attr-dict `:` custom<ShuffleTypes>(type($src), type($dst))
   }];
   let builders = [
     OpBuilder<(ins "Value":$src, "Value":$dst, "int64_t":$axis,
                    "int64_t":$groupSize, "int64_t":$groupStride), [{
       build($_builder, $_state, src, dst, /*barrier=*/Value(),
             /*phase=*/Value(), axis, groupSize, groupStride,
-            /*threads=*/IntegerAttr());
+            /*threads=*/IntegerAttr(), /*arrived=*/false);
     }]>
   ];
   let extraClassDeclaration = [{
-    /// Whether the exchange pushes (st.async onto the peers' barriers).
+    /// Whether the exchange pushes (st.async onto the ranks' barriers).
     bool isPush() { return static_cast<bool>(getBarrier()); }
+    /// Whether each rank's slice already lies in its slot of `dst`.
+    bool isInPlace() { return !getSrc(); }
   }];
 }
 

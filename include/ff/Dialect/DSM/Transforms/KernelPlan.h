@@ -114,6 +114,11 @@ struct KernelPlan {
   /// row into the workspace (cp.reduce.async.bulk .add.f32) instead of the
   /// warp's red.global (--dsm-materialize=workspace-bulk-reduce); 0: red.
   int64_t bulkCols = 0;
+  /// Shuffle family: the act(C) gather is an in-place push (act(C) stored
+  /// in the rank's slot, copied to the peers by cp.async.bulk onto their
+  /// mbarriers, one cluster barrier) instead of a pull between two cluster
+  /// barriers (--dsm-materialize=shuffle-push).
+  bool shufflePush = false;
   int64_t aStageBytes = 0, bStageBytes = 0, dStageBytes = 0;
 
   bool isConv() const { return convRows > 0; }
