@@ -413,7 +413,7 @@ LogicalResult ShuffleOp::verify() {
     if (!isPush())
       return emitOpError("an in-place shuffle (no source) must push");
     int64_t axis = getAxis();
-    ArrayRef<int64_t> piece = dst.getPieceShape();
+    SmallVector<int64_t> piece = dst.getPieceShape();
     if (axis >= static_cast<int64_t>(piece.size()) ||
         piece[axis] % getGroupSize() != 0)
       return emitOpError("an in-place shuffle needs the destination's axis ")
