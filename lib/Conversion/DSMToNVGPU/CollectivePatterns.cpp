@@ -173,25 +173,7 @@ public:
     int64_t words = accessBytes / 4;
     int64_t srcBytes = countVectors(srcShape, width) * accessBytes;
     auto [inGroup, base] = group();
-
-    if (!arrived)
-      ClusterArriveOp::create(b, loc, UnitAttr());
-    ClusterWaitOp::create(b, loc);
-    Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
-    {
-      auto first = scf::IfOp::create(
-          b, loc,
-          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tid, cst(0)),
-          /*withElseRegion=*/false);
-      OpBuilder::InsertionGuard g(b);
-      b.setInsertionPointToStart(first.thenBlock());
-      Value bytes = arith::ConstantIntOp::create(b, loc, b.getI32Type(),
-                                                 spec.groupSize * srcBytes);
-      NVVM::MBarrierArriveExpectTxOp::create(
-          b, loc, Type(), barrier, bytes,
-          NVVM::MemScopeKindAttr::get(b.getContext(), NVVM::MemScopeKind::CTA),
-          b.getBoolAttr(false), Value());
-    }
+    beginPush(barrier, spec.groupSize * srcBytes, arrived);
 
     // st.async of `words` 32-bit registers: slot, peer barrier, values.
     std::string regs, constraints = "l,l";
@@ -265,23 +247,12 @@ public:
       slotBytes *= extent;
     slotBytes /= spec.groupSize;
 
-    if (!arrived)
-      ClusterArriveOp::create(b, loc, UnitAttr());
-    ClusterWaitOp::create(b, loc);
-    Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
-    auto first = scf::IfOp::create(
-        b, loc,
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tid, cst(0)),
-        /*withElseRegion=*/false);
+    scf::IfOp first =
+        beginPush(barrier, (spec.groupSize - 1) * slotBytes, arrived);
     {
+      // The copies follow the arm, in the first thread's block.
       OpBuilder::InsertionGuard g(b);
-      b.setInsertionPointToStart(first.thenBlock());
-      Value bytes = arith::ConstantIntOp::create(
-          b, loc, b.getI32Type(), (spec.groupSize - 1) * slotBytes);
-      NVVM::MBarrierArriveExpectTxOp::create(
-          b, loc, Type(), barrier, bytes,
-          NVVM::MemScopeKindAttr::get(b.getContext(), NVVM::MemScopeKind::CTA),
-          b.getBoolAttr(false), Value());
+      b.setInsertionPoint(first.thenBlock()->getTerminator());
       Value slot = gep(dstPtr, mul(inGroup, slotBytes));
       Value size =
           arith::ConstantIntOp::create(b, loc, b.getI32Type(), slotBytes);
@@ -308,6 +279,29 @@ public:
   }
 
 private:
+  /// The start of both pushes: the cluster barrier (its arrive skipped
+  /// when the caller `arrived`), then the first executing thread arms this
+  /// rank's barrier for `expectedBytes`. Returns that thread's block.
+  scf::IfOp beginPush(Value barrier, int64_t expectedBytes, bool arrived) {
+    if (!arrived)
+      ClusterArriveOp::create(b, loc, UnitAttr());
+    ClusterWaitOp::create(b, loc);
+    Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+    auto first = scf::IfOp::create(
+        b, loc,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tid, cst(0)),
+        /*withElseRegion=*/false);
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(first.thenBlock());
+    Value bytes =
+        arith::ConstantIntOp::create(b, loc, b.getI32Type(), expectedBytes);
+    NVVM::MBarrierArriveExpectTxOp::create(
+        b, loc, Type(), barrier, bytes,
+        NVVM::MemScopeKindAttr::get(b.getContext(), NVVM::MemScopeKind::CTA),
+        b.getBoolAttr(false), Value());
+    return first;
+  }
+
   /// Every slice has landed once this rank's phase completes.
   void waitPhase(Value barrier, Value phase) {
     Value parity = arith::ExtUIOp::create(b, loc, b.getI32Type(), phase);

@@ -1121,11 +1121,7 @@ void KernelEmitter::emitShuffleProducer() {
 
 void KernelEmitter::emitShuffleConsumer(ArrayRef<Value> accs) {
   int64_t threads = p.numConsumers * kWarpgroupThreads;
-  auto fenceProxyAsync = [&] {
-    NVVM::FenceProxyOp::create(
-        b, loc, NVVM::ProxyKindAttr::get(ctx, NVVM::ProxyKind::async_shared),
-        NVVM::SharedSpaceAttr::get(ctx, NVVM::SharedSpace::shared_cta));
-  };
+
   if (p.shufflePush) {
     // In-place push: act(C) goes straight into this rank's slot of the
     // gathered slices, which the TMA unit copies into every peer's same
@@ -1157,7 +1153,9 @@ void KernelEmitter::emitShuffleConsumer(ArrayRef<Value> accs) {
                       b.getI64IntegerAttr(threads), /*arrived=*/false);
     // The gathered slices were written through the generic proxy; wgmma
     // reads them through the async proxy.
-    fenceProxyAsync();
+    NVVM::FenceProxyOp::create(
+        b, loc, NVVM::ProxyKindAttr::get(ctx, NVVM::ProxyKind::async_shared),
+        NVVM::SharedSpaceAttr::get(ctx, NVVM::SharedSpace::shared_cta));
     namedBarrier(9, threads);
   }
 
