@@ -77,7 +77,9 @@ def func_name(w):
 def linalg_text(w, dynamic_m=False, weight_layout="kn"):
     """One function holding the workload's chain as linalg on tensors.
     weight_layout "nk": PyTorch Linear weights [out, in] (what bench.py's
-    eager chain holds), through the Python package's generator."""
+    eager chain holds), through the Python package's generator, and conv
+    chains as a bf16 PyTorch model has them: FHWC filters (OIHW in
+    channels_last memory) and a bf16 result."""
     if dynamic_m or w.kind == "gemm" or (weight_layout == "nk" and
                                          w.kind != "conv"):
         sys.path.insert(0, os.path.join(ROOT, "python"))
@@ -93,7 +95,10 @@ def linalg_text(w, dynamic_m=False, weight_layout="kn"):
         body = gen.gated(fn, w.m, w.n, w.k, w.l)
     elif w.kind == "conv":
         batch, ic, h, wd, oc1, oc2, k1, k2 = w.conv
-        body = gen.conv(fn, ic, h, wd, oc1, oc2, k1, k2, batch=batch)
+        torch_like = weight_layout == "nk"
+        body = gen.conv(fn, ic, h, wd, oc1, oc2, k1, k2, batch=batch,
+                        filters="fhwc" if torch_like else "hwcf",
+                        out="bf16" if torch_like else "f32")
     else:
         raise ValueError("unknown workload kind " + w.kind)
     return gen.MAPS + gen.strip_checks(body)
@@ -197,8 +202,9 @@ def main():
     ap.add_argument("--lower-options", default="",
                     help="extra --lower-to-nvvm options, e.g. multicast-a=true")
     ap.add_argument("--weight-layout", choices=("kn", "nk"), default="kn",
-                    help="nk: PyTorch Linear weights [out, in], as "
-                         "scripts/bench/bench.py passes them")
+                    help="nk: PyTorch Linear weights [out, in], FHWC "
+                         "conv filters (OIHW, channels_last) and bf16 conv "
+                         "results, as scripts/bench/bench.py passes them")
     ap.add_argument("--search-options", default="",
                     help="extra --dsm-search options, e.g. deterministic")
     ap.add_argument("--suffix", default="",

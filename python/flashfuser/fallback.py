@@ -56,6 +56,7 @@ class ChainForm:
     l: int                     # 0 for gemm
     layouts: Tuple[str, ...]   # per weight: "kn" [in, out] or "nk" [out, in]
     conv: int = 0              # ffn over NHWC images: first filter size (1, 3)
+    # (conv chains: layouts "kn" = HWCF filters, "nk" = FHWC)
 
 
 def weight_layout(spec: dict, rows: int, cols: int) -> str:
@@ -88,34 +89,47 @@ def weight_layout(spec: dict, rows: int, cols: int) -> str:
         f"nor [out, in] = {nk}")
 
 
-def _conv_form(chain: dict, ins: Sequence[dict], out: dict) -> int:
-    """The first filter size of an ffn over NHWC images: x [B, H, W, C],
-    w1 [R, R, C, N] (HWCF), w2 [1, 1, N, L], out [B, H, W, L]. Stride 1,
-    dilation 1 and zero padding (R - 1) / 2 are implied, not recorded: they
-    are the only convolutions the lowering accepts (1x1, and 3x3 pad 1 in
-    KernelPlan's im2col matcher), and the equal input and output image
-    sizes check the padding."""
+def _conv_form(chain: dict, ins: Sequence[dict],
+               out: dict) -> Tuple[int, Tuple[str, str]]:
+    """The first filter size and the filters' layouts of an ffn over NHWC
+    images: x [B, H, W, C], out [B, H, W, L], and filters either HWCF
+    (layout "kn": w1 [R, R, C, N], w2 [1, 1, N, L]) or FHWC (layout "nk":
+    w1 [N, R, R, C], w2 [L, 1, 1, N], PyTorch's OIHW weights in
+    channels_last memory). Stride 1, dilation 1 and zero padding (R - 1) / 2
+    are implied, not recorded: they are the only convolutions the lowering
+    accepts (1x1, and 3x3 pad 1 in KernelPlan's im2col matcher), and the
+    equal input and output image sizes check the padding."""
     x, w1, w2 = (list(t["shape"]) for t in ins)
     o = list(out["shape"])
     n, l, k = chain["n"], chain["l"], chain["k"]
     if len(w1) != 4 or len(w2) != 4 or len(o) != 4 or -1 in x:
         raise FallbackUnavailable(
             f"convolution chain with shapes x {x}, w1 {w1}, w2 {w2}, out {o} "
-            f"(expected NHWC x, HWCF filters and a static batch)")
+            f"(expected NHWC x, HWCF or FHWC filters and a static batch)")
+    layouts = tuple(t.get("layout", "kn") for t in ins[1:])
+    if any(lay not in ("kn", "nk") for lay in layouts):
+        raise FallbackUnavailable(f"filter layouts {list(layouts)} (expected "
+                                  f"'kn' for HWCF or 'nk' for FHWC)")
     b, h, w, c = x
-    r = w1[0]
-    if w1 != [r, r, c, n] or r not in (1, 3) or r * r * c != k:
+    fhwc1, fhwc2 = (lay == "nk" for lay in layouts)
+    r = w1[1] if fhwc1 else w1[0]
+    want1 = [n, r, r, c] if fhwc1 else [r, r, c, n]
+    if w1 != want1 or r not in (1, 3) or r * r * c != k:
         raise FallbackUnavailable(
-            f"first filter {w1} is not a 1x1 or 3x3 [R, R, {c}, {n}] filter "
-            f"with R*R*C = K = {k}")
-    if w2 != [1, 1, n, l]:
-        raise FallbackUnavailable(f"second filter {w2} is not [1, 1, {n}, "
-                                  f"{l}]")
+            f"first filter {w1} is not a 1x1 or 3x3 {_filter_dims(fhwc1)} "
+            f"filter {want1} with R*R*C = K = {k}")
+    want2 = [l, 1, 1, n] if fhwc2 else [1, 1, n, l]
+    if w2 != want2:
+        raise FallbackUnavailable(f"second filter {w2} is not {want2}")
     if o != [b, h, w, l] or chain["m"] != b * h * w:
         raise FallbackUnavailable(
             f"output {o} and M = {chain['m']} do not match a stride-1 'same' "
             f"convolution of x {x}")
-    return r
+    return r, layouts
+
+
+def _filter_dims(fhwc: bool) -> str:
+    return "FHWC [F, R, R, C]" if fhwc else "HWCF [R, R, C, F]"
 
 
 def chain_form(manifest: dict) -> ChainForm:
@@ -154,8 +168,7 @@ def chain_form(manifest: dict) -> ChainForm:
         if kind != "ffn":
             raise FallbackUnavailable(f"{kind} chains over images have no "
                                       f"unfused form")
-        conv = _conv_form(chain, ins, out)
-        layouts = ("kn", "kn")   # HWCF filters are [in, out] per tap
+        conv, layouts = _conv_form(chain, ins, out)
     else:
         conv = 0
         x, o = list(ins[0]["shape"]), list(out["shape"])
@@ -313,11 +326,20 @@ def _binder(form: ChainForm) -> Callable:
         return bind
 
     l1, l2 = form.layouts
+
+    def pointwise(w2):
+        """The 1x1 second filter as the [N, L] matrix of the last GEMM."""
+        return w2.view(l, n).t() if l2 == "nk" else w2.view(n, l)
+
     if form.conv == 3:
         conv2d = F.conv2d
 
         def bind(w1, w2):
-            f, b = w1.permute(3, 2, 0, 1), w2.view(n, l)
+            # OIHW views: an FHWC filter is OIHW in channels_last memory,
+            # cuDNN's own layout; an HWCF one is transformed by cuDNN on
+            # every call (docs/runtime.md, "Fallback").
+            f = w1.permute(0, 3, 1, 2) if l1 == "nk" else w1.permute(3, 2, 0, 1)
+            b = pointwise(w2)
 
             def run(x, out):
                 # NHWC storage viewed as NCHW is channels_last, which cuDNN
@@ -332,7 +354,8 @@ def _binder(form: ChainForm) -> Callable:
 
     if form.conv == 1:
         def bind(w1, w2):
-            a, b = w1.view(-1, n), w2.view(n, l)
+            a = w1.view(n, -1).t() if l1 == "nk" else w1.view(-1, n)
+            b = pointwise(w2)
             k = a.shape[0]
 
             def run(x, out):

@@ -290,6 +290,12 @@ C5 = {"activation": "relu", "dtype": "bf16", "kind": "ffn",
                  {"dtype": "bf16", "name": "in1", "shape": [3, 3, 64, 64]},
                  {"dtype": "bf16", "name": "in2", "shape": [1, 1, 64, 256]}],
       "outputs": [{"dtype": "f32", "name": "out", "shape": [1, 56, 56, 256]}]}
+# C5 with FHWC filters (PyTorch's OIHW in channels_last memory).
+C5_FHWC = {**C5, "inputs": [
+    C5["inputs"][0],
+    {"dtype": "bf16", "name": "in1", "shape": [64, 3, 3, 64], "layout": "nk"},
+    {"dtype": "bf16", "name": "in2", "shape": [256, 1, 1, 64],
+     "layout": "nk"}]}
 
 
 def form(chain):
@@ -321,6 +327,12 @@ class ChainFormTest(unittest.TestCase):
         self.assertEqual((c1.conv, c1.out_dtype, c1.layouts),
                          (1, "f32", ("kn", "kn")))
         self.assertEqual((c5.conv, c5.n, c5.l), (3, 64, 256))
+        fhwc = form(C5_FHWC)
+        self.assertEqual((fhwc.conv, fhwc.n, fhwc.l, fhwc.layouts),
+                         (3, 64, 256, ("nk", "nk")))
+        c1nk = edited(C1, inputs__1__shape=[256, 1, 1, 64],
+                      inputs__1__layout="nk")
+        self.assertEqual(form(c1nk).layouts, ("nk", "kn"))
         gemm = form(manifest()["chain"])
         self.assertEqual((gemm.kind, gemm.layouts, gemm.l), ("gemm", ("kn",),
                                                              0))
@@ -356,6 +368,12 @@ class ChainFormTest(unittest.TestCase):
                     inputs=C1["inputs"] + [C1["inputs"][1]]), "over images"),
             (edited(C5, inputs__1__shape=[5, 5, 64, 64]), "1x1 or 3x3"),
             (edited(C5, outputs__0__shape=[1, 54, 54, 256]), "stride-1"),
+            # An HWCF shape labelled FHWC, and an FHWC one unlabelled.
+            (edited(C5, inputs__1__layout="nk"), "FHWC"),
+            (edited(C5_FHWC, inputs__1__layout=None), "HWCF"),
+            (edited(C5_FHWC, inputs__2__shape=[1, 1, 64, 256]),
+             "second filter"),
+            (edited(C5_FHWC, inputs__2__layout="ok"), "filter layouts"),
         ]
         for chain, message in cases:
             with self.assertRaisesRegex(FallbackUnavailable, message):

@@ -145,14 +145,24 @@ class UnfusedChainTest(Case):
         for r in (1, 3):
             w1 = self.rand(r, r, c, n, fan_in=r * r * c)  # HWCF
             w2 = self.rand(1, 1, n, l, fan_in=n)
-            form = ChainForm("ffn", "relu", "bf16", "f32", n, l, ("kn", "kn"),
-                             conv=r)
-            out = self.run_chain(form, x, w1, w2, out_shape=(b, h, w, l))
+            # FHWC: PyTorch's OIHW filters in channels_last memory.
+            o1 = w1.permute(3, 2, 0, 1).contiguous(
+                memory_format=t.channels_last)
+            o2 = w2.permute(3, 2, 0, 1).contiguous(
+                memory_format=t.channels_last)
             ref = F.conv2d(x.float().permute(0, 3, 1, 2),
                            w1.float().permute(3, 2, 0, 1), padding=r // 2)
             ref = reference_act("relu", ref)
             ref = F.conv2d(ref, w2.float().permute(3, 2, 0, 1))
-            self.assertClose(out, ref.permute(0, 2, 3, 1), f"conv {r}x{r}")
+            for layouts, f1, f2 in ((("kn", "kn"), w1, w2),
+                                    (("nk", "nk"), o1.permute(0, 2, 3, 1),
+                                     o2.permute(0, 2, 3, 1))):
+                form = ChainForm("ffn", "relu", "bf16", "f32", n, l, layouts,
+                                 conv=r)
+                self.assertTrue(f1.is_contiguous() and f2.is_contiguous())
+                out = self.run_chain(form, x, f1, f2, out_shape=(b, h, w, l))
+                self.assertClose(out, ref.permute(0, 2, 3, 1),
+                                 f"conv {r}x{r} {layouts}")
         self.assertEqual(x.dtype, t.bfloat16)
 
 

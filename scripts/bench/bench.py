@@ -181,21 +181,25 @@ def rel_err(out, ref):
 # Ours: a compiled bundle through the Python package
 # --------------------------------------------------------------------------
 
-def ours_inputs(w, inputs):
-    """The eager inputs as the bundle takes them: PyTorch Linear weights
-    [out, in] as they are (bundles compiled with `compile-workloads.py
-    --weight-layout nk`), the merged gate|up weight split into its two row
-    blocks (views, no copy). Conv chains: the channels_last activation is
-    already NHWC in memory (a permuted view, no copy); the filters are
-    repacked once from OIHW to the bundle's HWIO, as a framework would
-    prepare static weights, outside the timed region."""
+def ours_inputs(w, inputs, specs):
+    """The eager inputs as the bundle takes them (`specs`: its manifest's
+    inputs): PyTorch Linear weights [out, in] as they are (bundles compiled
+    with `compile-workloads.py --weight-layout nk`), the merged gate|up
+    weight split into its two row blocks (views, no copy). Conv chains: the
+    channels_last activation is already NHWC in memory (a permuted view, no
+    copy); so are the channels_last OIHW filters FHWC ("nk" bundles, the
+    same tensors as eager's); for HWCF ("kn") bundles they are repacked
+    once, as a framework would prepare static weights, outside the timed
+    region."""
     if w.kind == "gated_ffn":
         x, wgu, wd = inputs
         return (x, wgu[:w.n], wgu[w.n:], wd)
     if w.kind == "conv":
-        x, c1, c2 = inputs
-        return (x.permute(0, 2, 3, 1), c1.permute(2, 3, 1, 0).contiguous(),
-                c2.permute(2, 3, 1, 0).contiguous())
+        x, *filters = inputs
+        return (x.permute(0, 2, 3, 1),) + tuple(
+            f.permute(0, 2, 3, 1) if spec.get("layout") == "nk"
+            else f.permute(2, 3, 1, 0).contiguous()
+            for f, spec in zip(filters, specs[1:]))
     return inputs
 
 
@@ -218,7 +222,7 @@ def ours_callable(w, inputs, bundles, fallback="never"):
         return None, None
     import flashfuser
     kernel = flashfuser.load(path, fallback=fallback)
-    args = ours_inputs(w, inputs)
+    args = ours_inputs(w, inputs, kernel.inputs)
     want = [[x.shape[0] if d == -1 else d for d in t["shape"]]
             for t, x in zip(kernel.inputs, args)]
     got = [list(a.shape) for a in args]

@@ -2,10 +2,10 @@
 // REQUIRES: ptxas
 // The ResNet conv chains of the paper, 1x1 -> 1x1 (C1-C4) and 3x3 -> 1x1
 // (C5-C8, the first GEMM reading the im2col of the input through 4-D TMA
-// boxes of whole image rows), at batch 1 and 32, from linalg on tensors to
-// assembled sm_90a cluster kernels: every kernel's PTX holds wgmma, TMA and
-// mbarriers (mapa and barrier.cluster when its cluster has more than one
-// CTA) and ptxas -v reports no spills.
+// boxes of whole image rows), at batch 1 and 32, with HWCF filters and an f32 result,
+// from linalg on tensors to assembled sm_90a cluster kernels: every kernel's
+// PTX holds wgmma, TMA and mbarriers (mapa and barrier.cluster when its
+// cluster has more than one CTA) and ptxas -v reports no spills.
 // RUN: rm -rf %t && ff-opt %s --dsm-fuse --dsm-search --lower-to-nvvm="emit-bundle=%t format=bin" -o /dev/null
 // RUN: %python %ff_src_root/scripts/check-bundles.py --ptxas %ptxas %t | FileCheck %s --check-prefix=BUNDLE
 // BUNDLE-DAG: OK c1_b1_0 cluster=

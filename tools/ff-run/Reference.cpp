@@ -163,20 +163,26 @@ bool ff::run::computeReference(const Driver &d, const Manifest &man, int64_t m,
   DeviceBuffer h0(d), h1(d), col(d), w1f(d);
   CUdeviceptr aPtr = x.device, bPtr = w1.device;
   DType aType = x.dtype, bType = w1.dtype;
+  // A filter's taps: HWCF [KH, KW, C, F] ("kn") or FHWC [F, KH, KW, C]
+  // ("nk").
+  bool fhwc = w1.layout == "nk";
   bool conv = x.shape.size() == 4 && w1.shape.size() == 4 &&
-              w1.layout != "nk" && (w1.shape[0] > 1 || w1.shape[1] > 1);
+              (w1.shape[fhwc ? 1 : 0] > 1 || w1.shape[fhwc ? 2 : 1] > 1);
   if (conv) {
     // A KH x KW convolution, stride 1, "same" zero padding, of the NHWC
-    // input with the HWCF filter [KH, KW, C, F]: the first GEMM is the
-    // host-side im2col of the input, [N*H*W, KH*KW*C] in fp32 with column
-    // (r*KW + s)*C + c = x[n, h + r - KH/2, w + s - KW/2, c] (zero outside
-    // the image), times the filter's row-major [KH*KW*C, F] matrix in fp32.
+    // input: the first GEMM is the host-side im2col of the input,
+    // [N*H*W, KH*KW*C] in fp32 with column (r*KW + s)*C + c =
+    // x[n, h + r - KH/2, w + s - KW/2, c] (zero outside the image), times
+    // the filter in fp32, which is the row-major [KH*KW*C, F] matrix (HWCF)
+    // or the K-major [F, KH*KW*C] one (FHWC).
     int64_t nImg = x.shape[0], hh = x.shape[1], ww = x.shape[2],
-            cc = x.shape[3], kh = w1.shape[0], kw = w1.shape[1];
-    if (w1.shape[2] != cc || kh % 2 == 0 || kw % 2 == 0 ||
+            cc = x.shape[3], kh = w1.shape[fhwc ? 1 : 0],
+            kw = w1.shape[fhwc ? 2 : 1];
+    if (w1.shape[fhwc ? 3 : 2] != cc || kh % 2 == 0 || kw % 2 == 0 ||
         nImg * hh * ww != m) {
       error = "no reference for this convolution: expected an NHWC input "
-              "of M = N*H*W pixels and an odd [KH, KW, C, F] filter";
+              "of M = N*H*W pixels and an odd [KH, KW, C, F] (HWCF) or "
+              "[F, KH, KW, C] (FHWC) filter";
       return false;
     }
     k = kh * kw * cc;

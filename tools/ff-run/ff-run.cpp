@@ -263,10 +263,11 @@ int main(int argc, char **argv) {
     t.layout = spec.layout;
     float scale = 1.f;
     if (i > 0 && t.shape.size() >= 2) {
-      // A weight's fan-in: [out, in] for "nk", else all but the innermost
-      // (out) extent, which also covers a 1x1 conv's HWCF filter.
+      // A weight's fan-in: all but the outermost (out) extent for "nk"
+      // ([out, in], or a conv's FHWC filter), else all but the innermost
+      // one (a conv's HWCF filter).
       int64_t fanIn =
-          t.layout == "nk" ? t.shape[1] : numel(t.shape) / t.shape.back();
+          numel(t.shape) / (t.layout == "nk" ? t.shape[0] : t.shape.back());
       scale = std::sqrt(3.f / float(fanIn));
     }
     run::InputValues drawn =

@@ -64,9 +64,11 @@ struct Gemm {
   /// Why the GEMM cannot be fused at all; empty when it can.
   std::string illegal;
 
-  // Convolutions (linalg.conv_2d_nhwc_hwcf), as GEMMs with M = N·OH·OW,
-  // N = F, K = KH·KW·C.
+  // Convolutions (linalg.conv_2d_nhwc_hwcf / _fhwc), as GEMMs with
+  // M = N·OH·OW, N = F, K = KH·KW·C. An FHWC filter [F, KH, KW, C] is the
+  // K-major [F, K] matrix (PyTorch's OIHW filter in channels_last memory).
   bool isConv = false;
+  bool filterFhwc = false;
   int64_t kh = 1, kw = 1, strideH = 1, strideW = 1, dilationH = 1,
           dilationW = 1;
   bool isPointwiseConv() const {
@@ -114,8 +116,14 @@ std::string checkGemmLegality(const Gemm &g, int64_t minDim) {
   return "";
 }
 
-std::optional<Gemm> matchConv(linalg::Conv2DNhwcHwcfOp conv) {
+/// The 2-D convolutions the pass reads as GEMMs.
+bool isConvOp(Operation *op) {
+  return isa<linalg::Conv2DNhwcHwcfOp, linalg::Conv2DNhwcFhwcOp>(op);
+}
+
+std::optional<Gemm> matchConv(linalg::LinalgOp conv) {
   Gemm g;
+  g.filterFhwc = isa<linalg::Conv2DNhwcFhwcOp>(conv);
   g.op = conv;
   g.isConv = true;
   g.lhs = conv.getDpsInputOperand(0);
@@ -125,16 +133,22 @@ std::optional<Gemm> matchConv(linalg::Conv2DNhwcHwcfOp conv) {
   auto output = dyn_cast<RankedTensorType>(conv->getResult(0).getType());
   if (!input || !filter || !output)
     return std::nullopt;
-  auto strides = llvm::to_vector(conv.getStrides().getValues<int64_t>());
-  auto dilations = llvm::to_vector(conv.getDilations().getValues<int64_t>());
+  auto strides =
+      llvm::to_vector(conv->getAttrOfType<DenseIntElementsAttr>("strides")
+                          .getValues<int64_t>());
+  auto dilations =
+      llvm::to_vector(conv->getAttrOfType<DenseIntElementsAttr>("dilations")
+                          .getValues<int64_t>());
   g.strideH = strides[0];
   g.strideW = strides[1];
   g.dilationH = dilations[0];
   g.dilationW = dilations[1];
-  g.kh = filter.getDimSize(0);
-  g.kw = filter.getDimSize(1);
-  int64_t c = filter.getDimSize(2);
-  g.n = filter.getDimSize(3);
+  // HWCF [KH, KW, C, F] or FHWC [F, KH, KW, C].
+  unsigned first = g.filterFhwc ? 1 : 0;
+  g.kh = filter.getDimSize(first);
+  g.kw = filter.getDimSize(first + 1);
+  int64_t c = filter.getDimSize(first + 2);
+  g.n = filter.getDimSize(g.filterFhwc ? 0 : 3);
   g.k = ShapedType::isDynamic(g.kh) || ShapedType::isDynamic(g.kw) ||
                 ShapedType::isDynamic(c)
             ? ShapedType::kDynamic
@@ -160,9 +174,8 @@ std::optional<Gemm> matchGemm(Operation *op) {
     return std::nullopt;
   if (!linalgOp.hasPureTensorSemantics()) {
     // Report GEMMs on buffers, which the pass cannot move into a region.
-    if (!isa<linalg::Conv2DNhwcHwcfOp>(op) &&
-        (linalgOp.getNumDpsInputs() != 2 ||
-         !linalg::isaContractionOpInterface(linalgOp)))
+    if (!isConvOp(op) && (linalgOp.getNumDpsInputs() != 2 ||
+                          !linalg::isaContractionOpInterface(linalgOp)))
       return std::nullopt;
     Gemm g;
     g.op = op;
@@ -173,8 +186,8 @@ std::optional<Gemm> matchGemm(Operation *op) {
   }
   if (linalgOp->getNumResults() != 1)
     return std::nullopt;
-  if (auto conv = dyn_cast<linalg::Conv2DNhwcHwcfOp>(op))
-    return matchConv(conv);
+  if (isConvOp(op))
+    return matchConv(linalgOp);
   if (linalgOp.getNumDpsInputs() != 2 ||
       !linalg::isaContractionOpInterface(linalgOp))
     return std::nullopt;
@@ -686,7 +699,7 @@ void BodyBuilder::cloneOp(Operation *op) {
 }
 
 void BodyBuilder::emitConvAsMatmul(const Gemm &g) {
-  auto conv = cast<linalg::Conv2DNhwcHwcfOp>(g.op);
+  auto conv = cast<linalg::LinalgOp>(g.op);
   Location loc = conv.getLoc();
   OpBuilder &b = builder;
   Value input = resolve(g.lhs->get());
@@ -742,7 +755,12 @@ void BodyBuilder::emitConvAsMatmul(const Gemm &g) {
               })
               ->getResult(0);
   }
-  Value rhs = tensor::CollapseShapeOp::create(b, loc, filter, toRows);
+  // HWCF collapses to the row-major [K, F], FHWC to the K-major [F, K]
+  // that a matmul with maps (m, k), (n, k), (m, n) reads.
+  Value rhs = tensor::CollapseShapeOp::create(
+      b, loc, filter,
+      g.filterFhwc ? SmallVector<ReassociationIndices>{{0}, {1, 2, 3}}
+                   : toRows);
 
   // A zero-filled init is rebuilt in 2-D; anything else is reshaped.
   Value origInit = conv.getDpsInitOperand(0)->get();
@@ -757,9 +775,21 @@ void BodyBuilder::emitConvAsMatmul(const Gemm &g) {
   } else {
     init = tensor::CollapseShapeOp::create(b, loc, resolve(origInit), toRows);
   }
-  Value mm = linalg::MatmulOp::create(b, loc, TypeRange{init.getType()},
-                                      ValueRange{lhs, rhs}, ValueRange{init})
-                 ->getResult(0);
+  SmallVector<NamedAttribute> mmAttrs;
+  if (g.filterFhwc) {
+    AffineExpr m, n, k;
+    bindDims(b.getContext(), m, n, k);
+    auto map = [&](ArrayRef<AffineExpr> r) -> Attribute {
+      return AffineMapAttr::get(AffineMap::get(3, 0, r, b.getContext()));
+    };
+    mmAttrs.push_back(b.getNamedAttr(
+        "indexing_maps",
+        b.getArrayAttr({map({m, k}), map({n, k}), map({m, n})})));
+  }
+  Value mm =
+      linalg::MatmulOp::create(b, loc, TypeRange{init.getType()},
+                               ValueRange{lhs, rhs}, ValueRange{init}, mmAttrs)
+          ->getResult(0);
   SmallVector<OpFoldResult> outShape{
       dynBatch ? OpFoldResult(dynBatch)
                : OpFoldResult(b.getIndexAttr(outType.getDimSize(0))),

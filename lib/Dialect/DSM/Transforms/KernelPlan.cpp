@@ -232,10 +232,11 @@ static int resolveInput(Value v, KernelPlan &plan) {
 ///   (m, k) -> (m floordiv HW, (m mod HW) floordiv W + k floordiv 3C,
 ///              m mod W + (k mod 3C) floordiv C, k mod C),
 /// i.e. k = (3r + s) C + c (tap-major, channel-minor: the order of a
-/// [3, 3, C, F] filter collapsed to [9C, F], which `filter` must be). Records
+/// [3, 3, C, F] filter collapsed to [9C, F] or, when the matmul reads it
+/// K-major, of an [F, 3, 3, C] filter collapsed to [F, 9C]). Records
 /// H, W, C in `plan`; returns the chain input, or -1 with `why`.
-static int matchIm2col(linalg::GenericOp g, Value filter, KernelPlan &plan,
-                       std::string &why) {
+static int matchIm2col(linalg::GenericOp g, Value filter, bool filterKMajor,
+                       KernelPlan &plan, std::string &why) {
   why = "the first matmul reads an im2col generic that is not a 3x3, "
         "stride 1, pad 1 convolution of a chain input";
   if (g.getNumDpsInputs() != 1 || g.getNumDpsInits() != 1 ||
@@ -278,15 +279,24 @@ static int matchIm2col(linalg::GenericOp g, Value filter, KernelPlan &plan,
           "not the tap-major, channel-minor 3x3 im2col of its padded input";
     return -1;
   }
-  // The filter [3, 3, C, F] collapsed to [9C, F]: row k is tap k / C,
+  // The filter [3, 3, C, F] collapsed to [9C, F] (HWCF) or [F, 3, 3, C]
+  // collapsed to the K-major [F, 9C] (FHWC): either way k is tap k / C,
   // channel k mod C, the order of the map above.
   auto collapse = filter.getDefiningOp<tensor::CollapseShapeOp>();
   auto fType = collapse ? cast<RankedTensorType>(collapse.getSrcType())
                         : RankedTensorType();
-  if (!fType || fType.getRank() != 4 || fType.getDimSize(0) != 3 ||
-      fType.getDimSize(1) != 3 || fType.getDimSize(2) != c) {
-    why = "a 3x3 convolution's filter must be a [3, 3, C, F] chain input "
-          "collapsed to [9C, F]";
+  // The matmul reads the collapsed filter row-major (HWCF) or K-major
+  // (FHWC); the filter's layout must be the one that reading implies.
+  unsigned first = filterKMajor ? 1 : 0;
+  SmallVector<ReassociationIndices> groups =
+      filterKMajor ? SmallVector<ReassociationIndices>{{0}, {1, 2, 3}}
+                   : SmallVector<ReassociationIndices>{{0, 1, 2}, {3}};
+  if (!fType || fType.getRank() != 4 ||
+      collapse.getReassociationIndices() != groups ||
+      fType.getDimSize(first) != 3 || fType.getDimSize(first + 1) != 3 ||
+      fType.getDimSize(first + 2) != c) {
+    why = "a 3x3 convolution's filter must be a [3, 3, C, F] (HWCF) or "
+          "[F, 3, 3, C] (FHWC) chain input collapsed to [9C, F] or [F, 9C]";
     return -1;
   }
   if (c % 64 != 0) {
@@ -374,7 +384,7 @@ FailureOr<KernelPlan> mlir::dsm::planKernel(FusedChainOp op,
   int a = resolveInput(first.getInputs()[0], plan);
   if (auto im2col = first.getInputs()[0].getDefiningOp<linalg::GenericOp>();
       a < 0 && im2col) {
-    a = matchIm2col(im2col, first.getInputs()[1], plan, why);
+    a = matchIm2col(im2col, first.getInputs()[1], *rhsKMajor(first), plan, why);
     if (a < 0)
       return failure();
   }
@@ -581,10 +591,6 @@ FailureOr<KernelPlan> mlir::dsm::planKernel(FusedChainOp op,
   // 3x3 convolutions: an m tile is R whole rows of one image (R the largest
   // divisor of H with R * W <= blk_m), loaded per k tile as one 4-D box.
   if (plan.convW) {
-    if (plan.bKMajor) {
-      why = "a 3x3 convolution's filter must be row-major [9C, F]";
-      return failure();
-    }
     if (plan.kind == ChainKind::gemm && plan.clusterN > 1) {
       why = "3x3 convolutions are not lowered with A multicast (GEMM "
             "clusters along n)";

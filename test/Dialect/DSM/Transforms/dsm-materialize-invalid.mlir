@@ -284,6 +284,42 @@ func.func @channel_major(%x: tensor<2x14x14x64xbf16>, %w: tensor<3x3x64x128xbf16
 
 // -----
 
+// An FHWC filter [F, 3, 3, C] collapsed to [F, 9C] but read row-major, as
+// if it were [9C, F] (F = 9C makes the types agree): refused.
+// expected-error @+2 {{schedule cannot be lowered: a 3x3 convolution's filter must be a [3, 3, C, F] (HWCF) or [F, 3, 3, C] (FHWC) chain input collapsed to [9C, F] or [F, 9C]}}
+func.func @fhwc_read_row_major(%x: tensor<2x14x14x64xbf16>, %w: tensor<576x3x3x64xbf16>) -> tensor<2x14x14x576xbf16> {
+  %r = dsm.fused_chain gemm (%x, %w) {schedule = #dsm.schedule<cluster = [1, 1, 1, 1], block = [128, 64, 64, 16], grid = [4, 9, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [], collectives = [], stages = 4, cost_ns = 1000>}
+      : (tensor<2x14x14x64xbf16>, tensor<576x3x3x64xbf16>) -> tensor<2x14x14x576xbf16> {
+  ^bb0(%a: tensor<2x14x14x64xbf16>, %b: tensor<576x3x3x64xbf16>):
+    %cst = arith.constant 0.0 : f32
+    %bz = arith.constant 0.0 : bf16
+    %p = tensor.pad %a low[0, 1, 1, 0] high[0, 1, 1, 0] {
+    ^bb0(%i0: index, %i1: index, %i2: index, %i3: index):
+      tensor.yield %bz : bf16
+    } : tensor<2x14x14x64xbf16> to tensor<2x16x16x64xbf16>
+    %ie = tensor.empty() : tensor<392x576xbf16>
+    %col = linalg.generic {indexing_maps = [affine_map<(m, k) -> (m floordiv 196, (m mod 196) floordiv 14 + k floordiv 192, m mod 14 + (k mod 192) floordiv 64, k mod 64)>, affine_map<(m, k) -> (m, k)>], iterator_types = ["parallel", "parallel"]} ins(%p : tensor<2x16x16x64xbf16>) outs(%ie : tensor<392x576xbf16>) {
+    ^bb0(%in: bf16, %o: bf16):
+      linalg.yield %in : bf16
+    } -> tensor<392x576xbf16>
+    %wc = tensor.collapse_shape %b [[0], [1, 2, 3]] : tensor<576x3x3x64xbf16> into tensor<576x576xbf16>
+    %e = tensor.empty() : tensor<392x576xf32>
+    %z = linalg.fill ins(%cst : f32) outs(%e : tensor<392x576xf32>) -> tensor<392x576xf32>
+    %mm = linalg.matmul ins(%col, %wc : tensor<392x576xbf16>, tensor<576x576xbf16>) outs(%z : tensor<392x576xf32>) -> tensor<392x576xf32>
+    %e2 = tensor.empty() : tensor<392x576xbf16>
+    %t = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%mm : tensor<392x576xf32>) outs(%e2 : tensor<392x576xbf16>) {
+    ^bb0(%in: f32, %o: bf16):
+      %v = arith.truncf %in : f32 to bf16
+      linalg.yield %v : bf16
+    } -> tensor<392x576xbf16>
+    %y = tensor.expand_shape %t [[0, 1, 2], [3]] output_shape [2, 14, 14, 576] : tensor<392x576xbf16> into tensor<2x14x14x576xbf16>
+    dsm.yield %y : tensor<2x14x14x576xbf16>
+  }
+  return %r : tensor<2x14x14x576xbf16>
+}
+
+// -----
+
 // One k tile is 64 channels of one tap.
 // expected-error @+2 {{schedule cannot be lowered: 3x3 convolutions need C to be a multiple of 64 (one k tile is 64 channels of one tap)}}
 func.func @narrow_channels(%x: tensor<1x14x14x32xbf16>, %w: tensor<3x3x32x128xbf16>) -> tensor<1x14x14x128xbf16> {

@@ -421,3 +421,49 @@ func.func @conv3x3(%x: tensor<2x14x14x128xbf16>, %w: tensor<3x3x128x128xbf16>) -
   return %r : tensor<2x14x14x128xbf16>
 }
 
+// -----
+
+// The same convolution with an FHWC filter [F, 3, 3, C] (PyTorch's OIHW in
+// channels_last memory) read K-major: the manifest marks it "nk" and views
+// it as [F, 9C]; the A boxes are unchanged, and each B box is 64 filters x
+// 64 k at (k0, n0), the K-major GEMM operand's load.
+// CHECK: module attributes {dsm.bundles = [{chain = {{.*}}{dtype = "bf16", layout = "nk", name = "in1", shape = array<i64: 128, 3, 3, 128>}
+// CHECK-SAME: {box = array<i64: 64, 14, 7, 1>, {{.*}}tensor = "in0"}
+// CHECK-SAME: {box = array<i64: 64, 64>, {{.*}}tensor = "in1", view = array<i64: 128, 1152>}
+// CHECK-LABEL: gpu.func @conv3x3_fhwc_0(
+// CHECK: scf.for %[[K:.*]] = %{{.*}} to %c18{{[_0-9]*}} step
+// CHECK: %[[K0:.*]] = arith.muli %[[K]], %c64{{[_0-9]*}} : index
+// CHECK: nvgpu.tma.async.load %{{.*}} -> memref<1x7x14x64xbf16, #gpu.address_space<workgroup>>
+// CHECK: nvgpu.tma.async.load %{{.*}}[%[[K0]], %{{.*}}], {{.*}} -> memref<64x64xbf16, #gpu.address_space<workgroup>>
+// CHECK: nvvm.wgmma.mma_async {{.*}}B[<bf16>, <one>, <col>]
+func.func @conv3x3_fhwc(%x: tensor<2x14x14x128xbf16>, %w: tensor<128x3x3x128xbf16>) -> tensor<2x14x14x128xbf16> {
+  %r = dsm.fused_chain gemm (%x, %w) {schedule = #dsm.schedule<cluster = [1, 1, 1, 1], block = [128, 128, 64, 16], grid = [4, 1, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [], collectives = [], stages = 4, cost_ns = 1000>}
+      : (tensor<2x14x14x128xbf16>, tensor<128x3x3x128xbf16>) -> tensor<2x14x14x128xbf16> {
+  ^bb0(%a: tensor<2x14x14x128xbf16>, %b: tensor<128x3x3x128xbf16>):
+    %cst = arith.constant 0.0 : f32
+    %bz = arith.constant 0.0 : bf16
+    %p = tensor.pad %a low[0, 1, 1, 0] high[0, 1, 1, 0] {
+    ^bb0(%i0: index, %i1: index, %i2: index, %i3: index):
+      tensor.yield %bz : bf16
+    } : tensor<2x14x14x128xbf16> to tensor<2x16x16x128xbf16>
+    %ie = tensor.empty() : tensor<392x1152xbf16>
+    %col = linalg.generic {indexing_maps = [affine_map<(m, k) -> (m floordiv 196, (m mod 196) floordiv 14 + k floordiv 384, m mod 14 + (k mod 384) floordiv 128, k mod 128)>, affine_map<(m, k) -> (m, k)>], iterator_types = ["parallel", "parallel"]} ins(%p : tensor<2x16x16x128xbf16>) outs(%ie : tensor<392x1152xbf16>) {
+    ^bb0(%in: bf16, %o: bf16):
+      linalg.yield %in : bf16
+    } -> tensor<392x1152xbf16>
+    %wc = tensor.collapse_shape %b [[0], [1, 2, 3]] : tensor<128x3x3x128xbf16> into tensor<128x1152xbf16>
+    %e = tensor.empty() : tensor<392x128xf32>
+    %z = linalg.fill ins(%cst : f32) outs(%e : tensor<392x128xf32>) -> tensor<392x128xf32>
+    %mm = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>] ins(%col, %wc : tensor<392x1152xbf16>, tensor<128x1152xbf16>) outs(%z : tensor<392x128xf32>) -> tensor<392x128xf32>
+    %e2 = tensor.empty() : tensor<392x128xbf16>
+    %t = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%mm : tensor<392x128xf32>) outs(%e2 : tensor<392x128xbf16>) {
+    ^bb0(%in: f32, %o: bf16):
+      %v = arith.truncf %in : f32 to bf16
+      linalg.yield %v : bf16
+    } -> tensor<392x128xbf16>
+    %y = tensor.expand_shape %t [[0, 1, 2], [3]] output_shape [2, 14, 14, 128] : tensor<392x128xbf16> into tensor<2x14x14x128xbf16>
+    dsm.yield %y : tensor<2x14x14x128xbf16>
+  }
+  return %r : tensor<2x14x14x128xbf16>
+}
+

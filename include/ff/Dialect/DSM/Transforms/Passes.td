@@ -65,8 +65,9 @@ def DSMFuseGemmChains : Pass<"dsm-fuse"> {
   let description = [{
     Finds chains of contractions in linalg on tensors (linalg.matmul in all
     its indexing-map forms, linalg.batch_matmul, contraction linalg.generic
-    ops, and linalg.conv_2d_nhwc_hwcf) connected through elementwise ops and
-    reshapes of the rows (torch-mlir's [B, S, H] <-> [B*S, H]), and moves
+    ops, linalg.conv_2d_nhwc_hwcf and linalg.conv_2d_nhwc_fhwc) connected
+    through elementwise ops and reshapes of the rows (torch-mlir's
+    [B, S, H] <-> [B*S, H]), and moves
     each legal chain into one `dsm.fused_chain` region:
 
     - `ffn`: C = A·B, elementwise ops (activation, bias, casts), E = C'·D;

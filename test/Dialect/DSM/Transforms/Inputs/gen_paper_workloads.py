@@ -7,8 +7,8 @@ lines on the structure of the dsm.fused_chain that --dsm-fuse must produce.
 
 Run from this directory: python3 gen_paper_workloads.py
 It rewrites ../fuse-paper-ffn.mlir, ../fuse-paper-gated.mlir,
-../fuse-paper-conv.mlir and the whole-pipeline conv tests
-test/Pipelines/paper-workloads-conv.mlir; commit them with any
+../fuse-paper-conv.mlir, ../fuse-paper-conv-fhwc.mlir and the whole-pipeline
+conv tests test/Pipelines/paper-workloads-conv{,-fhwc}.mlir; commit them with any
 change to this script. scripts/compile-workloads.py imports ffn(), gated()
 and conv() to compile the workloads of scripts/bench/workloads.py.
 """
@@ -177,9 +177,41 @@ func.func @{wid}(%x: tensor<{m}x{k}xbf16>, %wg: tensor<{n}x{k}xbf16>, %wu: tenso
 """
 
 
-def conv(wid, ic, h, w, oc1, oc2, k1, k2, batch=1):
-    assert k2 == 1
+def conv(wid, ic, h, w, oc1, oc2, k1, k2, batch=1, filters="hwcf",
+         out="f32"):
+    """filters: "hwcf" ([KH, KW, C, F], linalg.conv_2d_nhwc_hwcf) or "fhwc"
+    ([F, KH, KW, C], linalg.conv_2d_nhwc_fhwc: PyTorch's OIHW weight in
+    channels_last memory), which --dsm-fuse reads as K-major GEMM operands.
+    out: the chain's result type, "f32" (the accumulator) or "bf16" (a
+    truncf after the second conv, what a bf16 PyTorch model returns)."""
+    assert k2 == 1 and filters in ("hwcf", "fhwc") and out in ("f32", "bf16")
+    fhwc = filters == "fhwc"
+    f1 = f"{oc1}x{k1}x{k1}x{ic}" if fhwc else f"{k1}x{k1}x{ic}x{oc1}"
+    f2 = f"{oc2}x1x1x{oc1}" if fhwc else f"1x1x{oc1}x{oc2}"
+    # The collapsed filters and the matmuls that read them.
+    groups = "{{\\[\\[}}0], [1, 2, 3]]" if fhwc else "{{\\[\\[}}0, 1, 2], [3]]"
+    b1 = f"{oc1}x{k1 * k1 * ic}" if fhwc else f"{k1 * k1 * ic}x{oc1}"
+    b2 = f"{oc2}x{oc1}" if fhwc else f"{oc1}x{oc2}"
+    mm = ("linalg.matmul indexing_maps = [{{.*}}] " if fhwc
+          else "linalg.matmul ")
     rows = batch * h * w
+    img = f"{batch}x{h}x{w}x{oc2}"
+    if out == "bf16":
+        cast_check = f"""\
+// CHECK:           %[[T:.+]] = linalg.generic {{{{.*}}}} ins(%[[E]] : tensor<{rows}x{oc2}xf32>) outs(%{{{{.+}}}} : tensor<{rows}x{oc2}xbf16>)
+"""
+        result = "T"
+        cast_ir = f"""\
+  %y_init = tensor.empty() : tensor<{img}xbf16>
+  %y = linalg.generic {{indexing_maps = [#id4, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}} ins(%e : tensor<{img}xf32>) outs(%y_init : tensor<{img}xbf16>) {{
+  ^bb0(%a: f32, %o: bf16):
+    %t = arith.truncf %a : f32 to bf16
+    linalg.yield %t : bf16
+  }} -> tensor<{img}xbf16>
+"""
+    else:
+        cast_check, result, cast_ir = "", "E", ""
+    ret = "%y" if out == "bf16" else "%e"
     pad = (k1 - 1) // 2
     hp, wp = h + 2 * pad, w + 2 * pad
     if k1 == 1:
@@ -206,25 +238,27 @@ def conv(wid, ic, h, w, oc1, oc2, k1, k2, batch=1):
     kk = k1 * k1 * ic
     return f"""
 // CHECK-LABEL: func.func @{wid}(
-// CHECK-SAME:      %[[X:[a-z0-9]+]]: tensor<{batch}x{h}x{w}x{ic}xbf16>, %[[W1:[a-z0-9]+]]: tensor<{k1}x{k1}x{ic}x{oc1}xbf16>, %[[W2:[a-z0-9]+]]: tensor<1x1x{oc1}x{oc2}xbf16>
+// CHECK-SAME:      %[[X:[a-z0-9]+]]: tensor<{batch}x{h}x{w}x{ic}xbf16>, %[[W1:[a-z0-9]+]]: tensor<{f1}xbf16>, %[[W2:[a-z0-9]+]]: tensor<{f2}xbf16>
 // CHECK:         %[[R:.+]] = dsm.fused_chain ffn(%[[X]], %[[W1]], %[[W2]])
-// CHECK-SAME:        -> tensor<{batch}x{h}x{w}x{oc2}xf32>
-// CHECK-NEXT:    ^bb0(%[[BX:.+]]: tensor<{batch}x{h}x{w}x{ic}xbf16>, %[[BW1:.+]]: tensor<{k1}x{k1}x{ic}x{oc1}xbf16>, %[[BW2:.+]]: tensor<1x1x{oc1}x{oc2}xbf16>):
+// CHECK-SAME:        -> tensor<{img}x{out}>
+// CHECK-NEXT:    ^bb0(%[[BX:.+]]: tensor<{batch}x{h}x{w}x{ic}xbf16>, %[[BW1:.+]]: tensor<{f1}xbf16>, %[[BW2:.+]]: tensor<{f2}xbf16>):
 {lhs_check}\
-// CHECK:           %[[B:.+]] = tensor.collapse_shape %[[BW1]] {{{{\\[\\[}}}}0, 1, 2], [3]] : tensor<{k1}x{k1}x{ic}x{oc1}xbf16> into tensor<{kk}x{oc1}xbf16>
-// CHECK:           %[[C:.+]] = linalg.matmul ins(%[[A]], %[[B]] : tensor<{rows}x{kk}xbf16>, tensor<{kk}x{oc1}xbf16>) outs(%{{{{.+}}}} : tensor<{rows}x{oc1}xf32>)
+// CHECK:           %[[B:.+]] = tensor.collapse_shape %[[BW1]] {groups} : tensor<{f1}xbf16> into tensor<{b1}xbf16>
+// CHECK:           %[[C:.+]] = {mm}ins(%[[A]], %[[B]] : tensor<{rows}x{kk}xbf16>, tensor<{b1}xbf16>) outs(%{{{{.+}}}} : tensor<{rows}x{oc1}xf32>)
 // CHECK:           %[[H:.+]] = linalg.generic {{{{.*}}}} ins(%[[C]] : tensor<{rows}x{oc1}xf32>) outs(%{{{{.+}}}} : tensor<{rows}x{oc1}xbf16>)
-// CHECK:           %[[D:.+]] = tensor.collapse_shape %[[BW2]] {{{{\\[\\[}}}}0, 1, 2], [3]] : tensor<1x1x{oc1}x{oc2}xbf16> into tensor<{oc1}x{oc2}xbf16>
-// CHECK:           %[[E:.+]] = linalg.matmul ins(%[[H]], %[[D]] : tensor<{rows}x{oc1}xbf16>, tensor<{oc1}x{oc2}xbf16>) outs(%{{{{.+}}}} : tensor<{rows}x{oc2}xf32>)
-// CHECK:           %[[Y:.+]] = tensor.expand_shape %[[E]] {{{{\\[\\[}}}}0, 1, 2], [3]] output_shape [{batch}, {h}, {w}, {oc2}]
+// CHECK:           %[[D:.+]] = tensor.collapse_shape %[[BW2]] {groups} : tensor<{f2}xbf16> into tensor<{b2}xbf16>
+// CHECK:           %[[E:.+]] = {mm}ins(%[[H]], %[[D]] : tensor<{rows}x{oc1}xbf16>, tensor<{b2}xbf16>) outs(%{{{{.+}}}} : tensor<{rows}x{oc2}xf32>)
+{cast_check}\
+// CHECK:           %[[Y:.+]] = tensor.expand_shape %[[{result}]] {{{{\\[\\[}}}}0, 1, 2], [3]] output_shape [{batch}, {h}, {w}, {oc2}]
 // CHECK-NEXT:      dsm.yield %[[Y]]
 // CHECK:         return %[[R]]
-func.func @{wid}(%x: tensor<{batch}x{h}x{w}x{ic}xbf16>, %w1: tensor<{k1}x{k1}x{ic}x{oc1}xbf16>, %w2: tensor<1x1x{oc1}x{oc2}xbf16>) -> tensor<{batch}x{h}x{w}x{oc2}xf32> {{
+func.func @{wid}(%x: tensor<{batch}x{h}x{w}x{ic}xbf16>, %w1: tensor<{f1}xbf16>, %w2: tensor<{f2}xbf16>) -> tensor<{img}x{out}> {{
 {CONSTS}{pad_ir}{zero("z1", f"{batch}x{h}x{w}x{oc1}")}\
-  %c = linalg.conv_2d_nhwc_hwcf {{dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}} ins({first_in}, %w1 : {first_ty}, tensor<{k1}x{k1}x{ic}x{oc1}xbf16>) outs(%z1 : tensor<{batch}x{h}x{w}x{oc1}xf32>) -> tensor<{batch}x{h}x{w}x{oc1}xf32>
+  %c = linalg.conv_2d_nhwc_{filters} {{dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}} ins({first_in}, %w1 : {first_ty}, tensor<{f1}xbf16>) outs(%z1 : tensor<{batch}x{h}x{w}x{oc1}xf32>) -> tensor<{batch}x{h}x{w}x{oc1}xf32>
 {act_generic("h", "c", f"{batch}x{h}x{w}x{oc1}", "relu", rank=4)}{zero("z2", f"{batch}x{h}x{w}x{oc2}")}\
-  %e = linalg.conv_2d_nhwc_hwcf {{dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}} ins(%h, %w2 : tensor<{batch}x{h}x{w}x{oc1}xbf16>, tensor<1x1x{oc1}x{oc2}xbf16>) outs(%z2 : tensor<{batch}x{h}x{w}x{oc2}xf32>) -> tensor<{batch}x{h}x{w}x{oc2}xf32>
-  return %e : tensor<{batch}x{h}x{w}x{oc2}xf32>
+  %e = linalg.conv_2d_nhwc_{filters} {{dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}} ins(%h, %w2 : tensor<{batch}x{h}x{w}x{oc1}xbf16>, tensor<{f2}xbf16>) outs(%z2 : tensor<{batch}x{h}x{w}x{oc2}xf32>) -> tensor<{batch}x{h}x{w}x{oc2}xf32>
+{cast_ir}\
+  return {ret} : tensor<{img}x{out}>
 }}
 """
 
@@ -246,25 +280,29 @@ def strip_checks(text):
 PIPELINE = "--dsm-fuse --dsm-search --lower-to-nvvm"
 
 
-def pipeline_conv_test():
+def pipeline_conv_test(filters="hwcf", out="f32"):
     """The conv chains (C1-C8, batch 1 and 32) through the whole pipeline."""
     names = [f"{c[0]}_b{b}" for b in (1, 32) for c in CONVS]
+    layout = ("HWCF filters and an f32 result" if filters == "hwcf" else
+              "FHWC filters (PyTorch's OIHW in channels_last memory, read\n"
+              "// K-major) and a bf16 result")
     head = f"""\
 // GENERATED by Dialect/DSM/Transforms/Inputs/gen_paper_workloads.py.
 // REQUIRES: ptxas
 // The ResNet conv chains of the paper, 1x1 -> 1x1 (C1-C4) and 3x3 -> 1x1
 // (C5-C8, the first GEMM reading the im2col of the input through 4-D TMA
-// boxes of whole image rows), at batch 1 and 32, from linalg on tensors to
-// assembled sm_90a cluster kernels: every kernel's PTX holds wgmma, TMA and
-// mbarriers (mapa and barrier.cluster when its cluster has more than one
-// CTA) and ptxas -v reports no spills.
+// boxes of whole image rows), at batch 1 and 32, with {layout},
+// from linalg on tensors to assembled sm_90a cluster kernels: every kernel's
+// PTX holds wgmma, TMA and mbarriers (mapa and barrier.cluster when its
+// cluster has more than one CTA) and ptxas -v reports no spills.
 // RUN: rm -rf %t && ff-opt %s {PIPELINE}="emit-bundle=%t format=bin" -o /dev/null
 // RUN: %python %ff_src_root/scripts/check-bundles.py --ptxas %ptxas %t | FileCheck %s --check-prefix=BUNDLE
 """
     checks = "".join(f"// BUNDLE-DAG: OK {n}_{i} cluster=\n"
                      for i, n in enumerate(names))
     checks += f"// BUNDLE: checked {len(names)} kernels, 0 failed\n"
-    body = "".join(strip_checks(conv(f"{c[0]}_b{b}", *c[1:], batch=b))
+    body = "".join(strip_checks(conv(f"{c[0]}_b{b}", *c[1:], batch=b,
+                                     filters=filters, out=out))
                    for b in (1, 32) for c in CONVS)
     return head + checks + MAPS + body
 
@@ -285,13 +323,22 @@ def main():
         "fuse-paper-conv.mlir":
             "// Table V: ResNet conv chains (1x1 -> 1x1, 3x3 -> 1x1), NHWC.\n"
             + MAPS + "".join(conv(*wl) for wl in CONVS),
+        "fuse-paper-conv-fhwc.mlir":
+            "// Table V's conv chains with FHWC filters (PyTorch's OIHW "
+            "weights in\n// channels_last memory): K-major GEMM operands; "
+            "bf16 results.\n"
+            + MAPS + "".join(conv(*wl, filters="fhwc", out="bf16")
+                            for wl in CONVS),
     }
     for name, body in files.items():
         with open(os.path.join(out, name), "w") as f:
             f.write(HEADER + body)
     pipelines = os.path.join(out, "..", "..", "..", "Pipelines")
-    with open(os.path.join(pipelines, "paper-workloads-conv.mlir"), "w") as f:
-        f.write(pipeline_conv_test())
+    for filters, out, name in (
+            ("hwcf", "f32", "paper-workloads-conv.mlir"),
+            ("fhwc", "bf16", "paper-workloads-conv-fhwc.mlir")):
+        with open(os.path.join(pipelines, name), "w") as f:
+            f.write(pipeline_conv_test(filters, out))
 
 
 if __name__ == "__main__":
