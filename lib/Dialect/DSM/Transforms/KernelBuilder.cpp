@@ -298,6 +298,54 @@ private:
     LLVM::StoreOp::create(b, loc, vector(vals), gep(out, off),
                           eb * vals.size());
   }
+  /// Stores one row of a wgmma D fragment as bf16: `pairs[j]` holds this
+  /// lane's columns col0 + 8j + 2(lane % 4) + {0, 1} of `row`. A lane's own
+  /// pairs are 4-byte stores that fill half a 32-byte sector per row; here
+  /// the four lanes of a quad transpose groups of four pairs (two xor
+  /// shuffles per two pairs), so lane q stores the 16 contiguous bytes of
+  /// group 4i + q and a row gets 64 bytes per instruction. Every lane
+  /// shuffles; only lanes whose row is `valid` store.
+  void storeRowBf16(Value row, Value valid, Value col0, int64_t cols,
+                    ArrayRef<std::pair<Value, Value>> pairs) {
+    Type i32 = b.getI32Type();
+    auto pack = [&](std::pair<Value, Value> v) -> Value {
+      return LLVM::BitcastOp::create(b, loc, i32, vector({v.first, v.second}));
+    };
+    Value q = rem(lane, 4);
+    SmallVector<SmallVector<Value, 4>> groups;
+    for (size_t g = 0; g < pairs.size(); g += 4) {
+      SmallVector<Value, 4> e;
+      for (size_t k = 0; k < 4; ++k)
+        e.push_back(pack(pairs[g + k]));
+      // Butterfly transpose: after the stages lane q holds e[k] = lane k's
+      // pair of group g + q, i.e. columns 8(g + q) + 2k + {0, 1}.
+      for (int64_t m : {2, 1}) {
+        Value upper = cmp(arith::CmpIPredicate::ne, rem(div(q, m), 2), cst(0));
+        for (int64_t k = 0; k < 4; ++k) {
+          if (k & m)
+            continue;
+          Value send = arith::SelectOp::create(b, loc, upper, e[k], e[k | m]);
+          Value got = NVVM::ShflOp::create(
+              b, loc, i32, cstI32(-1), send, cstI32(m), cstI32(0x1f),
+              NVVM::ShflKindAttr::get(ctx, NVVM::ShflKind::bfly), UnitAttr());
+          e[k] = arith::SelectOp::create(b, loc, upper, got, e[k]);
+          e[k | m] = arith::SelectOp::create(b, loc, upper, e[k | m], got);
+        }
+      }
+      groups.push_back(std::move(e));
+    }
+    ifThen(valid, [&] {
+      for (auto [i, e] : llvm::enumerate(groups)) {
+        Value col = add(col0, mul(add(q, 4 * int64_t(i)), 8));
+        Value off = mul(add(mul(row, cols), col), 2);
+        LLVM::StoreOp::create(b, loc, vector(e), gep(out, off), 16);
+      }
+    });
+  }
+  /// Whether fragment rows of `width` columns take storeRowBf16.
+  bool storesBf16Rows(int64_t width) const {
+    return p.resultElementType.isBF16() && width % 32 == 0;
+  }
 
   /// Whether to move registers from the producer (setmaxnreg.dec 40) to the
   /// consumers (setmaxnreg.inc 232). Only for the 384-thread 1 + 2 warpgroup
@@ -727,6 +775,18 @@ void KernelEmitter::emitGemmEpilogue(Value acc) {
   // column 8j + (lane%4)*2 + c of the warpgroup's 64-row tile.
   Value rowBase = add(add(m0, mul(wg, 64)), add(mul(warp, 16), div(lane, 4)));
   Value colBase = add(n0, mul(rem(lane, 4), 2));
+  if (storesBf16Rows(p.bn)) {
+    for (int64_t h = 0; h < 2; ++h) {
+      SmallVector<std::pair<Value, Value>> pairs;
+      for (int64_t j = 0; j < p.bn / 8; ++j)
+        pairs.push_back(
+            {applyEpilogue(p.firstEpilogue, accElt(acc, 4 * j + 2 * h)),
+             applyEpilogue(p.firstEpilogue, accElt(acc, 4 * j + 2 * h + 1))});
+      Value row = add(rowBase, 8 * h);
+      storeRowBf16(row, ult(row, rowEnd), n0, p.shape.n, pairs);
+    }
+    return;
+  }
   for (int64_t h = 0; h < 2; ++h) {
     Value row = add(rowBase, 8 * h);
     ifThen(ult(row, rowEnd), [&] {
@@ -998,6 +1058,18 @@ void KernelEmitter::emitRegisterOutput(Value acc, Value l0, int64_t width) {
     return emitBulkOutput(acc, l0, width);
   Value rowInWg = add(mul(warp, 16), div(lane, 4));
   Value colPair = mul(rem(lane, 4), 2);
+  if (!p.needsWorkspace && storesBf16Rows(width)) {
+    for (int64_t h = 0; h < 2; ++h) {
+      SmallVector<std::pair<Value, Value>> pairs;
+      for (int64_t j = 0; j < width / 8; ++j)
+        pairs.push_back(
+            {applyEpilogue(p.lastEpilogue, accElt(acc, 4 * j + 2 * h)),
+             applyEpilogue(p.lastEpilogue, accElt(acc, 4 * j + 2 * h + 1))});
+      Value row = add(add(add(m0, mul(wg, 64)), rowInWg), 8 * h);
+      storeRowBf16(row, ult(row, rowEnd), l0, p.shape.l, pairs);
+    }
+    return;
+  }
   for (int64_t h = 0; h < 2; ++h) {
     Value row = add(add(add(m0, mul(wg, 64)), rowInWg), 8 * h);
     ifThen(ult(row, rowEnd), [&] {

@@ -101,7 +101,8 @@ func.func @ffn(%a0: tensor<256x512xbf16>, %a1: tensor<512x1024xbf16>, %a2: tenso
 // CHECK: dsm.shuffle %[[SLICE]] into %[[ALL]] axis = 0 group(2, 1) {threads = 256 : i64}
 // CHECK-COUNT-4: nvvm.wgmma.mma_async {{.*}}<m = 64, n = 128, k = 16>, D[<f32>, <one>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <col>]
 // CHECK-NOT: red.relaxed.gpu.global
-// CHECK: llvm.store {{.*}} : vector<2xbf16>
+// CHECK: nvvm.shfl.sync {{ *}}bfly
+// CHECK: llvm.store {{.*}} {alignment = 16 : i64} : vector<4xi32>
 // CHECK: gpu.launch_func @gated_shuffle_0_module::@gated_shuffle_0 clusters in
 #mk = affine_map<(m, n, k) -> (m, k)>
 #nk = affine_map<(m, n, k) -> (n, k)>

@@ -31,10 +31,17 @@
 // CHECK: nvvm.wgmma.wait.group.sync.aligned 1
 // CHECK: nvgpu.mbarrier.arrive
 // CHECK: nvvm.wgmma.wait.group.sync.aligned 0
-// CHECK: arith.cmpi ult, %{{.*}}, %{{.*}} : index
+// The bf16 rows leave as 16-byte stores: the lanes of a quad transpose
+// groups of four packed pairs (two bfly shuffles by 2, two by 1) outside
+// the row bound's scf.if, which holds only the stores.
 // CHECK: llvm.extractvalue
 // CHECK: arith.truncf %{{.*}} : f32 to bf16
-// CHECK: llvm.store %{{.*}}, %{{.*}} {alignment = 4 : i64} : vector<2xbf16>, !llvm.ptr
+// CHECK: llvm.bitcast %{{.*}} : vector<2xbf16> to i32
+// CHECK-COUNT-2: nvvm.shfl.sync {{ *}}bfly %{{.*}}, %{{.*}}, %c2_i32{{[_0-9]*}}, %c31_i32
+// CHECK-COUNT-2: nvvm.shfl.sync {{ *}}bfly %{{.*}}, %{{.*}}, %c1_i32{{[_0-9]*}}, %c31_i32
+// CHECK: scf.if
+// CHECK-NOT: nvvm.shfl.sync
+// CHECK: llvm.store %{{.*}}, %{{.*}} {alignment = 16 : i64} : vector<4xi32>, !llvm.ptr
 // CHECK: func.func @gemm_0_launch(%{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %[[HM:.*]]: i64)
 // CHECK: arith.ceildivui
 // CHECK: gpu.launch_func @gemm_0_module::@gemm_0 blocks in (%{{.*}}, %{{.*}}, %{{.*}}) threads in (%{{.*}}, %{{.*}}, %{{.*}}) dynamic_shared_memory_size %{{.*}} args(%{{.*}} : !llvm.ptr, %{{.*}} : !llvm.ptr, %{{.*}} : !llvm.ptr, %{{.*}} : i64)
