@@ -9,9 +9,15 @@ model is the C++ one, term for term; the constants minimise the mean
 squared log error over all measured candidates (Nelder-Mead from the
 current constants), with the HBM efficiency and the launch cost held at the
 values given (they trade off against the per-step constants otherwise).
+With --objective choice the loss adds a penalty on the model's choice per
+workload (Objective: a softmin-weighted log regret, weight --rank-weight,
+temperature --tau).
 Prints the constants, the per-workload rank correlation and the model's
 choice among the measured plans against the fastest, and a
-leave-one-workload-out check (fit without the workload, rank it).
+leave-one-workload-out check (fit without the workload by the same
+objective, rank it), with the rms log error and the geomean choice /
+fastest over all workloads in sample and held out. --probe N instead
+searches the free constants at random for the best choice in sample.
 
 With --json OUT --target NAME it writes the constants as a calibration
 file (`{"target": NAME, "kernel": {...}}`) that --dsm-search="calibration=
@@ -19,6 +25,8 @@ OUT" applies on top of the built-in ones.
 
 usage: fit-kernel-model.py CSV [--hbm-gbps 4800] [--hbm-efficiency 0.625]
                                [--launch-ns 2000] [--sm-gbps B] [--no-cv]
+                               [--free NAMES] [--objective error|choice]
+                               [--rank-weight W] [--tau T] [--probe N]
                                [--json OUT --target NAME]
        fit-kernel-model.py --bundles DIR --log LOG [--ff-opt FF_OPT]
                            [--search-options S] [--write-csv OUT] ...
@@ -204,27 +212,197 @@ def nelder_mead(f, x0, iters=3000, step=0.4):
     return pts[i], vals[i]
 
 
-def fit(rows, hbm, launch, held=None):
-    """Constants minimising the mean squared log error; `held` maps names
-    of PARAMS to values kept fixed."""
+class Batch:
+    """predict_ns over many rows at once (numpy), for the fit's loss: the
+    per-row integers (waves, steps, slots) do not depend on the constants,
+    so they are computed once. Agrees with predict_ns to rounding; fit()
+    checks that."""
+
+    def __init__(self, rows):
+        def col(f):
+            return np.array([f(r) for r in rows], dtype=float)
+        c = col(lambda r: r["cluster_n"])
+        bm, bn, bk, bl = (col(lambda r, k=k: r[k])
+                          for k in ("blk_m", "blk_n", "blk_k", "blk_l"))
+        g = col(lambda r: 2 if r["kind"] == "gated_ffn" else 1)
+        self.ws = col(lambda r: r["grid_n"] > 1)
+        self.shuffle = col(lambda r: r.get("cluster_l", 1) > 1)
+        self.stage = (bm * bk + bk * bn * g) * 2
+        self.flops0 = 2.0 * bm * bn * bk * g
+        self.depth = col(lambda r: r["stages"]) * self.stage
+        self.ksteps = col(lambda r: math.ceil(r["k"] / r["blk_k"]))
+        self.log2c = np.log2(c)
+        # The shuffle family's terms (zero where the row is not one).
+        sub = np.minimum(bl, SHUFFLE_SUB_TILE)
+        dsm = col(lambda r: DSM_GBPS[min(x for x in DSM_GBPS
+                                         if x >= max(r["cluster_n"], 2))]
+                  / SMS)
+        sh = self.shuffle
+        self.gather = sh * (c - 1) * bm * bn * 2 / dsm
+        self.dbytes = 64.0 * sub * 2
+        self.flops1s = 2.0 * bm * sub * 64
+        self.steps = sh * col(lambda r: math.ceil(
+            r["blk_l"] / min(r["blk_l"], SHUFFLE_SUB_TILE)) *
+            (r["cluster_n"] * r["blk_n"] // 64))
+        self.sred = sh * self.ws * bm * bl * 4.0
+        # The reduce-scatter family's.
+        self.chunks = (1 - sh) * col(lambda r: math.ceil(r["l"] / r["blk_l"]))
+        self.wbytes = bn * bl * 2
+        self.flops1 = 2.0 * bm * bl * bn
+        self.rred = self.ws * bm * bl * 4.0 / c
+        self.sync = (c > 1) * 2 * self.log2c
+        # Waves: `full` CTA times at `slots` active CTAs, one at `tail`.
+        self.slots = col(lambda r: slots(r["cluster_n"],
+                                         r.get("ctas_per_sm", 1)))
+        ctas = col(lambda r: math.ceil(r["m"] / r["blk_m"]) * r["grid_n"] *
+                   r["cluster_n"])
+        self.full, self.tail = np.divmod(ctas, self.slots)
+
+    def cta(self, p, hbm, active):
+        (sm_gbps, sm_tflops, kstep, chunk, red_gbps, barrier, finisher,
+         shuffle_step, stream_latency) = p
+        bw = np.minimum(sm_gbps, hbm / active)
+        flops = sm_tflops * 1e3
+        bw0 = np.minimum(bw, self.depth / max(stream_latency, 1.0))
+        cta = self.ksteps * (np.maximum(self.stage / bw0,
+                                        self.flops0 / flops) + kstep)
+        cta = cta + self.shuffle * (self.gather + 2 * barrier * self.log2c)
+        cta = cta + self.steps * (np.maximum(self.dbytes / bw,
+                                             self.flops1s / flops) +
+                                  shuffle_step)
+        cta = cta + self.sred * active / red_gbps
+        cta = cta + self.chunks * (
+            np.maximum(self.wbytes / bw,
+                       self.flops1 / flops + self.rred * active / red_gbps) +
+            chunk + barrier * self.sync)
+        return cta + self.ws * finisher
+
+    def predict(self, p, hbm, launch):
+        t = launch + self.full * self.cta(p, hbm, self.slots)
+        tail = np.maximum(self.tail, 1)
+        return t + (self.tail > 0) * self.cta(p, hbm, tail)
+
+
+class Objective:
+    """The fit's loss over `rows`: the mean squared log error, plus with
+    rank_weight > 0 a penalty on the model's choice. For each workload the
+    plans are weighted by a softmin of their log estimates (temperature
+    tau: the plan the model would choose has weight ~1 as tau -> 0), and
+    the penalty is the weighted mean of log(measured / fastest measured),
+    averaged over workloads: a smooth stand-in for the log regret of the
+    choice, near zero when the model ranks the fastest plan first."""
+
+    def __init__(self, rows, hbm, launch, rank_weight=0.0, tau=0.05):
+        self.batch = Batch(rows)
+        self.hbm, self.launch = hbm, launch
+        self.rank_weight, self.tau = rank_weight, tau
+        self.log_meas = np.log([r["measured_us"] * 1e3 for r in rows])
+        names = sorted({r["workload"] for r in rows})
+        self.groups = [np.array([i for i, r in enumerate(rows)
+                                 if r["workload"] == w]) for w in names]
+        self.regret = np.zeros(len(rows))
+        for idx in self.groups:
+            self.regret[idx] = self.log_meas[idx] - self.log_meas[idx].min()
+
+    def __call__(self, p):
+        err = np.log(self.batch.predict(p, self.hbm, self.launch))
+        mse = float(np.mean((err - self.log_meas) ** 2))
+        if self.rank_weight <= 0:
+            return mse
+        pen = 0.0
+        for idx in self.groups:
+            z = -(err[idx] - err[idx].min()) / self.tau
+            w = np.exp(z)
+            pen += float(np.dot(w, self.regret[idx]) / w.sum())
+        return mse + self.rank_weight * pen / len(self.groups)
+
+
+def fit(rows, hbm, launch, held=None, rank_weight=0.0, tau=0.05):
+    """Constants minimising the Objective over `rows` (by default the mean
+    squared log error) and the rms log error at them; `held` maps names of
+    PARAMS to values kept fixed."""
     held = held or {}
     free = [i for i, (n, _) in enumerate(PARAMS) if n not in held]
+    obj = Objective(rows, hbm, launch, rank_weight, tau)
+    p0 = [held.get(n, v) for n, v in PARAMS]
+    scalar = [predict_ns(r, p0, hbm, launch) for r in rows]
+    if not np.allclose(obj.batch.predict(p0, hbm, launch), scalar,
+                       rtol=1e-9, atol=1e-6):
+        sys.exit("fit-kernel-model: Batch differs from predict_ns")
 
     def full(lp):
-        p = [held.get(n, v) for n, v in PARAMS]
+        p = list(p0)
         for i, x in zip(free, np.exp(lp)):
             p[i] = x
         return p
 
     def loss(lp):
-        p = full(lp)
-        return float(np.mean([math.log(predict_ns(r, p, hbm, launch) /
-                                       (r["measured_us"] * 1e3)) ** 2
-                              for r in rows]))
+        return obj(full(lp))
     x = np.log([max(PARAMS[i][1], 1.0) for i in free])
     for _ in range(2):
         x, v = nelder_mead(loss, x)
-    return np.array(full(x)), math.sqrt(v)
+    p = np.array(full(x))
+    return p, rms_log_error(rows, p, hbm, launch)
+
+
+def rms_log_error(rows, p, hbm, launch):
+    return math.sqrt(np.mean([math.log(predict_ns(r, p, hbm, launch) /
+                                       (r["measured_us"] * 1e3)) ** 2
+                              for r in rows]))
+
+
+def probe(rows, hbm, launch, held, n, seed=0):
+    """The best choice any constants give in sample: `n` random vectors of
+    the free constants (log-uniform within e^±1.5 of PARAMS), then `n`
+    steps of hill-climbing from the best 4 (log-normal steps of 0.3), judged
+    by the geomean of choice / fastest, then the number of workloads whose
+    fastest plan is chosen, then the rms log error. Prints the best and,
+    per workload, how many of the random vectors choose its fastest plan."""
+    batch, rng = Batch(rows), np.random.default_rng(seed)
+    free = [i for i, (name, _) in enumerate(PARAMS) if name not in held]
+    p0 = np.array([held.get(name, v) for name, v in PARAMS])
+    log_meas = np.log([r["measured_us"] * 1e3 for r in rows])
+    names = sorted({r["workload"] for r in rows})
+    groups = [np.array([i for i, r in enumerate(rows) if r["workload"] == w])
+              for w in names]
+
+    def judge_all(p):
+        pred = batch.predict(p, hbm, launch)
+        regret = np.array([log_meas[g[np.lexsort((g, pred[g]))[0]]] -
+                           log_meas[g].min() for g in groups])
+        rms = math.sqrt(np.mean((np.log(pred) - log_meas) ** 2))
+        return (round(float(np.mean(regret)), 9), -int(np.sum(regret == 0)),
+                rms), regret == 0
+
+    def draw(center, scale, uniform):
+        p = center.copy()
+        x = np.log(np.maximum(center[free], 1e-9))
+        p[free] = np.exp(x + (rng.uniform(-scale, scale, len(free))
+                              if uniform else
+                              rng.normal(0, scale, len(free))))
+        return p
+    starts, hits = [(judge_all(p0)[0], p0)], np.zeros(len(names), dtype=int)
+    for _ in range(n):
+        p = draw(np.maximum(p0, 1.0), 1.5, True)
+        k, chosen = judge_all(p)
+        hits += chosen
+        starts = sorted(starts + [(k, p)], key=lambda b: b[0])[:4]
+    climbed = []
+    for best in starts:
+        for _ in range(n // len(starts)):
+            p = draw(best[1], 0.3, False)
+            k, _ = judge_all(p)
+            best = min(best, (k, p), key=lambda b: b[0])
+        climbed.append(best)
+    (regret, count, rms), p = min(climbed, key=lambda b: b[0])
+    print("probe: best of %d random and %d hill-climbing vectors: first "
+          "choice fastest on %d of %d, geomean choice / fastest %.3f, rms "
+          "log error %.3f" % (n, n, -count, len(names), math.exp(regret),
+                              rms))
+    for (name, _), v in zip(PARAMS, p):
+        print("  %-11s = %.4g" % (name, v))
+    print("fastest chosen by the random vectors: " +
+          ", ".join("%s %d" % (w, h) for w, h in zip(names, hits)))
 
 
 def judge(rows, p, hbm, launch):
@@ -283,6 +461,21 @@ def main():
                     "instead of fitting it")
     ap.add_argument("--free", help="comma-separated constants to fit; the "
                     "others are held at their current values (PARAMS)")
+    ap.add_argument("--objective", choices=("error", "choice"),
+                    default="error",
+                    help="error: the mean squared log error over all plans; "
+                    "choice: plus --rank-weight times the mean over "
+                    "workloads of a softmin-weighted log regret of the "
+                    "model's choice (Objective)")
+    ap.add_argument("--rank-weight", type=float, default=1.0,
+                    help="with --objective choice: the regret's weight")
+    ap.add_argument("--tau", type=float, default=0.05,
+                    help="with --objective choice: the softmin's "
+                    "temperature, in log units of the estimate")
+    ap.add_argument("--probe", type=int, metavar="N",
+                    help="instead of fitting, search N random vectors of "
+                    "the free constants for the best choice in sample "
+                    "(probe), then exit")
     ap.add_argument("--no-cv", action="store_true")
     ap.add_argument("--json")
     ap.add_argument("--target", default="h200")
@@ -313,7 +506,11 @@ def main():
         if unknown:
             sys.exit("fit-kernel-model: no constant named " + unknown[0])
         held.update({n: v for n, v in PARAMS if n not in free})
-    p, rmse = fit(rows, hbm, args.launch_ns, held)
+    if args.probe:
+        probe(rows, hbm, args.launch_ns, held, args.probe)
+        return
+    weight = args.rank_weight if args.objective == "choice" else 0.0
+    p, rmse = fit(rows, hbm, args.launch_ns, held, weight, args.tau)
     print("%d measured kernels; rms log error %.3f" % (len(rows), rmse))
     for (name, _), v in zip(PARAMS, p):
         print("  %-11s = %.4g" % (name, v))
@@ -328,16 +525,31 @@ def main():
     print("| workload | rho (in sample) | choice / fastest | rho (held out) "
           "| choice / fastest (held out) |")
     print("|---|---|---|---|---|")
+    ratios, cv_ratios, cv_err = [], [], []
     for w in workloads:
         mine = [r for r in rows if r["workload"] == w]
         rho, ratio = judge(mine, p, hbm, args.launch_ns)
+        ratios.append(ratio)
         cv = "| - | -"
         if not args.no_cv:
+            # The held-out fit uses the same objective, without `w`.
             q, _ = fit([r for r in rows if r["workload"] != w], hbm,
-                       args.launch_ns, held)
+                       args.launch_ns, held, weight, args.tau)
             crho, cratio = judge(mine, q, hbm, args.launch_ns)
+            cv_ratios.append(cratio)
+            cv_err += [math.log(predict_ns(r, q, hbm, args.launch_ns) /
+                                (r["measured_us"] * 1e3)) for r in mine]
             cv = "| %.2f | %.3f" % (crho, cratio)
         print("| %s | %.2f | %.3f %s |" % (w, rho, ratio, cv), flush=True)
+
+    def summary(rs):
+        return "first choice fastest on %d of %d, geomean choice / fastest " \
+            "%.3f" % (sum(x == 1.0 for x in rs), len(rs),
+                      math.exp(np.mean(np.log(rs))))
+    print("in sample: rms log error %.3f; %s" % (rmse, summary(ratios)))
+    if cv_ratios:
+        print("held out:  rms log error %.3f; %s" %
+              (math.sqrt(np.mean(np.square(cv_err))), summary(cv_ratios)))
 
 
 if __name__ == "__main__":
