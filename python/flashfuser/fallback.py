@@ -54,9 +54,9 @@ class ChainForm:
     out_dtype: str
     n: int
     l: int                     # 0 for gemm
-    layouts: Tuple[str, ...]   # per weight: "kn" [in, out] or "nk" [out, in]
+    # per weight: "kn" [in, out] or "nk" [out, in]; filters: HWCF or FHWC
+    layouts: Tuple[str, ...]
     conv: int = 0              # ffn over NHWC images: first filter size (1, 3)
-    # (conv chains: layouts "kn" = HWCF filters, "nk" = FHWC)
 
 
 def weight_layout(spec: dict, rows: int, cols: int) -> str:
@@ -116,7 +116,8 @@ def _conv_form(chain: dict, ins: Sequence[dict],
     want1 = [n, r, r, c] if fhwc1 else [r, r, c, n]
     if w1 != want1 or r not in (1, 3) or r * r * c != k:
         raise FallbackUnavailable(
-            f"first filter {w1} is not a 1x1 or 3x3 {_filter_dims(fhwc1)} "
+            f"first filter {w1} is not a 1x1 or 3x3 "
+            f"{'FHWC [F, R, R, C]' if fhwc1 else 'HWCF [R, R, C, F]'} "
             f"filter {want1} with R*R*C = K = {k}")
     want2 = [l, 1, 1, n] if fhwc2 else [1, 1, n, l]
     if w2 != want2:
@@ -126,10 +127,6 @@ def _conv_form(chain: dict, ins: Sequence[dict],
             f"output {o} and M = {chain['m']} do not match a stride-1 'same' "
             f"convolution of x {x}")
     return r, layouts
-
-
-def _filter_dims(fhwc: bool) -> str:
-    return "FHWC [F, R, R, C]" if fhwc else "HWCF [R, R, C, F]"
 
 
 def chain_form(manifest: dict) -> ChainForm:

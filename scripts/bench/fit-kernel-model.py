@@ -297,9 +297,9 @@ class Objective:
         self.hbm, self.launch = hbm, launch
         self.rank_weight, self.tau = rank_weight, tau
         self.log_meas = np.log([r["measured_us"] * 1e3 for r in rows])
-        names = sorted({r["workload"] for r in rows})
+        self.names = sorted({r["workload"] for r in rows})
         self.groups = [np.array([i for i, r in enumerate(rows)
-                                 if r["workload"] == w]) for w in names]
+                                 if r["workload"] == w]) for w in self.names]
         self.regret = np.zeros(len(rows))
         for idx in self.groups:
             self.regret[idx] = self.log_meas[idx] - self.log_meas[idx].min()
@@ -358,13 +358,11 @@ def probe(rows, hbm, launch, held, n, seed=0):
     by the geomean of choice / fastest, then the number of workloads whose
     fastest plan is chosen, then the rms log error. Prints the best and,
     per workload, how many of the random vectors choose its fastest plan."""
-    batch, rng = Batch(rows), np.random.default_rng(seed)
+    obj, rng = Objective(rows, hbm, launch), np.random.default_rng(seed)
+    batch, log_meas, names, groups = (obj.batch, obj.log_meas, obj.names,
+                                      obj.groups)
     free = [i for i, (name, _) in enumerate(PARAMS) if name not in held]
     p0 = np.array([held.get(name, v) for name, v in PARAMS])
-    log_meas = np.log([r["measured_us"] * 1e3 for r in rows])
-    names = sorted({r["workload"] for r in rows})
-    groups = [np.array([i for i, r in enumerate(rows) if r["workload"] == w])
-              for w in names]
 
     def judge_all(p):
         pred = batch.predict(p, hbm, launch)

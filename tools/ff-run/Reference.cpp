@@ -164,10 +164,10 @@ bool ff::run::computeReference(const Driver &d, const Manifest &man, int64_t m,
   CUdeviceptr aPtr = x.device, bPtr = w1.device;
   DType aType = x.dtype, bType = w1.dtype;
   // A filter's taps: HWCF [KH, KW, C, F] ("kn") or FHWC [F, KH, KW, C]
-  // ("nk").
-  bool fhwc = w1.layout == "nk";
+  // ("nk"); KH is dimension `tap`.
+  size_t tap = w1.layout == "nk" ? 1 : 0;
   bool conv = x.shape.size() == 4 && w1.shape.size() == 4 &&
-              (w1.shape[fhwc ? 1 : 0] > 1 || w1.shape[fhwc ? 2 : 1] > 1);
+              (w1.shape[tap] > 1 || w1.shape[tap + 1] > 1);
   if (conv) {
     // A KH x KW convolution, stride 1, "same" zero padding, of the NHWC
     // input: the first GEMM is the host-side im2col of the input,
@@ -176,9 +176,8 @@ bool ff::run::computeReference(const Driver &d, const Manifest &man, int64_t m,
     // the filter in fp32, which is the row-major [KH*KW*C, F] matrix (HWCF)
     // or the K-major [F, KH*KW*C] one (FHWC).
     int64_t nImg = x.shape[0], hh = x.shape[1], ww = x.shape[2],
-            cc = x.shape[3], kh = w1.shape[fhwc ? 1 : 0],
-            kw = w1.shape[fhwc ? 2 : 1];
-    if (w1.shape[fhwc ? 3 : 2] != cc || kh % 2 == 0 || kw % 2 == 0 ||
+            cc = x.shape[3], kh = w1.shape[tap], kw = w1.shape[tap + 1];
+    if (w1.shape[tap + 2] != cc || kh % 2 == 0 || kw % 2 == 0 ||
         nImg * hh * ww != m) {
       error = "no reference for this convolution: expected an NHWC input "
               "of M = N*H*W pixels and an odd [KH, KW, C, F] (HWCF) or "

@@ -312,6 +312,10 @@ private:
       return LLVM::BitcastOp::create(b, loc, i32, vector({v.first, v.second}));
     };
     Value q = rem(lane, 4);
+    // Whether lane q is the upper partner of its bfly exchange by m = 2, 1.
+    Value upperOf[3];
+    for (int64_t m : {2, 1})
+      upperOf[m] = cmp(arith::CmpIPredicate::ne, rem(div(q, m), 2), cst(0));
     SmallVector<SmallVector<Value, 4>> groups;
     for (size_t g = 0; g < pairs.size(); g += 4) {
       SmallVector<Value, 4> e;
@@ -320,7 +324,7 @@ private:
       // Butterfly transpose: after the stages lane q holds e[k] = lane k's
       // pair of group g + q, i.e. columns 8(g + q) + 2k + {0, 1}.
       for (int64_t m : {2, 1}) {
-        Value upper = cmp(arith::CmpIPredicate::ne, rem(div(q, m), 2), cst(0));
+        Value upper = upperOf[m];
         for (int64_t k = 0; k < 4; ++k) {
           if (k & m)
             continue;
@@ -384,6 +388,11 @@ private:
   void emitConsumer();
   Value emitMainLoop(SmallVector<Value> &accs);
   void emitGemmEpilogue(Value acc);
+  /// Columns [col0, col0 + width) of a consumer warpgroup's D fragment
+  /// `acc` through `epi` into `out` (rows of `cols` elements), rows past
+  /// rowEnd skipped.
+  void storeFragment(Value acc, linalg::GenericOp epi, Value col0,
+                     int64_t width, int64_t cols);
   void emitFfnEpilogue(ArrayRef<Value> accs, Value tileBase = Value());
   void emitChunkOutput(Value acc, Value chunk);
   void emitShuffleProducer();
@@ -771,30 +780,29 @@ Value KernelEmitter::emitMainLoop(SmallVector<Value> &accs) {
 }
 
 void KernelEmitter::emitGemmEpilogue(Value acc) {
+  storeFragment(acc, p.firstEpilogue, n0, p.bn, p.shape.n);
+}
+
+void KernelEmitter::storeFragment(Value acc, linalg::GenericOp epi, Value col0,
+                                  int64_t width, int64_t cols) {
   // wgmma D fragment: value 4j + 2h + c sits at row warp*16 + lane/4 + 8h,
   // column 8j + (lane%4)*2 + c of the warpgroup's 64-row tile.
   Value rowBase = add(add(m0, mul(wg, 64)), add(mul(warp, 16), div(lane, 4)));
-  Value colBase = add(n0, mul(rem(lane, 4), 2));
-  if (storesBf16Rows(p.bn)) {
-    for (int64_t h = 0; h < 2; ++h) {
-      SmallVector<std::pair<Value, Value>> pairs;
-      for (int64_t j = 0; j < p.bn / 8; ++j)
-        pairs.push_back(
-            {applyEpilogue(p.firstEpilogue, accElt(acc, 4 * j + 2 * h)),
-             applyEpilogue(p.firstEpilogue, accElt(acc, 4 * j + 2 * h + 1))});
-      Value row = add(rowBase, 8 * h);
-      storeRowBf16(row, ult(row, rowEnd), n0, p.shape.n, pairs);
-    }
-    return;
-  }
+  Value colBase = add(col0, mul(rem(lane, 4), 2));
+  auto y = [&](int64_t i) { return applyEpilogue(epi, accElt(acc, i)); };
   for (int64_t h = 0; h < 2; ++h) {
     Value row = add(rowBase, 8 * h);
+    if (storesBf16Rows(width)) {
+      SmallVector<std::pair<Value, Value>> pairs;
+      for (int64_t j = 0; j < width / 8; ++j)
+        pairs.push_back({y(4 * j + 2 * h), y(4 * j + 2 * h + 1)});
+      storeRowBf16(row, ult(row, rowEnd), col0, cols, pairs);
+      continue;
+    }
     ifThen(ult(row, rowEnd), [&] {
-      for (int64_t j = 0; j < p.bn / 8; ++j) {
-        Value y0 = applyEpilogue(p.firstEpilogue, accElt(acc, 4 * j + 2 * h));
-        Value y1 =
-            applyEpilogue(p.firstEpilogue, accElt(acc, 4 * j + 2 * h + 1));
-        storeOut(row, add(colBase, 8 * j), p.shape.n, {y0, y1});
+      for (int64_t j = 0; j < width / 8; ++j) {
+        Value y0 = y(4 * j + 2 * h), y1 = y(4 * j + 2 * h + 1);
+        storeOut(row, add(colBase, 8 * j), cols, {y0, y1});
       }
     });
   }
@@ -1056,20 +1064,10 @@ void KernelEmitter::emitRegisterOutput(Value acc, Value l0, int64_t width) {
   // output through the last epilogue, or the workspace.
   if (p.bulkCols) // only set for plans with an atomic workspace
     return emitBulkOutput(acc, l0, width);
+  if (!p.needsWorkspace)
+    return storeFragment(acc, p.lastEpilogue, l0, width, p.shape.l);
   Value rowInWg = add(mul(warp, 16), div(lane, 4));
   Value colPair = mul(rem(lane, 4), 2);
-  if (!p.needsWorkspace && storesBf16Rows(width)) {
-    for (int64_t h = 0; h < 2; ++h) {
-      SmallVector<std::pair<Value, Value>> pairs;
-      for (int64_t j = 0; j < width / 8; ++j)
-        pairs.push_back(
-            {applyEpilogue(p.lastEpilogue, accElt(acc, 4 * j + 2 * h)),
-             applyEpilogue(p.lastEpilogue, accElt(acc, 4 * j + 2 * h + 1))});
-      Value row = add(add(add(m0, mul(wg, 64)), rowInWg), 8 * h);
-      storeRowBf16(row, ult(row, rowEnd), l0, p.shape.l, pairs);
-    }
-    return;
-  }
   for (int64_t h = 0; h < 2; ++h) {
     Value row = add(add(add(m0, mul(wg, 64)), rowInWg), 8 * h);
     ifThen(ult(row, rowEnd), [&] {
@@ -1077,13 +1075,7 @@ void KernelEmitter::emitRegisterOutput(Value acc, Value l0, int64_t width) {
         Value col = add(add(l0, colPair), 8 * j);
         Value v0 = accElt(acc, 4 * j + 2 * h);
         Value v1 = accElt(acc, 4 * j + 2 * h + 1);
-        if (p.needsWorkspace) {
-          reduceIntoWorkspace(row, col, {v0, v1});
-        } else {
-          storeOut(row, col, p.shape.l,
-                   {applyEpilogue(p.lastEpilogue, v0),
-                    applyEpilogue(p.lastEpilogue, v1)});
-        }
+        reduceIntoWorkspace(row, col, {v0, v1});
       }
     });
   }

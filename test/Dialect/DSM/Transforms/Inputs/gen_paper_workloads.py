@@ -200,7 +200,7 @@ def conv(wid, ic, h, w, oc1, oc2, k1, k2, batch=1, filters="hwcf",
         cast_check = f"""\
 // CHECK:           %[[T:.+]] = linalg.generic {{{{.*}}}} ins(%[[E]] : tensor<{rows}x{oc2}xf32>) outs(%{{{{.+}}}} : tensor<{rows}x{oc2}xbf16>)
 """
-        result = "T"
+        result, ret = "T", "%y"
         cast_ir = f"""\
   %y_init = tensor.empty() : tensor<{img}xbf16>
   %y = linalg.generic {{indexing_maps = [#id4, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}} ins(%e : tensor<{img}xf32>) outs(%y_init : tensor<{img}xbf16>) {{
@@ -210,8 +210,7 @@ def conv(wid, ic, h, w, oc1, oc2, k1, k2, batch=1, filters="hwcf",
   }} -> tensor<{img}xbf16>
 """
     else:
-        cast_check, result, cast_ir = "", "E", ""
-    ret = "%y" if out == "bf16" else "%e"
+        cast_check, result, ret, cast_ir = "", "E", "%e", ""
     pad = (k1 - 1) // 2
     hp, wp = h + 2 * pad, w + 2 * pad
     if k1 == 1:
