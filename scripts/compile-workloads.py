@@ -14,9 +14,9 @@ and every kernel of its bundle is checked by scripts/check-bundles.py
 name | plan cluster | block | smem | regs | spills | status and exits 1 if
 any workload did not compile to a checked bundle.
 
-With --dynamic-m it compiles G1-G10 and S1-S8 with a dynamic M instead (the
-Python package's generator, weights [in, out]): one bundle per chain with a
-kernel per M bin of its #dsm.schedule_table.
+With --dynamic-m it compiles G1-G10 and S1-S8 (with --single-gemms also the
+single GEMMs) with a dynamic M instead (the Python package's generator): one
+bundle per chain with a kernel per M bin of its #dsm.schedule_table.
 
 With --ranks R it compiles, per workload, the R best lowerable plans of the
 cost model's ranking (--dsm-search="rank=i") into OUTDIR/<name>-r<i>: the
@@ -196,7 +196,8 @@ def main():
     ap.add_argument("--ptxas")
     ap.add_argument("--only", help="comma-separated workload names")
     ap.add_argument("--dynamic-m", action="store_true",
-                    help="G1-G10 and S1-S8 with a dynamic M")
+                    help="G1-G10 and S1-S8 (and with --single-gemms the "
+                    "single GEMMs) with a dynamic M")
     ap.add_argument("--ranks", type=int, default=0,
                     help="compile the R best plans of each workload")
     ap.add_argument("--lower-options", default="",
@@ -230,7 +231,7 @@ def main():
     os.makedirs(args.outdir, exist_ok=True)
     todo = (workloads.gemm_chains() + workloads.gated_chains()
             if args.dynamic_m else selected())
-    if args.single_gemms and not args.dynamic_m:
+    if args.single_gemms:
         todo += workloads.single_gemms()
     if args.anchors and not args.dynamic_m:
         todo += workloads.narrow_and_dsm_window()

@@ -141,10 +141,9 @@ Dataflow mlir::ff::analyzeDataflow(const ChainDesc &chain, const Plan &plan,
   // (end of GEMM1) are never live together: they share one allocation.
   const double exchange = clsK > 1 ? blkM * blkN * acc * g : 0;
   const double eTileAcc = blkM * blkL * acc;
-  double staging = cTile;
-  if (gathered)
-    staging = 0;
-  else if (two)
+  // A single GEMM stores its tile straight from the wgmma fragments.
+  double staging = 0;
+  if (two && !gathered)
     staging = (rd > 1 || gridN > 1) ? eTileAcc : blkM * blkL * b;
   fixed += std::max(exchange, staging);
   if (fixed > target.smemPerBlock) {

@@ -33,6 +33,7 @@ void ff::buildLowerToNVVMPipeline(OpPassManager &pm,
   materialize.shufflePush = options.shufflePush;
   materialize.selfCleaningMaxKiB = options.selfCleaningMaxKiB;
   materialize.rasterGroupM = options.rasterGroupM;
+  materialize.persistentGemm = options.persistentGemm;
   pm.addPass(dsm::createDSMMaterialize(materialize));
   pm.addPass(ff::createConvertDSMToNVGPU());
 

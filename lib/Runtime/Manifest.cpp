@@ -448,7 +448,8 @@ bool parseKernel(const JsonValue &v, const std::string &path, KernelSpec &k,
       !r.dim3("block", k.block, 1024) || !r.dim3("cluster", k.cluster, 16) ||
       !r.dim3("grid", k.grid, int64_t(1) << 31) ||
       !r.integer("grid_m_tile", k.gridMTile, 0, int64_t(1) << 31, true) ||
-      !r.integer("dynamic_smem", smem, 0, 232448))
+      !r.integer("dynamic_smem", smem, 0, 232448) ||
+      !r.boolean("persistent", k.persistent))
     return false;
   k.dynamicSmem = uint32_t(smem);
   if (k.name.empty())

@@ -400,10 +400,11 @@ bool LoadedBundle::launch(const std::vector<TensorArg> &args, void *stream,
     return false;
   if (!loadKernels(*c, error))
     return false;
-  if (planOut)
-    *planOut = plan;
   const KernelSpec &ks = man.kernels[size_t(plan.kernel)];
   const ContextState::Kernel &k = c->kernels[size_t(plan.kernel)];
+  capPersistentGrid(ks, k.maxActiveClusters, plan.grid);
+  if (planOut)
+    *planOut = plan;
   CUstream s = static_cast<CUstream>(stream);
 
   // Every scalar and pointer param lives in `words`; reserve so the addresses

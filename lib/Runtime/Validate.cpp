@@ -38,6 +38,20 @@ bool ff::rt::computeGrid(const KernelSpec &k, int64_t m,
   return true;
 }
 
+void ff::rt::capPersistentGrid(const KernelSpec &k, int maxActiveClusters,
+                               std::array<uint32_t, 3> &grid) {
+  if (!k.persistent || maxActiveClusters < 1)
+    return;
+  uint64_t cap = uint64_t(maxActiveClusters) * k.cluster[0];
+  // Past a few waves the hardware's dynamic block scheduling and the
+  // wave-synchronous L2 reuse of a one-tile-per-CTA grid win over the
+  // epilogue overlap: GEMM-8192 (15.5 waves on 132 SMs) read 13 % more
+  // DRAM persistent and ran 4 % slower, GEMM-4096 (3.9 waves) ran 3 %
+  // faster (docs/validation.md). The kernel loop serves either grid.
+  if (grid[0] > cap && grid[0] <= cap * kMaxPersistentWaves)
+    grid[0] = uint32_t(cap);
+}
+
 bool ff::rt::validateArgs(const Manifest &man,
                           const std::vector<TensorArg> &args,
                           const PointerQuery *query, int device,

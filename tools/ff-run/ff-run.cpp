@@ -182,11 +182,12 @@ int main(int argc, char **argv) {
       for (const ParamSpec &p : k.params)
         workspace |= p.kind == ParamKind::Workspace;
       std::printf("kernel %s: M in [%lld, %lld], grid %u x %u x %u, cluster "
-                  "%u x %u x %u, block %u, %u B dynamic smem, %zu params%s\n",
-                  k.name.c_str(), (long long)k.mLo, (long long)k.mHi,
-                  k.grid[0], k.grid[1], k.grid[2], k.cluster[0], k.cluster[1],
+                  "%u x %u x %u, block %u, %u B dynamic smem, %zu params%s%s\n",
+                  k.name.c_str(), (long long)k.mLo, (long long)k.mHi, k.grid[0],
+                  k.grid[1], k.grid[2], k.cluster[0], k.cluster[1],
                   k.cluster[2], k.block[0], k.dynamicSmem, k.params.size(),
-                  workspace ? ", workspace" : "");
+                  workspace ? ", workspace" : "",
+                  k.persistent ? ", persistent" : "");
     }
     // With --m, also whether the bundle serves that M (scripts ask this
     // before they launch).

@@ -71,6 +71,12 @@ struct LowerToNVVMOptions : public PassPipelineOptions<LowerToNVVMOptions> {
                      "groups of this many m tiles (0: n fastest; 16, the "
                      "default, measured best)"),
       llvm::cl::init(16)};
+  PassOptions::Option<bool> persistentGemm{
+      *this, "persistent-gemm",
+      llvm::cl::desc("Forwarded to --dsm-materialize: GEMM kernels loop "
+                     "over tiles and the runtime launches only the CTAs "
+                     "that fit at once"),
+      llvm::cl::init(true)};
   PassOptions::Option<int64_t> selfCleaningMaxKiB{
       *this, "self-cleaning-workspace-max-kib",
       llvm::cl::desc("Forwarded to --dsm-materialize: atomic workspaces up "

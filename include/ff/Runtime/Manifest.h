@@ -83,6 +83,10 @@ struct KernelSpec {
   std::array<uint32_t, 3> block{1, 1, 1}, cluster{1, 1, 1}, grid{1, 1, 1};
   /// Launch grid x = grid[0] * ceil(M / gridMTile); 0 leaves grid as is.
   int64_t gridMTile = 0;
+  /// The kernel loops over its tiles: any grid of whole clusters up to the
+  /// full one is correct, and the runtime launches at most the clusters
+  /// that are resident at once (capPersistentGrid).
+  bool persistent = false;
   uint32_t dynamicSmem = 0;
   std::vector<ParamSpec> params;
 };

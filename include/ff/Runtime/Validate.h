@@ -46,6 +46,16 @@ struct LaunchPlan {
 bool computeGrid(const KernelSpec &kernel, int64_t m,
                  std::array<uint32_t, 3> &grid, std::string &error);
 
+/// Grids of more waves than this launch a persistent kernel one tile per CTA.
+constexpr uint64_t kMaxPersistentWaves = 8;
+
+/// A persistent kernel's grid: x cut to `maxActiveClusters` whole clusters
+/// (the clusters resident at once, cuOccupancyMaxActiveClusters) when the
+/// one-tile-per-CTA grid is larger but at most kMaxPersistentWaves times
+/// that; other kernels' grids are left alone.
+void capPersistentGrid(const KernelSpec &kernel, int maxActiveClusters,
+                       std::array<uint32_t, 3> &grid);
+
 /// Validates `args` (inputs then outputs, manifest order). When `query` is
 /// set, every pointer must be device memory on `device`. On success fills
 /// `plan`; on failure `error` names the argument.

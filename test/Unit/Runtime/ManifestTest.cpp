@@ -47,6 +47,7 @@ TEST(ManifestTest, ParsesEveryField) {
   EXPECT_EQ(k.cluster[0], 4u);
   EXPECT_EQ(k.gridMTile, 128);
   EXPECT_EQ(k.dynamicSmem, 200704u);
+  EXPECT_FALSE(k.persistent); // absent: one tile per CTA
   ASSERT_EQ(k.params.size(), 7u);
   EXPECT_EQ(k.params[0].kind, ParamKind::TensorMap);
   EXPECT_EQ(k.params[0].tensor, 0);
@@ -154,6 +155,10 @@ TEST(ManifestTest, RejectsInvalidManifestsNamingTheField) {
       {"\"bytes_per_m\": 16384, \"zero\": true}",
        "\"bytes_per_m\": 16384, \"zero\": true, \"self_cleaning\": 1}",
        "params[6].self_cleaning"},
+      {"\"dynamic_smem\": 200704",
+       "\"dynamic_smem\": 200704, "
+       "\"persistent\": 1",
+       "kernels[0].persistent"},
       {"\"hash\": \"0000", "\"hash\": \"000", "hash: expected 64"},
       {"\"kernels\": [", "\"kernelz\": [", "missing field \"kernels\""},
   };
@@ -165,6 +170,16 @@ TEST(ManifestTest, RejectsInvalidManifestsNamingTheField) {
     EXPECT_NE(error.find(c.message), std::string::npos)
         << "expected \"" << c.message << "\", got \"" << error << "\"";
   }
+}
+
+TEST(ManifestTest, ParsesPersistentKernels) {
+  Manifest m;
+  std::string error;
+  std::string text = edit(validManifest(), "\"dynamic_smem\": 200704",
+                          "\"dynamic_smem\": 200704, \"persistent\": true");
+  ASSERT_TRUE(parseManifest(text, m, error)) << error;
+  EXPECT_TRUE(m.kernels[0].persistent);
+  EXPECT_FALSE(m.kernels[1].persistent);
 }
 
 TEST(ManifestTest, RejectsWrongInputCountForKind) {

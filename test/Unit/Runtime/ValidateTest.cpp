@@ -183,6 +183,30 @@ TEST_F(ValidateTest, TmaOperandsNeed16ByteRows) {
                      "stride rule)");
 }
 
+TEST(GridTest, CapsPersistentGridsAtResidentClusters) {
+  KernelSpec k;
+  k.grid = {16, 1, 1};
+  k.cluster = {2, 1, 1};
+  k.gridMTile = 128;
+  std::array<uint32_t, 3> grid{512, 1, 1};
+  capPersistentGrid(k, 66, grid);
+  EXPECT_EQ(grid[0], 512u); // not persistent: one tile per CTA
+  k.persistent = true;
+  capPersistentGrid(k, 66, grid);
+  EXPECT_EQ(grid[0], 132u); // 66 whole clusters of 2
+  grid[0] = 132 * 8;
+  capPersistentGrid(k, 66, grid);
+  EXPECT_EQ(grid[0], 132u); // 8 waves: still persistent
+  grid[0] = 132 * 8 + 2;
+  capPersistentGrid(k, 66, grid);
+  EXPECT_EQ(grid[0], 132u * 8 + 2); // more: one tile per CTA
+  grid[0] = 16;
+  capPersistentGrid(k, 66, grid);
+  EXPECT_EQ(grid[0], 16u); // fewer tiles than resident clusters
+  capPersistentGrid(k, -1, grid);
+  EXPECT_EQ(grid[0], 16u); // occupancy unknown: left alone
+}
+
 TEST(GridTest, ScalesXByMTilesAndChecksClusters) {
   KernelSpec k;
   k.name = "k";

@@ -383,6 +383,17 @@ private:
     return memref::SubViewOp::create(b, loc, plane, offsets, sizes, strides);
   }
 
+  void setTile(Value bid);
+  /// Runs `fn` once per tile of this CTA with the tile set: the CTA's own
+  /// tile, or in a persistent kernel every tile of its cluster's stride
+  /// (cluster index + j * clusters in the grid, j = 0, 1, ...) with kBase
+  /// the ring iteration of its first k tile.
+  template <typename Fn>
+  void forEachTile(Fn &&fn);
+  /// Ring iteration (stage and phase) of the tile's `k`-th k tile.
+  Value ringIt(Value k) { return kBase ? add(kBase, k) : k; }
+  /// Marks operand stage `s` free in every CTA that multicasts into it.
+  void releaseStage(Value s);
   void emitSetup(gpu::GPUFuncOp func);
   void emitProducer();
   void emitConsumer();
@@ -420,6 +431,7 @@ private:
   Value smem, smemBase;
   Value tid, wg, warp, lane, wgLeader, rank;
   Value mTile, m0, n0;
+  Value kBase;    // persistent kernels: ring iteration of the tile's first k
   Value nCluster; // index of this CTA's cluster along n
   Value lRot; // first l chunk of this cluster (FFN kinds)
   Value full, empty, dfull, dempty, ticks;
@@ -435,6 +447,87 @@ private:
 };
 
 } // namespace
+
+/// Sets this CTA's tile (mTile, m0, n0, rowEnd, nCluster, lRot) from `bid`:
+/// its block index, or in a persistent kernel the block index the tile it
+/// works on next would have in a grid of one tile per CTA.
+void KernelEmitter::setTile(Value bid) {
+  // n index of this CTA among the m tile's ctasN CTAs.
+  Value nIdx = rem(bid, p.ctasN);
+  mTile = div(bid, p.ctasN);
+  if (p.rasterGroupM > 1) {
+    // Grouped raster over whole clusters (a cluster's CTAs stay
+    // consecutive): group g holds m tiles [g*G, g*G + size) for every n,
+    // m fastest; the last group is cut to the m tiles that remain.
+    int64_t group = p.rasterGroupM, clustersN = p.ctasN / p.clusterN;
+    Value cid = div(bid, p.clusterN);
+    Value mTiles =
+        arith::CeilDivUIOp::create(b, loc, numRows, cst(p.tileRows()));
+    Value g = div(cid, group * clustersN);
+    Value first = mul(g, group);
+    Value size = arith::MinUIOp::create(b, loc, sub(mTiles, first), cst(group));
+    Value local = rem(cid, group * clustersN);
+    mTile = add(first, rem(local, size));
+    Value nc = div(local, size);
+    nIdx = p.clusterN > 1 ? add(mul(nc, p.clusterN), rem(bid, p.clusterN)) : nc;
+  }
+  m0 = mul(mTile, p.tileRows());
+  // Rows past the tile's output rows (a conv tile of R * W < blk_m rows
+  // holds stale shared memory there) or past M are never stored.
+  rowEnd = p.isConv()
+               ? arith::MinUIOp::create(b, loc, numRows, add(m0, p.tileRows()))
+                     .getResult()
+               : numRows;
+  n0 = mul(nIdx, p.bn);
+  nCluster = div(nIdx, p.clusterN);
+  // Every cluster walks the l chunks from a different start: the fp32
+  // workspace reductions of concurrent clusters then hit different lines
+  // instead of serialising on the same L2 addresses. Uniform within a
+  // cluster, whose CTAs exchange the same chunk.
+  if (p.kind != ChainKind::gemm && p.lTiles() > 1)
+    lRot = rem(div(bid, p.clusterN), p.lTiles());
+}
+
+template <typename Fn>
+void KernelEmitter::forEachTile(Fn &&fn) {
+  if (!p.persistent)
+    return fn();
+  // Tiles are numbered like the CTAs of a one-tile-per-CTA grid (whole
+  // clusters, raster order), so a wave of the persistent grid covers the
+  // tiles a wave of that grid would, and shares their operands in L2.
+  Value bid = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
+  Value ctas = gpu::GridDimOp::create(b, loc, gpu::Dimension::x);
+  Value mTiles = arith::CeilDivUIOp::create(b, loc, numRows, cst(p.tileRows()));
+  Value tiles = mul(mTiles, p.ctasN / p.clusterN);
+  Value r = p.clusterN > 1 ? rem(bid, p.clusterN) : Value();
+  auto loop = scf::ForOp::create(b, loc, div(bid, p.clusterN), tiles,
+                                 div(ctas, p.clusterN), ValueRange{cst(0)});
+  OpBuilder::InsertionGuard g(b);
+  b.setInsertionPointToStart(loop.getBody());
+  Value t = loop.getInductionVar();
+  Value tileBid = mul(t, p.clusterN);
+  setTile(r ? add(tileBid, r) : tileBid);
+  kBase = loop.getRegionIterArg(0);
+  fn();
+  scf::YieldOp::create(b, loc, add(kBase, p.kTiles()));
+  // The tile's values do not outlive the loop.
+  mTile = m0 = n0 = rowEnd = nCluster = kBase = Value();
+}
+
+void KernelEmitter::releaseStage(Value s) {
+  if (!p.aMulticast) {
+    nvgpu::MBarrierArriveOp::create(b, loc, empty, s);
+    return;
+  }
+  Value bar = nvgpu::MBarrierGetOp::create(b, loc, i64, empty, s);
+  Value bar3 = LLVM::IntToPtrOp::create(b, loc, ptrShared, bar);
+  for (int64_t q = 0; q < p.clusterN; ++q) {
+    Value remote = NVVM::MapaOp::create(b, loc, ptrCluster, bar3, cstI32(q));
+    NVVM::MBarrierArriveOp::create(
+        b, loc, Type(), remote, Value(),
+        NVVM::MemScopeKindAttr::get(ctx, NVVM::MemScopeKind::CTA));
+  }
+}
 
 void KernelEmitter::emitSetup(gpu::GPUFuncOp func) {
   auto wsSpace = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
@@ -474,42 +567,8 @@ void KernelEmitter::emitSetup(gpu::GPUFuncOp func) {
   warp = div(laneWg, 32);
   lane = rem(tid, 32);
   wgLeader = eq(laneWg, 0);
-  Value bid = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
-  // n index of this CTA among the m tile's ctasN CTAs.
-  Value nIdx = rem(bid, p.ctasN);
-  mTile = div(bid, p.ctasN);
-  if (p.rasterGroupM > 1) {
-    // Grouped raster over whole clusters (a cluster's CTAs stay
-    // consecutive): group g holds m tiles [g*G, g*G + size) for every n,
-    // m fastest; the last group is cut to the m tiles that remain.
-    int64_t group = p.rasterGroupM, clustersN = p.ctasN / p.clusterN;
-    Value cid = div(bid, p.clusterN);
-    Value mTiles = arith::CeilDivUIOp::create(b, loc, numRows,
-                                              cst(p.tileRows()));
-    Value g = div(cid, group * clustersN);
-    Value first = mul(g, group);
-    Value size = arith::MinUIOp::create(b, loc, sub(mTiles, first), cst(group));
-    Value local = rem(cid, group * clustersN);
-    mTile = add(first, rem(local, size));
-    Value nc = div(local, size);
-    nIdx = p.clusterN > 1 ? add(mul(nc, p.clusterN), rem(bid, p.clusterN))
-                          : nc;
-  }
-  m0 = mul(mTile, p.tileRows());
-  // Rows past the tile's output rows (a conv tile of R * W < blk_m rows
-  // holds stale shared memory there) or past M are never stored.
-  rowEnd = p.isConv() ? arith::MinUIOp::create(b, loc, numRows,
-                                               add(m0, p.tileRows()))
-                            .getResult()
-                      : numRows;
-  n0 = mul(nIdx, p.bn);
-  nCluster = div(nIdx, p.clusterN);
-  // Every cluster walks the l chunks from a different start: the fp32
-  // workspace reductions of concurrent clusters then hit different lines
-  // instead of serialising on the same L2 addresses. Uniform within a
-  // cluster, whose CTAs exchange the same chunk.
-  if (p.kind != ChainKind::gemm && p.lTiles() > 1)
-    lRot = rem(div(bid, p.clusterN), p.lTiles());
+  if (!p.persistent)
+    setTile(gpu::BlockIdOp::create(b, loc, gpu::Dimension::x));
   rank = p.clusterN > 1 ? ClusterRankOp::create(b, loc, b.getIndexType())
                               .getResult()
                         : cst(0);
@@ -604,67 +663,69 @@ void KernelEmitter::emitProducer() {
   Value tmB2 = p.kind == ChainKind::gated_ffn ? tmaps[2] : Value();
   int64_t aRows = p.aRowsPerCta();
   int64_t boxB = 64 * 64 * 2;
-  // 3x3 convolutions: the tile's image and first row.
-  Value image, h0;
-  if (p.isConv()) {
-    int64_t tilesPerImage = p.convH / p.convRows;
-    image = div(mTile, tilesPerImage);
-    h0 = mul(rem(mTile, tilesPerImage), p.convRows);
-  }
   int64_t aLoadBytes = p.isConv() ? p.tileRows() * 128 : p.aStageBytes;
-  forLoop(cst(0), cst(p.kTiles()), cst(1), [&](Value k) {
-    Value s = rem(k, p.stages);
-    waitParity(empty, s, notI1(parity(k, p.stages)));
-    leaderOnly(wgLeader, [&] {
-      nvgpu::MBarrierArriveExpectTxOp::create(
-          b, loc, full, cst(aLoadBytes + p.bStageBytes), s, Value());
-      Value k0 = mul(k, p.bk);
-      Value aOff = add(mul(s, p.aStageBytes), p.smemA);
-      if (p.isConv()) {
-        // k tile -> filter tap (r, s) = divmod(k / (C/64), 3) and channels
-        // 64 (k mod C/64): the box {64, W, R, 1} at (c0, s - 1, h0 + r - 1,
-        // n) lands as R * W rows of 128 B like a 2-D box; coordinates
-        // outside the image (-1, H, W) are zero-filled: the padding.
-        int64_t cTiles = p.convC / 64;
-        Value tap = div(k, cTiles);
-        Value c0 = mul(rem(k, cTiles), 64);
-        Value col = add(rem(tap, 3), -1);
-        Value row = add(add(h0, div(tap, 3)), -1);
-        nvgpu::TmaAsyncLoadOp::create(
-            b, loc, smemView(aOff, {1, p.convRows, p.convW, 64}), full, tmA,
-            ValueRange{c0, col, row, image}, s, Value(), Value());
-      }
-      Value aRow = m0;
-      Value mask;
-      if (p.aMulticast) {
-        // Each CTA loads its slice of the shared A rows into every CTA.
-        aOff = add(aOff, mul(rank, aRows * 128));
-        aRow = add(m0, mul(rank, aRows));
-        mask = arith::ConstantIntOp::create(b, loc, i16,
-                                            (1 << p.clusterN) - 1);
-      }
-      if (!p.isConv())
-        nvgpu::TmaAsyncLoadOp::create(b, loc, smemView(aOff, {aRows, 64}),
-                                      full, tmA, ValueRange{k0, aRow}, s,
-                                      mask, Value());
-      Value bOff = add(mul(s, p.bStageBytes), p.smemB);
-      // Row-major B: box j = 64 k rows x 64 n columns (MN-major, one
-      // 64-column chunk of bn after the other); K-major B: box j = 64 n
-      // rows x 64 k (bn rows of 128 B, the same layout as A).
-      for (int64_t j = 0; j < p.bn / 64; ++j) {
-        Value col = add(n0, 64 * j);
-        SmallVector<Value, 2> coord{col, k0};
-        if (p.bKMajor)
-          std::swap(coord[0], coord[1]);
-        nvgpu::TmaAsyncLoadOp::create(
-            b, loc, smemView(add(bOff, j * boxB), {64, 64}), full, tmB,
-            coord, s, Value(), Value());
-        if (tmB2)
+  forEachTile([&] {
+    // 3x3 convolutions: the tile's image and first row.
+    Value image, h0;
+    if (p.isConv()) {
+      int64_t tilesPerImage = p.convH / p.convRows;
+      image = div(mTile, tilesPerImage);
+      h0 = mul(rem(mTile, tilesPerImage), p.convRows);
+    }
+    forLoop(cst(0), cst(p.kTiles()), cst(1), [&](Value k) {
+      Value it = ringIt(k);
+      Value s = rem(it, p.stages);
+      waitParity(empty, s, notI1(parity(it, p.stages)));
+      leaderOnly(wgLeader, [&] {
+        nvgpu::MBarrierArriveExpectTxOp::create(
+            b, loc, full, cst(aLoadBytes + p.bStageBytes), s, Value());
+        Value k0 = mul(k, p.bk);
+        Value aOff = add(mul(s, p.aStageBytes), p.smemA);
+        if (p.isConv()) {
+          // k tile -> filter tap (r, s) = divmod(k / (C/64), 3) and channels
+          // 64 (k mod C/64): the box {64, W, R, 1} at (c0, s - 1, h0 + r - 1,
+          // n) lands as R * W rows of 128 B like a 2-D box; coordinates
+          // outside the image (-1, H, W) are zero-filled: the padding.
+          int64_t cTiles = p.convC / 64;
+          Value tap = div(k, cTiles);
+          Value c0 = mul(rem(k, cTiles), 64);
+          Value col = add(rem(tap, 3), -1);
+          Value row = add(add(h0, div(tap, 3)), -1);
           nvgpu::TmaAsyncLoadOp::create(
-              b, loc,
-              smemView(add(bOff, p.bn * 64 * 2 + j * boxB), {64, 64}), full,
-              tmB2, coord, s, Value(), Value());
-      }
+              b, loc, smemView(aOff, {1, p.convRows, p.convW, 64}), full, tmA,
+              ValueRange{c0, col, row, image}, s, Value(), Value());
+        }
+        Value aRow = m0;
+        Value mask;
+        if (p.aMulticast) {
+          // Each CTA loads its slice of the shared A rows into every CTA.
+          aOff = add(aOff, mul(rank, aRows * 128));
+          aRow = add(m0, mul(rank, aRows));
+          mask =
+              arith::ConstantIntOp::create(b, loc, i16, (1 << p.clusterN) - 1);
+        }
+        if (!p.isConv())
+          nvgpu::TmaAsyncLoadOp::create(b, loc, smemView(aOff, {aRows, 64}),
+                                        full, tmA, ValueRange{k0, aRow}, s,
+                                        mask, Value());
+        Value bOff = add(mul(s, p.bStageBytes), p.smemB);
+        // Row-major B: box j = 64 k rows x 64 n columns (MN-major, one
+        // 64-column chunk of bn after the other); K-major B: box j = 64 n
+        // rows x 64 k (bn rows of 128 B, the same layout as A).
+        for (int64_t j = 0; j < p.bn / 64; ++j) {
+          Value col = add(n0, 64 * j);
+          SmallVector<Value, 2> coord{col, k0};
+          if (p.bKMajor)
+            std::swap(coord[0], coord[1]);
+          nvgpu::TmaAsyncLoadOp::create(b, loc,
+                                        smemView(add(bOff, j * boxB), {64, 64}),
+                                        full, tmB, coord, s, Value(), Value());
+          if (tmB2)
+            nvgpu::TmaAsyncLoadOp::create(
+                b, loc, smemView(add(bOff, p.bn * 64 * 2 + j * boxB), {64, 64}),
+                full, tmB2, coord, s, Value(), Value());
+        }
+      });
     });
   });
   if (p.kind == ChainKind::gemm)
@@ -719,8 +780,9 @@ Value KernelEmitter::emitMainLoop(SmallVector<Value> &accs) {
   auto loop = scf::ForOp::create(
       b, loc, cst(0), cst(p.kTiles()), cst(1), init,
       [&](OpBuilder &, Location, Value k, ValueRange iter) {
-        Value s = rem(k, p.stages);
-        waitParity(full, s, parity(k, p.stages));
+        Value it = ringIt(k);
+        Value s = rem(it, p.stages);
+        waitParity(full, s, parity(it, p.stages));
         Value aOff = add(add(mul(s, p.aStageBytes), p.smemA),
                          mul(wg, 64 * 128));
         Value bOff = add(mul(s, p.bStageBytes), p.smemB);
@@ -750,31 +812,19 @@ Value KernelEmitter::emitMainLoop(SmallVector<Value> &accs) {
         // With one group in flight, the group of step k-1 has completed:
         // release its stage (in every CTA that multicast into it).
         NVVM::WgmmaWaitGroupSyncOp::create(b, loc, b.getI64IntegerAttr(1));
-        leaderOnly(arith::AndIOp::create(
-                       b, loc, cmp(arith::CmpIPredicate::ugt, k, cst(0)),
-                       wgLeader),
-               [&] {
-                 Value sp = rem(add(k, p.stages - 1), p.stages);
-                 if (p.aMulticast) {
-                   Value bar = nvgpu::MBarrierGetOp::create(b, loc, i64,
-                                                            empty, sp);
-                   Value bar3 =
-                       LLVM::IntToPtrOp::create(b, loc, ptrShared, bar);
-                   for (int64_t q = 0; q < p.clusterN; ++q) {
-                     Value remote = NVVM::MapaOp::create(b, loc, ptrCluster,
-                                                         bar3, cstI32(q));
-                     NVVM::MBarrierArriveOp::create(
-                         b, loc, Type(), remote, Value(),
-                         NVVM::MemScopeKindAttr::get(
-                             ctx, NVVM::MemScopeKind::CTA));
-                   }
-                 } else {
-                   nvgpu::MBarrierArriveOp::create(b, loc, empty, sp);
-                 }
-               });
+        leaderOnly(
+            arith::AndIOp::create(
+                b, loc, cmp(arith::CmpIPredicate::ugt, k, cst(0)), wgLeader),
+            [&] { releaseStage(rem(add(it, p.stages - 1), p.stages)); });
         scf::YieldOp::create(b, loc, acc);
       });
   NVVM::WgmmaWaitGroupSyncOp::create(b, loc, b.getI64IntegerAttr(0));
+  // A persistent kernel's producer goes on to the next tile through the
+  // same ring: the last stage must be released too.
+  if (kBase)
+    leaderOnly(wgLeader, [&] {
+      releaseStage(rem(ringIt(cst(p.kTiles() - 1)), p.stages));
+    });
   accs.assign(loop.getResults().begin(), loop.getResults().end());
   return accs[0];
 }
@@ -1279,11 +1329,13 @@ void KernelEmitter::emitConsumer() {
         NVVM::SetMaxRegisterActionAttr::get(
             ctx, NVVM::SetMaxRegisterAction::increase));
   SmallVector<Value> accs;
-  Value acc = emitMainLoop(accs);
   if (p.kind == ChainKind::gemm) {
-    emitGemmEpilogue(acc);
+    // The epilogue stores from registers: in a persistent kernel the
+    // producer meanwhile fills the ring with the next tile's operands.
+    forEachTile([&] { emitGemmEpilogue(emitMainLoop(accs)); });
     return;
   }
+  emitMainLoop(accs);
   if (p.shuffle)
     return emitShuffleConsumer(accs);
   emitFfnEpilogue(accs);

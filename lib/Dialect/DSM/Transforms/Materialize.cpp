@@ -226,20 +226,24 @@ DictionaryAttr DSMMaterializePass::materialize(FusedChainOp chain,
   ScheduleAttr sched = plan.schedule;
   int64_t mLo = sched.hasMBin() ? sched.getMLo() : 1;
   int64_t mHi = plan.maxM();
-  return b.getDictionaryAttr(
-      {b.getNamedAttr("name", b.getStringAttr(name)),
-       b.getNamedAttr("module", b.getStringAttr(gpuModule.getName())),
-       b.getNamedAttr("m_lo", b.getI64IntegerAttr(mLo)),
-       b.getNamedAttr("m_hi", b.getI64IntegerAttr(mHi)),
-       b.getNamedAttr("block", b.getDenseI64ArrayAttr(
-                                   {plan.numThreads(), 1, 1})),
-       b.getNamedAttr("cluster",
-                      b.getDenseI64ArrayAttr({plan.clusterN, 1, 1})),
-       b.getNamedAttr("grid", b.getDenseI64ArrayAttr({plan.ctasN, 1, 1})),
-       b.getNamedAttr("grid_m_tile", b.getI64IntegerAttr(plan.tileRows())),
-       b.getNamedAttr("dynamic_smem", b.getI64IntegerAttr(plan.smemBytes)),
-       b.getNamedAttr("plan", planInfo(sched)),
-       b.getNamedAttr("params", b.getArrayAttr(params))});
+  SmallVector<NamedAttribute> fields{
+      b.getNamedAttr("name", b.getStringAttr(name)),
+      b.getNamedAttr("module", b.getStringAttr(gpuModule.getName())),
+      b.getNamedAttr("m_lo", b.getI64IntegerAttr(mLo)),
+      b.getNamedAttr("m_hi", b.getI64IntegerAttr(mHi)),
+      b.getNamedAttr("block",
+                     b.getDenseI64ArrayAttr({plan.numThreads(), 1, 1})),
+      b.getNamedAttr("cluster", b.getDenseI64ArrayAttr({plan.clusterN, 1, 1})),
+      b.getNamedAttr("grid", b.getDenseI64ArrayAttr({plan.ctasN, 1, 1})),
+      b.getNamedAttr("grid_m_tile", b.getI64IntegerAttr(plan.tileRows())),
+      b.getNamedAttr("dynamic_smem", b.getI64IntegerAttr(plan.smemBytes)),
+      b.getNamedAttr("plan", planInfo(sched)),
+      b.getNamedAttr("params", b.getArrayAttr(params))};
+  // Any grid of whole clusters computes every tile; the runtime launches
+  // only the clusters that fit at once.
+  if (plan.persistent)
+    fields.push_back(b.getNamedAttr("persistent", b.getBoolAttr(true)));
+  return b.getDictionaryAttr(fields);
 }
 
 /// Whether `host`, which is replaced by the launch functions of its chains,
@@ -365,6 +369,7 @@ void DSMMaterializePass::runOnOperation() {
       // nothing to share.
       if (plan->kind == ChainKind::gemm && !plan->isConv() && plan->ctasN > 1)
         plan->rasterGroupM = rasterGroupM;
+      plan->persistent = persistentGemm && plan->kind == ChainKind::gemm;
       if (multicastA && plan->kind != ChainKind::gemm)
         plan->aMulticast = plan->canMulticastA();
       if (workspaceBulkReduce)

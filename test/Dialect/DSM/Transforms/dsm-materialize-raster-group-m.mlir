@@ -1,10 +1,12 @@
-// RUN: ff-opt %s --dsm-materialize=raster-group-m=8 | FileCheck %s
-// RUN: ff-opt %s --dsm-materialize=raster-group-m=0 | FileCheck %s --check-prefix=OFF
+// RUN: ff-opt %s --dsm-materialize="raster-group-m=8 persistent-gemm=false" | FileCheck %s
+// RUN: ff-opt %s --dsm-materialize="raster-group-m=0 persistent-gemm=false" | FileCheck %s --check-prefix=OFF
 
 // Grouped rasterisation of a GEMM: block b of the 2 x 4 grid (2 m tiles of
 // 128 rows at M = 256, 4 n tiles) takes group g = b / (8 * 4), whose size
 // is min(ceil(M / 128) - 8g, 8) m tiles; m = 8g + (b mod 32) mod size and
 // n = (b mod 32) / size, so consecutive blocks share an n tile.
+// (One tile per CTA here: dsm-materialize-persistent-gemm.mlir numbers a
+// persistent kernel's tiles the same way.)
 // CHECK-LABEL: gpu.func @gemm_0
 // CHECK: %[[BID:.*]] = gpu.block_id x
 // CHECK: %[[MT:.*]] = arith.ceildivui %{{.*}}, %c128{{.*}} : index

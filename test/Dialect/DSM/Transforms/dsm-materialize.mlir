@@ -367,7 +367,8 @@ func.func @gated_kmajor(%a0: tensor<128x128xbf16>, %a1: tensor<128x128xbf16>, %a
 // (r, s) = divmod(k / 2, 3), channels 64 (k mod 2) as one 4-D box
 // {64, 14, 7, 1} of the unpadded NHWC input at (c0, s - 1, h0 + r - 1, n);
 // A's expect_tx counts 98 rows (98 * 128 + 16384 B of B = 28928); stores
-// stop at the tile's 98 rows; the launch has ceil(M / 98) CTAs.
+// stop at the tile's 98 rows; the launch has up to ceil(M / 98) CTAs, each
+// looping over tiles t = block, + grid, ... (a persistent GEMM kernel).
 // CHECK: module attributes {dsm.bundles = [{chain = {{.*}}kind = "gemm"
 // CHECK-SAME: grid_m_tile = 98
 // CHECK-SAME: {box = array<i64: 64, 14, 7, 1>, {{.*}}tensor = "in0"}
@@ -375,11 +376,12 @@ func.func @gated_kmajor(%a0: tensor<128x128xbf16>, %a1: tensor<128x128xbf16>, %a
 // CHECK-LABEL: gpu.func @conv3x3_0(
 // CHECK: %[[M:.*]] = arith.index_castui %{{.*}} : i64 to index
 // CHECK: %[[BID:.*]] = gpu.block_id x
-// CHECK: %[[M0:.*]] = arith.muli %[[BID]], %c98{{[_0-9]*}} : index
+// CHECK: scf.for %[[T:.*]] = %[[BID]] to
+// CHECK: %[[M0:.*]] = arith.muli %[[T]], %c98{{[_0-9]*}} : index
 // CHECK: %[[END:.*]] = arith.addi %[[M0]], %c98{{[_0-9]*}} : index
-// CHECK: %[[ROWEND:.*]] = arith.minui %[[M]], %[[END]] : index
-// CHECK: %[[IMG:.*]] = arith.divui %[[BID]], %c2{{[_0-9]*}} : index
-// CHECK: %[[TR:.*]] = arith.remui %[[BID]], %c2{{[_0-9]*}} : index
+// CHECK: arith.minui %[[M]], %[[END]] : index
+// CHECK: %[[IMG:.*]] = arith.divui %[[T]], %c2{{[_0-9]*}} : index
+// CHECK: %[[TR:.*]] = arith.remui %[[T]], %c2{{[_0-9]*}} : index
 // CHECK: %[[H0:.*]] = arith.muli %[[TR]], %c7{{[_0-9]*}} : index
 // CHECK: scf.for %[[K:.*]] = %{{.*}} to %c18{{[_0-9]*}} step
 // CHECK: nvgpu.mbarrier.arrive.expect_tx %{{.*}}, %c28928
@@ -394,6 +396,9 @@ func.func @gated_kmajor(%a0: tensor<128x128xbf16>, %a1: tensor<128x128xbf16>, %a
 // CHECK: nvgpu.tma.async.load %{{.*}}[%[[C0]], %[[COL]], %[[ROW]], %[[IMG]]], {{.*}} -> memref<1x7x14x64xbf16, #gpu.address_space<workgroup>>
 // CHECK-COUNT-2: nvgpu.tma.async.load {{.*}} -> memref<64x64xbf16, #gpu.address_space<workgroup>>
 // CHECK: } else {
+// CHECK: %[[CM0:.*]] = arith.muli %{{.*}}, %c98{{[_0-9]*}} : index
+// CHECK: %[[CEND:.*]] = arith.addi %[[CM0]], %c98{{[_0-9]*}} : index
+// CHECK: %[[ROWEND:.*]] = arith.minui %[[M]], %[[CEND]] : index
 // CHECK: arith.cmpi ult, %{{.*}}, %[[ROWEND]] : index
 // CHECK-LABEL: func.func @conv3x3_0_launch(
 // CHECK: arith.ceildivui %{{.*}}, %c98

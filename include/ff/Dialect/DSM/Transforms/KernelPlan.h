@@ -108,6 +108,11 @@ struct KernelPlan {
   /// group's m tiles in L2 (--dsm-materialize=raster-group-m); 0 or 1:
   /// n-fastest over all m tiles.
   int64_t rasterGroupM = 0;
+  /// GEMM kernels: each CTA loops over tiles (stride: the clusters in the
+  /// grid) and the runtime launches at most as many CTAs as fit at once
+  /// (manifest `persistent`), so a tile's epilogue overlaps the loads of
+  /// the next (--dsm-materialize=persistent-gemm).
+  bool persistent = false;
   /// Shuffle family with an atomic workspace: each consumer warp stages
   /// this many columns of its 16 rows of a sub-tile in shared memory (over
   /// the act(C) slice, dead after the gather) and the TMA unit adds each

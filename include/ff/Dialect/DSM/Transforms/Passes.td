@@ -179,6 +179,12 @@ def DSMMaterialize : Pass<"dsm-materialize", "ModuleOp"> {
            "tiles, m fastest (L2 reuse of B across a wave); 0 or 1: "
            "n fastest. 16 measured best on an H100 (4096^3 -3.5 %, "
            "8192^3 -6 % against n fastest)">,
+    Option<"persistentGemm", "persistent-gemm", "bool", "true",
+           "GEMM kernels are persistent: each CTA computes tiles in a loop "
+           "(the tiles a one-tile-per-CTA grid would give it and every "
+           "grid-stride after) and the manifest marks the kernel "
+           "`persistent`, so the runtime launches only the CTAs that fit at "
+           "once; a tile's epilogue then overlaps the next tile's loads">,
     Option<"selfCleaningMaxKiB", "self-cleaning-workspace-max-kib",
            "int64_t", "400",
            "Atomic inter-cluster workspaces of at most this many KiB (at the "
