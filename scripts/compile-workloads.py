@@ -232,7 +232,9 @@ def main():
     todo = (workloads.gemm_chains() + workloads.gated_chains()
             if args.dynamic_m else selected())
     if args.single_gemms:
-        todo += workloads.single_gemms()
+        # With a dynamic M, the short-M GEMMs are the square ones' bins.
+        todo += [w for w in workloads.single_gemms()
+                 if not (args.dynamic_m and "-m" in w.name)]
     if args.anchors and not args.dynamic_m:
         todo += workloads.narrow_and_dsm_window()
     if args.only:

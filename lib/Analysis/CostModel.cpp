@@ -145,7 +145,12 @@ Dataflow mlir::ff::analyzeDataflow(const ChainDesc &chain, const Plan &plan,
   double staging = 0;
   if (two && !gathered)
     staging = (rd > 1 || gridN > 1) ? eTileAcc : blkM * blkL * b;
-  fixed += std::max(exchange, staging);
+  if (!two && clsK > 1)
+    // A split-K GEMM publishes its fp32 tile over the dead ring; the slice
+    // the reduce-scatter leaves in each rank comes on top.
+    fixed += std::max(0.0, exchange - plan.stages * stage0) + exchange / clsK;
+  else
+    fixed += std::max(exchange, staging);
   if (fixed > target.smemPerBlock) {
     f.reason = "capacity: operand pipeline and staging exceed shared memory";
     return f;
@@ -405,7 +410,8 @@ double mlir::ff::estimateKernelNs(const ChainDesc &chain, const Plan &plan,
                                   const Dataflow &flow,
                                   const GpuTarget &target) {
   const KernelFit &k = target.kernel;
-  const int64_t c = plan.cls(Dim::n);
+  // The cluster: along n, or for a split-K GEMM along k.
+  const int64_t c = plan.cls(Dim::n) * plan.cls(Dim::k);
   const int64_t m = std::max<int64_t>(chain.m, 1);
   const int64_t ctas = ceilDiv(m, plan.blk(Dim::m)) * plan.grd(Dim::n) * c;
   // CTAs resident at once. Every CTA does the same work, so a grid of
@@ -413,9 +419,13 @@ double mlir::ff::estimateKernelNs(const ChainDesc &chain, const Plan &plan,
   // costs a full CTA time (at the stream rate of the few CTAs it has), not
   // its fraction of a wave. Clusters never straddle GPCs, so the slots of
   // an uneven chip are fewer than SMs / c (GpuTarget::gpcSms).
-  const int64_t slots =
-      target.getMaxActiveClusters(c, std::max<int64_t>(flow.ctasPerSm, 1)) *
-      c;
+  // A single GEMM streams its operands: two co-resident CTAs of a cluster
+  // pack onto one SM and halve the SMs that stream (a split-K cluster of 4
+  // at two CTAs per SM ran 28.5 us where a cluster of 2 at one per SM ran
+  // 19.7, docs/validation.md), so its slots are counted at one per SM.
+  const int64_t perSm =
+      chain.hasSecondGemm() ? std::max<int64_t>(flow.ctasPerSm, 1) : 1;
+  const int64_t slots = target.getMaxActiveClusters(c, perSm) * c;
   if (slots <= 0)
     return std::numeric_limits<double>::infinity();
   const int64_t fullWaves = ctas / slots, tail = ctas % slots;
@@ -433,8 +443,13 @@ double mlir::ff::estimateCtaNs(const ChainDesc &chain, const Plan &plan,
   const double b = getByteWidth(chain.dtype);
   const int64_t g = chain.getNumUpProjections();
   const int64_t c = plan.cls(Dim::n);
-  const int64_t bm = plan.blk(Dim::m), bn = plan.blk(Dim::n),
-                bk = plan.blk(Dim::k);
+  const int64_t bm = plan.blk(Dim::m), bn = plan.blk(Dim::n);
+  // A split-K GEMM's blk_k is the CTA's k slice, run in 64-wide steps.
+  const int64_t clsK = plan.cls(Dim::k);
+  const bool splitK = !chain.hasSecondGemm() && clsK > 1;
+  const int64_t bk = splitK ? 64 : plan.blk(Dim::k);
+  const int64_t kSteps =
+      splitK ? ceilDiv(ceilDiv(chain.k, bk), clsK) : ceilDiv(chain.k, bk);
   // bytes / (GB/s) = ns: one SM's stream, capped by its share of HBM among
   // the `active` CTAs.
   const double bw =
@@ -449,8 +464,16 @@ double mlir::ff::estimateCtaNs(const ChainDesc &chain, const Plan &plan,
   // bytes the stream is latency-bound (Little's law).
   const double bw0 =
       std::min(bw, plan.stages * stage / std::max(k.streamLatencyNs, 1.0));
-  double cta =
-      ceilDiv(chain.k, bk) * (std::max(stage / bw0, mma0) + k.kStepNs);
+  double cta = kSteps * (std::max(stage / bw0, mma0) + k.kStepNs);
+  if (splitK) {
+    // The cluster reduce-scatters its fp32 tiles (each rank pulls c - 1
+    // slices over DSM between two cluster barriers), then each rank
+    // stores its 1/c of the tile.
+    const double dsmPerSm = double(target.getDsmGbps(clsK)) / target.sms;
+    return cta + (clsK - 1) * bm * (bn / clsK) * 4.0 / dsmPerSm +
+           2 * k.barrierNs * std::log2(double(clsK)) +
+           bm * (bn / clsK) * b / bw;
+  }
   if (!chain.hasSecondGemm())
     return cta + bm * bn * b / bw;
 

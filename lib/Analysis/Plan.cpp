@@ -111,13 +111,27 @@ bool mlir::ff::isLowerable(const Plan &plan, const ChainDesc &chain) {
   if (!chain.hasSecondGemm()) {
     if (plan.order != std::array<Dim, 4>{Dim::m, Dim::n, Dim::k, Dim::l})
       return false;
-    bool multicast = plan.cluster == std::array<int64_t, 4>{2, 1, 1, 1};
-    if (plan.cluster != std::array<int64_t, 4>{1, 1, 1, 1} && !multicast)
+    // A (1, 2) cluster along n multicasts A (KernelPlan.cpp).
+    bool multicast = plan.cluster == std::array<int64_t, 4>{1, 2, 1, 1};
+    // Split K: a cluster of 2, 4 or 8 CTAs along k reduce-scatters the
+    // tile; blk_k is each CTA's slice, stepped through 64 at a time.
+    int64_t clsK = plan.cls(Dim::k);
+    bool splitK = plan.cluster == std::array<int64_t, 4>{1, 1, clsK, 1} &&
+                  (clsK == 2 || clsK == 4 || clsK == 8);
+    if (plan.cluster != std::array<int64_t, 4>{1, 1, 1, 1} && !multicast &&
+        !splitK)
       return false;
-    if (blkM != 128 || plan.blk(Dim::n) != 256 || plan.blk(Dim::k) != 64)
+    // Split K also takes 128-wide n tiles (more CTAs for short M) and
+    // 64-row m tiles (one consumer warpgroup: M <= 64 wastes no wgmma rows).
+    int64_t blkN = plan.blk(Dim::n);
+    if ((blkM != 128 && !(splitK && blkM == 64)) ||
+        (blkN != 256 && !(splitK && blkN == 128)) ||
+        (!splitK && plan.blk(Dim::k) != 64))
       return false;
-    if (!plan.isSpatial(Dim::m) || plan.isSpatial(Dim::k) ||
-        plan.isSpatial(Dim::l))
+    if (!plan.isSpatial(Dim::m) || !plan.isSpatial(Dim::n) ||
+        plan.isSpatial(Dim::k) != splitK || plan.isSpatial(Dim::l))
+      return false;
+    if (plan.cls(Dim::n) * plan.grd(Dim::n) * blkN != chain.n)
       return false;
     return chain.m <= 0 ||
            plan.grd(Dim::m) * plan.cls(Dim::m) ==

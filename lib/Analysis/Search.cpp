@@ -69,7 +69,8 @@ bool mlir::ff::passesActivationRule(const LoopSchedule &s) {
   return pos(Dim::k) > pos(Dim::m) && pos(Dim::k) > pos(Dim::n);
 }
 
-bool mlir::ff::passesClusterRule(const Plan &plan, int64_t maxCluster) {
+bool mlir::ff::passesClusterRule(const Plan &plan, int64_t maxCluster,
+                                 bool secondGemm) {
   for (Dim d : kAllDims) {
     int64_t c = plan.cls(d);
     if (c < 1 || c > 16 || !llvm::isPowerOf2_64(c))
@@ -81,7 +82,7 @@ bool mlir::ff::passesClusterRule(const Plan &plan, int64_t maxCluster) {
     return false;
   int64_t clsN = plan.cls(Dim::n), clsK = plan.cls(Dim::k),
           clsL = plan.cls(Dim::l);
-  return clsL % clsK == 0 && (clsN * clsK) % clsL == 0;
+  return !secondGemm || (clsL % clsK == 0 && (clsN * clsK) % clsL == 0);
 }
 
 bool mlir::ff::passesDependencyRule(const Plan &plan) {
@@ -281,7 +282,7 @@ SearchResult mlir::ff::searchChain(const ChainDesc &chain,
             base.spatialMask = sched.spatialMask;
             base.order = sched.order;
             base.cluster = {cm, cn, ck, cl};
-            if (!passesClusterRule(base, target.maxClusterNonportable)) {
+            if (!passesClusterRule(base, target.maxClusterNonportable, two)) {
               ++st.prunedCluster;
               continue;
             }

@@ -97,8 +97,13 @@ def single_gemms():
     """A chain of one (`--dsm-fuse=fuse-single-gemms=true`): the health
     check of the GEMM engine against cuBLAS (the lowering issue's target:
     >= 0.9x at 4096^3 and 8192^3, bf16)."""
-    return [Workload(f"GEMM-{s}", "gemm", s, s, s, 0, act="identity")
-            for s in (4096, 8192)]
+    square = [Workload(f"GEMM-{s}", "gemm", s, s, s, 0, act="identity")
+              for s in (4096, 8192)]
+    # Short M (decode-like): 32 MiB of weights for a few rows, where one
+    # CTA per output tile leaves most SMs idle and split K pays.
+    short = [Workload(f"GEMM-4096-m{m}", "gemm", m, 4096, 4096, 0,
+                      act="identity") for m in (16, 64, 128, 256)]
+    return square + short
 
 
 def all_workloads():

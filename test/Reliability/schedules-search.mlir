@@ -6,8 +6,9 @@
 // RUN: ff-opt %s --dsm-fuse --dsm-search | FileCheck %s --check-prefix=SEARCH
 // RUN: ff-opt %s --dsm-fuse --dsm-search --lower-to-nvvm | FileCheck %s
 
-// The GEMM kernel takes clusters of 1 or 2 CTAs along n.
-// SEARCH: dsm.fused_chain gemm{{.*}}schedule = #dsm.schedule<cluster = [1, {{[12]}}, 1, 1]
+// The GEMM kernel takes clusters of 1 or 2 CTAs along n, or of 2, 4 or 8
+// along k (split K).
+// SEARCH: dsm.fused_chain gemm{{.*}}schedule = #dsm.schedule<cluster = [1, {{[12]}}, {{[1248]}}, 1]
 // CHECK: gpu.binary @gemm_0_module
 // CHECK: llvm.func @gemm_0_launch
 // CHECK-NOT: dsm.fused_chain

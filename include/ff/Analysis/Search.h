@@ -45,9 +45,11 @@ std::vector<LoopSchedule> enumerateLoopSchedules();
 /// are covered without idle CTAs.
 bool passesTileRule(const Plan &plan, const ChainDesc &chain);
 /// Rule 2: cluster extents are powers of two <= 16, the cluster holds at
-/// most `maxCluster` CTAs (the same shape serves both GEMMs), shuffle and
-/// reduce groups are whole, temporal dimensions are not split.
-bool passesClusterRule(const Plan &plan, int64_t maxCluster);
+/// most `maxCluster` CTAs (the same shape serves both GEMMs), temporal
+/// dimensions are not split, and with a second GEMM its shuffle and reduce
+/// groups are whole (a single GEMM's cls_k CTAs just reduce C).
+bool passesClusterRule(const Plan &plan, int64_t maxCluster,
+                       bool secondGemm = true);
 /// Rule 3: K is innermost before the activation (k after m and n).
 bool passesActivationRule(const LoopSchedule &schedule);
 /// Rule 4: L (and K) are not split across clusters.

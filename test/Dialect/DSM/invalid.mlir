@@ -52,13 +52,55 @@ func.func @s() attributes {s = #dsm.schedule<cluster = [2, 16, 1, 1], block = [1
 
 // -----
 
-// expected-error @+1 {{cls_l (1) must be a multiple of cls_k (2) so that shuffle groups are whole}}
-func.func @s() attributes {s = #dsm.schedule<cluster = [1, 4, 2, 1], block = [128, 128, 64, 128], grid = [1, 1, 1, 1], order = [m, n, k, l], spatial = [m, n, k], residency = [smem], collectives = [all_exchange, reduce_scatter], stages = 4, cost_ns = 100>} { return }
+// The second GEMM's shuffle and reduce groups must be whole (a chain of
+// one GEMM has none: ops.mlir splits its k).
+func.func @shuffle_groups_whole(%a: tensor<128x128xbf16>, %b: tensor<128x256xbf16>, %d: tensor<256x256xbf16>) -> tensor<128x256xf32> {
+  // expected-error @+1 {{cls_l (1) must be a multiple of cls_k (2) so that shuffle groups are whole}}
+  %r = dsm.fused_chain ffn(%a, %b, %d) {schedule = #dsm.schedule<cluster = [1, 4, 2, 1], block = [128, 64, 64, 128], grid = [1, 1, 1, 1], order = [m, n, k, l], spatial = [m, n, k], residency = [smem], collectives = [all_exchange, reduce_scatter], stages = 4, cost_ns = 1>} : (tensor<128x128xbf16>, tensor<128x256xbf16>, tensor<256x256xbf16>) -> tensor<128x256xf32> {
+  ^bb0(%x: tensor<128x128xbf16>, %w1: tensor<128x256xbf16>, %w2: tensor<256x256xbf16>):
+    %z = arith.constant 0.0 : f32
+    %e0 = tensor.empty() : tensor<128x256xf32>
+    %f0 = linalg.fill ins(%z : f32) outs(%e0 : tensor<128x256xf32>) -> tensor<128x256xf32>
+    %c = linalg.matmul ins(%x, %w1 : tensor<128x128xbf16>, tensor<128x256xbf16>) outs(%f0 : tensor<128x256xf32>) -> tensor<128x256xf32>
+    %hb = tensor.empty() : tensor<128x256xbf16>
+    %h = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%c : tensor<128x256xf32>) outs(%hb : tensor<128x256xbf16>) {
+    ^bb0(%in: f32, %out: bf16):
+      %t = arith.truncf %in : f32 to bf16
+      linalg.yield %t : bf16
+    } -> tensor<128x256xbf16>
+    %e1 = tensor.empty() : tensor<128x256xf32>
+    %f1 = linalg.fill ins(%z : f32) outs(%e1 : tensor<128x256xf32>) -> tensor<128x256xf32>
+    %o = linalg.matmul ins(%h, %w2 : tensor<128x256xbf16>, tensor<256x256xbf16>) outs(%f1 : tensor<128x256xf32>) -> tensor<128x256xf32>
+    dsm.yield %o : tensor<128x256xf32>
+  }
+  return %r : tensor<128x256xf32>
+}
+
 
 // -----
 
-// expected-error @+1 {{cls_n*cls_k (1) must be a multiple of cls_l (4) so that reduce groups are whole}}
-func.func @s() attributes {s = #dsm.schedule<cluster = [1, 1, 1, 4], block = [128, 128, 64, 128], grid = [1, 1, 1, 1], order = [m, n, k, l], spatial = [m, l], residency = [smem], collectives = [shuffle], stages = 4, cost_ns = 100>} { return }
+func.func @reduce_groups_whole(%a: tensor<128x128xbf16>, %b: tensor<128x256xbf16>, %d: tensor<256x256xbf16>) -> tensor<128x256xf32> {
+  // expected-error @+1 {{cls_n*cls_k (1) must be a multiple of cls_l (4) so that reduce groups are whole}}
+  %r = dsm.fused_chain ffn(%a, %b, %d) {schedule = #dsm.schedule<cluster = [1, 1, 1, 4], block = [128, 256, 64, 64], grid = [1, 1, 1, 1], order = [m, n, k, l], spatial = [m, l], residency = [smem], collectives = [shuffle], stages = 4, cost_ns = 1>} : (tensor<128x128xbf16>, tensor<128x256xbf16>, tensor<256x256xbf16>) -> tensor<128x256xf32> {
+  ^bb0(%x: tensor<128x128xbf16>, %w1: tensor<128x256xbf16>, %w2: tensor<256x256xbf16>):
+    %z = arith.constant 0.0 : f32
+    %e0 = tensor.empty() : tensor<128x256xf32>
+    %f0 = linalg.fill ins(%z : f32) outs(%e0 : tensor<128x256xf32>) -> tensor<128x256xf32>
+    %c = linalg.matmul ins(%x, %w1 : tensor<128x128xbf16>, tensor<128x256xbf16>) outs(%f0 : tensor<128x256xf32>) -> tensor<128x256xf32>
+    %hb = tensor.empty() : tensor<128x256xbf16>
+    %h = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%c : tensor<128x256xf32>) outs(%hb : tensor<128x256xbf16>) {
+    ^bb0(%in: f32, %out: bf16):
+      %t = arith.truncf %in : f32 to bf16
+      linalg.yield %t : bf16
+    } -> tensor<128x256xbf16>
+    %e1 = tensor.empty() : tensor<128x256xf32>
+    %f1 = linalg.fill ins(%z : f32) outs(%e1 : tensor<128x256xf32>) -> tensor<128x256xf32>
+    %o = linalg.matmul ins(%h, %w2 : tensor<128x256xbf16>, tensor<256x256xbf16>) outs(%f1 : tensor<128x256xf32>) -> tensor<128x256xf32>
+    dsm.yield %o : tensor<128x256xf32>
+  }
+  return %r : tensor<128x256xf32>
+}
+
 
 // -----
 

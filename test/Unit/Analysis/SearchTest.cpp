@@ -57,6 +57,9 @@ TEST(SearchTest, ClusterRule) {
   EXPECT_FALSE(passesClusterRule(p, 16));
   p.cluster = {1, 4, 2, 1}; // cls_l = 1 not a multiple of cls_k
   EXPECT_FALSE(passesClusterRule(p, 16));
+  p.cluster = {1, 1, 8, 1}; // a single GEMM splitting K has no such groups
+  EXPECT_FALSE(passesClusterRule(p, 16));
+  EXPECT_TRUE(passesClusterRule(p, 16, /*secondGemm=*/false));
   p.cluster = {1, 3, 1, 1};
   EXPECT_FALSE(passesClusterRule(p, 16));
   p.cluster = {1, 4, 1, 1};
@@ -133,15 +136,49 @@ TEST(SearchTest, Lowerable) {
 
   ChainDesc mm = chainOf(ChainKind::gemm, 4096, 4096, 4096, 0);
   Plan g;
-  g.spatialMask = bit(Dim::m);
+  g.spatialMask = kMN;
   g.block = {128, 256, 64, 16};
-  g.grid = {32, 1, 1, 1};
+  g.grid = {32, 16, 1, 1};
   EXPECT_TRUE(isLowerable(g, mm));
-  g.cluster = {2, 1, 1, 1};
-  g.grid = {16, 1, 1, 1};
+  g.cluster = {1, 2, 1, 1}; // A multicast along n
+  g.grid = {32, 8, 1, 1};
   EXPECT_TRUE(isLowerable(g, mm));
   g.block[1] = 128;
   EXPECT_FALSE(isLowerable(g, mm));
+  g = Plan();
+  g.spatialMask = bit(Dim::m); // a temporal n: not the kernel's
+  g.block = {128, 256, 64, 16};
+  g.grid = {32, 1, 1, 1};
+  EXPECT_FALSE(isLowerable(g, mm));
+
+  // Split K: clusters of 2, 4 or 8 along spatial k, blk_k the CTA's slice.
+  ChainDesc shortM = chainOf(ChainKind::gemm, 128, 4096, 4096, 0);
+  Plan sk;
+  sk.spatialMask = bit(Dim::m) | bit(Dim::n) | bit(Dim::k);
+  sk.cluster = {1, 1, 4, 1};
+  sk.block = {128, 256, 1024, 16};
+  sk.grid = {1, 16, 1, 1};
+  EXPECT_TRUE(isLowerable(sk, shortM));
+  Plan rows64 = sk; // one consumer warpgroup, split K only
+  rows64.block[0] = 64;
+  rows64.grid[0] = 2;
+  EXPECT_TRUE(isLowerable(rows64, shortM));
+  rows64.cluster = {1, 1, 1, 1};
+  rows64.spatialMask = kMN;
+  rows64.block[2] = 64;
+  EXPECT_FALSE(isLowerable(rows64, shortM));
+  Plan bad = sk;
+  bad.block[1] = 64; // 128- or 256-wide n tiles only
+  bad.grid[1] = 64;
+  EXPECT_FALSE(isLowerable(bad, shortM));
+  bad = sk;
+  bad.cluster = {1, 1, 16, 1};
+  bad.block[2] = 256;
+  EXPECT_FALSE(isLowerable(bad, shortM));
+  bad = sk;
+  bad.cluster = {1, 2, 2, 1}; // k and n at once
+  bad.grid[1] = 8;
+  EXPECT_FALSE(isLowerable(bad, shortM));
 }
 
 struct Workload {
@@ -279,6 +316,26 @@ TEST(SearchTest, DynamicMBins) {
   }
   for (const BinnedPlan &bp : table)
     EXPECT_TRUE(bp.candidate.lowerable);
+}
+
+// A short-M GEMM leaves most SMs idle with one CTA per output tile (16 for
+// N = 4096): the search splits K over a cluster; a square one does not.
+TEST(SearchTest, ShortGemmSplitsK) {
+  SearchResult r =
+      searchChain(chainOf(ChainKind::gemm, 128, 4096, 4096, 0), h100());
+  const Candidate *c = r.getChosen(true);
+  ASSERT_TRUE(c);
+  EXPECT_TRUE(c->lowerable);
+  EXPECT_GT(c->plan.cls(Dim::k), 1);
+  EXPECT_TRUE(c->plan.isSpatial(Dim::k));
+  EXPECT_EQ(r.getChosen(false)->plan.getCollectives(
+                chainOf(ChainKind::gemm, 128, 4096, 4096, 0))[0],
+            Collective::allExchange);
+
+  SearchResult sq =
+      searchChain(chainOf(ChainKind::gemm, 4096, 4096, 4096, 0), h100());
+  ASSERT_TRUE(sq.getChosen(true));
+  EXPECT_EQ(sq.getChosen(true)->plan.cls(Dim::k), 1);
 }
 
 TEST(SearchTest, OneGemm) {

@@ -84,18 +84,10 @@ LogicalResult ScheduleAttr::verify(
     if (c < 1 || c > 16 || !llvm::isPowerOf2_64(c))
       return emitError() << "cluster extent " << c
                          << " is not one of 1, 2, 4, 8, 16";
-  int64_t clsM = cluster[0], clsN = cluster[1], clsK = cluster[2],
-          clsL = cluster[3];
+  int64_t clsM = cluster[0], clsN = cluster[1], clsK = cluster[2];
   if (clsM * clsN * clsK > 16)
     return emitError() << "cluster of " << clsM * clsN * clsK
                        << " CTAs (cls_m*cls_n*cls_k) exceeds 16";
-  if (clsL % clsK != 0)
-    return emitError() << "cls_l (" << clsL << ") must be a multiple of cls_k ("
-                       << clsK << ") so that shuffle groups are whole";
-  if ((clsN * clsK) % clsL != 0)
-    return emitError() << "cls_n*cls_k (" << clsN * clsK
-                       << ") must be a multiple of cls_l (" << clsL
-                       << ") so that reduce groups are whole";
   for (int64_t b : block)
     if (b <= 0 || b % 16 != 0)
       return emitError() << "block tile " << b
@@ -150,6 +142,15 @@ LogicalResult ScheduleAttr::verifyCollectives(
   // lowering emits exactly these. A chain of one GEMM reduces only over k;
   // splitting its n (an output dimension) is plain parallelism.
   bool second = kind != ChainKind::gemm;
+  // The second GEMM's groups (a single GEMM has none: its cls_k CTAs only
+  // reduce their C tiles).
+  if (second && clsL % clsK != 0)
+    return emitError() << "cls_l (" << clsL << ") must be a multiple of cls_k ("
+                       << clsK << ") so that shuffle groups are whole";
+  if (second && (clsN * clsK) % clsL != 0)
+    return emitError() << "cls_n*cls_k (" << clsN * clsK
+                       << ") must be a multiple of cls_l (" << clsL
+                       << ") so that reduce groups are whole";
   int64_t shuffle = second ? clsL / clsK : 1;
   int64_t reduce = second ? clsN * clsK / clsL : 1;
   int64_t clustersN = second ? getGrid()[1] : 1;

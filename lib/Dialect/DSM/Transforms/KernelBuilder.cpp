@@ -399,6 +399,9 @@ private:
   void emitConsumer();
   Value emitMainLoop(SmallVector<Value> &accs);
   void emitGemmEpilogue(Value acc);
+  /// Split K: reduce-scatters the fp32 tile over the cluster and stores
+  /// this rank's columns through the epilogue.
+  void emitSplitKEpilogue(Value acc);
   /// Columns [col0, col0 + width) of a consumer warpgroup's D fragment
   /// `acc` through `epi` into `out` (rows of `cols` elements), rows past
   /// rowEnd skipped.
@@ -432,11 +435,13 @@ private:
   Value tid, wg, warp, lane, wgLeader, rank;
   Value mTile, m0, n0;
   Value kBase;    // persistent kernels: ring iteration of the tile's first k
+  Value kOff;     // split K: this rank's first k tile
   Value nCluster; // index of this CTA's cluster along n
   Value lRot; // first l chunk of this cluster (FFN kinds)
   Value full, empty, dfull, dempty, ticks;
-  // FFN clusters: the partial E chunk each rank publishes and the slice of
-  // it the cluster's reduce-scatter leaves here (dsm buffers and views).
+  // FFN clusters (split-K GEMMs: the C tile): the partial E chunk each rank
+  // publishes and the slice of it the cluster's reduce-scatter leaves here
+  // (dsm buffers and views).
   Value partialBuf, reducedBuf, partialView, reducedView;
   // Shuffle family: this rank's act(C) slice and the gathered slices, and
   // with shuffle-push the barrier the gathered bytes complete on.
@@ -452,6 +457,9 @@ private:
 /// its block index, or in a persistent kernel the block index the tile it
 /// works on next would have in a grid of one tile per CTA.
 void KernelEmitter::setTile(Value bid) {
+  // Split K: a cluster's clusterK consecutive CTAs share one tile.
+  if (p.clusterK > 1)
+    bid = div(bid, p.clusterK);
   // n index of this CTA among the m tile's ctasN CTAs.
   Value nIdx = rem(bid, p.ctasN);
   mTile = div(bid, p.ctasN);
@@ -569,9 +577,11 @@ void KernelEmitter::emitSetup(gpu::GPUFuncOp func) {
   wgLeader = eq(laneWg, 0);
   if (!p.persistent)
     setTile(gpu::BlockIdOp::create(b, loc, gpu::Dimension::x));
-  rank = p.clusterN > 1 ? ClusterRankOp::create(b, loc, b.getIndexType())
-                              .getResult()
-                        : cst(0);
+  rank = p.clusterSize() > 1
+             ? ClusterRankOp::create(b, loc, b.getIndexType()).getResult()
+             : cst(0);
+  if (p.clusterK > 1)
+    kOff = mul(rank, p.kTiles());
 
   auto smemType = MemRefType::get({ShapedType::kDynamic}, b.getI8Type(),
                                   AffineMap(), wsSpace);
@@ -591,7 +601,7 @@ void KernelEmitter::emitSetup(gpu::GPUFuncOp func) {
     if (!p.shufflePush)
       sliceBuf = alloc(sliceRows, p.smemC);
     gatheredBuf = alloc(p.clusterN * sliceRows, p.smemGathered);
-  } else if (p.kind != ChainKind::gemm && p.clusterN > 1) {
+  } else if ((p.kind != ChainKind::gemm && p.clusterN > 1) || p.clusterK > 1) {
     // Cluster buffers at the offsets the plan laid out (KernelPlan.cpp).
     auto alloc = [&](int64_t cols, int64_t offset) -> Value {
       auto type = BufferType::get(ctx, {p.bm, cols}, f32, {1, 1});
@@ -602,9 +612,11 @@ void KernelEmitter::emitSetup(gpu::GPUFuncOp func) {
           b, loc, MemRefType::get({p.bm, cols}, f32, AffineMap(), wsSpace),
           buf);
     };
-    int64_t w = p.bl / p.clusterN;
-    partialBuf = alloc(p.bl, p.smemE);
-    partialView = view(partialBuf, p.bl);
+    // The reduced tile: an l chunk of E, or a split-K GEMM's C tile.
+    int64_t width = p.clusterK > 1 ? p.bn : p.bl;
+    int64_t w = width / p.clusterSize();
+    partialBuf = alloc(width, p.smemE);
+    partialView = view(partialBuf, width);
     reducedBuf = alloc(w, p.smemReduced);
     // The slice goes to the workspace (inter_cluster_reduce reads the
     // buffer) or through the epilogue (read through a view).
@@ -639,7 +651,7 @@ void KernelEmitter::emitSetup(gpu::GPUFuncOp func) {
   if (p.shufflePush)
     gatherBarrier = BarrierCreateOp::create(b, loc, BarrierType::get(ctx),
                                             b.getI64IntegerAttr(1));
-  if (p.clusterN > 1) {
+  if (p.clusterSize() > 1) {
     // Barrier inits must be visible cluster-wide before any multicast,
     // remote arrive or DSM access.
     ifThen(t0, [&] { NVVM::FenceMbarrierInitOp::create(b, loc); });
@@ -679,7 +691,7 @@ void KernelEmitter::emitProducer() {
       leaderOnly(wgLeader, [&] {
         nvgpu::MBarrierArriveExpectTxOp::create(
             b, loc, full, cst(aLoadBytes + p.bStageBytes), s, Value());
-        Value k0 = mul(k, p.bk);
+        Value k0 = mul(kOff ? add(k, kOff) : k, p.bk);
         Value aOff = add(mul(s, p.aStageBytes), p.smemA);
         if (p.isConv()) {
           // k tile -> filter tap (r, s) = divmod(k / (C/64), 3) and channels
@@ -728,8 +740,14 @@ void KernelEmitter::emitProducer() {
       });
     });
   });
-  if (p.kind == ChainKind::gemm)
+  if (p.kind == ChainKind::gemm) {
+    // Split K: the two cluster barriers of the consumers' dsm.reduce.
+    if (p.clusterK > 1) {
+      clusterSync();
+      clusterSync();
+    }
     return;
+  }
   if (p.shuffle)
     return emitShuffleProducer();
 
@@ -831,6 +849,44 @@ Value KernelEmitter::emitMainLoop(SmallVector<Value> &accs) {
 
 void KernelEmitter::emitGemmEpilogue(Value acc) {
   storeFragment(acc, p.firstEpilogue, n0, p.bn, p.shape.n);
+}
+
+void KernelEmitter::emitSplitKEpilogue(Value acc) {
+  int64_t threads = p.numConsumers * kWarpgroupThreads;
+  // The tile goes over the stage ring: the other warpgroup's last wgmmas
+  // may still read it.
+  namedBarrier(9, threads);
+  Value rowInWg = add(mul(warp, 16), div(lane, 4));
+  Value colPair = mul(rem(lane, 4), 2);
+  for (int64_t h = 0; h < 2; ++h) {
+    Value r = add(add(mul(wg, 64), rowInWg), 8 * h);
+    for (int64_t j = 0; j < p.bn / 8; ++j) {
+      Value v =
+          vector({accElt(acc, 4 * j + 2 * h), accElt(acc, 4 * j + 2 * h + 1)});
+      vector::StoreOp::create(b, loc, v, partialView,
+                              ValueRange{r, add(colPair, 8 * j)},
+                              /*nontemporal=*/false, llvm::MaybeAlign(8));
+    }
+  }
+  // dsm.reduce: rank r ends with the sum of columns [r*w, (r+1)*w) of every
+  // rank's tile (a pull exchange between two cluster barriers).
+  int64_t w = p.bn / p.clusterK;
+  ReduceOp::create(b, loc, partialBuf, reducedBuf, ReduceMode::reduce_scatter,
+                   CombinerKind::add, /*axis=*/1, p.clusterK,
+                   /*group_stride=*/1, b.getI64IntegerAttr(threads));
+  Value colOwned = add(n0, mul(rank, w));
+  forEachOwnedQuad(w, [&](Value row, Value col) {
+    Value sum = vector::LoadOp::create(
+        b, loc, VectorType::get({4}, f32), reducedView, ValueRange{row, col},
+        /*nontemporal=*/false, llvm::MaybeAlign(16));
+    Value gRow = add(m0, row);
+    ifThen(ult(gRow, rowEnd), [&] {
+      SmallVector<Value> ys;
+      for (int64_t i = 0; i < 4; ++i)
+        ys.push_back(applyEpilogue(p.firstEpilogue, extract(sum, i)));
+      storeOut(gRow, add(colOwned, col), p.shape.n, ys);
+    });
+  });
 }
 
 void KernelEmitter::storeFragment(Value acc, linalg::GenericOp epi, Value col0,
@@ -1330,6 +1386,8 @@ void KernelEmitter::emitConsumer() {
             ctx, NVVM::SetMaxRegisterAction::increase));
   SmallVector<Value> accs;
   if (p.kind == ChainKind::gemm) {
+    if (p.clusterK > 1)
+      return emitSplitKEpilogue(emitMainLoop(accs));
     // The epilogue stores from registers: in a persistent kernel the
     // producer meanwhile fills the ring with the next tile's operands.
     forEachTile([&] { emitGemmEpilogue(emitMainLoop(accs)); });
@@ -1382,7 +1440,7 @@ void KernelEmitter::emit(gpu::GPUFuncOp func) {
   }
   // No CTA may exit while peers can still multicast into, arrive on or read
   // its shared memory.
-  if (p.clusterN > 1)
+  if (p.clusterSize() > 1)
     clusterSync();
   gpu::ReturnOp::create(b, loc);
 }
@@ -1410,10 +1468,10 @@ gpu::GPUFuncOp mlir::dsm::buildKernel(OpBuilder &builder, Location loc,
                 builder.getUnitAttr());
   func.setKnownBlockSizeAttr(builder.getDenseI32ArrayAttr(
       {(int32_t)plan.numThreads(), 1, 1}));
-  if (plan.clusterN > 1)
-    func->setAttr("known_cluster_size",
-                  builder.getDenseI32ArrayAttr(
-                      {(int32_t)plan.clusterN, 1, 1}));
+  if (plan.clusterSize() > 1)
+    func->setAttr(
+        "known_cluster_size",
+        builder.getDenseI32ArrayAttr({(int32_t)plan.clusterSize(), 1, 1}));
   func->setAttr("dsm.tensormap_args",
                 builder.getDenseI32ArrayAttr(tensormapArgs));
   for (int32_t i : tensormapArgs)

@@ -489,9 +489,14 @@ FailureOr<KernelPlan> mlir::dsm::planKernel(FusedChainOp op,
   // Two cluster shapes: along n only (reduce-scatter of E), or along n and
   // l alike (shuffle groups of cls_n CTAs, no reduce-scatter).
   plan.shuffle = plan.kind != ChainKind::gemm && cl[3] > 1 && cl[3] == cl[1];
-  if (cl[0] != 1 || cl[2] != 1 || (cl[3] != 1 && !plan.shuffle)) {
-    why = "only clusters along n (cls_m = cls_k = cls_l = 1) or along n and "
-          "l alike (cls_l = cls_n, cls_m = cls_k = 1) are lowered";
+  // A single GEMM may split K across its cluster instead (cls_k > 1, one
+  // CTA along n per cluster).
+  bool splitK = plan.kind == ChainKind::gemm && cl[2] > 1 && cl[1] == 1 &&
+                cl[0] == 1 && cl[3] == 1;
+  if (cl[0] != 1 || (cl[2] != 1 && !splitK) || (cl[3] != 1 && !plan.shuffle)) {
+    why = "only clusters along n (cls_m = cls_k = cls_l = 1), along n and "
+          "l alike (cls_l = cls_n, cls_m = cls_k = 1), or for a single GEMM "
+          "along k alone are lowered";
     return failure();
   }
   if (grid[2] != 1 || grid[3] != 1) {
@@ -499,12 +504,24 @@ FailureOr<KernelPlan> mlir::dsm::planKernel(FusedChainOp op,
     return failure();
   }
   if (!sched.isSpatial(LoopDim::m) || !sched.isSpatial(LoopDim::n) ||
-      sched.isSpatial(LoopDim::k) ||
+      sched.isSpatial(LoopDim::k) != splitK ||
       sched.isSpatial(LoopDim::l) != plan.shuffle || dims.size() != 4 ||
       dims[0] != LoopDim::m || dims[1] != LoopDim::n) {
     why = plan.shuffle ? "expected spatial = [m, n, l] and order = [m, n, l, k]"
+          : splitK     ? "expected spatial = [m, n, k] and order = [m, n, k, l]"
                        : "expected spatial = [m, n] and order = [m, n, k, l]";
     return failure();
+  }
+  if (splitK) {
+    // blk_k is each CTA's k slice (the op verifier checks that the
+    // cluster covers K); the kernel steps through it 64 at a time, rank r
+    // from k tile r * kTiles().
+    if (!llvm::is_contained({2, 4, 8}, cl[2])) {
+      why = "a split-K GEMM takes clusters of 2, 4 or 8 CTAs along k";
+      return failure();
+    }
+    plan.clusterK = cl[2];
+    plan.bk = 64;
   }
   if (plan.bm != 64 && plan.bm != 128) {
     why = "blk_m must be 64 or 128";
@@ -591,9 +608,9 @@ FailureOr<KernelPlan> mlir::dsm::planKernel(FusedChainOp op,
   // 3x3 convolutions: an m tile is R whole rows of one image (R the largest
   // divisor of H with R * W <= blk_m), loaded per k tile as one 4-D box.
   if (plan.convW) {
-    if (plan.kind == ChainKind::gemm && plan.clusterN > 1) {
-      why = "3x3 convolutions are not lowered with A multicast (GEMM "
-            "clusters along n)";
+    if (plan.kind == ChainKind::gemm && plan.clusterSize() > 1) {
+      why = "3x3 convolutions are not lowered with GEMM clusters (A "
+            "multicast along n, split K)";
       return failure();
     }
     for (int64_t r = plan.convH; r >= 1 && !plan.convRows; --r)
@@ -635,6 +652,17 @@ FailureOr<KernelPlan> mlir::dsm::planKernel(FusedChainOp op,
       plan.dStages = 2;
     plan.smemFlag = plan.smemD + plan.dStages * plan.dStageBytes;
     off = plan.smemFlag + 16;
+  } else if (plan.clusterK > 1) {
+    // Split K: the fp32 tile every rank publishes goes over the stage ring
+    // (dead once both consumer warpgroups have retired their main loops: a
+    // consumer barrier precedes the first write) where it fits; the slice
+    // dsm.reduce leaves in this rank follows, since peers read the tile
+    // while the slice is written.
+    int64_t partialBytes = plan.bm * plan.bn * 4;
+    plan.smemE = 0;
+    off = std::max(off, partialBytes);
+    plan.smemReduced = alignUp(off, 1024);
+    off = plan.smemReduced + plan.bm * (plan.bn / plan.clusterK) * 4;
   } else if (plan.kind != ChainKind::gemm) {
     plan.dStageBytes = plan.bn * plan.bl * 2;
     plan.smemC = off;

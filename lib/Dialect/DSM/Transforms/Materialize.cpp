@@ -160,13 +160,13 @@ DictionaryAttr DSMMaterializePass::materialize(FusedChainOp chain,
     return arith::ConstantIndexOp::create(b, loc, v);
   };
   Value mTiles = arith::CeilDivUIOp::create(b, loc, m, cst(plan.tileRows()));
-  Value gridX = arith::MulIOp::create(b, loc, mTiles, cst(plan.ctasN));
+  Value gridX = arith::MulIOp::create(b, loc, mTiles, cst(plan.ctasPerMTile()));
   Value one = cst(1);
   Value smem = arith::ConstantIntOp::create(b, loc, b.getI32Type(),
                                             plan.smemBytes);
   std::optional<gpu::KernelDim3> cluster;
-  if (plan.clusterN > 1)
-    cluster = gpu::KernelDim3{cst(plan.clusterN), one, one};
+  if (plan.clusterSize() > 1)
+    cluster = gpu::KernelDim3{cst(plan.clusterSize()), one, one};
   gpu::LaunchFuncOp::create(b, loc, kernel, {gridX, one, one},
                             {cst(plan.numThreads()), one, one}, smem,
                             entry->getArguments(), Type(), ValueRange(),
@@ -233,8 +233,10 @@ DictionaryAttr DSMMaterializePass::materialize(FusedChainOp chain,
       b.getNamedAttr("m_hi", b.getI64IntegerAttr(mHi)),
       b.getNamedAttr("block",
                      b.getDenseI64ArrayAttr({plan.numThreads(), 1, 1})),
-      b.getNamedAttr("cluster", b.getDenseI64ArrayAttr({plan.clusterN, 1, 1})),
-      b.getNamedAttr("grid", b.getDenseI64ArrayAttr({plan.ctasN, 1, 1})),
+      b.getNamedAttr("cluster",
+                     b.getDenseI64ArrayAttr({plan.clusterSize(), 1, 1})),
+      b.getNamedAttr("grid",
+                     b.getDenseI64ArrayAttr({plan.ctasPerMTile(), 1, 1})),
       b.getNamedAttr("grid_m_tile", b.getI64IntegerAttr(plan.tileRows())),
       b.getNamedAttr("dynamic_smem", b.getI64IntegerAttr(plan.smemBytes)),
       b.getNamedAttr("plan", planInfo(sched)),
@@ -367,9 +369,11 @@ void DSMMaterializePass::runOnOperation() {
                                         selfCleaningMaxKiB * 1024;
       // Measured on plain GEMMs only (docs/lowering.md); a lone n tile has
       // nothing to share.
-      if (plan->kind == ChainKind::gemm && !plan->isConv() && plan->ctasN > 1)
+      // Split-K clusters are one tile each (no raster, not persistent).
+      bool tiled = plan->kind == ChainKind::gemm && plan->clusterK == 1;
+      if (tiled && !plan->isConv() && plan->ctasN > 1)
         plan->rasterGroupM = rasterGroupM;
-      plan->persistent = persistentGemm && plan->kind == ChainKind::gemm;
+      plan->persistent = persistentGemm && tiled;
       if (multicastA && plan->kind != ChainKind::gemm)
         plan->aMulticast = plan->canMulticastA();
       if (workspaceBulkReduce)

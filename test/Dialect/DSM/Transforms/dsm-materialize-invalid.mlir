@@ -45,7 +45,7 @@ func.func @gemm(%a: tensor<256x512xbf16>, %b: tensor<512x512xbf16>) -> tensor<25
 // -----
 
 // A cluster along m is not lowered by either kernel family.
-// expected-error @+2 {{schedule cannot be lowered: only clusters along n (cls_m = cls_k = cls_l = 1) or along n and l alike (cls_l = cls_n, cls_m = cls_k = 1) are lowered}}
+// expected-error @+2 {{schedule cannot be lowered: only clusters along n (cls_m = cls_k = cls_l = 1), along n and l alike (cls_l = cls_n, cls_m = cls_k = 1), or for a single GEMM along k alone are lowered}}
 func.func @gemm(%a: tensor<256x512xbf16>, %b: tensor<512x512xbf16>) -> tensor<256x512xbf16> {
   %r = dsm.fused_chain gemm (%a, %b) {schedule = #dsm.schedule<cluster = [2, 1, 1, 1], block = [128, 256, 64, 16], grid = [1, 2, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [], collectives = [], stages = 4, cost_ns = 1000>}
       : (tensor<256x512xbf16>, tensor<512x512xbf16>) -> tensor<256x512xbf16> {
@@ -433,7 +433,7 @@ func.func @one_stage(%a0: tensor<256x512xbf16>, %a1: tensor<512x256xbf16>, %a2: 
 
 // Shuffle groups of 2 inside reduce groups of 2 (cls_l = 2 != cls_n = 4):
 // a legal schedule that neither kernel family carries out.
-// expected-error @+2 {{schedule cannot be lowered: only clusters along n (cls_m = cls_k = cls_l = 1) or along n and l alike (cls_l = cls_n, cls_m = cls_k = 1) are lowered}}
+// expected-error @+2 {{schedule cannot be lowered: only clusters along n (cls_m = cls_k = cls_l = 1), along n and l alike (cls_l = cls_n, cls_m = cls_k = 1), or for a single GEMM along k alone are lowered}}
 func.func @ffn_cls_l_ne_cls_n(%a0: tensor<256x512xbf16>, %a1: tensor<512x256xbf16>, %a2: tensor<256x512xbf16>) -> tensor<256x512xbf16> {
   %r = dsm.fused_chain ffn (%a0, %a1, %a2) {schedule = #dsm.schedule<cluster = [1, 4, 1, 2], block = [128, 64, 64, 256], grid = [2, 1, 1, 1], order = [m, n, l, k], spatial = [m, n, l], residency = [dsm], collectives = [shuffle, reduce_scatter], stages = 4, cost_ns = 1000>}
       : (tensor<256x512xbf16>, tensor<512x256xbf16>, tensor<256x512xbf16>) -> tensor<256x512xbf16> {
@@ -595,3 +595,27 @@ func.func @shuffle_l_not_64(%a0: tensor<256x512xbf16>, %a1: tensor<512x256xbf16>
   }
   return %r : tensor<256x192xbf16>
 }
+
+// -----
+
+// Split K over 16 CTAs (a legal schedule; the kernel takes 2, 4 or 8).
+// expected-error @+2 {{schedule cannot be lowered: a split-K GEMM takes clusters of 2, 4 or 8 CTAs along k}}
+func.func @gemm_split_k_16(%a: tensor<256x512xbf16>, %b: tensor<512x1024xbf16>) -> tensor<256x1024xbf16> {
+  %r = dsm.fused_chain gemm (%a, %b) {schedule = #dsm.schedule<cluster = [1, 1, 16, 1], block = [128, 256, 32, 16], grid = [2, 4, 1, 1], order = [m, n, k, l], spatial = [m, n, k], residency = [], collectives = [all_exchange], stages = 3, cost_ns = 1000>}
+      : (tensor<256x512xbf16>, tensor<512x1024xbf16>) -> tensor<256x1024xbf16> {
+  ^bb0(%x: tensor<256x512xbf16>, %w: tensor<512x1024xbf16>):
+    %cst = arith.constant 0.0 : f32
+    %e = tensor.empty() : tensor<256x1024xf32>
+    %f = linalg.fill ins(%cst : f32) outs(%e : tensor<256x1024xf32>) -> tensor<256x1024xf32>
+    %mm = linalg.matmul ins(%x, %w : tensor<256x512xbf16>, tensor<512x1024xbf16>) outs(%f : tensor<256x1024xf32>) -> tensor<256x1024xf32>
+    %e2 = tensor.empty() : tensor<256x1024xbf16>
+    %t = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%mm : tensor<256x1024xf32>) outs(%e2 : tensor<256x1024xbf16>) {
+    ^bb0(%in: f32, %o: bf16):
+      %v = arith.truncf %in : f32 to bf16
+      linalg.yield %v : bf16
+    }  -> tensor<256x1024xbf16>
+    dsm.yield %t : tensor<256x1024xbf16>
+  }
+  return %r : tensor<256x1024xbf16>
+}
+

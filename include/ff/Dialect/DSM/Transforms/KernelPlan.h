@@ -75,6 +75,11 @@ struct KernelPlan {
   int64_t clusterN = 1;
   /// CTAs along n for one m tile: clusterN * clusters along n.
   int64_t ctasN = 1;
+  /// GEMM kind, split K (cls_k > 1): the cluster's CTAs (the x cluster
+  /// extent) each run kTiles() of the k tiles, rank r from r * kTiles(),
+  /// and reduce-scatter their fp32 tiles over DSM; rank r stores columns
+  /// [r * bn / clusterK, (r + 1) * bn / clusterK) of the output tile.
+  int64_t clusterK = 1;
   int64_t numConsumers = 2;
   /// Whether partial E tiles of several clusters meet in an fp32 workspace.
   bool needsWorkspace = false;
@@ -131,7 +136,15 @@ struct KernelPlan {
   /// R * W whole image rows for convolutions, else blk_m.
   int64_t tileRows() const { return isConv() ? convRows * convW : bm; }
   int64_t numThreads() const { return kWarpgroupThreads * (numConsumers + 1); }
-  int64_t kTiles() const { return llvm::divideCeil(shape.k, bk); }
+  /// k tiles a CTA runs: all of K, or with split K its share (the last
+  /// ranks' tiles may lie past K, which TMA zero-fills).
+  int64_t kTiles() const {
+    return llvm::divideCeil(llvm::divideCeil(shape.k, bk), clusterK);
+  }
+  /// CTAs of one cluster (the launch's x cluster extent).
+  int64_t clusterSize() const { return clusterN * clusterK; }
+  /// CTAs per m tile (the manifest's grid x).
+  int64_t ctasPerMTile() const { return ctasN * clusterK; }
   /// l chunks a CTA computes: of the whole L (reduce-scatter family), or
   /// sub-tiles of its own blk_l columns (shuffle family).
   int64_t lTiles() const {
