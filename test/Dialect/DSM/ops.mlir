@@ -61,6 +61,23 @@ func.func @gemm_dynamic(%a: tensor<?x256xbf16>, %b: tensor<256x256xbf16>) -> ten
   return %r : tensor<?x256xf32>
 }
 
+// A chain of one GEMM may split K over its cluster alone (cls_l = 1: a
+// single GEMM has no shuffle or reduce groups to keep whole).
+// CHECK-LABEL: func.func @gemm_split_k
+// CHECK: dsm.fused_chain gemm(%{{.*}}, %{{.*}}) {schedule = #dsm.schedule<cluster = [1, 1, 4, 1], block = [128, 256, 1024, 16], grid = [1, 16, 1, 1], order = [m, n, k, l], spatial = [m, n, k], residency = [], collectives = [all_exchange], stages = 4, cost_ns = 21000>}
+func.func @gemm_split_k(%a: tensor<128x4096xbf16>, %b: tensor<4096x4096xbf16>) -> tensor<128x4096xf32> {
+  %r = dsm.fused_chain gemm(%a, %b) {schedule = #dsm.schedule<cluster = [1, 1, 4, 1], block = [128, 256, 1024, 16], grid = [1, 16, 1, 1], order = [m, n, k, l], spatial = [m, n, k], residency = [], collectives = [all_exchange], stages = 4, cost_ns = 21000>}
+      : (tensor<128x4096xbf16>, tensor<4096x4096xbf16>) -> tensor<128x4096xf32> {
+  ^bb0(%x: tensor<128x4096xbf16>, %w: tensor<4096x4096xbf16>):
+    %z = arith.constant 0.0 : f32
+    %e = tensor.empty() : tensor<128x4096xf32>
+    %f = linalg.fill ins(%z : f32) outs(%e : tensor<128x4096xf32>) -> tensor<128x4096xf32>
+    %c = linalg.matmul ins(%x, %w : tensor<128x4096xbf16>, tensor<4096x4096xbf16>) outs(%f : tensor<128x4096xf32>) -> tensor<128x4096xf32>
+    dsm.yield %c : tensor<128x4096xf32>
+  }
+  return %r : tensor<128x4096xf32>
+}
+
 // CHECK-LABEL: func.func @cluster_program
 func.func @cluster_program(%g: memref<128x4096xf32>) attributes {known_cluster_size = array<i32: 4, 1, 1>} {
   // CHECK: %[[R:.*]] = dsm.cluster_rank : index
