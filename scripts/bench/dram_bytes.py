@@ -93,7 +93,8 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--bundles")
     ap.add_argument("--out", default="dram-bytes.csv")
-    ap.add_argument("--only", default="", help="comma-separated name prefixes")
+    ap.add_argument("--only", default="", help="comma-separated name "
+                    "prefixes; NAME$ selects NAME alone (as in bench.py)")
     ap.add_argument("--ncu", default=shutil.which("ncu") or "ncu")
     ap.add_argument("--one", help=argparse.SUPPRESS)
     ap.add_argument("--variant", choices=("eager", "ours"),
@@ -111,7 +112,8 @@ def main():
     print("| workload | eager MB | ours MB | ours / eager | min MB |")
     print("|---|---|---|---|---|")
     for w in W.all_workloads():
-        if prefixes and not any(w.name.startswith(p) for p in prefixes):
+        if prefixes and not any(w.name == p[:-1] if p.endswith("$")
+                                else w.name.startswith(p) for p in prefixes):
             continue
         total = {}
         for variant in ("eager", "ours"):
