@@ -110,11 +110,14 @@ def find_ptxas(path: Optional[str] = None) -> Optional[str]:
 
 
 def _emit_bundle(ff_opt: str, mlir_path: str, out_dir: str, target: str,
-                 src_hash: str, deterministic: bool = False):
+                 src_hash: str, deterministic: bool = False,
+                 single_gemm: bool = False):
     """Runs the compiler to write a bundle into out_dir.
 
     Command: ``ff-opt IN --dsm-fuse --dsm-search="target=T [deterministic]"
-    --lower-to-nvvm="format=bin emit-bundle=DIR source-hash=H"`` (cubins when
+    --lower-to-nvvm="format=bin emit-bundle=DIR source-hash=H"`` (a gemm
+    spec: ``--dsm-fuse=fuse-single-gemms=true``, since --dsm-fuse leaves a
+    lone GEMM alone by default; cubins when
     ptxas is found, else PTX that the driver compiles at load).
     $FLASHFUSER_FF_OPT_ARGS replaces the flags after IN (``{dir}``,
     ``{target}`` and ``{source_hash}`` are substituted). The target and
@@ -127,7 +130,9 @@ def _emit_bundle(ff_opt: str, mlir_path: str, out_dir: str, target: str,
         fmt = "bin" if find_ptxas() else "isa"
         search = f"target={target}" + (" deterministic=true"
                                        if deterministic else "")
-        flags = ["--dsm-fuse", f"--dsm-search={search}",
+        fuse = "--dsm-fuse" + ("=fuse-single-gemms=true" if single_gemm
+                               else "")
+        flags = [fuse, f"--dsm-search={search}",
                  f"--lower-to-nvvm=format={fmt} emit-bundle={out_dir} "
                  f"source-hash={src_hash}"]
     cmd = [ff_opt, mlir_path] + flags + ["-o", os.devnull]
@@ -185,8 +190,9 @@ def compile_bundle(source: Union[str, Dict], target: str = DEFAULT_TARGET,
         with open(src, "w") as f:
             f.write(text)
         out = os.path.join(work, "bundle")
+        single = isinstance(source, dict) and source.get("kind") == "gemm"
         _emit_bundle(ff_opt, src, out, target, source_hash(text),
-                     deterministic)
+                     deterministic, single_gemm=single)
         try:
             _check_entry(out, text, target)
         except BundleError as e:
@@ -280,6 +286,35 @@ def _kernel_for(kind: str, x, w_in, w_out, act: str, weight_layout: str,
         if key is not None:
             _by_layout[key] = k
     return k
+
+
+def gemm(x, w, out=None, stream=None, target: str = DEFAULT_TARGET,
+         weight_layout: str = "kn", out_dtype: Optional[str] = None,
+         dynamic_m: bool = True, fallback: str = "auto"):
+    """out = x · w as one GEMM through the same engine; x [M, K], w [K, N]
+    (weight_layout "kn"; "nk" takes an nn.Linear weight [N, K]). A short M
+    splits K over a cluster (docs/lowering.md). ``dynamic_m`` and
+    ``fallback`` (here: torch.matmul where that was measured faster) as in
+    ffn."""
+    try:
+        key = ("gemm", None if dynamic_m else x.shape[0], tuple(x.shape[1:]),
+               str(x.dtype), tuple(w.shape), weight_layout, out_dtype, target,
+               fallback)
+        k = _by_layout.get(key)
+    except (AttributeError, TypeError):
+        key, k = None, None
+    if k is None:
+        xs, ws = _shape_of(x), _shape_of(w)
+        dtype = _dtype_of(x)
+        spec = normalize_spec({
+            "kind": "gemm", "m": -1 if dynamic_m else int(xs[0]),
+            "n": int(ws[0] if weight_layout == "nk" else ws[1]),
+            "k": int(xs[1]), "dtype": dtype, "weight_layout": weight_layout,
+            "out_dtype": out_dtype or dtype})
+        k = _cached_kernel(spec, target, fallback)
+        if key is not None:
+            _by_layout[key] = k
+    return k(x, w, out=out, stream=stream)
 
 
 def ffn(x, w1, w2, act: str = "gelu", out=None, stream=None,

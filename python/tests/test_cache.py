@@ -91,8 +91,10 @@ class CacheTest(unittest.TestCase):
         self.assertEqual(a, b)
         self.assertEqual(len(self.runs()), 1)
         run = self.runs()[0]
-        self.assertIn("--dsm-fuse --dsm-search=target=h100-sxm "
-                      "--lower-to-nvvm=format=", run)
+        # A gemm spec asks --dsm-fuse for its lone GEMM.
+        self.assertIn("--dsm-fuse=fuse-single-gemms=true "
+                      "--dsm-search=target=h100-sxm --lower-to-nvvm=format=",
+                      run)
         self.assertIn(" emit-bundle=", run)
         self.assertIn(" source-hash=" + ffc.source_hash(generate_mlir(SPEC)),
                       run)
@@ -231,6 +233,26 @@ class WrapperSpecTest(unittest.TestCase):
         self.assertEqual((spec["m"], spec["n"], spec["l"], spec["activation"],
                           spec["weight_layout"]),
                          (128, 2048, 256, "relu", "nk"))
+
+    def test_gemm_spec(self):
+        from _util import FakeTensor
+        calls, patch = self.capture()
+        x = FakeTensor(0x1000, (64, 512))
+        with patch:
+            r = flashfuser.gemm(x, FakeTensor(0x2000, (512, 4096)))
+            flashfuser.gemm(x, FakeTensor(0x2000, (4096, 512)),
+                            weight_layout="nk", dynamic_m=False,
+                            out_dtype="f32", fallback="never")
+        self.assertEqual(r[0:2], ("launched", 2))
+        self.assertEqual(self.fallbacks, ["auto", "never"])
+        spec = calls[0][0]
+        self.assertEqual((spec["kind"], spec["m"], spec["n"], spec["k"],
+                          spec["activation"], spec["out_dtype"]),
+                         ("gemm", -1, 4096, 512, "identity", "bf16"))
+        self.assertNotIn("l", spec)
+        spec = calls[1][0]
+        self.assertEqual((spec["m"], spec["n"], spec["weight_layout"],
+                          spec["out_dtype"]), (64, 4096, "nk", "f32"))
 
     def test_gated_spec(self):
         from _util import FakeTensor

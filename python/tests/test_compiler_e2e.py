@@ -55,6 +55,22 @@ class RealCompilerTest(unittest.TestCase):
         self.assertEqual(proc.returncode, 0, proc.stderr)
         self.assertIn("valid, hash", proc.stdout)
 
+    def test_gemm_spec_splits_k_for_a_short_m(self):
+        # A lone GEMM needs --dsm-fuse=fuse-single-gemms=true; a short M
+        # (16 CTAs of 128 x 256 otherwise) splits K over a cluster.
+        spec = {"kind": "gemm", "m": 64, "n": 4096, "k": 4096,
+                "dtype": "bf16", "weight_layout": "nk"}
+        manifest = verify_bundle(compile_bundle(spec, target="h100-sxm"))
+        self.assertEqual(manifest["chain"]["kind"], "gemm")
+        kernel = manifest["kernels"][0]
+        self.assertGreater(kernel["cluster"][0], 1)
+        self.assertEqual(kernel["plan"]["cluster"][2], kernel["cluster"][0])
+        # A square one does not.
+        square = dict(spec, m=4096)
+        kernel = verify_bundle(compile_bundle(square,
+                                              target="h100-sxm"))["kernels"][0]
+        self.assertEqual(kernel["cluster"][0], 1)
+
     def test_other_target_is_recorded(self):
         path = compile_bundle(SPEC, target="h200")
         self.assertEqual(verify_bundle(path)["target"]["name"], "h200")
