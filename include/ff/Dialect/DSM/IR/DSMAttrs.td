@@ -76,7 +76,9 @@ def DSM_ScheduleAttr : DSM_Attr<"Schedule", "schedule"> {
       (`cls_m, cls_n, cls_k, cls_l`, FlashFuser §III-A). The cluster has
       `cls_m·cls_n·cls_k` CTAs; GEMM1 re-partitions the same CTAs as
       `cls_m × cls_l × cls_reduce` with `cls_shuffle = cls_l / cls_k` and
-      `cls_reduce = cls_n·cls_k / cls_l`.
+      `cls_reduce = cls_n·cls_k / cls_l`, which must be whole (checked by
+      `dsm.fused_chain`, which knows the chain: a single GEMM has no GEMM1
+      and may split k alone, `cls_l = 1`).
     - `block`: the tile one CTA computes per step along each dimension.
     - `grid`: clusters along each dimension. `k` and `l` are never split
       across clusters (pruning rules 3 and 4); `n > 1` needs an
