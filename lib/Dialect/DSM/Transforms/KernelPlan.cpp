@@ -486,11 +486,11 @@ FailureOr<KernelPlan> mlir::dsm::planKernel(FusedChainOp op,
   plan.clusterN = cl[1];
   plan.ctasN = cl[1] * grid[1];
   auto dims = sched.getOrder();
-  // Two cluster shapes: along n only (reduce-scatter of E), or along n and
-  // l alike (shuffle groups of cls_n CTAs, no reduce-scatter).
+  // Three cluster shapes: along n only (FFNs: reduce-scatter of E; a GEMM:
+  // A multicast), along n and l alike (shuffle groups of cls_n CTAs, no
+  // reduce-scatter), or for a single GEMM along k alone (split K, one CTA
+  // along n per cluster).
   plan.shuffle = plan.kind != ChainKind::gemm && cl[3] > 1 && cl[3] == cl[1];
-  // A single GEMM may split K across its cluster instead (cls_k > 1, one
-  // CTA along n per cluster).
   bool splitK = plan.kind == ChainKind::gemm && cl[2] > 1 && cl[1] == 1 &&
                 cl[0] == 1 && cl[3] == 1;
   if (cl[0] != 1 || (cl[2] != 1 && !splitK) || (cl[3] != 1 && !plan.shuffle)) {
