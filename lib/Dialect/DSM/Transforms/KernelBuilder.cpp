@@ -402,6 +402,17 @@ private:
   /// Split K: reduce-scatters the fp32 tile over the cluster and stores
   /// this rank's columns through the epilogue.
   void emitSplitKEpilogue(Value acc);
+  /// Cluster reduce-scatter of a consumer warpgroup's `width`-column fp32
+  /// fragment `acc`: every rank publishes it in partialView, then dsm.reduce
+  /// leaves the sum of columns [r*w, (r+1)*w) of all `group` ranks'
+  /// partials in rank r's reducedBuf. Returns w.
+  int64_t reduceScatterFragment(Value acc, int64_t width, int64_t group);
+  /// This rank's reduced columns (reducedView, `w` wide, owned from column
+  /// `colOwned` of the reduced tile) through `epi` into `out` columns
+  /// col0 + colOwned + ... (rows of `cols` elements), rows past rowEnd
+  /// skipped.
+  void storeReducedSlice(int64_t w, Value colOwned, Value col0,
+                         linalg::GenericOp epi, int64_t cols);
   /// Columns [col0, col0 + width) of a consumer warpgroup's D fragment
   /// `acc` through `epi` into `out` (rows of `cols` elements), rows past
   /// rowEnd skipped.
@@ -852,39 +863,49 @@ void KernelEmitter::emitGemmEpilogue(Value acc) {
 }
 
 void KernelEmitter::emitSplitKEpilogue(Value acc) {
-  int64_t threads = p.numConsumers * kWarpgroupThreads;
   // The tile goes over the stage ring: the other warpgroup's last wgmmas
   // may still read it.
-  namedBarrier(9, threads);
+  namedBarrier(9, p.numConsumers * kWarpgroupThreads);
+  int64_t w = reduceScatterFragment(acc, p.bn, p.clusterK);
+  storeReducedSlice(w, mul(rank, w), n0, p.firstEpilogue, p.shape.n);
+}
+
+int64_t KernelEmitter::reduceScatterFragment(Value acc, int64_t width,
+                                             int64_t group) {
   Value rowInWg = add(mul(warp, 16), div(lane, 4));
   Value colPair = mul(rem(lane, 4), 2);
   for (int64_t h = 0; h < 2; ++h) {
     Value r = add(add(mul(wg, 64), rowInWg), 8 * h);
-    for (int64_t j = 0; j < p.bn / 8; ++j) {
+    for (int64_t j = 0; j < width / 8; ++j) {
+      Value c = add(colPair, 8 * j);
       Value v =
           vector({accElt(acc, 4 * j + 2 * h), accElt(acc, 4 * j + 2 * h + 1)});
-      vector::StoreOp::create(b, loc, v, partialView,
-                              ValueRange{r, add(colPair, 8 * j)},
+      vector::StoreOp::create(b, loc, v, partialView, ValueRange{r, c},
                               /*nontemporal=*/false, llvm::MaybeAlign(8));
     }
   }
-  // dsm.reduce: rank r ends with the sum of columns [r*w, (r+1)*w) of every
-  // rank's tile (a pull exchange between two cluster barriers).
-  int64_t w = p.bn / p.clusterK;
+  // A pull exchange between two cluster barriers (convert-dsm-to-nvgpu).
   ReduceOp::create(b, loc, partialBuf, reducedBuf, ReduceMode::reduce_scatter,
-                   CombinerKind::add, /*axis=*/1, p.clusterK,
-                   /*group_stride=*/1, b.getI64IntegerAttr(threads));
-  Value colOwned = add(n0, mul(rank, w));
+                   CombinerKind::add, /*axis=*/1, group,
+                   /*group_stride=*/1,
+                   b.getI64IntegerAttr(p.numConsumers * kWarpgroupThreads));
+  return width / group;
+}
+
+void KernelEmitter::storeReducedSlice(int64_t w, Value colOwned, Value col0,
+                                      linalg::GenericOp epi, int64_t cols) {
   forEachOwnedQuad(w, [&](Value row, Value col) {
+    Value c = add(colOwned, col);
     Value sum = vector::LoadOp::create(
         b, loc, VectorType::get({4}, f32), reducedView, ValueRange{row, col},
         /*nontemporal=*/false, llvm::MaybeAlign(16));
     Value gRow = add(m0, row);
     ifThen(ult(gRow, rowEnd), [&] {
+      Value gCol = add(col0, c);
       SmallVector<Value> ys;
       for (int64_t i = 0; i < 4; ++i)
-        ys.push_back(applyEpilogue(p.firstEpilogue, extract(sum, i)));
-      storeOut(gRow, add(colOwned, col), p.shape.n, ys);
+        ys.push_back(applyEpilogue(epi, extract(sum, i)));
+      storeOut(gRow, gCol, cols, ys);
     });
   });
 }
@@ -1191,27 +1212,8 @@ void KernelEmitter::emitChunkOutput(Value acc, Value chunk) {
   Value l0 = mul(chunk, p.bl);
   if (p.clusterN == 1)
     return emitRegisterOutput(acc, l0, p.bl);
-  Value rowInWg = add(mul(warp, 16), div(lane, 4));
-  Value colPair = mul(rem(lane, 4), 2);
-
-  // Cluster reduce-scatter of the partial E chunk: every rank publishes its
-  // fp32 partial, then dsm.reduce leaves the sum of columns
-  // [r*w, (r+1)*w) of all ranks' partials in rank r (a pull exchange
-  // between two cluster barriers, convert-dsm-to-nvgpu).
-  for (int64_t h = 0; h < 2; ++h) {
-    Value r = add(add(mul(wg, 64), rowInWg), 8 * h);
-    for (int64_t j = 0; j < p.bl / 8; ++j) {
-      Value c = add(colPair, 8 * j);
-      Value v = vector({accElt(acc, 4 * j + 2 * h), accElt(acc, 4 * j + 2 * h + 1)});
-      vector::StoreOp::create(b, loc, v, partialView, ValueRange{r, c},
-                              /*nontemporal=*/false, llvm::MaybeAlign(8));
-    }
-  }
-  int64_t w = p.bl / p.clusterN;
-  ReduceOp::create(b, loc, partialBuf, reducedBuf, ReduceMode::reduce_scatter,
-                   CombinerKind::add, /*axis=*/1, p.clusterN,
-                   /*group_stride=*/1,
-                   b.getI64IntegerAttr(p.numConsumers * kWarpgroupThreads));
+  // Cluster reduce-scatter of the partial E chunk.
+  int64_t w = reduceScatterFragment(acc, p.bl, p.clusterN);
   Value colOwned = mul(rank, w);
   if (p.needsWorkspace) {
     // Level 2: the slice goes into this m tile's rows of the workspace
@@ -1223,20 +1225,7 @@ void KernelEmitter::emitChunkOutput(Value acc, Value chunk) {
         b.getI64IntegerAttr(p.numConsumers * kWarpgroupThreads));
     return;
   }
-  forEachOwnedQuad(w, [&](Value row, Value col) {
-    Value c = add(colOwned, col);
-    Value sum = vector::LoadOp::create(
-        b, loc, VectorType::get({4}, f32), reducedView, ValueRange{row, col},
-        /*nontemporal=*/false, llvm::MaybeAlign(16));
-    Value gRow = add(m0, row);
-    ifThen(ult(gRow, rowEnd), [&] {
-      Value gCol = add(l0, c);
-      SmallVector<Value> ys;
-      for (int64_t i = 0; i < 4; ++i)
-        ys.push_back(applyEpilogue(p.lastEpilogue, extract(sum, i)));
-      storeOut(gRow, gCol, p.shape.l, ys);
-    });
-  });
+  storeReducedSlice(w, colOwned, l0, p.lastEpilogue, p.shape.l);
 }
 
 /// Shuffle family: the first E column of this rank's `j`-th l sub-tile.
