@@ -249,18 +249,19 @@ def _cached_kernel(spec: Dict, target: str, fallback: str) -> Kernel:
 def _chain_spec(kind: str, x, w_in, w_out, act: str, weight_layout: str,
                 out_dtype: Optional[str], dynamic_m: bool) -> Dict:
     """The spec of a chain called on tensors: x [M, K], w_in [K, N] and
-    w_out [N, L] ([out, in] each with weight_layout "nk")."""
+    w_out [N, L] ([out, in] each with weight_layout "nk"); a gemm has no
+    w_out (None)."""
     nk = weight_layout == "nk"
-    xs, wis, wos = _shape_of(x), _shape_of(w_in), _shape_of(w_out)
+    xs, wis = _shape_of(x), _shape_of(w_in)
     dtype = _dtype_of(x)
-    return normalize_spec({"kind": kind,
-                           "m": -1 if dynamic_m else int(xs[0]),
-                           "n": int(wis[0] if nk else wis[1]),
-                           "k": int(xs[1]),
-                           "l": int(wos[0] if nk else wos[1]),
-                           "activation": act, "dtype": dtype,
-                           "weight_layout": weight_layout,
-                           "out_dtype": out_dtype or dtype})
+    spec = {"kind": kind, "m": -1 if dynamic_m else int(xs[0]),
+            "n": int(wis[0] if nk else wis[1]), "k": int(xs[1]),
+            "activation": act, "dtype": dtype,
+            "weight_layout": weight_layout, "out_dtype": out_dtype or dtype}
+    if w_out is not None:
+        wos = _shape_of(w_out)
+        spec["l"] = int(wos[0] if nk else wos[1])
+    return normalize_spec(spec)
 
 
 # (kind, the tensors' shapes and x's dtype, options) -> Kernel: a repeated
@@ -274,7 +275,8 @@ def _kernel_for(kind: str, x, w_in, w_out, act: str, weight_layout: str,
                 fallback: str) -> Kernel:
     try:
         key = (kind, None if dynamic_m else x.shape[0], tuple(x.shape[1:]),
-               str(x.dtype), tuple(w_in.shape), tuple(w_out.shape), act,
+               str(x.dtype), tuple(w_in.shape),
+               None if w_out is None else tuple(w_out.shape), act,
                weight_layout, out_dtype, target, fallback)
         k = _by_layout.get(key)
     except (AttributeError, TypeError):
@@ -296,25 +298,9 @@ def gemm(x, w, out=None, stream=None, target: str = DEFAULT_TARGET,
     splits K over a cluster (docs/lowering.md). ``dynamic_m`` and
     ``fallback`` (here: torch.matmul where that was measured faster) as in
     ffn."""
-    try:
-        key = ("gemm", None if dynamic_m else x.shape[0], tuple(x.shape[1:]),
-               str(x.dtype), tuple(w.shape), weight_layout, out_dtype, target,
-               fallback)
-        k = _by_layout.get(key)
-    except (AttributeError, TypeError):
-        key, k = None, None
-    if k is None:
-        xs, ws = _shape_of(x), _shape_of(w)
-        dtype = _dtype_of(x)
-        spec = normalize_spec({
-            "kind": "gemm", "m": -1 if dynamic_m else int(xs[0]),
-            "n": int(ws[0] if weight_layout == "nk" else ws[1]),
-            "k": int(xs[1]), "dtype": dtype, "weight_layout": weight_layout,
-            "out_dtype": out_dtype or dtype})
-        k = _cached_kernel(spec, target, fallback)
-        if key is not None:
-            _by_layout[key] = k
-    return k(x, w, out=out, stream=stream)
+    return _kernel_for("gemm", x, w, None, "identity", weight_layout,
+                       out_dtype, dynamic_m, target, fallback)(
+                           x, w, out=out, stream=stream)
 
 
 def ffn(x, w1, w2, act: str = "gelu", out=None, stream=None,
