@@ -31,6 +31,7 @@ void ff::buildLowerToNVVMPipeline(OpPassManager &pm,
   materialize.multicastA = options.multicastA;
   materialize.workspaceBulkReduce = options.workspaceBulkReduce;
   materialize.shufflePush = options.shufflePush;
+  materialize.reducePush = options.reducePush;
   materialize.selfCleaningMaxKiB = options.selfCleaningMaxKiB;
   materialize.rasterGroupM = options.rasterGroupM;
   materialize.persistentGemm = options.persistentGemm;

@@ -30,7 +30,7 @@
 
 namespace {
 
-constexpr int kRanks = 4, kThreads = 256, kPerRank = 9728;
+constexpr int kRanks = 4, kThreads = 256, kPerRank = 9984;
 constexpr unsigned kDynamicSmem = 18432; // P at 0, Q at 8192, M at 10240
 
 bool check(CUresult r, const char *what) {
@@ -84,6 +84,16 @@ std::vector<float> expected(int r) {
   int baseM = r % 2;
   for (int i = 0; i < 1024; ++i)
     e.push_back(bf16(s(baseM, i) * s(baseM + 2, i)));
+  // pushed reduce_scatter add, axis 0, group(4, 1), of T (64x8, P's first
+  // 512 values): slice r (rows [16r, 16r + 16)) of the sum, in place in T
+  // and again into V.
+  for (int copy = 0; copy < 2; ++copy)
+    for (int i = 0; i < 128; ++i) {
+      float sum = 0;
+      for (int k = 0; k < kRanks; ++k)
+        sum += p(k, 128 * r + i);
+      e.push_back(sum);
+    }
   return e;
 }
 
@@ -125,7 +135,7 @@ int main(int argc, char **argv) {
       !check(cuMemsetD8(out, 0xFF, bytes), "cuMemsetD8"))
     return 2;
 
-  // memref<4x9728xf32>: allocated, aligned, offset, sizes, strides.
+  // memref<4x9984xf32>: allocated, aligned, offset, sizes, strides.
   uint64_t words[7] = {out, out, 0, kRanks, kPerRank, kPerRank, 1};
   void *params[7];
   for (int i = 0; i < 7; ++i)
@@ -157,7 +167,9 @@ int main(int argc, char **argv) {
                  {"all_reduce max", 512, 2560},
                  {"shuffle (pull)", 2560, 4608},
                  {"shuffle (push, st.async)", 4608, 8704},
-                 {"multiply", 8704, 9728}};
+                 {"multiply", 8704, 9728},
+                 {"reduce_scatter push (in place)", 9728, 9856},
+                 {"reduce_scatter push (into V)", 9856, 9984}};
   int failed = 0;
   for (const Region &g : regions) {
     int bad = 0, first = -1, firstRank = -1;
@@ -175,20 +187,21 @@ int main(int argc, char **argv) {
     }
     if (bad) {
       float x = got[size_t(firstRank) * kPerRank + first];
-      std::printf("%-26s FAIL  %d of %d elements differ; first: rank %d "
+      std::printf("%-32s FAIL  %d of %d elements differ; first: rank %d "
                   "element %d: got %g, expected %g\n",
                   g.name, bad, kRanks * (g.end - g.begin), firstRank,
                   first - g.begin, double(x),
                   double(expected(firstRank)[first]));
       ++failed;
     } else {
-      std::printf("%-26s PASS  %d elements equal\n", g.name,
+      std::printf("%-32s PASS  %d elements equal\n", g.name,
                   kRanks * (g.end - g.begin));
     }
   }
   cuMemFree(out);
   cuModuleUnload(mod);
   cuDevicePrimaryCtxRelease(dev);
-  std::printf("%d passed, %d failed\n", 5 - failed, failed);
+  int total = sizeof(regions) / sizeof(regions[0]);
+  std::printf("%d passed, %d failed\n", total - failed, failed);
   return failed ? 1 : 0;
 }

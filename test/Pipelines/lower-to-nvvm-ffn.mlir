@@ -6,7 +6,8 @@
 
 // A (1,4) cluster FFN over 2 clusters: cluster launch, both GEMMs on
 // tensor cores, the intermediate through swizzled shared memory, the DSM
-// reduce-scatter and the inter-cluster fp32 reduction.
+// reduce-scatter (pushed by st.async onto the peers' mbarriers) and the
+// inter-cluster fp32 reduction.
 // CHECK: .extern .shared .align 1024 .b8 __dynamic_shmem__0[];
 // CHECK: .explicitcluster
 // CHECK: .reqnctapercluster 4, 1, 1
@@ -23,7 +24,9 @@
 // CHECK-DAG: barrier.cluster.arrive.aligned
 // CHECK-DAG: bar.warp.sync -1
 // CHECK-DAG: mapa.shared::cluster.u64
-// CHECK-DAG: ld.shared::cluster.v4.b32
+// CHECK-DAG: st.async.shared::cluster.mbarrier::complete_tx::bytes.v4.b32
+// CHECK-DAG: mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64
+// CHECK-DAG: bar.sync {{.*}}15, 256;
 // CHECK-DAG: red.relaxed.gpu.global.add.v4.f32
 // CHECK-DAG: fence.release.gpu
 // CHECK-DAG: fence.acq_rel.gpu

@@ -1,14 +1,19 @@
 // REQUIRES: ptxas
 // Split-K GEMM kernels (cls_k = 4) assemble for sm_90a without spills, with
 // 128-row tiles and with 64-row tiles (one consumer warpgroup): the
-// reduce-scatter reads the peers' fp32 tiles through mapa and
-// ld.shared::cluster between cluster barriers.
+// reduce-scatter pushes each peer's slice of the fp32 tile by st.async
+// onto its mbarrier (the default), or with reduce-push=false reads the
+// peers' tiles through mapa and ld.shared::cluster between cluster
+// barriers.
 // RUN: rm -rf %t && ff-opt %s --lower-to-nvvm="emit-bundle=%t format=bin" -o /dev/null
 // RUN: %ptxas -arch=sm_90a -O3 -v %t/splitk_0/splitk_0.ptx -o %t/g.cubin 2>&1 | FileCheck %s
 // RUN: %ptxas -arch=sm_90a -O3 -v %t/splitk_rows64_1/splitk_rows64_1.ptx -o %t/g.cubin 2>&1 | FileCheck %s
 // RUN: FileCheck %s --check-prefix=PTX < %t/splitk_0/splitk_0.ptx
 // RUN: FileCheck %s --check-prefix=PTX < %t/splitk_rows64_1/splitk_rows64_1.ptx
 // RUN: FileCheck %s --check-prefix=MANIFEST < %t/splitk_rows64_1/manifest.json
+// RUN: rm -rf %t.pull && ff-opt %s --lower-to-nvvm="emit-bundle=%t.pull format=bin reduce-push=false" -o /dev/null
+// RUN: %ptxas -arch=sm_90a -O3 -v %t.pull/splitk_0/splitk_0.ptx -o %t/g.cubin 2>&1 | FileCheck %s
+// RUN: FileCheck %s --check-prefix=PULL < %t.pull/splitk_0/splitk_0.ptx
 
 // CHECK-NOT: error
 // CHECK: 0 bytes spill stores, 0 bytes spill loads
@@ -18,8 +23,13 @@
 // PTX-DAG: wgmma.mma_async
 // PTX-DAG: barrier.cluster.arrive.aligned
 // PTX-DAG: mapa.shared::cluster
-// PTX-DAG: ld.shared::cluster.v4.b32
+// PTX-DAG: st.async.shared::cluster.mbarrier::complete_tx::bytes.v4.b32
+// PTX-DAG: mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64
 // PTX-DAG: barrier.cluster.wait.aligned
+
+// reduce-push=false: the pull.
+// PULL-NOT: st.async
+// PULL: ld.shared::cluster.v4.b32
 
 // MANIFEST: "block": [
 // MANIFEST-NEXT: 256,

@@ -65,6 +65,13 @@ struct LowerToNVVMOptions : public PassPipelineOptions<LowerToNVVMOptions> {
                      "gathers act(C) by an in-place cp.async.bulk push onto "
                      "the peers' mbarriers (false: a pull)"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> reducePush{
+      *this, "reduce-push",
+      llvm::cl::desc("Forwarded to --dsm-materialize: the cluster "
+                     "reduce-scatter pushes slices by st.async onto the "
+                     "peers' mbarriers where its scratch fits (false: a "
+                     "pull)"),
+      llvm::cl::init(true)};
   PassOptions::Option<int64_t> rasterGroupM{
       *this, "raster-group-m",
       llvm::cl::desc("Forwarded to --dsm-materialize: GEMM kernels walk "

@@ -10,12 +10,12 @@
 // combines them and stores the result; a second cluster barrier ends the
 // op. Pulling keeps each rank's writes local: no remote stores, no
 // transaction counts, and only the two barriers as synchronisation.
-// dsm.shuffle may instead push (st.async onto every rank's mbarrier), with
-// one cluster barrier and a transaction wait. Reductions stay pulls: there
-// is no fp32 add into another CTA's shared memory (red.async and
-// cp.reduce.async.bulk to shared::cluster are integer-only), and pushing
-// the summands would need a receive buffer of (group - 1) / group of the
-// partial, which the fused kernels' shared memory does not have.
+// dsm.shuffle and the reduce-scatter of dsm.reduce may instead push
+// (st.async onto every rank's mbarrier), with one cluster barrier and a
+// transaction wait. There is no fp32 add into another CTA's shared memory
+// (red.async and cp.reduce.async.bulk to shared::cluster are integer-only),
+// so a pushed reduce-scatter sends the summands into a scratch slot per
+// peer and each rank adds its slice locally, in the pull's rank order.
 //
 //===----------------------------------------------------------------------===//
 
@@ -170,21 +170,9 @@ public:
     if (accessBytes % 4)
       return op->emitOpError("push moves 32-bit words, but a vector is ")
              << accessBytes << " bytes";
-    int64_t words = accessBytes / 4;
     int64_t srcBytes = countVectors(srcShape, width) * accessBytes;
     auto [inGroup, base] = group();
     beginPush(barrier, spec.groupSize * srcBytes, arrived);
-
-    // st.async of `words` 32-bit registers: slot, peer barrier, values.
-    std::string regs, constraints = "l,l";
-    for (int64_t i = 0; i < words; ++i) {
-      regs += (i ? ", $" : "$") + std::to_string(i + 2);
-      constraints += ",r";
-    }
-    std::string text =
-        "st.async.shared::cluster.mbarrier::complete_tx::bytes" +
-        (words > 1 ? ".v" + std::to_string(words) : std::string()) +
-        ".b32 [$0], " + (words > 1 ? "{" + regs + "}" : regs) + ", [$1];";
 
     // Up to 8 vectors per iteration: all of their (local) loads before the
     // first st.async.
@@ -206,28 +194,108 @@ public:
         idx[spec.axis] = add(idx[spec.axis], mul(inGroup, srcShape[spec.axis]));
         slots.push_back(gep(dstPtr, offsetIn(idx, dstShape)));
       }
-      Type i32 = b.getI32Type();
       for (auto [v, slot] : llvm::zip(vectors, slots)) {
-        // The same vector as 32-bit words.
-        Value w = LLVM::BitcastOp::create(
-            b, loc, words > 1 ? Type(VectorType::get({words}, i32)) : i32, v);
-        SmallVector<Value> parts;
-        for (int64_t i = 0; i < words; ++i)
-          parts.push_back(
-              words > 1 ? Value(LLVM::ExtractElementOp::create(
-                              b, loc, w,
-                              arith::ConstantIntOp::create(b, loc, i32, i)))
-                        : w);
-        for (int64_t i = 0; i < spec.groupSize; ++i) {
-          Value r = add(base, cst(i * spec.groupStride));
-          SmallVector<Value> operands{getPeerPointer(b, loc, slot, r),
-                                      getPeerPointer(b, loc, barrier, r)};
-          operands.append(parts);
-          createPtxStatement(b, loc, operands, text, constraints);
-        }
+        SmallVector<Value> parts = toWords(v);
+        for (int64_t i = 0; i < spec.groupSize; ++i)
+          storeAsync(parts, slot, barrier,
+                     add(base, cst(i * spec.groupStride)));
       }
     }
     waitPhase(barrier, phase);
+    return success();
+  }
+
+  /// The push reduce-scatter (dsm.reduce ... push(%scratch, %barrier,
+  /// %phase)): after the cluster barrier the first executing thread arms
+  /// this rank's barrier for the (group - 1) incoming slices; the executing
+  /// threads load every slice j != own of `src` (the next peer's first, so
+  /// that the ranks' first stores go to different peers) and st.async it
+  /// into this rank's slot of peer j's `scratch`; once the phase completes
+  /// they add the group's slices in rank order (the own one from `src`)
+  /// into `dst`, or into the own slice of `src` when `dst` is null, and a
+  /// barrier among them ends the op.
+  LogicalResult emitReducePush(Operation *op, Value srcPtr, Value dstPtr,
+                               Value scratchPtr, Value barrier, Value phase) {
+    if (failed(chooseVectors(op)))
+      return failure();
+    int64_t n = spec.groupSize;
+    int64_t sliceBytes = countVectors(dstShape, width) * accessBytes;
+    auto [inGroup, base] = group();
+    auto peer = [&](Value i) { return add(base, mul(i, spec.groupStride)); };
+    Value own = gep(srcPtr, mul(inGroup, sliceBytes));
+    // Peer j's slot for this rank's slice, and this rank's slot k's sender.
+    auto slotOf = [&](Value sender, Value receiver) {
+      Value below = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                          sender, receiver);
+      return arith::SelectOp::create(b, loc, below, sender, sub(sender, cst(1)))
+          .getResult();
+    };
+
+    beginPush(barrier, (n - 1) * sliceBytes, /*arrived=*/false);
+    int64_t unroll = chooseUnroll(dstShape, n - 1);
+    scf::ForOp loop =
+        createVectorLoop(b, loc, dstShape, width, spec.threads, unroll);
+    {
+      OpBuilder::InsertionGuard g(b);
+      b.setInsertionPointToStart(loop.getBody());
+      SmallVector<Value> values, slots, peers;
+      for (int64_t u = 0; u < unroll; ++u) {
+        Value off = mul(loop.getInductionVar(), accessBytes);
+        if (u)
+          off = add(off, cst(u * *spec.threads * accessBytes));
+        for (int64_t d = 1; d < n; ++d) {
+          Value j = rem(add(inGroup, cst(d)), n);
+          values.push_back(LLVM::LoadOp::create(
+              b, loc, vecType, gep(srcPtr, add(mul(j, sliceBytes), off)),
+              accessBytes));
+          slots.push_back(
+              gep(scratchPtr, add(mul(slotOf(inGroup, j), sliceBytes), off)));
+          peers.push_back(peer(j));
+        }
+      }
+      for (auto [v, slot, r] : llvm::zip(values, slots, peers))
+        storeAsync(toWords(v), slot, barrier, r);
+    }
+    waitPhase(barrier, phase);
+
+    unroll = chooseUnroll(dstShape, n);
+    loop = createVectorLoop(b, loc, dstShape, width, spec.threads, unroll);
+    {
+      OpBuilder::InsertionGuard g(b);
+      b.setInsertionPointToStart(loop.getBody());
+      SmallVector<Value> offsets, sums;
+      for (int64_t u = 0; u < unroll; ++u) {
+        Value off = mul(loop.getInductionVar(), accessBytes);
+        if (u)
+          off = add(off, cst(u * *spec.threads * accessBytes));
+        Value acc;
+        for (int64_t i = 0; i < n; ++i) {
+          Value isOwn = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                              inGroup, cst(i));
+          Value from =
+              gep(scratchPtr, mul(slotOf(cst(i), inGroup), sliceBytes));
+          Value ptr = LLVM::SelectOp::create(b, loc, isOwn, own, from);
+          Value v =
+              LLVM::LoadOp::create(b, loc, vecType, gep(ptr, off), accessBytes);
+          acc = acc ? combine(acc, v) : v;
+        }
+        offsets.push_back(off);
+        sums.push_back(acc);
+      }
+      for (auto [off, sum] : llvm::zip(offsets, sums))
+        LLVM::StoreOp::create(b, loc, sum, gep(dstPtr ? dstPtr : own, off),
+                              accessBytes);
+    }
+    // The combined slice, for every executing thread.
+    Type i32 = b.getI32Type();
+    if (spec.threads)
+      NVVM::BarrierOp::create(
+          b, loc, Type(), arith::ConstantIntOp::create(b, loc, i32, 15),
+          arith::ConstantIntOp::create(b, loc, i32, *spec.threads),
+          NVVM::BarrierReductionAttr(), Value());
+    else
+      NVVM::BarrierOp::create(b, loc, Type(), Value(), Value(),
+                              NVVM::BarrierReductionAttr(), Value());
     return success();
   }
 
@@ -302,6 +370,40 @@ private:
     return first;
   }
 
+  /// A vector of whole 32-bit words as its words.
+  SmallVector<Value> toWords(Value v) {
+    int64_t words = accessBytes / 4;
+    Type i32 = b.getI32Type();
+    Value w = LLVM::BitcastOp::create(
+        b, loc, words > 1 ? Type(VectorType::get({words}, i32)) : i32, v);
+    if (words == 1)
+      return {w};
+    SmallVector<Value> parts;
+    for (int64_t i = 0; i < words; ++i)
+      parts.push_back(LLVM::ExtractElementOp::create(
+          b, loc, w, arith::ConstantIntOp::create(b, loc, i32, i)));
+    return parts;
+  }
+
+  /// st.async of `words` into `slot` of rank `r`, completing on r's
+  /// `barrier` (both local addresses, mapped through mapa).
+  void storeAsync(ArrayRef<Value> words, Value slot, Value barrier, Value r) {
+    std::string regs, constraints = "l,l";
+    for (size_t i = 0; i < words.size(); ++i) {
+      regs += (i ? ", $" : "$") + std::to_string(i + 2);
+      constraints += ",r";
+    }
+    bool vec = words.size() > 1;
+    std::string text =
+        "st.async.shared::cluster.mbarrier::complete_tx::bytes" +
+        (vec ? ".v" + std::to_string(words.size()) : std::string()) +
+        ".b32 [$0], " + (vec ? "{" + regs + "}" : regs) + ", [$1];";
+    SmallVector<Value> operands{getPeerPointer(b, loc, slot, r),
+                                getPeerPointer(b, loc, barrier, r)};
+    operands.append(words.begin(), words.end());
+    createPtxStatement(b, loc, operands, text, constraints);
+  }
+
   /// Every slice has landed once this rank's phase completes.
   void waitPhase(Value barrier, Value phase) {
     Value parity = arith::ExtUIOp::create(b, loc, b.getI32Type(), phase);
@@ -335,14 +437,16 @@ private:
   /// divides evenly (a static `threads` only).
   /// How many vectors of a piece of `shape` (default: the destination's)
   /// one iteration of a thread moves.
-  int64_t chooseUnroll(ArrayRef<int64_t> shape = {}) const {
+  /// `loads`: vectors loaded per element of the piece (default: the pull's).
+  int64_t chooseUnroll(ArrayRef<int64_t> shape = {}, int64_t loads = 0) const {
     if (!spec.threads)
       return 1;
     int64_t numVectors = countVectors(shape.empty() ? dstShape : shape, width);
     if (numVectors % *spec.threads)
       return 1;
     int64_t perThread = numVectors / *spec.threads;
-    int64_t loads = spec.kind == Exchange::AllGather ? 1 : spec.groupSize;
+    if (!loads)
+      loads = spec.kind == Exchange::AllGather ? 1 : spec.groupSize;
     for (int64_t u : {8, 4, 2})
       if (perThread % u == 0 && u * loads * accessBytes <= 128)
         return u;
@@ -454,6 +558,22 @@ ExchangeSpec getSpec(MultiplyOp op) {
           i64(op.getGroupSize()), i64(op.getGroupStride()), op.getThreads()};
 }
 
+/// The destination piece's type; an in-place reduce-scatter leaves its
+/// result in one slice of the source.
+template <typename OpTy>
+BufferType getDstType(OpTy op) {
+  if constexpr (std::is_same_v<OpTy, ReduceOp>) {
+    if (!op.getDst()) {
+      BufferType src = op.getSrc().getType();
+      SmallVector<int64_t> slice = src.getPieceShape();
+      slice[op.getAxis()] /= op.getGroupSize();
+      return BufferType::get(op.getContext(), slice, src.getElementType(),
+                             SmallVector<int64_t>(slice.size(), 1));
+    }
+  }
+  return op.getDst().getType();
+}
+
 template <typename OpTy>
 struct CollectiveLowering : OpConversionPattern<OpTy> {
   using OpConversionPattern<OpTy>::OpConversionPattern;
@@ -461,7 +581,7 @@ struct CollectiveLowering : OpConversionPattern<OpTy> {
   matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     ExchangeSpec spec = getSpec(op);
-    BufferType dstType = op.getDst().getType();
+    BufferType dstType = getDstType(op);
     ExchangeEmitter emitter(rewriter, op.getLoc(), spec,
                             op.getSrc() ? op.getSrc().getType() : dstType,
                             dstType);
@@ -474,6 +594,12 @@ struct CollectiveLowering : OpConversionPattern<OpTy> {
           return emitter.emitPush(op, adaptor.getSrc(), adaptor.getDst(),
                                   adaptor.getBarrier(), adaptor.getPhase(),
                                   op.getArrived());
+      }
+      if constexpr (std::is_same_v<OpTy, ReduceOp>) {
+        if (op.isPush())
+          return emitter.emitReducePush(
+              op, adaptor.getSrc(), adaptor.getDst(), adaptor.getScratch(),
+              adaptor.getBarrier(), adaptor.getPhase());
       }
       return emitter.emit(op, adaptor.getSrc(), adaptor.getDst());
     };

@@ -309,3 +309,67 @@ gpu.module @shpi {
     gpu.return
   }
 }
+
+// -----
+
+// reduce_scatter with push, in place, run by 64 threads: one cluster
+// barrier, the first thread arms this CTA's barrier for the 3 peers' slices
+// of 2048 bytes (16x32 f32), then each executing thread loads its vector of
+// the 3 slices that are not its own (the next peer's first) and st.asyncs
+// them into this rank's scratch slot of their owners; after the wait it
+// adds the 4 ranks' vectors in rank order (its own from the source, the
+// others from scratch) and stores the sum into its own slice; named barrier
+// 15 over the 64 threads ends the op.
+// CHECK-LABEL: gpu.func @push_reduce_in_place
+// CHECK: nvvm.cluster.arrive {aligned}
+// CHECK: nvvm.cluster.wait {aligned}
+// CHECK: scf.if
+// CHECK: arith.constant 6144 : i32
+// CHECK: nvvm.mbarrier.arrive.expect_tx
+// CHECK: scf.for
+// CHECK-COUNT-3: llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<3> -> vector<4xf32>
+// CHECK-COUNT-3: st.async.shared::cluster.mbarrier::complete_tx::bytes.v4.b32
+// CHECK: mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64
+// CHECK: scf.for
+// CHECK: llvm.select
+// CHECK: %[[A:.*]] = llvm.load %{{.*}} : !llvm.ptr<3> -> vector<4xf32>
+// CHECK: llvm.select
+// CHECK: %[[B:.*]] = llvm.load %{{.*}} : !llvm.ptr<3> -> vector<4xf32>
+// CHECK: %[[AB:.*]] = arith.addf %[[A]], %[[B]] : vector<4xf32>
+// CHECK: arith.addf %[[AB]]
+// CHECK: arith.addf
+// CHECK: llvm.store %{{.*}}, %{{.*}} {alignment = 16 : i64} : vector<4xf32>, !llvm.ptr<3>
+// CHECK-NOT: nvvm.cluster.arrive
+// CHECK: nvvm.barrier id = %c15_i32 number_of_threads = %c64_i32
+// CHECK: gpu.return
+gpu.module @rsp {
+  gpu.func @push_reduce_in_place(%parity: i1) kernel {
+    %b = dsm.barrier_create count = 1 : !dsm.barrier
+    %t = dsm.alloc : !dsm.buffer<64x32xf32, split = [1, 1]>
+    %s = dsm.alloc : !dsm.buffer<48x32xf32, split = [1, 1]>
+    dsm.reduce reduce_scatter add %t axis = 0 group(4, 1) push(%s : !dsm.buffer<48x32xf32, split = [1, 1]>, %b, %parity) {threads = 64} : !dsm.buffer<64x32xf32, split = [1, 1]>
+    gpu.return
+  }
+}
+
+// -----
+
+// The same into a destination, by the whole block: the sum goes to %q and
+// the CTA barrier ends the op.
+// CHECK-LABEL: gpu.func @push_reduce_into
+// CHECK: st.async.shared::cluster.mbarrier::complete_tx::bytes.v4.b32
+// CHECK: mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64
+// CHECK: arith.addf
+// CHECK: llvm.store %{{.*}}, %{{.*}} {alignment = 16 : i64} : vector<4xf32>, !llvm.ptr<3>
+// CHECK: nvvm.barrier{{$}}
+// CHECK: gpu.return
+gpu.module @rspd {
+  gpu.func @push_reduce_into(%parity: i1) kernel {
+    %b = dsm.barrier_create count = 1 : !dsm.barrier
+    %t = dsm.alloc : !dsm.buffer<64x32xf32, split = [1, 1]>
+    %s = dsm.alloc : !dsm.buffer<48x32xf32, split = [1, 1]>
+    %q = dsm.alloc : !dsm.buffer<16x32xf32, split = [1, 1]>
+    dsm.reduce reduce_scatter add %t into %q axis = 0 group(4, 1) push(%s : !dsm.buffer<48x32xf32, split = [1, 1]>, %b, %parity) : !dsm.buffer<64x32xf32, split = [1, 1]>, !dsm.buffer<16x32xf32, split = [1, 1]>
+    gpu.return
+  }
+}

@@ -465,6 +465,54 @@ func.func @rs(%s: !dsm.buffer<128x256xf32, split = [1, 1]>, %d: !dsm.buffer<128x
 
 // -----
 
+func.func @push_rs(%s: !dsm.buffer<512x64xf32, split = [1, 1]>, %s2: !dsm.buffer<128x256xf32, split = [1, 1]>, %d: !dsm.buffer<512x64xf32, split = [1, 1]>, %c: !dsm.buffer<384x64xf32, split = [1, 1]>, %b: !dsm.barrier, %p: i1) {
+  // expected-error @+1 {{only a push reduces in place: a pull needs a destination}}
+  dsm.reduce reduce_scatter add %s axis = 0 group(4, 1) : !dsm.buffer<512x64xf32, split = [1, 1]>
+  return
+}
+
+// -----
+
+func.func @push_rs(%s: !dsm.buffer<512x64xf32, split = [1, 1]>, %s2: !dsm.buffer<128x256xf32, split = [1, 1]>, %d: !dsm.buffer<512x64xf32, split = [1, 1]>, %c: !dsm.buffer<384x64xf32, split = [1, 1]>, %b: !dsm.barrier, %p: i1) {
+  // expected-error @+1 {{only reduce_scatter pushes}}
+  dsm.reduce all_reduce add %s into %d axis = 0 group(4, 1) push(%c : !dsm.buffer<384x64xf32, split = [1, 1]>, %b, %p) : !dsm.buffer<512x64xf32, split = [1, 1]>, !dsm.buffer<512x64xf32, split = [1, 1]>
+  return
+}
+
+// -----
+
+func.func @push_rs(%s: !dsm.buffer<512x64xf32, split = [1, 1]>, %s2: !dsm.buffer<128x256xf32, split = [1, 1]>, %d: !dsm.buffer<512x64xf32, split = [1, 1]>, %c: !dsm.buffer<384x64xf32, split = [1, 1]>, %b: !dsm.barrier, %p: i1) {
+  // expected-error @+1 {{a push moves contiguous slices: axis must be 0}}
+  dsm.reduce reduce_scatter add %s2 axis = 1 group(4, 1) push(%c : !dsm.buffer<384x64xf32, split = [1, 1]>, %b, %p) : !dsm.buffer<128x256xf32, split = [1, 1]>
+  return
+}
+
+// -----
+
+func.func @push_rs(%s: !dsm.buffer<512x64xf32, split = [1, 1]>, %s2: !dsm.buffer<128x256xf32, split = [1, 1]>, %d: !dsm.buffer<512x64xf32, split = [1, 1]>, %c: !dsm.buffer<384x64xf32, split = [1, 1]>, %b: !dsm.barrier, %p: i1) {
+  // expected-error @+1 {{the scratch piece must hold group_size - 1 slices along axis 0: expected shape 384x64, got 512x64}}
+  dsm.reduce reduce_scatter add %s axis = 0 group(4, 1) push(%d : !dsm.buffer<512x64xf32, split = [1, 1]>, %b, %p) : !dsm.buffer<512x64xf32, split = [1, 1]>
+  return
+}
+
+// -----
+
+func.func @push_rs(%s: !dsm.buffer<512x64xf32, split = [1, 1]>, %s2: !dsm.buffer<128x256xf32, split = [1, 1]>, %d: !dsm.buffer<512x64xf32, split = [1, 1]>, %c: !dsm.buffer<384x64xf32, split = [1, 1]>, %b: !dsm.barrier, %p: i1) {
+  // expected-error @+1 {{the scratch buffer must be distinct from the source and the destination}}
+  dsm.reduce reduce_scatter add %s axis = 0 group(2, 1) push(%s : !dsm.buffer<512x64xf32, split = [1, 1]>, %b, %p) : !dsm.buffer<512x64xf32, split = [1, 1]>
+  return
+}
+
+// -----
+
+func.func @push_rs(%s: !dsm.buffer<512x64xf32, split = [1, 1]>, %s2: !dsm.buffer<128x256xf32, split = [1, 1]>, %d: !dsm.buffer<512x64xf32, split = [1, 1]>, %c: !dsm.buffer<384x64xf32, split = [1, 1]>, %b: !dsm.barrier, %p: i1) {
+  // expected-error @+1 {{a push needs a group of at least two ranks}}
+  dsm.reduce reduce_scatter add %s axis = 0 group(1, 1) push(%c : !dsm.buffer<384x64xf32, split = [1, 1]>, %b, %p) : !dsm.buffer<512x64xf32, split = [1, 1]>
+  return
+}
+
+// -----
+
 func.func @shuffle(%s: !dsm.buffer<128x128xbf16, split = [1, 1]>, %d: !dsm.buffer<128x256xf16, split = [1, 1]>) {
   // expected-error @+1 {{source and destination element types differ}}
   dsm.shuffle %s into %d axis = 1 group(2, 1) : !dsm.buffer<128x128xbf16, split = [1, 1]>, !dsm.buffer<128x256xf16, split = [1, 1]>

@@ -111,6 +111,14 @@ func.func @cluster_program(%g: memref<128x4096xf32>) attributes {known_cluster_s
   %q = dsm.alloc : !dsm.buffer<128x64xf32, split = [1, 1]>
   // CHECK: dsm.reduce reduce_scatter add %{{.*}} into %{{.*}} axis = 1 group(4, 1) : !dsm.buffer<128x256xf32, split = [1, 1]>, !dsm.buffer<128x64xf32, split = [1, 1]>
   dsm.reduce reduce_scatter add %s into %q axis = 1 group(4, 1) : !dsm.buffer<128x256xf32, split = [1, 1]>, !dsm.buffer<128x64xf32, split = [1, 1]>
+  // The pushed forms: in place, and into a destination.
+  %pt = dsm.alloc : !dsm.buffer<512x64xf32, split = [1, 1]>
+  %ps = dsm.alloc : !dsm.buffer<384x64xf32, split = [1, 1]>
+  // CHECK: dsm.reduce reduce_scatter add %[[PT:.*]] axis = 0 group(4, 1) push(%[[PS:.*]] : !dsm.buffer<384x64xf32, split = [1, 1]>, %[[B]], %{{.*}}) {threads = 256 : i64} : !dsm.buffer<512x64xf32, split = [1, 1]>
+  dsm.reduce reduce_scatter add %pt axis = 0 group(4, 1) push(%ps : !dsm.buffer<384x64xf32, split = [1, 1]>, %b, %t) {threads = 256} : !dsm.buffer<512x64xf32, split = [1, 1]>
+  %pq = dsm.alloc : !dsm.buffer<128x64xf32, split = [1, 1]>
+  // CHECK: dsm.reduce reduce_scatter add %[[PT]] into %{{.*}} axis = 0 group(4, 1) push(%[[PS]] : !dsm.buffer<384x64xf32, split = [1, 1]>, %[[B]], %{{.*}}) : !dsm.buffer<512x64xf32, split = [1, 1]>, !dsm.buffer<128x64xf32, split = [1, 1]>
+  dsm.reduce reduce_scatter add %pt into %pq axis = 0 group(4, 1) push(%ps : !dsm.buffer<384x64xf32, split = [1, 1]>, %b, %t) : !dsm.buffer<512x64xf32, split = [1, 1]>, !dsm.buffer<128x64xf32, split = [1, 1]>
   // CHECK: dsm.alloc at 65536 : !dsm.buffer<128x256xf32, split = [1, 1]>
   %m = dsm.alloc at 65536 : !dsm.buffer<128x256xf32, split = [1, 1]>
   // CHECK: dsm.reduce all_reduce max %{{.*}} into %{{.*}} axis = 0 group(2, 2)

@@ -4,13 +4,15 @@
 //   P[i] = (r + 1) + i / 1024   (64x32 f32),
 //   S[i] = (r + 1) + (i mod 8) / 8   (16x64 bf16),
 // runs reduce_scatter (add), all_reduce (max), a pull shuffle, a push
-// shuffle (st.async onto the peers' mbarrier) and multiply, and writes every
-// destination element to out[r, ...] as f32:
+// shuffle (st.async onto the peers' mbarrier), multiply, and two pushed
+// reduce_scatters of T = P's first 512 elements viewed as 4 slices of 16x8
+// (in place, then into V, on one barrier's phases 0 and 1), and writes
+// every destination element to out[r, ...] as f32:
 //   [0, 512) Q, [512, 2560) M, [2560, 4608) G, [4608, 8704) GP,
-//   [8704, 9728) H.
+//   [8704, 9728) H, [9728, 9856) T's slice r, [9856, 9984) V.
 module attributes {gpu.container_module} {
   gpu.module @collectives_check_module {
-    gpu.func @collectives_check(%out: memref<4x9728xf32>) kernel attributes {known_block_size = array<i32: 256, 1, 1>, known_cluster_size = array<i32: 4, 1, 1>} {
+    gpu.func @collectives_check(%out: memref<4x9984xf32>) kernel attributes {known_block_size = array<i32: 256, 1, 1>, known_cluster_size = array<i32: 4, 1, 1>} {
       %p = dsm.alloc at 0 : !dsm.buffer<64x32xf32, split = [1, 1]>
       %q = dsm.alloc at 8192 : !dsm.buffer<64x8xf32, split = [1, 1]>
       %m = dsm.alloc at 10240 : !dsm.buffer<64x32xf32, split = [1, 1]>
@@ -18,8 +20,14 @@ module attributes {gpu.container_module} {
       %g = dsm.alloc : !dsm.buffer<16x128xbf16, split = [1, 1]>
       %gp = dsm.alloc : !dsm.buffer<16x256xbf16, split = [1, 1]>
       %h = dsm.alloc : !dsm.buffer<16x64xbf16, split = [1, 1]>
+      %t = dsm.alloc : !dsm.buffer<64x8xf32, split = [1, 1]>
+      %u = dsm.alloc : !dsm.buffer<64x8xf32, split = [1, 1]>
+      %vr = dsm.alloc : !dsm.buffer<16x8xf32, split = [1, 1]>
+      %sc = dsm.alloc : !dsm.buffer<48x8xf32, split = [1, 1]>
       %bar = dsm.barrier_create count = 1 : !dsm.barrier
+      %bar2 = dsm.barrier_create count = 1 : !dsm.barrier
       %false = arith.constant false
+      %true = arith.constant true
       %tid = gpu.thread_id x
       %r = dsm.cluster_rank : index
       %c256 = arith.constant 256 : index
@@ -48,6 +56,18 @@ module attributes {gpu.container_module} {
         %v = arith.addf %rf, %frac : f32
         memref.store %v, %pv[%row, %col] : memref<64x32xf32, #gpu.address_space<workgroup>>
       }
+      %tv = dsm.local_view %t : !dsm.buffer<64x8xf32, split = [1, 1]> -> memref<64x8xf32, #gpu.address_space<workgroup>>
+      %uv = dsm.local_view %u : !dsm.buffer<64x8xf32, split = [1, 1]> -> memref<64x8xf32, #gpu.address_space<workgroup>>
+      scf.for %i = %tid to %c512 step %c256 {
+        %row = arith.divui %i, %c8 : index
+        %col = arith.remui %i, %c8 : index
+        %ii = arith.index_castui %i : index to i32
+        %if = arith.uitofp %ii : i32 to f32
+        %frac = arith.mulf %if, %inv1024 : f32
+        %x = arith.addf %rf, %frac : f32
+        memref.store %x, %tv[%row, %col] : memref<64x8xf32, #gpu.address_space<workgroup>>
+        memref.store %x, %uv[%row, %col] : memref<64x8xf32, #gpu.address_space<workgroup>>
+      }
       %sv = dsm.local_view %s : !dsm.buffer<16x64xbf16, split = [1, 1]> -> memref<16x64xbf16, #gpu.address_space<workgroup>>
       scf.for %i = %tid to %c1024 step %c256 {
         %row = arith.divui %i, %c64 : index
@@ -66,13 +86,15 @@ module attributes {gpu.container_module} {
       dsm.shuffle %s into %g axis = 1 group(2, 1) : !dsm.buffer<16x64xbf16, split = [1, 1]>, !dsm.buffer<16x128xbf16, split = [1, 1]>
       dsm.shuffle %s into %gp axis = 1 group(4, 1) push(%bar, %false) : !dsm.buffer<16x64xbf16, split = [1, 1]>, !dsm.buffer<16x256xbf16, split = [1, 1]>
       dsm.multiply %s into %h group(2, 2) : !dsm.buffer<16x64xbf16, split = [1, 1]>, !dsm.buffer<16x64xbf16, split = [1, 1]>
+      dsm.reduce reduce_scatter add %t axis = 0 group(4, 1) push(%sc : !dsm.buffer<48x8xf32, split = [1, 1]>, %bar2, %false) {threads = 256} : !dsm.buffer<64x8xf32, split = [1, 1]>
+      dsm.reduce reduce_scatter add %u into %vr axis = 0 group(4, 1) push(%sc : !dsm.buffer<48x8xf32, split = [1, 1]>, %bar2, %true) : !dsm.buffer<64x8xf32, split = [1, 1]>, !dsm.buffer<16x8xf32, split = [1, 1]>
 
       %qv = dsm.local_view %q : !dsm.buffer<64x8xf32, split = [1, 1]> -> memref<64x8xf32, #gpu.address_space<workgroup>>
       scf.for %i = %tid to %c512 step %c256 {
         %row = arith.divui %i, %c8 : index
         %col = arith.remui %i, %c8 : index
         %v = memref.load %qv[%row, %col] : memref<64x8xf32, #gpu.address_space<workgroup>>
-        memref.store %v, %out[%r, %i] : memref<4x9728xf32>
+        memref.store %v, %out[%r, %i] : memref<4x9984xf32>
       }
       %mv = dsm.local_view %m : !dsm.buffer<64x32xf32, split = [1, 1]> -> memref<64x32xf32, #gpu.address_space<workgroup>>
       scf.for %i = %tid to %c2048 step %c256 {
@@ -80,7 +102,7 @@ module attributes {gpu.container_module} {
         %col = arith.remui %i, %c32 : index
         %v = memref.load %mv[%row, %col] : memref<64x32xf32, #gpu.address_space<workgroup>>
         %o = arith.addi %i, %c512 : index
-        memref.store %v, %out[%r, %o] : memref<4x9728xf32>
+        memref.store %v, %out[%r, %o] : memref<4x9984xf32>
       }
       %gv = dsm.local_view %g : !dsm.buffer<16x128xbf16, split = [1, 1]> -> memref<16x128xbf16, #gpu.address_space<workgroup>>
       %c2560 = arith.constant 2560 : index
@@ -90,7 +112,7 @@ module attributes {gpu.container_module} {
         %vb = memref.load %gv[%row, %col] : memref<16x128xbf16, #gpu.address_space<workgroup>>
         %v = arith.extf %vb : bf16 to f32
         %o = arith.addi %i, %c2560 : index
-        memref.store %v, %out[%r, %o] : memref<4x9728xf32>
+        memref.store %v, %out[%r, %o] : memref<4x9984xf32>
       }
       %gpv = dsm.local_view %gp : !dsm.buffer<16x256xbf16, split = [1, 1]> -> memref<16x256xbf16, #gpu.address_space<workgroup>>
       %c4608 = arith.constant 4608 : index
@@ -100,7 +122,7 @@ module attributes {gpu.container_module} {
         %vb = memref.load %gpv[%row, %col] : memref<16x256xbf16, #gpu.address_space<workgroup>>
         %v = arith.extf %vb : bf16 to f32
         %o = arith.addi %i, %c4608 : index
-        memref.store %v, %out[%r, %o] : memref<4x9728xf32>
+        memref.store %v, %out[%r, %o] : memref<4x9984xf32>
       }
       %hv = dsm.local_view %h : !dsm.buffer<16x64xbf16, split = [1, 1]> -> memref<16x64xbf16, #gpu.address_space<workgroup>>
       %c8704 = arith.constant 8704 : index
@@ -110,7 +132,23 @@ module attributes {gpu.container_module} {
         %vb = memref.load %hv[%row, %col] : memref<16x64xbf16, #gpu.address_space<workgroup>>
         %v = arith.extf %vb : bf16 to f32
         %o = arith.addi %i, %c8704 : index
-        memref.store %v, %out[%r, %o] : memref<4x9728xf32>
+        memref.store %v, %out[%r, %o] : memref<4x9984xf32>
+      }
+      %vv = dsm.local_view %vr : !dsm.buffer<16x8xf32, split = [1, 1]> -> memref<16x8xf32, #gpu.address_space<workgroup>>
+      %c16 = arith.constant 16 : index
+      %c9728 = arith.constant 9728 : index
+      %c9856 = arith.constant 9856 : index
+      %own = arith.muli %r, %c16 : index
+      scf.for %i = %tid to %c128 step %c256 {
+        %row = arith.divui %i, %c8 : index
+        %col = arith.remui %i, %c8 : index
+        %trow = arith.addi %own, %row : index
+        %x = memref.load %tv[%trow, %col] : memref<64x8xf32, #gpu.address_space<workgroup>>
+        %o = arith.addi %i, %c9728 : index
+        memref.store %x, %out[%r, %o] : memref<4x9984xf32>
+        %y = memref.load %vv[%row, %col] : memref<16x8xf32, #gpu.address_space<workgroup>>
+        %o2 = arith.addi %i, %c9856 : index
+        memref.store %y, %out[%r, %o2] : memref<4x9984xf32>
       }
       gpu.return
     }

@@ -12,6 +12,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/OpImplementation.h"
+#include "llvm/Support/InterleavedRange.h"
 #include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
@@ -378,25 +379,71 @@ static LogicalResult verifyScaledAlong(Operation *op, ArrayRef<int64_t> small,
 }
 
 LogicalResult ReduceOp::verify() {
-  if (failed(verifyGroup(*this, getGroupSize(), getGroupStride())) ||
-      failed(verifyDistinctBuffers(*this, getSrc(), getDst())) ||
-      failed(
-          verifySameElementType(*this, getSrc().getType(), getDst().getType())))
+  if (failed(verifyGroup(*this, getGroupSize(), getGroupStride())))
     return failure();
-  auto src = getSrc().getType().getPieceShape();
-  auto dst = getDst().getType().getPieceShape();
+  if (static_cast<bool>(getScratch()) != static_cast<bool>(getBarrier()) ||
+      static_cast<bool>(getBarrier()) != static_cast<bool>(getPhase()))
+    return emitOpError("push needs a scratch buffer, a barrier and a phase");
+  BufferType srcType = getSrc().getType();
+  SmallVector<int64_t> src = srcType.getPieceShape();
+  int64_t axis = getAxis();
+  if (getDst()) {
+    if (failed(verifyDistinctBuffers(*this, getSrc(), getDst())) ||
+        failed(verifySameElementType(*this, srcType, getDst().getType())))
+      return failure();
+  } else if (!isPush()) {
+    return emitOpError("only a push reduces in place: a pull needs a "
+                       "destination");
+  } else if (!isa<FloatType>(srcType.getElementType())) {
+    return emitOpError("expected a floating-point element type, got ")
+           << srcType.getElementType();
+  }
   if (getMode() == ReduceMode::all_reduce) {
-    if (src != dst)
+    if (isPush())
+      return emitOpError("only reduce_scatter pushes");
+    if (src != getDst().getType().getPieceShape())
       return emitOpError("all_reduce keeps the tile shape");
     return success();
   }
-  int64_t axis = getAxis();
   if (axis < static_cast<int64_t>(src.size()) &&
       src[axis] % getGroupSize() != 0)
     return emitOpError("reduce_scatter along axis ")
            << axis << " of extent " << src[axis] << " is not divisible by "
            << "the group size " << getGroupSize();
-  return verifyScaledAlong(*this, dst, src, axis, getGroupSize(), "source");
+  if (getDst() &&
+      failed(verifyScaledAlong(*this, getDst().getType().getPieceShape(), src,
+                               axis, getGroupSize(), "source")))
+    return failure();
+  if (!isPush())
+    return success();
+
+  // The push: contiguous slices of whole 32-bit words (st.async), and a
+  // scratch slot per peer.
+  if (getGroupSize() < 2)
+    return emitOpError("a push needs a group of at least two ranks");
+  if (axis != 0)
+    return emitOpError("a push moves contiguous slices: axis must be 0");
+  int64_t rowBytes =
+      src.back() * srcType.getElementType().getIntOrFloatBitWidth() / 8;
+  if (rowBytes % 4)
+    return emitOpError("a push moves 32-bit words, but a row is ")
+           << rowBytes << " bytes";
+  BufferType scratchType = getScratch().getType();
+  if (getScratch() == getSrc() || getScratch() == getDst())
+    return emitOpError("the scratch buffer must be distinct from the source "
+                       "and the destination");
+  if (scratchType.getElementType() != srcType.getElementType())
+    return emitOpError("scratch and source element types differ (")
+           << scratchType.getElementType() << " vs " << srcType.getElementType()
+           << ")";
+  SmallVector<int64_t> slots(src);
+  slots[0] = src[0] / getGroupSize() * (getGroupSize() - 1);
+  if (scratchType.getPieceShape() != ArrayRef<int64_t>(slots))
+    return emitOpError("the scratch piece must hold group_size - 1 slices "
+                       "along axis 0: expected shape ")
+           << llvm::interleaved(slots, "x") << ", got "
+           << llvm::interleaved(scratchType.getPieceShape(), "x");
+  return success();
 }
 
 LogicalResult ShuffleOp::verify() {

@@ -406,7 +406,16 @@ private:
   /// fragment `acc`: every rank publishes it in partialView, then dsm.reduce
   /// leaves the sum of columns [r*w, (r+1)*w) of all `group` ranks'
   /// partials in rank r's reducedBuf. Returns w.
-  int64_t reduceScatterFragment(Value acc, int64_t width, int64_t group);
+  /// With reduce-push the exchange is the `use`-th (phases alternate).
+  int64_t reduceScatterFragment(Value acc, int64_t width, int64_t group,
+                                Value use);
+  /// The cluster barriers a producer takes part in for each reduce-scatter
+  /// of its consumers: two for a pull, one for a push.
+  void reduceClusterSyncs() {
+    clusterSync();
+    if (!p.reducePush)
+      clusterSync();
+  }
   /// This rank's reduced columns (reducedView, `w` wide, owned from column
   /// `colOwned` of the reduced tile) through `epi` into `out` columns
   /// col0 + colOwned + ... (rows of `cols` elements), rows past rowEnd
@@ -419,7 +428,7 @@ private:
   void storeFragment(Value acc, linalg::GenericOp epi, Value col0,
                      int64_t width, int64_t cols);
   void emitFfnEpilogue(ArrayRef<Value> accs, Value tileBase = Value());
-  void emitChunkOutput(Value acc, Value chunk);
+  void emitChunkOutput(Value acc, Value chunk, Value j);
   void emitShuffleProducer();
   Value shuffleSubTileL0(Value j);
   void emitShuffleConsumer(ArrayRef<Value> accs);
@@ -454,6 +463,10 @@ private:
   // publishes and the slice of it the cluster's reduce-scatter leaves here
   // (dsm buffers and views).
   Value partialBuf, reducedBuf, partialView, reducedView;
+  // With reduce-push: the peers' slices, the barrier they complete on, and
+  // the row of reducedView where this rank's sum starts (its slice of the
+  // partial, or 0).
+  Value scratchBuf, reduceBarrier, reducedRow0;
   // Shuffle family: this rank's act(C) slice and the gathered slices, and
   // with shuffle-push the barrier the gathered bytes complete on.
   Value sliceBuf, gatheredBuf, gatherBarrier;
@@ -624,17 +637,40 @@ void KernelEmitter::emitSetup(gpu::GPUFuncOp func) {
           buf);
     };
     // The reduced tile: an l chunk of E, or a split-K GEMM's C tile.
-    int64_t width = p.clusterK > 1 ? p.bn : p.bl;
-    int64_t w = width / p.clusterSize();
-    partialBuf = alloc(width, p.smemE);
-    partialView = view(partialBuf, width);
-    reducedBuf = alloc(w, p.smemReduced);
+    int64_t width = p.reduceWidth(), group = p.reduceGroup();
+    int64_t w = width / group;
+    reducedRow0 = cst(0);
+    if (p.reducePush) {
+      // Slice-major: slice g of the tile is rows [g * bm, (g + 1) * bm).
+      auto allocRows = [&](int64_t rows, int64_t offset) -> Value {
+        auto type = BufferType::get(ctx, {rows, w}, f32, {1, 1});
+        return AllocOp::create(b, loc, type, b.getI64IntegerAttr(offset));
+      };
+      partialBuf = allocRows(group * p.bm, p.smemE);
+      partialView = LocalViewOp::create(
+          b, loc, MemRefType::get({group * p.bm, w}, f32, AffineMap(), wsSpace),
+          partialBuf);
+      scratchBuf = allocRows((group - 1) * p.bm, p.pushScratch);
+      reduceBarrier = BarrierCreateOp::create(b, loc, BarrierType::get(ctx),
+                                              b.getI64IntegerAttr(1));
+      if (p.needsWorkspace) {
+        reducedBuf = alloc(w, p.smemReduced);
+      } else {
+        // The sum lands in this rank's slice of the partial.
+        reducedView = partialView;
+        reducedRow0 = mul(rank, p.bm);
+      }
+    } else {
+      partialBuf = alloc(width, p.smemE);
+      partialView = view(partialBuf, width);
+      reducedBuf = alloc(w, p.smemReduced);
+      if (!p.needsWorkspace)
+        reducedView = view(reducedBuf, w);
+    }
     // The slice goes to the workspace (inter_cluster_reduce reads the
     // buffer) or through the epilogue (read through a view).
     if (p.needsWorkspace)
       workspaceTile = buildWorkspaceTile();
-    else
-      reducedView = view(reducedBuf, w);
   }
 
   auto group = [&](int64_t n) {
@@ -752,19 +788,17 @@ void KernelEmitter::emitProducer() {
     });
   });
   if (p.kind == ChainKind::gemm) {
-    // Split K: the two cluster barriers of the consumers' dsm.reduce.
-    if (p.clusterK > 1) {
-      clusterSync();
-      clusterSync();
-    }
+    // Split K: the cluster barriers of the consumers' dsm.reduce.
+    if (p.clusterK > 1)
+      reduceClusterSyncs();
     return;
   }
   if (p.shuffle)
     return emitShuffleProducer();
 
   // FFN: stream D[n-slice, l-chunk] through a 2-slot ring. In clusters the
-  // producer also takes part in the two cluster barriers of every chunk,
-  // one chunk behind its loads.
+  // producer also takes part in the cluster barriers of every chunk's
+  // reduce-scatter, one chunk behind its loads.
   Value tmD = tmaps.back();
   forLoop(cst(0), cst(p.lTiles()), cst(1), [&](Value j) {
     Value slot = rem(j, 2);
@@ -789,15 +823,11 @@ void KernelEmitter::emitProducer() {
       }
     });
     if (p.clusterN > 1)
-      ifThen(cmp(arith::CmpIPredicate::ugt, j, cst(0)), [&] {
-        clusterSync();
-        clusterSync();
-      });
+      ifThen(cmp(arith::CmpIPredicate::ugt, j, cst(0)),
+             [&] { reduceClusterSyncs(); });
   });
-  if (p.clusterN > 1) {
-    clusterSync();
-    clusterSync();
-  }
+  if (p.clusterN > 1)
+    reduceClusterSyncs();
 }
 
 Value KernelEmitter::emitMainLoop(SmallVector<Value> &accs) {
@@ -866,12 +896,19 @@ void KernelEmitter::emitSplitKEpilogue(Value acc) {
   // The tile goes over the stage ring: the other warpgroup's last wgmmas
   // may still read it.
   namedBarrier(9, p.numConsumers * kWarpgroupThreads);
-  int64_t w = reduceScatterFragment(acc, p.bn, p.clusterK);
+  int64_t w = reduceScatterFragment(acc, p.bn, p.clusterK, cst(0));
   storeReducedSlice(w, mul(rank, w), n0, p.firstEpilogue, p.shape.n);
 }
 
 int64_t KernelEmitter::reduceScatterFragment(Value acc, int64_t width,
-                                             int64_t group) {
+                                             int64_t group, Value use) {
+  int64_t w = width / group;
+  IntegerAttr threads = b.getI64IntegerAttr(p.numConsumers * kWarpgroupThreads);
+  // An in-place push's sum of the previous chunk lies in the partial,
+  // where other threads may still read it (split K: one use, after the
+  // caller's barrier).
+  if (p.reducePush && !p.needsWorkspace && p.clusterK == 1)
+    namedBarrier(9, p.numConsumers * kWarpgroupThreads);
   Value rowInWg = add(mul(warp, 16), div(lane, 4));
   Value colPair = mul(rem(lane, 4), 2);
   for (int64_t h = 0; h < 2; ++h) {
@@ -880,25 +917,41 @@ int64_t KernelEmitter::reduceScatterFragment(Value acc, int64_t width,
       Value c = add(colPair, 8 * j);
       Value v =
           vector({accElt(acc, 4 * j + 2 * h), accElt(acc, 4 * j + 2 * h + 1)});
-      vector::StoreOp::create(b, loc, v, partialView, ValueRange{r, c},
+      // Pushing: column c is column c mod w of slice c / w (rows of bm);
+      // static where a lane's 8-column group lies in one slice.
+      SmallVector<Value, 2> at{r, c};
+      if (p.reducePush && w % 8 == 0)
+        at = {add(r, (8 * j / w) * p.bm), add(colPair, 8 * j % w)};
+      else if (p.reducePush)
+        at = {add(mul(div(c, w), p.bm), r), rem(c, w)};
+      vector::StoreOp::create(b, loc, v, partialView, at,
                               /*nontemporal=*/false, llvm::MaybeAlign(8));
     }
   }
-  // A pull exchange between two cluster barriers (convert-dsm-to-nvgpu).
-  ReduceOp::create(b, loc, partialBuf, reducedBuf, ReduceMode::reduce_scatter,
-                   CombinerKind::add, /*axis=*/1, group,
-                   /*group_stride=*/1,
-                   b.getI64IntegerAttr(p.numConsumers * kWarpgroupThreads));
-  return width / group;
+  if (!p.reducePush) {
+    // A pull exchange between two cluster barriers (convert-dsm-to-nvgpu).
+    ReduceOp::create(b, loc, partialBuf, reducedBuf, ReduceMode::reduce_scatter,
+                     CombinerKind::add,
+                     /*axis=*/1, group, /*group_stride=*/1, threads);
+    return w;
+  }
+  // A push: st.async of every peer's slice onto its barrier, one cluster
+  // barrier; the sum in place, or in the reduced slice for the workspace.
+  ReduceOp::create(b, loc, partialBuf, p.needsWorkspace ? reducedBuf : Value(),
+                   scratchBuf, reduceBarrier, parity(use, 1),
+                   ReduceMode::reduce_scatter, CombinerKind::add, /*axis=*/0,
+                   group, /*group_stride=*/1, threads);
+  return w;
 }
 
 void KernelEmitter::storeReducedSlice(int64_t w, Value colOwned, Value col0,
                                       linalg::GenericOp epi, int64_t cols) {
   forEachOwnedQuad(w, [&](Value row, Value col) {
     Value c = add(colOwned, col);
-    Value sum = vector::LoadOp::create(
-        b, loc, VectorType::get({4}, f32), reducedView, ValueRange{row, col},
-        /*nontemporal=*/false, llvm::MaybeAlign(16));
+    Value sum =
+        vector::LoadOp::create(b, loc, VectorType::get({4}, f32), reducedView,
+                               ValueRange{add(reducedRow0, row), col},
+                               /*nontemporal=*/false, llvm::MaybeAlign(16));
     Value gRow = add(m0, row);
     ifThen(ult(gRow, rowEnd), [&] {
       Value gCol = add(col0, c);
@@ -1208,12 +1261,12 @@ void KernelEmitter::emitRegisterOutput(Value acc, Value l0, int64_t width) {
   }
 }
 
-void KernelEmitter::emitChunkOutput(Value acc, Value chunk) {
+void KernelEmitter::emitChunkOutput(Value acc, Value chunk, Value j) {
   Value l0 = mul(chunk, p.bl);
   if (p.clusterN == 1)
     return emitRegisterOutput(acc, l0, p.bl);
   // Cluster reduce-scatter of the partial E chunk.
-  int64_t w = reduceScatterFragment(acc, p.bl, p.clusterN);
+  int64_t w = reduceScatterFragment(acc, p.bl, p.clusterN, j);
   Value colOwned = mul(rank, w);
   if (p.needsWorkspace) {
     // Level 2: the slice goes into this m tile's rows of the workspace
@@ -1409,7 +1462,7 @@ void KernelEmitter::emitConsumer() {
     NVVM::WgmmaWaitGroupSyncOp::create(b, loc, b.getI64IntegerAttr(0));
     leaderOnly(wgLeader,
            [&] { nvgpu::MBarrierArriveOp::create(b, loc, dempty, slot); });
-    emitChunkOutput(acc2, chunkOf(j));
+    emitChunkOutput(acc2, chunkOf(j), j);
   });
   if (p.needsWorkspace)
     emitFinisher();

@@ -660,6 +660,15 @@ FailureOr<KernelPlan> mlir::dsm::planKernel(FusedChainOp op,
     // while the slice is written.
     int64_t partialBytes = plan.bm * plan.bn * 4;
     plan.smemE = 0;
+    // A push's scratch slots follow the tile (over the rings where they
+    // reach), and the sum lands in the tile.
+    plan.pushScratch = alignUp(partialBytes, 1024);
+    plan.pushSmemBytes =
+        alignUp(std::max(off, plan.pushScratch + partialBytes / plan.clusterK *
+                                                     (plan.clusterK - 1)),
+                1024);
+    if (plan.pushSmemBytes > kMaxDynamicSmemBytes)
+      plan.pushSmemBytes = 0;
     off = std::max(off, partialBytes);
     plan.smemReduced = alignUp(off, 1024);
     off = plan.smemReduced + plan.bm * (plan.bn / plan.clusterK) * 4;
@@ -678,6 +687,23 @@ FailureOr<KernelPlan> mlir::dsm::planKernel(FusedChainOp op,
       plan.smemE = off;
       off += plan.bm * plan.bl * 4;
       int64_t reducedBytes = plan.bm * (plan.bl / plan.clusterN) * 4;
+      // A push needs (cls_n - 1) scratch slices, and the reduced slice only
+      // when the workspace reads it (else the sum lands in the partial).
+      int64_t scratchBytes = reducedBytes * (plan.clusterN - 1);
+      int64_t pushBytes = alignUp(scratchBytes, 1024) +
+                          (plan.needsWorkspace ? reducedBytes : 0);
+      int64_t pushOff = off;
+      if (pushBytes <= plan.smemC - plan.smemA) {
+        plan.pushScratch = plan.smemA;
+      } else {
+        plan.pushScratch = pushOff;
+        pushOff += alignUp(pushBytes, 1024);
+      }
+      plan.pushReduced = plan.pushScratch + alignUp(scratchBytes, 1024);
+      plan.pushFlag = pushOff;
+      int64_t pushEnd = alignUp(pushOff + 16, 1024);
+      if (pushEnd <= kMaxDynamicSmemBytes)
+        plan.pushSmemBytes = pushEnd;
       if (reducedBytes <= plan.smemC - plan.smemA) {
         plan.smemReduced = plan.smemA;
       } else {

@@ -379,6 +379,8 @@ void DSMMaterializePass::runOnOperation() {
       if (workspaceBulkReduce)
         plan->bulkCols = plan->chooseBulkCols();
       plan->shufflePush = shufflePush && plan->shuffle;
+      if (reducePush && plan->canReducePush())
+        plan->useReducePush();
       if (testOmitBarrier && !plan->needsWorkspace) {
         chain.emitOpError("test-omit-barrier needs a plan with an "
                           "inter-cluster workspace reduction (grid_n > 1)");

@@ -1,4 +1,5 @@
-// RUN: ff-opt %s --dsm-materialize | FileCheck %s
+// RUN: ff-opt %s --dsm-materialize=reduce-push=false | FileCheck %s
+// RUN: ff-opt %s --dsm-materialize | FileCheck %s --check-prefix=PUSH
 
 // A single GEMM split over K (cls_k = 4): the cluster's 4 consecutive CTAs
 // share one 128 x 256 tile. Rank r runs k tiles [2r, 2r + 2) of the 8 (K =
@@ -41,6 +42,32 @@
 // CHECK: %[[MT:.*]] = arith.ceildivui %{{.*}}, %c128
 // CHECK: %[[GX:.*]] = arith.muli %[[MT]], %c16
 // CHECK: gpu.launch_func @gemm_0_module::@gemm_0 clusters in (%c4{{.*}}, %c1{{.*}}, %c1{{.*}}) blocks in (%[[GX]],
+
+// The default push: the tile slice-major (slice r is rows [128r, 128r +
+// 128)), the peers' three slices in scratch after it, one cluster barrier
+// in the producer, and the sum read back from this rank's slice.
+// PUSH: dynamic_smem = 229376
+// PUSH-LABEL: gpu.func @gemm_0
+// PUSH: %[[RANK:.*]] = dsm.cluster_rank : index
+// PUSH: %[[PART:.*]] = dsm.alloc at 0 : !dsm.buffer<512x64xf32, split = [1, 1]>
+// PUSH: %[[PV:.*]] = dsm.local_view %[[PART]]
+// PUSH: %[[SCR:.*]] = dsm.alloc at 131072 : !dsm.buffer<384x64xf32, split = [1, 1]>
+// PUSH: %[[BAR:.*]] = dsm.barrier_create count = 1 : !dsm.barrier
+// PUSH: %[[ROW0:.*]] = arith.muli %[[RANK]], %c128
+// PUSH-NOT: dsm.alloc
+// PUSH: nvgpu.tma.async.load
+// PUSH: dsm.cluster_arrive
+// PUSH-NEXT: dsm.cluster_wait
+// PUSH-NEXT: } else {
+// PUSH: nvvm.barrier id = %{{.*}} number_of_threads = %{{.*}}
+// PUSH: vector.store %{{.*}}, %[[PV]][%{{.*}}, %{{.*}}] {{.*}} : memref<512x64xf32, #gpu.address_space<workgroup>>, vector<2xf32>
+// PUSH: dsm.reduce reduce_scatter add %[[PART]] axis = 0 group(4, 1) push(%[[SCR]] : !dsm.buffer<384x64xf32, split = [1, 1]>, %[[BAR]], %{{.*}}) {threads = 256 : i64} : !dsm.buffer<512x64xf32, split = [1, 1]>
+// PUSH: %[[ROW:.*]] = arith.addi %[[ROW0]], %{{.*}}
+// PUSH: vector.load %[[PV]][%[[ROW]], %{{.*}}] {{.*}} : memref<512x64xf32, #gpu.address_space<workgroup>>, vector<4xf32>
+// PUSH: llvm.store %{{.*}} : vector<4xbf16>, !llvm.ptr
+// PUSH: dsm.cluster_arrive
+// PUSH-NEXT: dsm.cluster_wait
+// PUSH-NEXT: gpu.return
 
 func.func @gemm(%a: tensor<256x512xbf16>, %b: tensor<512x1024xbf16>) -> tensor<256x1024xbf16> {
   %r = dsm.fused_chain gemm (%a, %b) {schedule = #dsm.schedule<cluster = [1, 1, 4, 1], block = [128, 256, 128, 16], grid = [2, 4, 1, 1], order = [m, n, k, l], spatial = [m, n, k], residency = [], collectives = [all_exchange], stages = 3, cost_ns = 1000>}

@@ -1,4 +1,4 @@
-// RUN: ff-opt %s --dsm-materialize --split-input-file | FileCheck %s
+// RUN: ff-opt %s --dsm-materialize=reduce-push=false --split-input-file | FileCheck %s
 
 // A GEMM: 1 TMA producer + 2 wgmma consumer warpgroups, 4 stages, registers
 // epilogue storing bf16 straight to global memory; host launch function.

@@ -264,11 +264,14 @@ def DSM_WaitOp : DSM_Op<"wait"> {
 // Collectives
 //===----------------------------------------------------------------------===//
 
-// Intra-cluster collectives are pull-based: after a cluster barrier that
+// Intra-cluster collectives pull by default: after a cluster barrier that
 // publishes every rank's source, each rank reads what it needs from its
 // peers (`mapa` + `ld.shared::cluster`), combines it and writes its own
 // destination; a second cluster barrier ends the op, after which sources may
-// be overwritten and destinations read by any thread of the CTA. The
+// be overwritten and destinations read by any thread of the CTA. The push
+// forms of dsm.shuffle and dsm.reduce (`push(...)`) replace the second
+// barrier with a transaction-counted mbarrier; their descriptions say what
+// the other threads take part in. The
 // optional `threads` says that only threads [0, threads) along x of each CTA
 // execute the op and share its element work; every other thread of the CTA
 // must then take part in both barriers (`dsm.cluster_arrive` +
@@ -279,7 +282,7 @@ class DSM_CollectiveOp<string mnemonic, list<Trait> traits = []>
   let hasVerifier = 1;
 }
 
-def DSM_ReduceOp : DSM_CollectiveOp<"reduce"> {
+def DSM_ReduceOp : DSM_CollectiveOp<"reduce", [AttrSizedOperandSegments]> {
   let summary = "All-reduce or reduce-scatter within groups of CTAs";
   let description = [{
     FlashFuser's *reduce*. Every rank of a group of `group_size` CTAs (ranks
@@ -287,18 +290,44 @@ def DSM_ReduceOp : DSM_CollectiveOp<"reduce"> {
     `all_reduce` every rank ends with the combined tile in `dst` (the
     `dsm_all_exchange` that ends GEMM0 when K is split in the cluster); with
     `reduce_scatter` rank `i` of the group ends with slice `i` along `axis`
-    (the `dsm_reduce_scatter` of the Store phase when N is split).
+    (the `dsm_reduce_scatter` of the Store phase when N is split). Without
+    `push` the exchange is a pull (one barrier pair, ranks combined in rank
+    order).
+
+    With `push(%scratch, %barrier, %phase)` (reduce_scatter only) rank `i`
+    pushes every slice `j != i` of its `src` into its slot of rank `j`'s
+    `scratch` by `st.async`, which completes on rank `j`'s `barrier`: one
+    cluster barrier first (every `scratch` free, every barrier
+    initialised), then this rank arms its barrier for the `group_size - 1`
+    incoming slices and waits on phase parity `phase` with cluster-scope
+    acquire. It then combines its own slice with the received ones, in rank
+    order like the pull, into `dst`, or in place into slice `i` of `src`
+    when there is no `dst`; a barrier among the executing threads (named
+    barrier 15 with `threads`, else the CTA barrier) ends the op; with
+    `threads` every other thread of the CTA takes part in the one cluster
+    barrier (`dsm.cluster_arrive` + `dsm.cluster_wait`, once). Slices
+    must be contiguous (`axis` 0); `scratch` holds `group_size - 1` of them
+    along axis 0, slot `k` from the `k`-th peer in rank order. `src` and
+    `scratch` may change again once the op returns; `barrier` must come
+    from `dsm.barrier_create count = 1`, serve only this exchange, and be
+    used with phases 0, 1, 0, ... on successive executions.
 
     Example:
 
     ```mlir
     dsm.reduce reduce_scatter add %p into %q axis = 1 group(4, 1)
         : !dsm.buffer<128x256xf32, split = [1, 1]>, !dsm.buffer<128x64xf32, split = [1, 1]>
+    dsm.reduce reduce_scatter add %t axis = 0 group(2, 1)
+        push(%s : !dsm.buffer<1x128x64xf32, split = [1, 1, 1]>, %bar, %parity)
+        : !dsm.buffer<2x128x64xf32, split = [1, 1, 1]>
     ```
   }];
   let arguments = (ins
-    Arg<DSM_BufferType, "", [MemRead]>:$src,
-    Arg<DSM_BufferType, "", [MemWrite]>:$dst,
+    Arg<DSM_BufferType, "", [MemRead, MemWrite]>:$src,
+    Arg<Optional<DSM_BufferType>, "", [MemWrite]>:$dst,
+    Arg<Optional<DSM_BufferType>, "", [MemRead, MemWrite]>:$scratch,
+    Optional<DSM_BarrierType>:$barrier,
+    Optional<I1>:$phase,
     DSM_ReduceModeAttr:$mode,
     DSM_CombinerKindAttr:$combiner,
     ConfinedAttr<I64Attr, [IntNonNegative]>:$axis,
@@ -306,9 +335,26 @@ def DSM_ReduceOp : DSM_CollectiveOp<"reduce"> {
     ConfinedAttr<I64Attr, [IntPositive]>:$group_stride,
     OptionalAttr<ConfinedAttr<I64Attr, [IntPositive]>>:$threads);
   let assemblyFormat = [{
-    custom<EnumKeyword>($mode) custom<EnumKeyword>($combiner) $src `into` $dst `axis` `=` $axis
-    `group` `(` $group_size `,` $group_stride `)` attr-dict
-    `:` qualified(type($src)) `,` qualified(type($dst))
+    custom<EnumKeyword>($mode) custom<EnumKeyword>($combiner) $src (`into` $dst^)? `axis` `=` $axis
+    `group` `(` $group_size `,` $group_stride `)`
+    (`push` `(` $scratch^ `:` qualified(type($scratch)) `,` $barrier `,` $phase `)`)?
+    attr-dict `:` qualified(type($src)) (`,` qualified(type($dst))^)?
+  }];
+  let builders = [
+    OpBuilder<(ins "Value":$src, "Value":$dst, "ReduceMode":$mode,
+                   "CombinerKind":$combiner, "int64_t":$axis,
+                   "int64_t":$groupSize, "int64_t":$groupStride,
+                   "IntegerAttr":$threads), [{
+      build($_builder, $_state, src, dst, /*scratch=*/Value(),
+            /*barrier=*/Value(), /*phase=*/Value(), mode, combiner, axis,
+            groupSize, groupStride, threads);
+    }]>
+  ];
+  let extraClassDeclaration = [{
+    /// Whether the exchange pushes (st.async onto the ranks' barriers).
+    bool isPush() { return static_cast<bool>(getScratch()); }
+    /// Whether the combined slice replaces this rank's slice of `src`.
+    bool isInPlace() { return !getDst(); }
   }];
 }
 

@@ -129,7 +129,31 @@ struct KernelPlan {
   /// mbarriers, one cluster barrier) instead of a pull between two cluster
   /// barriers (--dsm-materialize=shuffle-push).
   bool shufflePush = false;
+  /// The cluster reduce-scatter (split K, or the FFN's E chunks with
+  /// cls_n > 1) pushes each peer's slice into a scratch slot of that peer
+  /// by st.async onto its mbarrier (one cluster barrier) instead of pulling
+  /// between two (--dsm-materialize=reduce-push, useReducePush()). The
+  /// partial tile is then laid out slice-major ([group * blk_m, w]) and the
+  /// sum lands in this rank's slice unless a workspace reads it (then in
+  /// the reduced slice).
+  bool reducePush = false;
+  /// The push's layout, computed by planKernel: scratch slots (0 where the
+  /// push does not fit), and the reduced slice, flag and total it implies.
+  int64_t pushScratch = 0, pushReduced = 0, pushFlag = 0, pushSmemBytes = 0;
   int64_t aStageBytes = 0, bStageBytes = 0, dStageBytes = 0;
+
+  /// Whether the reduce-scatter's push layout fits (see reducePush).
+  bool canReducePush() const { return pushSmemBytes > 0; }
+  /// Switches to the push layout; canReducePush() must hold.
+  void useReducePush() {
+    reducePush = true;
+    smemReduced = pushReduced;
+    smemFlag = pushFlag;
+    smemBytes = pushSmemBytes;
+  }
+  /// Group of the cluster reduce-scatter, and the width of its slices.
+  int64_t reduceGroup() const { return clusterK > 1 ? clusterK : clusterN; }
+  int64_t reduceWidth() const { return clusterK > 1 ? bn : bl; }
 
   bool isConv() const { return convRows > 0; }
   /// Rows of an m tile that are output rows (the launch's grid_m_tile):

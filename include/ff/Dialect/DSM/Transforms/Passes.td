@@ -174,6 +174,13 @@ def DSMMaterialize : Pass<"dsm-materialize", "ModuleOp"> {
            "pull (ld.shared::cluster between two cluster barriers). The push "
            "measured faster on 23 of 31 shuffle workloads on an H200 (up to "
            "13 %; geomean -2.3 %), at most 4.3 % slower (S8)">,
+    Option<"reducePush", "reduce-push", "bool", "true",
+           "The cluster reduce-scatter (split-K GEMMs, FFN E chunks with "
+           "cls_n > 1) pushes each peer's slice into a scratch slot of that "
+           "peer by st.async onto its mbarrier (one cluster barrier; the "
+           "sum in rank order, as the pull's) where the scratch fits in "
+           "shared memory; false: a pull (ld.shared::cluster between two "
+           "cluster barriers)">,
     Option<"rasterGroupM", "raster-group-m", "int64_t", "16",
            "GEMM kernels: consecutive clusters cover groups of this many m "
            "tiles, m fastest (L2 reuse of B across a wave); 0 or 1: "
