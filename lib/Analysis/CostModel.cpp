@@ -413,7 +413,11 @@ double mlir::ff::estimateKernelNs(const ChainDesc &chain, const Plan &plan,
   // The cluster: along n, or for a split-K GEMM along k.
   const int64_t c = plan.cls(Dim::n) * plan.cls(Dim::k);
   const int64_t m = std::max<int64_t>(chain.m, 1);
-  const int64_t ctas = ceilDiv(m, plan.blk(Dim::m)) * plan.grd(Dim::n) * c;
+  // A 3x3 convolution's m tile is whole image rows: up to blk_m pixels.
+  const int64_t tileRows = chain.getMTileRows(plan.blk(Dim::m));
+  if (tileRows <= 0)
+    return std::numeric_limits<double>::infinity();
+  const int64_t ctas = ceilDiv(m, tileRows) * plan.grd(Dim::n) * c;
   // CTAs resident at once. Every CTA does the same work, so a grid of
   // more CTAs than slots runs in whole waves: a tail of a few clusters
   // costs a full CTA time (at the stream rate of the few CTAs it has), not

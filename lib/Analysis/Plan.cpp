@@ -43,6 +43,15 @@ int64_t ChainDesc::getExtent(Dim d) const {
   llvm_unreachable("unknown dim");
 }
 
+int64_t ChainDesc::getMTileRows(int64_t bm) const {
+  if (!convW)
+    return bm;
+  for (int64_t r = convH; r >= 1; --r)
+    if (convH % r == 0 && r * convW <= bm)
+      return r * convW;
+  return 0;
+}
+
 double ChainDesc::getFlops() const {
   double f = 2.0 * m * n * k * getNumUpProjections();
   if (hasSecondGemm())

@@ -47,6 +47,24 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from fidelity import spearman  # noqa: E402
+from workloads import C as CONV_CHAINS  # noqa: E402
+
+# 3x3 convolutions by name: (H, W) of the image, whose kernels tile m by
+# whole image rows (ChainDesc::getMTileRows).
+CONV_IMAGES = {name: (h, w) for name, _, h, w, _, _, k1, _ in CONV_CHAINS
+               if k1 == 3}
+
+
+def tile_rows(row):
+    """Output rows of one m tile (ChainDesc::getMTileRows)."""
+    image = CONV_IMAGES.get(row["workload"].split("-")[0])
+    if image is None:
+        return row["blk_m"]
+    h, w = image
+    for r in range(h, 0, -1):
+        if h % r == 0 and r * w <= row["blk_m"]:
+            return r * w
+    return 0
 
 # (name, value of ff::KernelFit): the fitted constants. The fit starts from
 # these (a zero from 1, the search runs on logarithms); --check-mirror
@@ -110,7 +128,7 @@ def cta_ns(row, p, hbm, active):
 def predict_ns(row, p, hbm, launch):
     """estimateKernelNs: whole waves of co-resident clusters."""
     c = row["cluster_n"]
-    ctas = math.ceil(row["m"] / row["blk_m"]) * row["grid_n"] * c
+    ctas = math.ceil(row["m"] / tile_rows(row)) * row["grid_n"] * c
     s = slots(c, row.get("ctas_per_sm", 1))
     full, tail = divmod(ctas, s)
     t = launch
@@ -254,7 +272,7 @@ class Batch:
         # Waves: `full` CTA times at `slots` active CTAs, one at `tail`.
         self.slots = col(lambda r: slots(r["cluster_n"],
                                          r.get("ctas_per_sm", 1)))
-        ctas = col(lambda r: math.ceil(r["m"] / r["blk_m"]) * r["grid_n"] *
+        ctas = col(lambda r: math.ceil(r["m"] / tile_rows(r)) * r["grid_n"] *
                    r["cluster_n"])
         self.full, self.tail = np.divmod(ctas, self.slots)
 

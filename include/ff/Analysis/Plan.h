@@ -51,8 +51,15 @@ struct ChainDesc {
   ChainKind kind = ChainKind::ffn;
   int64_t m = 0, n = 0, k = 0, l = 0;
   DType dtype = DType::bf16;
+  /// 3x3 convolutions (im2col A): the image's H and W, 0 otherwise. Their
+  /// kernels tile m by whole image rows.
+  int64_t convH = 0, convW = 0;
 
   bool isGated() const { return kind == ChainKind::gatedFfn; }
+  /// Output rows of an m tile of `bm` rows: R * W for a 3x3 convolution
+  /// (R the largest divisor of H with R * W <= bm; 0 when no row fits),
+  /// else bm.
+  int64_t getMTileRows(int64_t bm) const;
   bool hasSecondGemm() const { return kind != ChainKind::gemm; }
   /// Up-projection matrices sharing A: 2 for gated FFNs, else 1.
   int64_t getNumUpProjections() const { return isGated() ? 2 : 1; }

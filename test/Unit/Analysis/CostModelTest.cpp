@@ -14,6 +14,8 @@
 
 #include "gtest/gtest.h"
 
+#include <cmath>
+
 using namespace mlir::ff;
 using namespace mlir::ff::test;
 
@@ -349,4 +351,46 @@ TEST(CostModelTest, KernelFamilyModelHandComputed) {
                   estimateCtaNs(big, r, t, 124),
               1e-6);
   EXPECT_GT(estimateCtaNs(big, r, t, 132), estimateCtaNs(big, r, t, 124));
+}
+
+TEST(CostModelTest, ConvolutionTilesAreImageRows) {
+  // A 3x3 convolution's kernel tiles m by whole image rows (R * W pixels,
+  // R the largest divisor of H that fits blk_m), not by blk_m.
+  ChainDesc conv = ffn(32 * 7 * 7, 512, 512 * 9, 2048);
+  conv.convH = conv.convW = 7;
+  EXPECT_EQ(conv.getMTileRows(64), 49);
+  EXPECT_EQ(conv.getMTileRows(128), 49);
+  ChainDesc wide = conv;
+  wide.convH = wide.convW = 56;
+  EXPECT_EQ(wide.getMTileRows(64), 56);
+  EXPECT_EQ(wide.getMTileRows(128), 112);
+  EXPECT_EQ(wide.getMTileRows(32), 0);
+  EXPECT_EQ(ffn(1568, 512, 4608, 2048).getMTileRows(128), 128);
+
+  // C8 at batch 32 (M = 1568): 32 m tiles of one image each for either
+  // blk_m, so blk_m = 128 launches as many CTAs as 64 (1568 / 128 would
+  // be 13) and only its per-CTA work differs; a tile no image row fits is
+  // infeasible.
+  GpuTarget t = llvm::cantFail(lookupTarget("h100-sxm"));
+  Plan p64 = makePlan({1, 1, 1, 1}, {64, 128, 64, 128}, {25, 4, 1, 1}, kMN);
+  Plan p128 = p64;
+  p128.block[0] = 128;
+  Dataflow f = analyzeDataflow(conv, p64, t);
+  ASSERT_TRUE(f.feasible) << f.reason;
+  const KernelFit &c = t.kernel;
+  auto waves = [&](const Plan &p, int64_t ctas) {
+    int64_t slots =
+        t.getMaxActiveClusters(1, std::max<int64_t>(f.ctasPerSm, 1));
+    double ns = c.launchNs;
+    if (ctas / slots)
+      ns += (ctas / slots) * estimateCtaNs(conv, p, t, slots);
+    if (ctas % slots)
+      ns += estimateCtaNs(conv, p, t, ctas % slots);
+    return ns;
+  };
+  EXPECT_NEAR(estimateKernelNs(conv, p64, f, t), waves(p64, 32 * 4), 1e-6);
+  EXPECT_NEAR(estimateKernelNs(conv, p128, f, t), waves(p128, 32 * 4), 1e-6);
+  ChainDesc wideConv = conv;
+  wideConv.convH = wideConv.convW = 112;
+  EXPECT_TRUE(std::isinf(estimateKernelNs(wideConv, p64, f, t)));
 }

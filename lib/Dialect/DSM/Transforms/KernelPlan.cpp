@@ -724,6 +724,26 @@ FailureOr<KernelPlan> mlir::dsm::planKernel(FusedChainOp op,
   return plan;
 }
 
+std::optional<std::pair<int64_t, int64_t>>
+mlir::dsm::getConvImageShape(FusedChainOp op) {
+  FailureOr<ChainShape> shape = op.getChainShape();
+  if (failed(shape) || shape->gemms.empty())
+    return std::nullopt;
+  auto first = dyn_cast<linalg::MatmulOp>(shape->gemms[0].op);
+  if (!first)
+    return std::nullopt;
+  auto im2col = first.getInputs()[0].getDefiningOp<linalg::GenericOp>();
+  std::optional<bool> kMajor = rhsKMajor(first);
+  if (!im2col || !kMajor)
+    return std::nullopt;
+  KernelPlan plan;
+  plan.shape = *shape;
+  std::string why;
+  if (matchIm2col(im2col, first.getInputs()[1], *kMajor, plan, why) < 0)
+    return std::nullopt;
+  return std::make_pair(plan.convH, plan.convW);
+}
+
 bool mlir::dsm::isLowerable(FusedChainOp op, ScheduleAttr schedule,
                             std::string *why) {
   std::string reason;

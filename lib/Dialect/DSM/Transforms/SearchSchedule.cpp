@@ -83,6 +83,8 @@ FailureOr<ff::ChainDesc> mlir::dsm::getChainDesc(FusedChainOp op) {
   else
     return op.emitOpError("element type ")
            << elt << " has no tensor-core rate in the cost model";
+  if (auto image = getConvImageShape(op))
+    std::tie(chain.convH, chain.convW) = *image;
   for (const ChainGemm &g : shape->gemms)
     if (g.batch != 1)
       return op.emitOpError("batched contractions are not supported by the "

@@ -233,6 +233,10 @@ struct KernelPlan {
 FailureOr<KernelPlan> planKernel(FusedChainOp op, ScheduleAttr schedule,
                                  std::string &why);
 
+/// The image's (H, W) when `op`'s first GEMM reads the im2col of a 3x3
+/// convolution that the kernels lower, else nullopt.
+std::optional<std::pair<int64_t, int64_t>> getConvImageShape(FusedChainOp op);
+
 /// Whether --dsm-materialize implements `schedule` for `op`.
 bool isLowerable(FusedChainOp op, ScheduleAttr schedule,
                  std::string *why = nullptr);
