@@ -406,14 +406,16 @@ private:
   /// fragment `acc`: every rank publishes it in partialView, then dsm.reduce
   /// leaves the sum of columns [r*w, (r+1)*w) of all `group` ranks'
   /// partials in rank r's reducedBuf. Returns w.
-  /// With reduce-push the exchange is the `use`-th (phases alternate).
-  int64_t reduceScatterFragment(Value acc, int64_t width, int64_t group,
-                                Value use);
+  /// With reduce-push the exchange is the `use`-th (phases alternate), in
+  /// p.reduceParts column parts. `consume(w, colOwned)` takes each reduced
+  /// part: `w` columns of reducedView (from row reducedRow0), which are
+  /// columns colOwned + [0, w) of the tile.
+  void reduceScatterFragment(Value acc, int64_t width, int64_t group, Value use,
+                             llvm::function_ref<void(int64_t, Value)> consume);
   /// The cluster barriers a producer takes part in for each reduce-scatter
-  /// of its consumers: two for a pull, one for a push.
+  /// of its consumers: two for a pull, one per part for a push.
   void reduceClusterSyncs() {
-    clusterSync();
-    if (!p.reducePush)
+    for (int64_t i = 0; i < (p.reducePush ? p.reduceParts : 2); ++i)
       clusterSync();
   }
   /// This rank's reduced columns (reducedView, `w` wide, owned from column
@@ -641,20 +643,23 @@ void KernelEmitter::emitSetup(gpu::GPUFuncOp func) {
     int64_t w = width / group;
     reducedRow0 = cst(0);
     if (p.reducePush) {
-      // Slice-major: slice g of the tile is rows [g * bm, (g + 1) * bm).
+      // Slice-major: slice g of the tile (of one part of its columns) is
+      // rows [g * bm, (g + 1) * bm).
+      int64_t wp = w / p.reduceParts;
       auto allocRows = [&](int64_t rows, int64_t offset) -> Value {
-        auto type = BufferType::get(ctx, {rows, w}, f32, {1, 1});
+        auto type = BufferType::get(ctx, {rows, wp}, f32, {1, 1});
         return AllocOp::create(b, loc, type, b.getI64IntegerAttr(offset));
       };
       partialBuf = allocRows(group * p.bm, p.smemE);
       partialView = LocalViewOp::create(
-          b, loc, MemRefType::get({group * p.bm, w}, f32, AffineMap(), wsSpace),
+          b, loc,
+          MemRefType::get({group * p.bm, wp}, f32, AffineMap(), wsSpace),
           partialBuf);
       scratchBuf = allocRows((group - 1) * p.bm, p.pushScratch);
       reduceBarrier = BarrierCreateOp::create(b, loc, BarrierType::get(ctx),
                                               b.getI64IntegerAttr(1));
       if (p.needsWorkspace) {
-        reducedBuf = alloc(w, p.smemReduced);
+        reducedBuf = alloc(wp, p.smemReduced);
       } else {
         // The sum lands in this rank's slice of the partial.
         reducedView = partialView;
@@ -896,52 +901,65 @@ void KernelEmitter::emitSplitKEpilogue(Value acc) {
   // The tile goes over the stage ring: the other warpgroup's last wgmmas
   // may still read it.
   namedBarrier(9, p.numConsumers * kWarpgroupThreads);
-  int64_t w = reduceScatterFragment(acc, p.bn, p.clusterK, cst(0));
-  storeReducedSlice(w, mul(rank, w), n0, p.firstEpilogue, p.shape.n);
+  reduceScatterFragment(
+      acc, p.bn, p.clusterK, cst(0), [&](int64_t w, Value colOwned) {
+        storeReducedSlice(w, colOwned, n0, p.firstEpilogue, p.shape.n);
+      });
 }
 
-int64_t KernelEmitter::reduceScatterFragment(Value acc, int64_t width,
-                                             int64_t group, Value use) {
+void KernelEmitter::reduceScatterFragment(
+    Value acc, int64_t width, int64_t group, Value use,
+    llvm::function_ref<void(int64_t, Value)> consume) {
   int64_t w = width / group;
-  IntegerAttr threads = b.getI64IntegerAttr(p.numConsumers * kWarpgroupThreads);
-  // An in-place push's sum of the previous chunk lies in the partial,
-  // where other threads may still read it (split K: one use, after the
-  // caller's barrier).
-  if (p.reducePush && !p.needsWorkspace && p.clusterK == 1)
-    namedBarrier(9, p.numConsumers * kWarpgroupThreads);
+  int64_t threads = p.numConsumers * kWarpgroupThreads;
+  IntegerAttr threadsAttr = b.getI64IntegerAttr(threads);
+  int64_t parts = p.reducePush ? p.reduceParts : 1;
+  int64_t partW = width / parts, wp = w / parts;
   Value rowInWg = add(mul(warp, 16), div(lane, 4));
   Value colPair = mul(rem(lane, 4), 2);
-  for (int64_t h = 0; h < 2; ++h) {
-    Value r = add(add(mul(wg, 64), rowInWg), 8 * h);
-    for (int64_t j = 0; j < width / 8; ++j) {
-      Value c = add(colPair, 8 * j);
-      Value v =
-          vector({accElt(acc, 4 * j + 2 * h), accElt(acc, 4 * j + 2 * h + 1)});
-      // Pushing: column c is column c mod w of slice c / w (rows of bm);
-      // static where a lane's 8-column group lies in one slice.
-      SmallVector<Value, 2> at{r, c};
-      if (p.reducePush && w % 8 == 0)
-        at = {add(r, (8 * j / w) * p.bm), add(colPair, 8 * j % w)};
-      else if (p.reducePush)
-        at = {add(mul(div(c, w), p.bm), r), rem(c, w)};
-      vector::StoreOp::create(b, loc, v, partialView, at,
-                              /*nontemporal=*/false, llvm::MaybeAlign(8));
+  for (int64_t i = 0; i < parts; ++i) {
+    // An in-place push's sum of the previous chunk or part lies in the
+    // partial, where other threads may still read it (split K: the
+    // caller's barrier precedes the first part).
+    if (p.reducePush && !p.needsWorkspace && (p.clusterK == 1 || i > 0))
+      namedBarrier(9, threads);
+    for (int64_t h = 0; h < 2; ++h) {
+      Value r = add(add(mul(wg, 64), rowInWg), 8 * h);
+      for (int64_t j = i * partW / 8; j < (i + 1) * partW / 8; ++j) {
+        Value v = vector(
+            {accElt(acc, 4 * j + 2 * h), accElt(acc, 4 * j + 2 * h + 1)});
+        // Pushing: column c of the part is column c mod wp of slice
+        // c / wp (rows of bm); static where a lane's 8-column group lies
+        // in one slice.
+        int64_t c0 = 8 * j - i * partW;
+        SmallVector<Value, 2> at{r, add(colPair, 8 * j)};
+        if (p.reducePush && wp % 8 == 0) {
+          at = {add(r, (c0 / wp) * p.bm), add(colPair, c0 % wp)};
+        } else if (p.reducePush) {
+          Value c = add(colPair, c0);
+          at = {add(mul(div(c, wp), p.bm), r), rem(c, wp)};
+        }
+        vector::StoreOp::create(b, loc, v, partialView, at,
+                                /*nontemporal=*/false, llvm::MaybeAlign(8));
+      }
     }
+    if (!p.reducePush) {
+      // A pull exchange between two cluster barriers (convert-dsm-to-nvgpu).
+      ReduceOp::create(b, loc, partialBuf, reducedBuf,
+                       ReduceMode::reduce_scatter, CombinerKind::add,
+                       /*axis=*/1, group, /*group_stride=*/1, threadsAttr);
+      consume(w, mul(rank, w));
+      return;
+    }
+    // A push: st.async of every peer's slice onto its barrier, one cluster
+    // barrier; the sum in place, or in the reduced slice for the workspace.
+    ReduceOp::create(
+        b, loc, partialBuf, p.needsWorkspace ? reducedBuf : Value(), scratchBuf,
+        reduceBarrier, parity(add(mul(use, parts), i), 1),
+        ReduceMode::reduce_scatter, CombinerKind::add, /*axis=*/0, group,
+        /*group_stride=*/1, threadsAttr);
+    consume(wp, add(mul(rank, wp), i * partW));
   }
-  if (!p.reducePush) {
-    // A pull exchange between two cluster barriers (convert-dsm-to-nvgpu).
-    ReduceOp::create(b, loc, partialBuf, reducedBuf, ReduceMode::reduce_scatter,
-                     CombinerKind::add,
-                     /*axis=*/1, group, /*group_stride=*/1, threads);
-    return w;
-  }
-  // A push: st.async of every peer's slice onto its barrier, one cluster
-  // barrier; the sum in place, or in the reduced slice for the workspace.
-  ReduceOp::create(b, loc, partialBuf, p.needsWorkspace ? reducedBuf : Value(),
-                   scratchBuf, reduceBarrier, parity(use, 1),
-                   ReduceMode::reduce_scatter, CombinerKind::add, /*axis=*/0,
-                   group, /*group_stride=*/1, threads);
-  return w;
 }
 
 void KernelEmitter::storeReducedSlice(int64_t w, Value colOwned, Value col0,
@@ -1266,19 +1284,20 @@ void KernelEmitter::emitChunkOutput(Value acc, Value chunk, Value j) {
   if (p.clusterN == 1)
     return emitRegisterOutput(acc, l0, p.bl);
   // Cluster reduce-scatter of the partial E chunk.
-  int64_t w = reduceScatterFragment(acc, p.bl, p.clusterN, j);
-  Value colOwned = mul(rank, w);
-  if (p.needsWorkspace) {
-    // Level 2: the slice goes into this m tile's rows of the workspace
-    // (rows past M are outside the tile view and skipped).
-    InterClusterReduceOp::create(
-        b, loc, reducedBuf, workspaceTile,
-        ValueRange{cst(0), add(l0, colOwned)}, CombinerKind::add,
-        p.isDeterministic(),
-        b.getI64IntegerAttr(p.numConsumers * kWarpgroupThreads));
-    return;
-  }
-  storeReducedSlice(w, colOwned, l0, p.lastEpilogue, p.shape.l);
+  reduceScatterFragment(
+      acc, p.bl, p.clusterN, j, [&](int64_t w, Value colOwned) {
+        if (p.needsWorkspace) {
+          // Level 2: the slice goes into this m tile's rows of the
+          // workspace (rows past M are outside the tile view and skipped).
+          InterClusterReduceOp::create(
+              b, loc, reducedBuf, workspaceTile,
+              ValueRange{cst(0), add(l0, colOwned)}, CombinerKind::add,
+              p.isDeterministic(),
+              b.getI64IntegerAttr(p.numConsumers * kWarpgroupThreads));
+          return;
+        }
+        storeReducedSlice(w, colOwned, l0, p.lastEpilogue, p.shape.l);
+      });
 }
 
 /// Shuffle family: the first E column of this rank's `j`-th l sub-tile.

@@ -662,13 +662,22 @@ FailureOr<KernelPlan> mlir::dsm::planKernel(FusedChainOp op,
     plan.smemE = 0;
     // A push's scratch slots follow the tile (over the rings where they
     // reach), and the sum lands in the tile.
-    plan.pushScratch = alignUp(partialBytes, 1024);
-    plan.pushSmemBytes =
-        alignUp(std::max(off, plan.pushScratch + partialBytes / plan.clusterK *
-                                                     (plan.clusterK - 1)),
-                1024);
-    if (plan.pushSmemBytes > kMaxDynamicSmemBytes)
+    // Where they do not fit, the tile goes in two halves of columns, each
+    // half's scratch after it.
+    for (int64_t parts : {1, 2}) {
+      int64_t part = partialBytes / parts;
+      if ((plan.bn / plan.clusterK) % (4 * parts) != 0)
+        break;
+      plan.pushScratch = alignUp(part, 1024);
+      plan.pushSmemBytes =
+          alignUp(std::max(off, plan.pushScratch +
+                                    part / plan.clusterK * (plan.clusterK - 1)),
+                  1024);
+      plan.reduceParts = parts;
+      if (plan.pushSmemBytes <= kMaxDynamicSmemBytes)
+        break;
       plan.pushSmemBytes = 0;
+    }
     off = std::max(off, partialBytes);
     plan.smemReduced = alignUp(off, 1024);
     off = plan.smemReduced + plan.bm * (plan.bn / plan.clusterK) * 4;
@@ -702,8 +711,15 @@ FailureOr<KernelPlan> mlir::dsm::planKernel(FusedChainOp op,
       plan.pushReduced = plan.pushScratch + alignUp(scratchBytes, 1024);
       plan.pushFlag = pushOff;
       int64_t pushEnd = alignUp(pushOff + 16, 1024);
-      if (pushEnd <= kMaxDynamicSmemBytes)
+      if (pushEnd <= kMaxDynamicSmemBytes) {
         plan.pushSmemBytes = pushEnd;
+      } else if (!plan.needsWorkspace && (plan.bl / plan.clusterN) % 8 == 0) {
+        // Two halves of each chunk in turn, the scratch after the half
+        // partial, inside the partial's region: no more shared memory than
+        // the pull (the layout is the pull's, set below).
+        plan.reduceParts = 2;
+        plan.pushScratch = plan.smemE + alignUp(plan.bm * plan.bl * 2, 1024);
+      }
       if (reducedBytes <= plan.smemC - plan.smemA) {
         plan.smemReduced = plan.smemA;
       } else {
@@ -715,6 +731,10 @@ FailureOr<KernelPlan> mlir::dsm::planKernel(FusedChainOp op,
     off += 16;
   }
   plan.smemBytes = alignUp(off, 1024);
+  if (plan.kind != ChainKind::gemm && plan.reduceParts == 2) {
+    plan.pushFlag = plan.smemFlag;
+    plan.pushSmemBytes = plan.smemBytes;
+  }
   if (plan.smemBytes > kMaxDynamicSmemBytes) {
     why = "needs " + std::to_string(plan.smemBytes) +
           " bytes of shared memory; at most " +

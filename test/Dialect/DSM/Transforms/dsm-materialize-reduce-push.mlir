@@ -112,3 +112,74 @@ func.func @ffn_ip(%a0: tensor<256x512xbf16>, %a1: tensor<512x512xbf16>, %a2: ten
   return %r : tensor<256x512xbf16>
 }
 
+
+// -----
+
+// A cluster of 8 with 64 x 256 fp32 E chunks (G1's plan): a whole chunk's
+// scratch (7/8 of it) does not fit next to the pull's layout, so the push
+// reduces each chunk in two halves of 128 columns: the half partial
+// (8 slices of 64 x 16) and its 7 scratch slices share the partial's
+// region (no more shared memory than the pull), two exchanges per chunk
+// on phases 2j and 2j + 1, two cluster barriers per chunk in the producer,
+// and a consumer barrier before each half's stores.
+// CHECK-LABEL: gpu.func @ffn_parts_0
+// CHECK: %[[PART:.*]] = dsm.alloc at 122880 : !dsm.buffer<512x16xf32, split = [1, 1]>
+// CHECK: %[[PV:.*]] = dsm.local_view %[[PART]]
+// CHECK: %[[SCR:.*]] = dsm.alloc at 155648 : !dsm.buffer<448x16xf32, split = [1, 1]>
+// CHECK: %[[BAR:.*]] = dsm.barrier_create count = 1 : !dsm.barrier
+// CHECK: arith.cmpi ugt
+// CHECK-NEXT: scf.if %{{.*}} {
+// CHECK-NEXT: dsm.cluster_arrive
+// CHECK-NEXT: dsm.cluster_wait
+// CHECK-NEXT: dsm.cluster_arrive
+// CHECK-NEXT: dsm.cluster_wait
+// CHECK-NEXT: }
+// CHECK: } else {
+// CHECK: scf.for %[[J:.*]] = %c0{{.*}} to %c2{{.*}} step %c1{{[_0-9]*}} {
+// CHECK: nvvm.barrier id = %c9{{.*}} number_of_threads = %c128
+// CHECK: vector.store %{{.*}}, %[[PV]]{{.*}} : memref<512x16xf32, #gpu.address_space<workgroup>>, vector<2xf32>
+// CHECK: %[[U0:.*]] = arith.muli %[[J]], %c2
+// CHECK: %[[R0:.*]] = arith.remui %[[U0]], %c2
+// CHECK: %[[P0:.*]] = arith.cmpi eq, %[[R0]], %c1
+// CHECK: dsm.reduce reduce_scatter add %[[PART]] axis = 0 group(8, 1) push(%[[SCR]] : !dsm.buffer<448x16xf32, split = [1, 1]>, %[[BAR]], %[[P0]])
+// CHECK: vector.load %[[PV]]
+// CHECK: nvvm.barrier id = %c9{{.*}} number_of_threads = %c128
+// CHECK: vector.store %{{.*}}, %[[PV]]{{.*}} : memref<512x16xf32, #gpu.address_space<workgroup>>, vector<2xf32>
+// CHECK: %[[M1:.*]] = arith.muli %[[J]], %c2
+// CHECK: %[[U1:.*]] = arith.addi %[[M1]], %c1
+// CHECK: %[[R1:.*]] = arith.remui %[[U1]], %c2
+// CHECK: %[[P1:.*]] = arith.cmpi eq, %[[R1]], %c1
+// CHECK: dsm.reduce reduce_scatter add %[[PART]] axis = 0 group(8, 1) push(%[[SCR]] : !dsm.buffer<448x16xf32, split = [1, 1]>, %[[BAR]], %[[P1]])
+// CHECK: %[[OWN:.*]] = arith.muli %{{.*}}, %c16
+// CHECK: arith.addi %[[OWN]], %c128
+// CHECK: vector.load %[[PV]]
+// CHECK-NOT: dsm.reduce
+
+func.func @ffn_parts(%a0: tensor<256x32xbf16>, %a1: tensor<32x512xbf16>, %a2: tensor<512x512xbf16>) -> tensor<256x512xbf16> {
+  %r = dsm.fused_chain ffn (%a0, %a1, %a2) {schedule = #dsm.schedule<cluster = [1, 8, 1, 1], block = [64, 64, 32, 256], grid = [4, 1, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [reduce_scatter], stages = 3, cost_ns = 1000>}
+      : (tensor<256x32xbf16>, tensor<32x512xbf16>, tensor<512x512xbf16>) -> tensor<256x512xbf16> {
+  ^bb0(%x: tensor<256x32xbf16>, %w1: tensor<32x512xbf16>, %w2: tensor<512x512xbf16>):
+    %zero = arith.constant 0.0 : f32
+    %g_e = tensor.empty() : tensor<256x512xf32>
+    %g_f = linalg.fill ins(%zero : f32) outs(%g_e : tensor<256x512xf32>) -> tensor<256x512xf32>
+    %g = linalg.matmul ins(%x, %w1 : tensor<256x32xbf16>, tensor<32x512xbf16>) outs(%g_f : tensor<256x512xf32>) -> tensor<256x512xf32>
+    %h_e = tensor.empty() : tensor<256x512xbf16>
+    %h = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%g : tensor<256x512xf32>) outs(%h_e : tensor<256x512xbf16>) {
+    ^bb0(%gv: f32, %o: bf16):
+      %r0 = arith.maximumf %gv, %zero : f32
+      %t = arith.truncf %r0 : f32 to bf16
+      linalg.yield %t : bf16
+    } -> tensor<256x512xbf16>
+    %e_e = tensor.empty() : tensor<256x512xf32>
+    %e_f = linalg.fill ins(%zero : f32) outs(%e_e : tensor<256x512xf32>) -> tensor<256x512xf32>
+    %e = linalg.matmul ins(%h, %w2 : tensor<256x512xbf16>, tensor<512x512xbf16>) outs(%e_f : tensor<256x512xf32>) -> tensor<256x512xf32>
+    %o_e = tensor.empty() : tensor<256x512xbf16>
+    %o = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%e : tensor<256x512xf32>) outs(%o_e : tensor<256x512xbf16>) {
+    ^bb0(%ev: f32, %oo: bf16):
+      %t = arith.truncf %ev : f32 to bf16
+      linalg.yield %t : bf16
+    } -> tensor<256x512xbf16>
+    dsm.yield %o : tensor<256x512xbf16>
+  }
+  return %r : tensor<256x512xbf16>
+}

@@ -140,6 +140,10 @@ struct KernelPlan {
   /// The push's layout, computed by planKernel: scratch slots (0 where the
   /// push does not fit), and the reduced slice, flag and total it implies.
   int64_t pushScratch = 0, pushReduced = 0, pushFlag = 0, pushSmemBytes = 0;
+  /// The push reduces the tile in this many column parts in turn (one
+  /// exchange each): 2 where a whole tile's scratch does not fit, which
+  /// then fits in the partial's own region (no workspace plans).
+  int64_t reduceParts = 1;
   int64_t aStageBytes = 0, bStageBytes = 0, dStageBytes = 0;
 
   /// Whether the reduce-scatter's push layout fits (see reducePush).
