@@ -465,6 +465,14 @@ func.func @rs(%s: !dsm.buffer<128x256xf32, split = [1, 1]>, %d: !dsm.buffer<128x
 
 // -----
 
+func.func @push_rs_generic(%s: !dsm.buffer<512x64xf32, split = [1, 1]>, %c: !dsm.buffer<384x64xf32, split = [1, 1]>, %b: !dsm.barrier) {
+  // expected-error @+1 {{push needs a scratch buffer, a barrier and a phase}}
+  "dsm.reduce"(%s, %c, %b) <{axis = 0 : i64, combiner = #dsm<combiner add>, group_size = 4 : i64, group_stride = 1 : i64, mode = #dsm<reduce_mode reduce_scatter>, operandSegmentSizes = array<i32: 1, 0, 1, 1, 0>}> : (!dsm.buffer<512x64xf32, split = [1, 1]>, !dsm.buffer<384x64xf32, split = [1, 1]>, !dsm.barrier) -> ()
+  return
+}
+
+// -----
+
 func.func @push_rs(%s: !dsm.buffer<512x64xf32, split = [1, 1]>, %s2: !dsm.buffer<128x256xf32, split = [1, 1]>, %d: !dsm.buffer<512x64xf32, split = [1, 1]>, %c: !dsm.buffer<384x64xf32, split = [1, 1]>, %b: !dsm.barrier, %p: i1) {
   // expected-error @+1 {{only a push reduces in place: a pull needs a destination}}
   dsm.reduce reduce_scatter add %s axis = 0 group(4, 1) : !dsm.buffer<512x64xf32, split = [1, 1]>
