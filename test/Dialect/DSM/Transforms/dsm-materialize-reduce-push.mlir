@@ -183,3 +183,49 @@ func.func @ffn_parts(%a0: tensor<256x32xbf16>, %a1: tensor<32x512xbf16>, %a2: te
   }
   return %r : tensor<256x512xbf16>
 }
+
+// -----
+
+// A split-K GEMM over a cluster of 8 with a 128 x 256 tile and 3 stages:
+// the tile plus 7/8 of it as scratch (240 KB) does not fit, so the tile is
+// reduced in two halves of 128 columns: the half tile (8 slices of
+// 128 x 16) over the dead ring at 0, its 7 scratch slices after it, both
+// within the ring; the producer joins two cluster barriers, and a consumer
+// barrier precedes each half's stores (the caller's for the first).
+// CHECK-LABEL: gpu.func @gemm_0
+// CHECK: %[[PART:.*]] = dsm.alloc at 0 : !dsm.buffer<1024x16xf32, split = [1, 1]>
+// CHECK: %[[SCR:.*]] = dsm.alloc at 65536 : !dsm.buffer<896x16xf32, split = [1, 1]>
+// CHECK: nvgpu.tma.async.load
+// CHECK: dsm.cluster_arrive
+// CHECK-NEXT: dsm.cluster_wait
+// CHECK-NEXT: dsm.cluster_arrive
+// CHECK-NEXT: dsm.cluster_wait
+// CHECK-NEXT: } else {
+// CHECK: nvvm.barrier id = %c9
+// CHECK: dsm.reduce reduce_scatter add %[[PART]] axis = 0 group(8, 1) push(%[[SCR]] : !dsm.buffer<896x16xf32, split = [1, 1]>
+// CHECK: vector.load
+// CHECK: nvvm.barrier id = %c9
+// CHECK: dsm.reduce reduce_scatter add %[[PART]] axis = 0 group(8, 1) push(%[[SCR]] : !dsm.buffer<896x16xf32, split = [1, 1]>
+// CHECK: vector.load
+// CHECK-NOT: dsm.reduce
+// CHECK: gpu.return
+
+func.func @gemm(%a: tensor<256x512xbf16>, %b: tensor<512x1024xbf16>) -> tensor<256x1024xbf16> {
+  %r = dsm.fused_chain gemm (%a, %b) {schedule = #dsm.schedule<cluster = [1, 1, 8, 1], block = [128, 256, 64, 16], grid = [2, 4, 1, 1], order = [m, n, k, l], spatial = [m, n, k], residency = [], collectives = [all_exchange], stages = 3, cost_ns = 1000>}
+      : (tensor<256x512xbf16>, tensor<512x1024xbf16>) -> tensor<256x1024xbf16> {
+  ^bb0(%x: tensor<256x512xbf16>, %w: tensor<512x1024xbf16>):
+    %cst = arith.constant 0.0 : f32
+    %e = tensor.empty() : tensor<256x1024xf32>
+    %f = linalg.fill ins(%cst : f32) outs(%e : tensor<256x1024xf32>) -> tensor<256x1024xf32>
+    %mm = linalg.matmul ins(%x, %w : tensor<256x512xbf16>, tensor<512x1024xbf16>) outs(%f : tensor<256x1024xf32>) -> tensor<256x1024xf32>
+    %e2 = tensor.empty() : tensor<256x1024xbf16>
+    %t = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%mm : tensor<256x1024xf32>) outs(%e2 : tensor<256x1024xbf16>) {
+    ^bb0(%in: f32, %o: bf16):
+      %v = arith.truncf %in : f32 to bf16
+      linalg.yield %v : bf16
+    }  -> tensor<256x1024xbf16>
+    dsm.yield %t : tensor<256x1024xbf16>
+  }
+  return %r : tensor<256x1024xbf16>
+}
+
