@@ -133,16 +133,27 @@ std::optional<Gemm> matchConv(linalg::LinalgOp conv) {
   auto output = dyn_cast<RankedTensorType>(conv->getResult(0).getType());
   if (!input || !filter || !output)
     return std::nullopt;
-  auto strides =
-      llvm::to_vector(conv->getAttrOfType<DenseIntElementsAttr>("strides")
-                          .getValues<int64_t>());
-  auto dilations =
-      llvm::to_vector(conv->getAttrOfType<DenseIntElementsAttr>("dilations")
-                          .getValues<int64_t>());
-  g.strideH = strides[0];
-  g.strideW = strides[1];
-  g.dilationH = dilations[0];
-  g.dilationW = dilations[1];
+  // Absent strides or dilations are the linalg default, 1 (a generic op
+  // may lack them; the typed accessors are per op class).
+  auto pair = [&](StringRef name) -> std::optional<SmallVector<int64_t, 2>> {
+    auto attr = conv->getAttrOfType<DenseIntElementsAttr>(name);
+    if (!attr)
+      return SmallVector<int64_t, 2>{1, 1};
+    if (attr.getNumElements() != 2)
+      return std::nullopt;
+    SmallVector<int64_t, 2> values;
+    for (const APInt &v : attr.getValues<APInt>())
+      values.push_back(v.getSExtValue());
+    return values;
+  };
+  std::optional<SmallVector<int64_t, 2>> strides = pair("strides");
+  std::optional<SmallVector<int64_t, 2>> dilations = pair("dilations");
+  if (!strides || !dilations)
+    return std::nullopt;
+  g.strideH = (*strides)[0];
+  g.strideW = (*strides)[1];
+  g.dilationH = (*dilations)[0];
+  g.dilationW = (*dilations)[1];
   // HWCF [KH, KW, C, F] or FHWC [F, KH, KW, C].
   unsigned first = g.filterFhwc ? 1 : 0;
   g.kh = filter.getDimSize(first);

@@ -50,6 +50,16 @@ func.func @dynamic_window(%x: tensor<1x?x?x64xbf16>, %w1: tensor<1x1x64x64xbf16>
 
 // -----
 
+// Without strides and dilations (linalg's default, 1; ff-fuzz found the
+// pass reading the absent attribute) the same convolution is reported.
+func.func @default_strides(%x: tensor<1x?x?x64xbf16>, %w1: tensor<1x1x64x64xbf16>, %z: tensor<1x?x?x64xbf16>) -> tensor<1x?x?x64xbf16> {
+  // expected-remark @below {{GEMM not fused: dynamic convolution window or image size (only the batch may be dynamic)}}
+  %c = linalg.conv_2d_nhwc_hwcf ins(%x, %w1 : tensor<1x?x?x64xbf16>, tensor<1x1x64x64xbf16>) outs(%z : tensor<1x?x?x64xbf16>) -> tensor<1x?x?x64xbf16>
+  return %c : tensor<1x?x?x64xbf16>
+}
+
+// -----
+
 // Chains already inside a dsm.fused_chain are not looked at again.
 func.func @already_fused(%a: tensor<128x256xbf16>, %b: tensor<256x512xbf16>, %z: tensor<128x512xf32>) -> tensor<128x512xf32> {
   %r = dsm.fused_chain gemm(%a, %b, %z) : (tensor<128x256xbf16>, tensor<256x512xbf16>, tensor<128x512xf32>) -> tensor<128x512xf32> {
