@@ -104,15 +104,30 @@ LogicalResult DSMEmitBundlePass::emitBundle(DictionaryAttr bundle,
   // Per kernel, in manifest order: the cubin (if any) and the PTX.
   SmallVector<std::pair<std::string, std::string>> payloads;
   llvm::json::Array kernels;
-  for (Attribute k : cast<ArrayAttr>(bundle.get("kernels"))) {
-    auto kernel = cast<DictionaryAttr>(k);
-    StringRef name = cast<StringAttr>(kernel.get("name")).getValue();
-    StringRef modName = cast<StringAttr>(kernel.get("module")).getValue();
+  auto kernelList = dyn_cast_or_null<ArrayAttr>(bundle.get("kernels"));
+  if (!kernelList)
+    return emitError(loc) << "malformed dsm.bundles entry: expected an array "
+                             "of kernels, as --dsm-materialize writes";
+  for (Attribute k : kernelList) {
+    auto kernel = dyn_cast<DictionaryAttr>(k);
+    auto nameAttr =
+        kernel ? dyn_cast_or_null<StringAttr>(kernel.get("name")) : nullptr;
+    auto modAttr =
+        kernel ? dyn_cast_or_null<StringAttr>(kernel.get("module")) : nullptr;
+    if (!nameAttr || !modAttr)
+      return emitError(loc) << "malformed dsm.bundles kernel: expected a "
+                               "dictionary with string 'name' and 'module'";
+    StringRef name = nameAttr.getValue();
+    StringRef modName = modAttr.getValue();
     auto binary = module.lookupSymbol<gpu::BinaryOp>(modName);
     if (!binary)
       return emitError(loc) << "no gpu.binary @" << modName << " for kernel '"
                             << name << "'; run gpu-module-to-binary first";
-    auto object = cast<gpu::ObjectAttr>(binary.getObjects()[0]);
+    ArrayAttr objects = binary.getObjects();
+    auto object =
+        objects.empty() ? nullptr : dyn_cast<gpu::ObjectAttr>(objects[0]);
+    if (!object)
+      return binary.emitOpError("holds no #gpu.object to write");
     if (object.getFormat() != gpu::CompilationTarget::Assembly)
       return binary.emitOpError("bundles are written from PTX; run "
                                 "gpu-module-to-binary with format=isa");
@@ -212,11 +227,17 @@ void DSMEmitBundlePass::runOnOperation() {
     return signalPassFailure();
   }
   for (Attribute attr : bundles) {
-    auto bundle = cast<DictionaryAttr>(attr);
+    auto bundle = dyn_cast<DictionaryAttr>(attr);
+    auto name =
+        bundle ? dyn_cast_or_null<StringAttr>(bundle.get("name")) : nullptr;
+    if (!name) {
+      module.emitError("malformed dsm.bundles entry: expected a dictionary "
+                       "with a string 'name', as --dsm-materialize writes");
+      return signalPassFailure();
+    }
     SmallString<256> outDir(dir);
     if (bundles.size() > 1)
-      llvm::sys::path::append(
-          outDir, cast<StringAttr>(bundle.get("name")).getValue());
+      llvm::sys::path::append(outDir, name.getValue());
     if (failed(emitBundle(bundle, outDir)))
       return signalPassFailure();
   }

@@ -16,3 +16,22 @@ module attributes {dsm.bundles = [{chain = {}, kernels = [{module = "k_module", 
   // expected-error @below {{bundles are written from PTX; run gpu-module-to-binary with format=isa}}
   gpu.binary @k_module [#gpu.object<#nvvm.target<chip = "sm_90a">, bin = "\00">]
 }
+
+// -----
+
+// A hand-written dsm.bundles that --dsm-materialize would not write.
+// expected-error @below {{malformed dsm.bundles entry: expected a dictionary with a string 'name', as --dsm-materialize writes}}
+module attributes {dsm.bundles = [{kernels = []}]} {
+}
+
+// -----
+
+// expected-error @below {{malformed dsm.bundles entry: expected an array of kernels, as --dsm-materialize writes}}
+module attributes {dsm.bundles = [{name = "k", kernels = 3}]} {
+}
+
+// -----
+
+// expected-error @below {{malformed dsm.bundles kernel: expected a dictionary with string 'name' and 'module'}}
+module attributes {dsm.bundles = [{name = "k", kernels = [{name = "k"}]}]} {
+}
