@@ -43,13 +43,15 @@ int64_t ChainDesc::getExtent(Dim d) const {
   llvm_unreachable("unknown dim");
 }
 
-int64_t ChainDesc::getMTileRows(int64_t bm) const {
-  if (!convW)
-    return bm;
-  for (int64_t r = convH; r >= 1; --r)
-    if (convH % r == 0 && r * convW <= bm)
-      return r * convW;
+int64_t mlir::ff::getConvTileImageRows(int64_t h, int64_t w, int64_t bm) {
+  for (int64_t r = h; r >= 1; --r)
+    if (h % r == 0 && r * w <= bm)
+      return r;
   return 0;
+}
+
+int64_t ChainDesc::getMTileRows(int64_t bm) const {
+  return convW ? getConvTileImageRows(convH, convW, bm) * convW : bm;
 }
 
 double ChainDesc::getFlops() const {

@@ -44,6 +44,10 @@ llvm::StringRef stringifyDim(Dim d);
 llvm::StringRef stringifyTier(Tier t);
 llvm::StringRef stringifyCollective(Collective c);
 
+/// Image rows of one m tile of a 3x3 convolution's kernel: the largest
+/// divisor R of `h` with R * `w` <= `bm`, or 0 when no image row fits.
+int64_t getConvTileImageRows(int64_t h, int64_t w, int64_t bm);
+
 /// A GEMM chain as the cost model sees it. `l` is 0 for one GEMM; longer
 /// chains are described by their first pair. Gated FFNs have two
 /// up-projections (gate and up) sharing A.

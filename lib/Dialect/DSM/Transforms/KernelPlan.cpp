@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ff/Dialect/DSM/Transforms/KernelPlan.h"
+#include "ff/Analysis/Plan.h"
 #include "ff/Dialect/DSM/Utils/Activation.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -613,9 +614,7 @@ FailureOr<KernelPlan> mlir::dsm::planKernel(FusedChainOp op,
             "multicast along n, split K)";
       return failure();
     }
-    for (int64_t r = plan.convH; r >= 1 && !plan.convRows; --r)
-      if (plan.convH % r == 0 && r * plan.convW <= plan.bm)
-        plan.convRows = r;
+    plan.convRows = ff::getConvTileImageRows(plan.convH, plan.convW, plan.bm);
     if (!plan.convRows) {
       why = "an image row (W = " + std::to_string(plan.convW) +
             ") does not fit in blk_m = " + std::to_string(plan.bm);
@@ -732,6 +731,7 @@ FailureOr<KernelPlan> mlir::dsm::planKernel(FusedChainOp op,
   }
   plan.smemBytes = alignUp(off, 1024);
   if (plan.kind != ChainKind::gemm && plan.reduceParts == 2) {
+    plan.pushReduced = plan.smemReduced;
     plan.pushFlag = plan.smemFlag;
     plan.pushSmemBytes = plan.smemBytes;
   }
