@@ -17,9 +17,13 @@
 // RUN: FileCheck %s --check-prefix=MC < %t.mc/ffn_cluster_3/ffn_cluster_3.ptx
 // MC: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster
 
+// No wgmma serialisation or injected warpgroup arrive/wait (C75xx: see
+// lower-to-nvvm-wgmma-ptxas.mlir).
 // CHECK-NOT: error
+// CHECK-NOT: C75{{[0-9][0-9]}}
 // CHECK: 0 bytes spill stores, 0 bytes spill loads
 // CHECK: Used {{[0-9]+}} registers
+// CHECK-NOT: C75{{[0-9][0-9]}}
 
 // FILES: gemm_0.cubin
 // FILES: gemm_0.ptx

@@ -236,14 +236,24 @@ private:
     return bytes ? arith::AddIOp::create(b, loc, desc, cstI64(bytes >> 4))
                  : desc;
   }
+  /// `acc` + A·B, or with a null `acc` A·B alone into a fresh accumulator.
+  /// A fresh accumulator is undefined with scale-d = 0, never zero-filled:
+  /// registers written by other instructions between wgmma.fence and the
+  /// wgmma make ptxas inject a warpgroup.arrive, and where that lands on a
+  /// divergent path it serialises every wgmma of the kernel (C7520; G7's
+  /// main loop and second GEMM waited for each wgmma to retire).
   Value wgmma(Value acc, Value descA, Value descB, int64_t n, bool bKMajor) {
     using namespace NVVM;
     auto bf = WGMMATypesAttr::get(ctx, WGMMATypes::bf16);
+    bool fresh = !acc;
+    if (fresh)
+      acc = LLVM::UndefOp::create(b, loc, accType(n));
     return WgmmaMmaAsyncOp::create(
         b, loc, acc.getType(), acc, descA, descB,
         MMAShapeAttr::get(ctx, 64, n, 16), bf, bf,
         WGMMATypesAttr::get(ctx, WGMMATypes::f32),
-        WGMMAScaleOutAttr::get(ctx, WGMMAScaleOut::one),
+        WGMMAScaleOutAttr::get(ctx, fresh ? WGMMAScaleOut::zero
+                                          : WGMMAScaleOut::one),
         WGMMAScaleInAttr::get(ctx, WGMMAScaleIn::one),
         WGMMAScaleInAttr::get(ctx, WGMMAScaleIn::one),
         MMALayoutAttr::get(ctx, MMALayout::row),
@@ -837,51 +847,51 @@ void KernelEmitter::emitProducer() {
 
 Value KernelEmitter::emitMainLoop(SmallVector<Value> &accs) {
   bool gated = p.kind == ChainKind::gated_ffn;
-  SmallVector<Value> init;
-  init.push_back(LLVM::ZeroOp::create(b, loc, accType(p.bn)));
-  if (gated)
-    init.push_back(LLVM::ZeroOp::create(b, loc, accType(p.bn)));
-  auto loop = scf::ForOp::create(
-      b, loc, cst(0), cst(p.kTiles()), cst(1), init,
-      [&](OpBuilder &, Location, Value k, ValueRange iter) {
-        Value it = ringIt(k);
-        Value s = rem(it, p.stages);
-        waitParity(full, s, parity(it, p.stages));
-        Value aOff = add(add(mul(s, p.aStageBytes), p.smemA),
-                         mul(wg, 64 * 128));
-        Value bOff = add(mul(s, p.bStageBytes), p.smemB);
-        Value descA = descriptor(aOff, 16, 1024);
-        // MN-major B: LBO = 64 rows of 128 B between 64-column chunks;
-        // K-major B: like A (LBO unused with 128B swizzle).
-        int64_t lboB = p.bKMajor ? 16 : 64 * 128;
-        Value descB = descriptor(bOff, lboB, 1024);
-        Value descB2 =
-            gated ? descriptor(add(bOff, p.bn * 64 * 2), lboB, 1024)
-                  : Value();
-        // k16 step: 16 rows of 128 B (MN-major) or 32 B along each K-major
-        // row.
-        int64_t stepB = p.bKMajor ? 32 : 2048;
-        SmallVector<Value> acc(iter.begin(), iter.end());
-        NVVM::WgmmaFenceAlignedOp::create(b, loc);
-        // k16 steps: 32 B along a K-major A row, 16 rows of 128 B of B.
-        // Gate and up run as two back-to-back chains so that no wgmma reads
-        // an accumulator another one of the group is still writing.
-        for (int64_t kk = 0; kk < p.k16Steps; ++kk)
-          acc[0] = wgmma(acc[0], advance(descA, kk * 32),
-                         advance(descB, kk * stepB), p.bn, p.bKMajor);
-        for (int64_t kk = 0; gated && kk < p.k16Steps; ++kk)
-          acc[1] = wgmma(acc[1], advance(descA, kk * 32),
-                         advance(descB2, kk * stepB), p.bn, p.bKMajor);
-        NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
-        // With one group in flight, the group of step k-1 has completed:
-        // release its stage (in every CTA that multicast into it).
-        NVVM::WgmmaWaitGroupSyncOp::create(b, loc, b.getI64IntegerAttr(1));
-        leaderOnly(
-            arith::AndIOp::create(
-                b, loc, cmp(arith::CmpIPredicate::ugt, k, cst(0)), wgLeader),
-            [&] { releaseStage(rem(add(it, p.stages - 1), p.stages)); });
-        scf::YieldOp::create(b, loc, acc);
-      });
+  // One k step on the accumulators `acc` (null: fresh ones, the first step).
+  auto step = [&](Value k, SmallVector<Value> acc) {
+    Value it = ringIt(k);
+    Value s = rem(it, p.stages);
+    waitParity(full, s, parity(it, p.stages));
+    Value aOff = add(add(mul(s, p.aStageBytes), p.smemA), mul(wg, 64 * 128));
+    Value bOff = add(mul(s, p.bStageBytes), p.smemB);
+    Value descA = descriptor(aOff, 16, 1024);
+    // MN-major B: LBO = 64 rows of 128 B between 64-column chunks;
+    // K-major B: like A (LBO unused with 128B swizzle).
+    int64_t lboB = p.bKMajor ? 16 : 64 * 128;
+    Value descB = descriptor(bOff, lboB, 1024);
+    Value descB2 =
+        gated ? descriptor(add(bOff, p.bn * 64 * 2), lboB, 1024) : Value();
+    // k16 step: 16 rows of 128 B (MN-major) or 32 B along each K-major
+    // row.
+    int64_t stepB = p.bKMajor ? 32 : 2048;
+    NVVM::WgmmaFenceAlignedOp::create(b, loc);
+    // k16 steps: 32 B along a K-major A row, 16 rows of 128 B of B.
+    // Gate and up run as two back-to-back chains so that no wgmma reads
+    // an accumulator another one of the group is still writing.
+    for (int64_t kk = 0; kk < p.k16Steps; ++kk)
+      acc[0] = wgmma(acc[0], advance(descA, kk * 32),
+                     advance(descB, kk * stepB), p.bn, p.bKMajor);
+    for (int64_t kk = 0; gated && kk < p.k16Steps; ++kk)
+      acc[1] = wgmma(acc[1], advance(descA, kk * 32),
+                     advance(descB2, kk * stepB), p.bn, p.bKMajor);
+    NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
+    // With one group in flight, the group of step k-1 has completed:
+    // release its stage (in every CTA that multicast into it).
+    NVVM::WgmmaWaitGroupSyncOp::create(b, loc, b.getI64IntegerAttr(1));
+    return std::make_pair(acc, it);
+  };
+  // The first step starts the accumulators (scale-d = 0) and has no
+  // previous stage to release.
+  SmallVector<Value> first =
+      step(cst(0), SmallVector<Value>(gated ? 2 : 1, Value())).first;
+  auto loop =
+      scf::ForOp::create(b, loc, cst(1), cst(p.kTiles()), cst(1), first,
+                         [&](OpBuilder &, Location, Value k, ValueRange iter) {
+                           auto [acc, it] = step(k, SmallVector<Value>(iter));
+                           Value prev = rem(add(it, p.stages - 1), p.stages);
+                           leaderOnly(wgLeader, [&] { releaseStage(prev); });
+                           scf::YieldOp::create(b, loc, acc);
+                         });
   NVVM::WgmmaWaitGroupSyncOp::create(b, loc, b.getI64IntegerAttr(0));
   // A persistent kernel's producer goes on to the next tile through the
   // same ring: the last stage must be released too.
@@ -1397,35 +1407,36 @@ void KernelEmitter::emitShuffleConsumer(ArrayRef<Value> accs) {
   auto ring = [&](Value it) { return rem(it, p.dStages); };
   forLoop(cst(0), cst(p.lTiles()), cst(1), [&](Value j) {
     Value first = mul(j, steps);
+    // n step t of the sub-tile (null `acc`: the first, which starts it).
+    auto step = [&](Value t, Value acc) {
+      Value it = add(first, t);
+      Value slot = ring(it);
+      waitParity(dfull, slot, parity(it, p.dStages));
+      Value dBase = add(mul(slot, p.dStageBytes), p.smemD);
+      Value descC = descriptor(add(cBase, mul(t, p.bm * 128)), 16, 1024);
+      // K-major D: subL rows of 128 B (like C); row-major D: 64-wide l
+      // chunks of 64 n rows (MN-major, LBO = one chunk).
+      Value descD = p.dKMajor ? descriptor(dBase, 16, 1024)
+                              : descriptor(dBase, 64 * 128, 1024);
+      NVVM::WgmmaFenceAlignedOp::create(b, loc);
+      for (int64_t kk = 0; kk < 4; ++kk)
+        acc = wgmma(acc, advance(descC, kk * 32),
+                    advance(descD, p.dKMajor ? kk * 32 : kk * 2048), p.subL,
+                    p.dKMajor);
+      NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
+      // One group in flight: the previous step's stage is free.
+      NVVM::WgmmaWaitGroupSyncOp::create(b, loc, b.getI64IntegerAttr(1));
+      return std::make_pair(acc, it);
+    };
     auto loop = scf::ForOp::create(
-        b, loc, cst(0), cst(steps), cst(1),
-        ValueRange{LLVM::ZeroOp::create(b, loc, accType(p.subL))},
+        b, loc, cst(1), cst(steps), cst(1),
+        ValueRange{step(cst(0), Value()).first},
         [&](OpBuilder &, Location, Value t, ValueRange iter) {
-          Value it = add(first, t);
-          Value slot = ring(it);
-          waitParity(dfull, slot, parity(it, p.dStages));
-          Value dBase = add(mul(slot, p.dStageBytes), p.smemD);
-          Value descC = descriptor(add(cBase, mul(t, p.bm * 128)), 16, 1024);
-          // K-major D: subL rows of 128 B (like C); row-major D: 64-wide l
-          // chunks of 64 n rows (MN-major, LBO = one chunk).
-          Value descD = p.dKMajor ? descriptor(dBase, 16, 1024)
-                                  : descriptor(dBase, 64 * 128, 1024);
-          Value acc = iter[0];
-          NVVM::WgmmaFenceAlignedOp::create(b, loc);
-          for (int64_t kk = 0; kk < 4; ++kk)
-            acc = wgmma(acc, advance(descC, kk * 32),
-                        advance(descD, p.dKMajor ? kk * 32 : kk * 2048), p.subL,
-                        p.dKMajor);
-          NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
-          // One group in flight: the previous step's stage is free.
-          NVVM::WgmmaWaitGroupSyncOp::create(b, loc, b.getI64IntegerAttr(1));
-          leaderOnly(
-              arith::AndIOp::create(
-                  b, loc, cmp(arith::CmpIPredicate::ugt, t, cst(0)), wgLeader),
-              [&] {
-                nvgpu::MBarrierArriveOp::create(b, loc, dempty,
-                                                ring(add(it, p.dStages - 1)));
-              });
+          auto [acc, it] = step(t, iter[0]);
+          Value prev = ring(add(it, p.dStages - 1));
+          leaderOnly(wgLeader, [&] {
+            nvgpu::MBarrierArriveOp::create(b, loc, dempty, prev);
+          });
           scf::YieldOp::create(b, loc, acc);
         });
     NVVM::WgmmaWaitGroupSyncOp::create(b, loc, b.getI64IntegerAttr(0));
@@ -1462,7 +1473,7 @@ void KernelEmitter::emitConsumer() {
   forLoop(cst(0), cst(p.lTiles()), cst(1), [&](Value j) {
     Value slot = rem(j, 2);
     waitParity(dfull, slot, parity(j, 2));
-    Value acc2 = LLVM::ZeroOp::create(b, loc, accType(p.bl));
+    Value acc2; // started by the first wgmma
     Value cBase = add(mul(wg, 64 * 128), p.smemC);
     Value dBase = add(mul(slot, p.dStageBytes), p.smemD);
     Value descC = descriptor(cBase, 16, 1024);

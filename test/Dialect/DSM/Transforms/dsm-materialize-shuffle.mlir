@@ -19,10 +19,15 @@
 // CHECK: %[[SLICE:.*]] = dsm.alloc at 0 : !dsm.buffer<256x64xbf16, split = [1, 1]>
 // CHECK: %[[ALL:.*]] = dsm.alloc at 32768 : !dsm.buffer<1024x64xbf16, split = [1, 1]>
 // CHECK-NOT: dsm.reduce
-// CHECK-COUNT-4: nvvm.wgmma.mma_async {{.*}}<m = 64, n = 128, k = 16>, D[<f32>, <one>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <row>]
+// CHECK: nvvm.wgmma.mma_async {{.*}}<m = 64, n = 128, k = 16>, D[<f32>, <zero>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <row>]
+// CHECK-COUNT-3: nvvm.wgmma.mma_async {{.*}}<m = 64, n = 128, k = 16>, D[<f32>, <one>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <row>]
 // CHECK: arith.maximumf
 // CHECK: dsm.shuffle %[[SLICE]] into %[[ALL]] axis = 0 group(4, 1) {threads = 256 : i64}
 // CHECK-NEXT: nvvm.fence.proxy
+// The second GEMM's first n step starts each sub-tile's accumulator.
+// CHECK: nvvm.wgmma.mma_async {{.*}}<m = 64, n = 128, k = 16>, D[<f32>, <zero>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <row>]
+// CHECK-COUNT-3: nvvm.wgmma.mma_async {{.*}}<m = 64, n = 128, k = 16>, D[<f32>, <one>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <row>]
+// CHECK: scf.for
 // CHECK-COUNT-4: nvvm.wgmma.mma_async {{.*}}<m = 64, n = 128, k = 16>, D[<f32>, <one>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <row>]
 // CHECK: llvm.inline_asm has_side_effects "red.relaxed.gpu.global.add.v2.f32
 // CHECK-NOT: dsm.reduce
@@ -99,7 +104,8 @@ func.func @ffn(%a0: tensor<256x512xbf16>, %a1: tensor<512x1024xbf16>, %a2: tenso
 // CHECK: } else {
 // CHECK: math.exp
 // CHECK: dsm.shuffle %[[SLICE]] into %[[ALL]] axis = 0 group(2, 1) {threads = 256 : i64}
-// CHECK-COUNT-4: nvvm.wgmma.mma_async {{.*}}<m = 64, n = 128, k = 16>, D[<f32>, <one>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <col>]
+// CHECK: nvvm.wgmma.mma_async {{.*}}<m = 64, n = 128, k = 16>, D[<f32>, <zero>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <col>]
+// CHECK-COUNT-3: nvvm.wgmma.mma_async {{.*}}<m = 64, n = 128, k = 16>, D[<f32>, <one>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <col>]
 // CHECK-NOT: red.relaxed.gpu.global
 // CHECK: nvvm.shfl.sync {{ *}}bfly
 // CHECK: llvm.store {{.*}} {alignment = 16 : i64} : vector<4xi32>

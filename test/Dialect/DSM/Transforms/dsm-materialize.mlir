@@ -25,8 +25,21 @@
 // CHECK-COUNT-4: nvgpu.tma.async.load {{.*}} -> memref<64x64xbf16, #gpu.address_space<workgroup>>
 // CHECK: } else {
 // CHECK: nvvm.setmaxregister increase 232
+// The first k step is peeled: its first wgmma starts the accumulator from
+// an undefined value with scale-d = 0 (nothing writes the accumulator
+// registers between the fence and the wgmma, so ptxas injects no arrive),
+// and it releases no stage.
 // CHECK: nvvm.wgmma.fence.aligned
-// CHECK-COUNT-4: nvvm.wgmma.mma_async {{.*}}<m = 64, n = 256, k = 16>, D[<f32>, <one>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <row>]
+// CHECK: %[[FRESH:.*]] = llvm.mlir.undef : !llvm.struct<(f32
+// CHECK-NEXT: nvvm.wgmma.mma_async %{{.*}}, %{{.*}}, %[[FRESH]], <m = 64, n = 256, k = 16>, D[<f32>, <zero>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <row>]
+// CHECK-COUNT-3: nvvm.wgmma.mma_async {{.*}}<m = 64, n = 256, k = 16>, D[<f32>, <one>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <row>]
+// CHECK: nvvm.wgmma.commit.group.sync.aligned
+// CHECK-NEXT: nvvm.wgmma.wait.group.sync.aligned 1
+// CHECK-NOT: nvgpu.mbarrier.arrive
+// CHECK: scf.for %{{.*}} = %c1{{.*}} to %c8{{.*}} iter_args(%[[ACC:.*]] = %{{.*}})
+// CHECK: nvvm.wgmma.fence.aligned
+// CHECK-NEXT: nvvm.wgmma.mma_async %{{.*}}, %{{.*}}, %[[ACC]], <m = 64, n = 256, k = 16>, D[<f32>, <one>]
+// CHECK-COUNT-3: nvvm.wgmma.mma_async {{.*}}<m = 64, n = 256, k = 16>, D[<f32>, <one>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <row>]
 // CHECK: nvvm.wgmma.commit.group.sync.aligned
 // CHECK: nvvm.wgmma.wait.group.sync.aligned 1
 // CHECK: nvgpu.mbarrier.arrive
@@ -141,7 +154,9 @@ func.func @gemmc2(%a: tensor<256x512xbf16>, %b: tensor<512x512xbf16>) -> tensor<
 // CHECK: llvm.store %{{.*}}, %{{.*}} {alignment = 4 : i64} : i32, !llvm.ptr<3>
 // CHECK: nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
 // CHECK: nvvm.barrier id = %{{.*}} number_of_threads = %{{.*}}
-// CHECK-COUNT-8: nvvm.wgmma.mma_async {{.*}}<m = 64, n = 64, k = 16>
+// GEMM1 (blk_n / 16 wgmmas) starts its accumulator with scale-d = 0.
+// CHECK: nvvm.wgmma.mma_async {{.*}}<m = 64, n = 64, k = 16>, D[<f32>, <zero>]
+// CHECK-COUNT-7: nvvm.wgmma.mma_async {{.*}}<m = 64, n = 64, k = 16>, D[<f32>, <one>]
 // CHECK: nvgpu.mbarrier.arrive
 // CHECK: vector.store %{{.*}}, %[[PV]][%{{.*}}, %{{.*}}] {alignment = 8 : i64} : memref<128x64xf32, #gpu.address_space<workgroup>>, vector<2xf32>
 // CHECK: dsm.reduce reduce_scatter add %[[PART]] into %[[RED]] axis = 1 group(4, 1) {threads = 256 : i64}
@@ -306,13 +321,20 @@ func.func @conv(%img: tensor<2x16x8x512xbf16>, %w1: tensor<512x128xbf16>, %w2: t
 // CHECK-COUNT-2: nvgpu.tma.async.load {{.*}} -> memref<64x64xbf16
 // CHECK-NOT: nvgpu.tma.async.load
 // CHECK: } else {
+// Gate and up: each chain's first wgmma starts its accumulator.
+// CHECK: nvvm.wgmma.mma_async {{.*}}<m = 64, n = 128, k = 16>, D[<f32>, <zero>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <col>]
+// CHECK-COUNT-3: nvvm.wgmma.mma_async {{.*}}<m = 64, n = 128, k = 16>, D[<f32>, <one>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <col>]
+// CHECK: nvvm.wgmma.mma_async {{.*}}<m = 64, n = 128, k = 16>, D[<f32>, <zero>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <col>]
+// CHECK-COUNT-3: nvvm.wgmma.mma_async {{.*}}<m = 64, n = 128, k = 16>, D[<f32>, <one>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <col>]
+// CHECK: scf.for
 // CHECK-COUNT-8: nvvm.wgmma.mma_async {{.*}}<m = 64, n = 128, k = 16>, D[<f32>, <one>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <col>]
 // CHECK: arith.constant 1.000000e+00 : f32
 // CHECK: math.exp
 // CHECK: arith.divf
 // CHECK: arith.mulf
 // CHECK: arith.truncf
-// CHECK-COUNT-8: nvvm.wgmma.mma_async {{.*}}<m = 64, n = 64, k = 16>, D[<f32>, <one>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <col>]
+// CHECK: nvvm.wgmma.mma_async {{.*}}<m = 64, n = 64, k = 16>, D[<f32>, <zero>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <col>]
+// CHECK-COUNT-7: nvvm.wgmma.mma_async {{.*}}<m = 64, n = 64, k = 16>, D[<f32>, <one>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <col>]
 // CHECK: gpu.launch_func @gated_kmajor_0_module::@gated_kmajor_0
 #mk = affine_map<(m, n, k) -> (m, k)>
 #nk = affine_map<(m, n, k) -> (n, k)>
