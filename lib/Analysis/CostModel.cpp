@@ -406,18 +406,59 @@ Cost mlir::ff::estimateCost(const ChainDesc &chain, const Plan &plan,
   return c;
 }
 
+/// CTAs of the kernel-family grid: m tiles x grid_n x the cluster (along n,
+/// or along k for a split-K GEMM); 0 when no 3x3 image row fits the tile.
+static int64_t getKernelCtas(const ChainDesc &chain, const Plan &plan) {
+  const int64_t tileRows = chain.getMTileRows(plan.blk(Dim::m));
+  if (tileRows <= 0)
+    return 0;
+  return ceilDiv(std::max<int64_t>(chain.m, 1), tileRows) * plan.grd(Dim::n) *
+         plan.cls(Dim::n) * plan.cls(Dim::k);
+}
+
+double mlir::ff::getStreamReuse(const ChainDesc &chain, const Plan &plan) {
+  const double b = getByteWidth(chain.dtype);
+  const int64_t g = chain.getNumUpProjections();
+  const int64_t c = plan.cls(Dim::n);
+  const int64_t bm = plan.blk(Dim::m), bn = plan.blk(Dim::n);
+  const bool splitK = !chain.hasSecondGemm() && plan.cls(Dim::k) > 1;
+  const int64_t bk = splitK ? 64 : plan.blk(Dim::k);
+  const int64_t kSteps = splitK
+                             ? ceilDiv(ceilDiv(chain.k, bk), plan.cls(Dim::k))
+                             : ceilDiv(chain.k, bk);
+  // What one CTA streams: its GEMM0 ring, then D (the second GEMM).
+  double cta = kSteps * double(bm * bk + bk * bn * g) * b;
+  if (chain.hasSecondGemm()) {
+    const int64_t bl = plan.blk(Dim::l);
+    if (plan.isShuffleFamily()) {
+      const int64_t sub = std::min<int64_t>(bl, kShuffleSubTile);
+      cta += ceilDiv(bl, sub) * (c * bn / 64) * 64.0 * sub * b;
+    } else {
+      cta += ceilDiv(chain.l, bl) * double(bn * bl) * b;
+    }
+  }
+  // What the chain holds: A (a 3x3 convolution's A is im2col of an image
+  // 9x smaller), the weights and the output.
+  double a = double(std::max<int64_t>(chain.m, 1)) * chain.k * b;
+  if (chain.convW)
+    a /= 9;
+  double unique = a + double(chain.k) * chain.n * g * b;
+  unique += chain.hasSecondGemm()
+                ? double(chain.n) * chain.l * b + double(chain.m) * chain.l * b
+                : double(chain.m) * chain.n * b;
+  return std::max(1.0, getKernelCtas(chain, plan) * cta / unique);
+}
+
 double mlir::ff::estimateKernelNs(const ChainDesc &chain, const Plan &plan,
                                   const Dataflow &flow,
                                   const GpuTarget &target) {
   const KernelFit &k = target.kernel;
   // The cluster: along n, or for a split-K GEMM along k.
   const int64_t c = plan.cls(Dim::n) * plan.cls(Dim::k);
-  const int64_t m = std::max<int64_t>(chain.m, 1);
   // A 3x3 convolution's m tile is whole image rows: up to blk_m pixels.
-  const int64_t tileRows = chain.getMTileRows(plan.blk(Dim::m));
-  if (tileRows <= 0)
+  const int64_t ctas = getKernelCtas(chain, plan);
+  if (ctas <= 0)
     return std::numeric_limits<double>::infinity();
-  const int64_t ctas = ceilDiv(m, tileRows) * plan.grd(Dim::n) * c;
   // CTAs resident at once. Every CTA does the same work, so a grid of
   // more CTAs than slots runs in whole waves: a tail of a few clusters
   // costs a full CTA time (at the stream rate of the few CTAs it has), not
@@ -454,11 +495,27 @@ double mlir::ff::estimateCtaNs(const ChainDesc &chain, const Plan &plan,
   const int64_t bk = splitK ? 64 : plan.blk(Dim::k);
   const int64_t kSteps =
       splitK ? ceilDiv(ceilDiv(chain.k, bk), clsK) : ceilDiv(chain.k, bk);
-  // bytes / (GB/s) = ns: one SM's stream, capped by its share of HBM among
-  // the `active` CTAs.
+  // bytes / (GB/s) = ns: one SM's stream, capped by its share among the
+  // `active` CTAs of the L2's stream rate and of HBM. Only the chain's
+  // unique bytes come from HBM; the kernel streams each of them `reuse`
+  // times on average (m tiles re-reading the weights, n tiles re-reading A),
+  // and the re-reads hit L2. (Charging every streamed byte to HBM made the
+  // model prefer fewer, larger CTAs: G9's first choice measured 1.46x the
+  // fastest plan, docs/cost-model.md.)
+  // Single GEMMs keep the plain HBM share: the fit that set l2Gbps has no
+  // GEMM in it, and its split-K choices measured slower under the reuse
+  // term (GEMM-4096 at M = 16: 14.8 -> 18.5 us).
+  const double reuse =
+      chain.hasSecondGemm() ? getStreamReuse(chain, plan) : 1.0;
+  const double l2Share = chain.hasSecondGemm()
+                             ? k.l2Gbps / double(active)
+                             : std::numeric_limits<double>::infinity();
   const double bw =
-      std::min(k.smGbps, target.hbmGbps * k.hbmEfficiency / double(active));
-  const double flopsPerNs = k.smTflops * 1e3;
+      std::min({k.smGbps, l2Share,
+                target.hbmGbps * k.hbmEfficiency * reuse / double(active)});
+  // One consumer warpgroup (64-row tiles) issues its wgmmas alone.
+  const double flopsPerNs =
+      k.smTflops * 1e3 * (bm == 64 ? k.oneWarpgroupRate : 1.0);
 
   // GEMM0 mainloop: per k step the larger of the stage's bytes and its
   // wgmmas, plus a fixed hand-off cost (full/empty barriers, TMA latency).

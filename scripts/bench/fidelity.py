@@ -99,7 +99,8 @@ def current_candidates(ff_opt, name, search_options=""):
         os.path.join(os.path.dirname(here), "compile-workloads.py"))
     cw = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(cw)
-    w = next(x for x in cw.selected() if x.name == name)
+    w = next(x for x in cw.selected() + cw.workloads.narrow_and_dsm_window()
+             if x.name == name)
     with tempfile.TemporaryDirectory() as tmp:
         cands = cw.lowerable_candidates(w, ff_opt, tmp, search_options)
     return {plan_key(c): c for c in cands}

@@ -69,15 +69,17 @@ def tile_rows(row):
 # (name, value of ff::KernelFit): the fitted constants. The fit starts from
 # these (a zero from 1, the search runs on logarithms); --check-mirror
 # compares the C++ model with this one at exactly these values.
-PARAMS = [("smGbps", 100.0), ("smTflops", 2.89), ("kStepNs", 226.4),
-          ("chunkNs", 2212.0), ("reduceGbps", 2375.0), ("barrierNs", 69.33),
-          ("finisherNs", 3357.0), ("shuffleStepNs", 0.0),
-          ("streamLatencyNs", 835.8)]
+PARAMS = [("smGbps", 100.0), ("smTflops", 3.356), ("kStepNs", 0.0),
+          ("chunkNs", 1392.0), ("reduceGbps", 1753.0), ("barrierNs", 350.4),
+          ("finisherNs", 4434.0), ("shuffleStepNs", 0.0),
+          ("streamLatencyNs", 963.8), ("l2Gbps", 4415.0),
+          ("oneWarpgroupRate", 0.8159)]
 KEYS = {"smGbps": "sm_gbps", "smTflops": "sm_tflops", "kStepNs": "k_step_ns",
         "chunkNs": "chunk_ns", "reduceGbps": "reduce_gbps",
         "barrierNs": "barrier_ns", "finisherNs": "finisher_ns",
         "shuffleStepNs": "shuffle_step_ns",
-        "streamLatencyNs": "stream_latency_ns"}
+        "streamLatencyNs": "stream_latency_ns", "l2Gbps": "l2_gbps",
+        "oneWarpgroupRate": "one_warpgroup_rate"}
 # SMs per GPC of an H100/H200 SXM (GpuTarget::gpcSms): clusters never
 # straddle GPCs, so 132 / 66 / 30 / 15 / 7 clusters of 1 / 2 / 4 / 8 / 16
 # are co-resident at one CTA per SM (measured on an H100 and an H200).
@@ -91,15 +93,40 @@ def slots(c, ctas_per_sm=1):
     return sum(g * ctas_per_sm // c for g in GPC_SMS) * c
 
 
-def cta_ns(row, p, hbm, active):
-    """estimateCtaNs (lib/Analysis/CostModel.cpp), term for term."""
-    (sm_gbps, sm_tflops, kstep, chunk, red_gbps, barrier, finisher,
-     shuffle_step, stream_latency) = p
+def kernel_ctas(row):
+    """getKernelCtas: m tiles x grid_n x cluster."""
+    return (math.ceil(row["m"] / tile_rows(row)) * row["grid_n"] *
+            row["cluster_n"])
+
+
+def stream_reuse(row):
+    """getStreamReuse: bytes the CTAs stream over the chain's unique bytes."""
     c, bm, bn, bk, bl = (row[k] for k in ("cluster_n", "blk_m", "blk_n",
                                          "blk_k", "blk_l"))
     g = 2 if row["kind"] == "gated_ffn" else 1
-    bw = min(sm_gbps, hbm / active)
-    flops = sm_tflops * 1e3
+    cta = math.ceil(row["k"] / bk) * (bm * bk + bk * bn * g) * 2.0
+    if row.get("cluster_l", 1) > 1:
+        sub = min(bl, SHUFFLE_SUB_TILE)
+        cta += math.ceil(bl / sub) * (c * bn // 64) * 64.0 * sub * 2
+    else:
+        cta += math.ceil(row["l"] / bl) * bn * bl * 2.0
+    a = row["m"] * row["k"] * 2.0
+    if row["workload"].split("-")[0] in CONV_IMAGES:
+        a /= 9
+    unique = (a + row["k"] * row["n"] * g * 2.0 + row["n"] * row["l"] * 2.0 +
+              row["m"] * row["l"] * 2.0)
+    return max(1.0, kernel_ctas(row) * cta / unique)
+
+
+def cta_ns(row, p, hbm, active):
+    """estimateCtaNs (lib/Analysis/CostModel.cpp), term for term."""
+    (sm_gbps, sm_tflops, kstep, chunk, red_gbps, barrier, finisher,
+     shuffle_step, stream_latency, l2_gbps, one_wg) = p
+    c, bm, bn, bk, bl = (row[k] for k in ("cluster_n", "blk_m", "blk_n",
+                                         "blk_k", "blk_l"))
+    g = 2 if row["kind"] == "gated_ffn" else 1
+    bw = min(sm_gbps, l2_gbps / active, hbm * stream_reuse(row) / active)
+    flops = sm_tflops * 1e3 * (one_wg if bm == 64 else 1.0)
     stage = (bm * bk + bk * bn * g) * 2
     mma0 = 2.0 * bm * bn * bk * g / flops
     bw0 = min(bw, row["stages"] * stage / max(stream_latency, 1.0))
@@ -128,7 +155,7 @@ def cta_ns(row, p, hbm, active):
 def predict_ns(row, p, hbm, launch):
     """estimateKernelNs: whole waves of co-resident clusters."""
     c = row["cluster_n"]
-    ctas = math.ceil(row["m"] / tile_rows(row)) * row["grid_n"] * c
+    ctas = kernel_ctas(row)
     s = slots(c, row.get("ctas_per_sm", 1))
     full, tail = divmod(ctas, s)
     t = launch
@@ -244,6 +271,8 @@ class Batch:
                           for k in ("blk_m", "blk_n", "blk_k", "blk_l"))
         g = col(lambda r: 2 if r["kind"] == "gated_ffn" else 1)
         self.ws = col(lambda r: r["grid_n"] > 1)
+        self.reuse = col(stream_reuse)
+        self.bm64 = col(lambda r: r["blk_m"] == 64) > 0
         self.shuffle = col(lambda r: r.get("cluster_l", 1) > 1)
         self.stage = (bm * bk + bk * bn * g) * 2
         self.flops0 = 2.0 * bm * bn * bk * g
@@ -278,9 +307,10 @@ class Batch:
 
     def cta(self, p, hbm, active):
         (sm_gbps, sm_tflops, kstep, chunk, red_gbps, barrier, finisher,
-         shuffle_step, stream_latency) = p
-        bw = np.minimum(sm_gbps, hbm / active)
-        flops = sm_tflops * 1e3
+         shuffle_step, stream_latency, l2_gbps, one_wg) = p
+        bw = np.minimum(np.minimum(sm_gbps, l2_gbps / active),
+                        hbm * self.reuse / active)
+        flops = sm_tflops * 1e3 * np.where(self.bm64, one_wg, 1.0)
         bw0 = np.minimum(bw, self.depth / max(stream_latency, 1.0))
         cta = self.ksteps * (np.maximum(self.stage / bw0,
                                         self.flops0 / flops) + kstep)

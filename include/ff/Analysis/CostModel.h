@@ -126,7 +126,12 @@ Cost estimateCost(const ChainDesc &chain, const Plan &plan,
 double estimateKernelNs(const ChainDesc &chain, const Plan &plan,
                         const Dataflow &flow, const GpuTarget &target);
 
-/// One CTA's time in estimateKernelNs while `active` CTAs share HBM.
+/// Bytes the kernel family streams into its CTAs (every CTA's GEMM0 ring and
+/// D stream) over the chain's unique bytes (A, the weights, the output), at
+/// least 1: how many times the average byte leaves L2 for an SM.
+double getStreamReuse(const ChainDesc &chain, const Plan &plan);
+
+/// One CTA's time in estimateKernelNs while `active` CTAs share HBM and L2.
 double estimateCtaNs(const ChainDesc &chain, const Plan &plan,
                      const GpuTarget &target, int64_t active);
 

@@ -37,21 +37,26 @@ int getDsmIndex(int64_t clusterSize);
 
 /// The measured run-time model of FlashFuser's own kernel family (the
 /// warp-specialised FFN/GEMM kernels of --lower-to-nvvm): constants fitted
-/// on an H200 to 169 timed plans of 13 workloads, both families
-/// (docs/benchmarks/fidelity-h200-s7.csv) by scripts/bench/fit-kernel-model.py;
-/// finisherNs refitted alone to 156 plans of the batched finisher
-/// (fidelity-h200-s9.csv, `--free finisherNs`); the stream cap is held, not
-/// fitted (the HBM share and the ring depth bind first). docs/cost-model.md
-/// §"Kernel-family model" states the formula and why the rest was kept.
+/// on an H100 to 318 timed plans of 40 workloads, both families
+/// (docs/benchmarks/fidelity-h100-s15.csv) by scripts/bench/fit-kernel-model.py
+/// with its choice objective (--objective choice); the stream cap, the HBM
+/// efficiency and the launch cost are held, not fitted. docs/cost-model.md
+/// §"Kernel-family model" states the formula and the fit.
 struct KernelFit {
   double smGbps = 100;          ///< cap on one SM's TMA stream, bytes per ns
   double hbmEfficiency = 0.625; ///< of hbmGbps the family streams in total
-  double smTflops = 2.89;       ///< achieved bf16 wgmma rate of one SM
-  double kStepNs = 226.4;       ///< fixed cost of one mainloop k step
-  double chunkNs = 2212;        ///< fixed cost of one l chunk of GEMM1
-  double reduceGbps = 2375;     ///< aggregate fp32 workspace reductions
-  double barrierNs = 69.33;     ///< per cluster barrier and log2(cluster)
-  double finisherNs = 3357;     ///< workspace count-in and last-arriver cast
+  /// Aggregate L2 -> SM stream rate of the family (bytes per ns): the cap
+  /// on re-read bytes, which the HBM share does not limit.
+  double l2Gbps = 4415;
+  double smTflops = 3.356; ///< achieved bf16 wgmma rate of one SM
+  /// The wgmma rate of a CTA with one consumer warpgroup (blk_m = 64) over
+  /// that of two.
+  double oneWarpgroupRate = 0.8159;
+  double kStepNs = 0;           ///< fixed cost of one mainloop k step
+  double chunkNs = 1392;        ///< fixed cost of one l chunk of GEMM1
+  double reduceGbps = 1753;     ///< aggregate fp32 workspace reductions
+  double barrierNs = 350.4;     ///< per cluster barrier and log2(cluster)
+  double finisherNs = 4434;     ///< workspace count-in and last-arriver cast
   double launchNs = 2000;       ///< back-to-back launch of one kernel
   /// Fixed cost of one 64-row n step of the shuffle family's second GEMM
   /// (a D-only stream through a ring of up to four stages); the fit drives
@@ -60,7 +65,7 @@ struct KernelFit {
   /// Latency one in-flight stage of the mainloop ring covers: S stages of
   /// B bytes stream at most S·B / streamLatencyNs bytes per ns (Little's
   /// law), which is what makes shallow rings slow.
-  double streamLatencyNs = 835.8;
+  double streamLatencyNs = 963.8;
 };
 
 /// One GPU. Integers where the `#dsm.target` attribute holds integers.

@@ -154,8 +154,11 @@ TEST(TargetTest, CalibrationErrors) {
       {R"({"target": "h100-sxm", "kernel": 3})", "'kernel' is not an object"},
       {R"({"target": "h100-sxm", "kernel": {"k_step": 1}})",
        "kernel.k_step is not a kernel-model constant"},
-      {R"({"target": "h100-sxm", "kernel": {"k_step_ns": 0}})",
-       "kernel.k_step_ns must be a positive number"},
+      {R"({"target": "h100-sxm", "kernel": {"chunk_ns": 0}})",
+       "kernel.chunk_ns must be a positive number"},
+      // Fixed per-step costs may be zero (the fit drives k_step_ns there).
+      {R"({"target": "h100-sxm", "kernel": {"k_step_ns": -1}})",
+       "kernel.k_step_ns must be a non-negative number"},
       {R"({"target": "h100-sxm", "kernel": {"hbm_efficiency": 1.5}})",
        "kernel.hbm_efficiency must be a number in (0, 1]"},
       {R"({"target": "h100-sxm", "kernel": {"chunk_ns": 5}, "dsm": []})",

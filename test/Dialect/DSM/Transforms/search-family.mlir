@@ -16,14 +16,14 @@
 // BAD: for the --family option: Cannot find option named 'bogus'!
 
 // G4 (GPT-2 small FFN, M = 128, N = 3072, K = L = 768): the shuffle family
-// wins, so any and shuffle record the same plan (L / c = 768 / 2 = 384);
+// wins, so any and shuffle record the same plan (L / c = 768 / 4 = 192);
 // reduce-scatter records its best plan, 4 CTAs along n.
 // ANY-LABEL: func.func @g4(
-// ANY: schedule = #dsm.schedule<cluster = [1, 2, 1, 2], block = [64, 128, 64, 384], grid = [2, 12, 1, 1], order = [m, n, l, k], spatial = [m, n, l], residency = [dsm], collectives = [shuffle, inter_cluster_reduce], stages = 4, cost_ns = {{[0-9]+}}>
+// ANY: schedule = #dsm.schedule<cluster = [1, 4, 1, 4], block = [64, 64, 64, 192], grid = [2, 12, 1, 1], order = [m, n, l, k], spatial = [m, n, l], residency = [dsm], collectives = [shuffle, inter_cluster_reduce], stages = 4, cost_ns = {{[0-9]+}}>
 // RS-LABEL: func.func @g4(
 // RS: schedule = #dsm.schedule<cluster = [1, 4, 1, 1], block = [64, 64, 64, 256], grid = [2, 12, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [reduce_scatter, inter_cluster_reduce], stages = 3, cost_ns = {{[0-9]+}}>
 // SHUF-LABEL: func.func @g4(
-// SHUF: schedule = #dsm.schedule<cluster = [1, 2, 1, 2], block = [64, 128, 64, 384], grid = [2, 12, 1, 1], order = [m, n, l, k], spatial = [m, n, l], residency = [dsm], collectives = [shuffle, inter_cluster_reduce], stages = 4, cost_ns = {{[0-9]+}}>
+// SHUF: schedule = #dsm.schedule<cluster = [1, 4, 1, 4], block = [64, 64, 64, 192], grid = [2, 12, 1, 1], order = [m, n, l, k], spatial = [m, n, l], residency = [dsm], collectives = [shuffle, inter_cluster_reduce], stages = 4, cost_ns = {{[0-9]+}}>
 
 func.func @g4(%a: tensor<128x768xbf16>, %b: tensor<768x3072xbf16>, %d: tensor<3072x768xbf16>) -> tensor<128x768xbf16> {
   %e = dsm.fused_chain ffn (%a, %b, %d)
@@ -57,13 +57,14 @@ func.func @g4(%a: tensor<128x768xbf16>, %b: tensor<768x3072xbf16>, %d: tensor<30
 // G3 (M = 128, N = 512, K = 416, L = 256): the reduce-scatter family wins
 // (one cluster of 8 along n holds all of N: no inter_cluster_reduce), so any
 // and reduce-scatter record the same plan; shuffle records its best plan,
-// pairs along n and l (L / c = 256 / 2 = 128) over 4 clusters along n.
+// one cluster of 4 along n and l (L / c = 256 / 4 = 64) that holds all of N
+// (no inter_cluster_reduce either).
 // ANY-LABEL: func.func @g3(
 // ANY: schedule = #dsm.schedule<cluster = [1, 8, 1, 1], block = [64, 64, 64, 256], grid = [2, 1, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [reduce_scatter], stages = 3, cost_ns = {{[0-9]+}}>
 // RS-LABEL: func.func @g3(
 // RS: schedule = #dsm.schedule<cluster = [1, 8, 1, 1], block = [64, 64, 64, 256], grid = [2, 1, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [reduce_scatter], stages = 3, cost_ns = {{[0-9]+}}>
 // SHUF-LABEL: func.func @g3(
-// SHUF: schedule = #dsm.schedule<cluster = [1, 2, 1, 2], block = [64, 64, 64, 128], grid = [2, 4, 1, 1], order = [m, n, l, k], spatial = [m, n, l], residency = [dsm], collectives = [shuffle, inter_cluster_reduce], stages = 4, cost_ns = {{[0-9]+}}>
+// SHUF: schedule = #dsm.schedule<cluster = [1, 4, 1, 4], block = [64, 128, 64, 64], grid = [2, 1, 1, 1], order = [m, n, l, k], spatial = [m, n, l], residency = [dsm], collectives = [shuffle], stages = 4, cost_ns = {{[0-9]+}}>
 
 func.func @g3(%a: tensor<128x416xbf16>, %b: tensor<416x512xbf16>, %d: tensor<512x256xbf16>) -> tensor<128x256xbf16> {
   %e = dsm.fused_chain ffn (%a, %b, %d)

@@ -8,14 +8,16 @@
 // --dsm-search options on G4 (GPT-2 small, M = 128, N = 3072, K = L = 768).
 
 // By default the chosen plan is the best lowerable one (by the measured
-// kernel-family model): for G4 a shuffle-family plan (cls_l = cls_n = 2,
-// block[3] = L / 2; 12 clusters along n sum E with inter_cluster_reduce).
+// kernel-family model): for G4 a shuffle-family plan (cls_l = cls_n = 4,
+// block[3] = L / 4; 12 clusters along n sum E with inter_cluster_reduce).
 // DEFAULT: module attributes {dsm.target = #dsm.target<name = "h100-sxm", chip = "sm_90a", sms = 132,
 // DEFAULT-SAME: dsm_gbps = [3300, 3100, 3000, 2900], dsm_latency = [190, 200, 240, 280]
-// DEFAULT: schedule = #dsm.schedule<cluster = [1, 2, 1, 2], block = [64, 128, 64, 384], grid = [2, 12, 1, 1], order = [m, n, l, k], spatial = [m, n, l], residency = [dsm], collectives = [shuffle, inter_cluster_reduce]
+// DEFAULT: schedule = #dsm.schedule<cluster = [1, 4, 1, 4], block = [64, 64, 64, 192], grid = [2, 12, 1, 1], order = [m, n, l, k], spatial = [m, n, l], residency = [dsm], collectives = [shuffle, inter_cluster_reduce]
 
-// Without the lowerable restriction the best plan of the full space
-// shuffles C through DSM: L is split inside the cluster (the Fig. 7 pattern).
+// Without the lowerable restriction the best plan of the full space (ranked
+// by the analytical model) shuffles C through DSM: L is split inside the
+// cluster (the Fig. 7 pattern), as in the lowerable plan, but with 128-wide k
+// steps, which the kernels (64-wide k steps) do not lower.
 // FULL: schedule = #dsm.schedule<cluster = [1, 4, 1, 4], block = [64, 64, 128, 192], grid = [2, 12, 1, 1], order = [m, n, l, k], spatial = [m, n, l], residency = [dsm], collectives = [shuffle, inter_cluster_reduce]
 
 // PCIE: module attributes {dsm.target = #dsm.target<name = "h100-pcie", chip = "sm_90a", sms = 114,
