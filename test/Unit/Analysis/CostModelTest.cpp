@@ -275,9 +275,9 @@ TEST(CostModelTest, CalibrationMovesTheCost) {
 } // namespace
 
 TEST(CostModelTest, KernelFamilyModelHandComputed) {
-  // estimateKernelNs restated by hand with the target's KernelFit (the H200
-  // fit: per-SM stream, wgmma rate, per-k-step cost, per-chunk cost,
-  // reduction throughput, barrier, finisher, launch).
+  // estimateKernelNs restated by hand with the target's KernelFit (the
+  // fitted defaults: per-SM stream, wgmma rate, per-k-step cost, per-chunk
+  // cost, reduction throughput, barrier, finisher, launch).
   GpuTarget t = llvm::cantFail(lookupTarget("h200"));
   const KernelFit &c = t.kernel;
   const double flops = c.smTflops * 1e3; // per ns
@@ -351,6 +351,46 @@ TEST(CostModelTest, KernelFamilyModelHandComputed) {
                   estimateCtaNs(big, r, t, 124),
               1e-6);
   EXPECT_GT(estimateCtaNs(big, r, t, 132), estimateCtaNs(big, r, t, 124));
+}
+
+TEST(CostModelTest, StreamReuseByHand) {
+  // M = 256, N = 1024, K = 512, L = 256; clusters of 4 along n, blocks of
+  // 128x128x64x128, 2 x 2 clusters: 16 CTAs. Each streams 8 k steps of
+  // (128*64 + 64*128) * 2 B and 2 D chunks of 128*128*2 B: 327680 B. The
+  // chain holds A 262144 + B 1048576 + D 524288 + E 131072 = 1966080 B.
+  ChainDesc chain = ffn(256, 1024, 512, 256);
+  Plan p = makePlan({1, 4, 1, 1}, {128, 128, 64, 128}, {2, 2, 1, 1}, kMN);
+  EXPECT_NEAR(getStreamReuse(chain, p), 16 * 327680.0 / 1966080, 1e-9);
+  // A 3x3 convolution's A is im2col of an image 9x smaller (K = 9 C).
+  ChainDesc conv = chain;
+  conv.k = 9 * 64;
+  conv.convH = conv.convW = 16;
+  double cta = 9 * (128 * 64 + 64 * 128) * 2.0 + 2 * 128 * 128 * 2.0;
+  double unique = 256.0 * 576 * 2 / 9 + 576.0 * 1024 * 2 + 1024.0 * 256 * 2 +
+                  256.0 * 256 * 2;
+  EXPECT_NEAR(getStreamReuse(conv, p), 16 * cta / unique, 1e-9);
+  // One CTA streaming a chain it reads once: never below 1.
+  ChainDesc one = ffn(128, 256, 256, 256);
+  Plan q = makePlan({1, 1, 1, 1}, {128, 256, 64, 128}, {1, 1, 1, 1}, kMN);
+  EXPECT_DOUBLE_EQ(getStreamReuse(one, q), 1.0);
+  // The re-reads lift the per-CTA HBM share. N = 512: one cluster along n
+  // (no workspace), 8 CTAs re-reading a 1179648-byte chain 2.22 times. At
+  // 40 active CTAs the plain share would be 3350 x 0.625 / 40 = 52 B/ns;
+  // with the re-reads it is 116, and the L2's 4415 / 40 = 110, so the
+  // per-SM stream cap (100) still binds: the same CTA time as alone.
+  ChainDesc narrow = ffn(256, 512, 512, 256);
+  Plan r = makePlan({1, 4, 1, 1}, {128, 128, 64, 128}, {2, 1, 1, 1}, kMN);
+  EXPECT_NEAR(getStreamReuse(narrow, r), 8 * 327680.0 / 1179648, 1e-9);
+  GpuTarget t = llvm::cantFail(lookupTarget("h100-sxm"));
+  const KernelFit &k = t.kernel;
+  ASSERT_LT(t.hbmGbps * k.hbmEfficiency / 40, k.smGbps);
+  ASSERT_GT(t.hbmGbps * k.hbmEfficiency * getStreamReuse(narrow, r) / 40,
+            k.smGbps);
+  ASSERT_GT(k.l2Gbps / 40, k.smGbps);
+  EXPECT_NEAR(estimateCtaNs(narrow, r, t, 40), estimateCtaNs(narrow, r, t, 1),
+              1e-9);
+  // At 132 the L2 share (33 B/ns) binds: slower.
+  EXPECT_GT(estimateCtaNs(narrow, r, t, 132), estimateCtaNs(narrow, r, t, 1));
 }
 
 TEST(CostModelTest, ConvolutionTilesAreImageRows) {
