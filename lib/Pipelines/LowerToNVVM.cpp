@@ -32,6 +32,7 @@ void ff::buildLowerToNVVMPipeline(OpPassManager &pm,
   materialize.workspaceBulkReduce = options.workspaceBulkReduce;
   materialize.shufflePush = options.shufflePush;
   materialize.reducePush = options.reducePush;
+  materialize.lateDStages = options.lateDStages;
   materialize.selfCleaningMaxKiB = options.selfCleaningMaxKiB;
   materialize.rasterGroupM = options.rasterGroupM;
   materialize.persistentGemm = options.persistentGemm;

@@ -72,6 +72,12 @@ struct LowerToNVVMOptions : public PassPipelineOptions<LowerToNVVMOptions> {
                      "peers' mbarriers where its scratch fits (false: a "
                      "pull)"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> lateDStages{
+      *this, "late-d-stages",
+      llvm::cl::desc("Forwarded to --dsm-materialize: shuffle-family D "
+                     "rings of two stages get up to two more over the dead "
+                     "main-loop ring (false: two stages)"),
+      llvm::cl::init(true)};
   PassOptions::Option<int64_t> rasterGroupM{
       *this, "raster-group-m",
       llvm::cl::desc("Forwarded to --dsm-materialize: GEMM kernels walk "

@@ -212,6 +212,16 @@ private:
     clusterSync();
     clusterSync();
   }
+  /// Shared offset of D ring slot `slot`: the shuffle family's late slots
+  /// (KernelPlan::smemDLate) lie over the dead main-loop ring.
+  Value dSlotBase(Value slot) {
+    Value own = add(mul(slot, p.dStageBytes), p.smemD);
+    if (p.dStages == p.dOwnStages)
+      return own;
+    Value late = add(mul(add(slot, -p.dOwnStages), p.dStageBytes), p.smemDLate);
+    return arith::SelectOp::create(b, loc, ult(slot, cst(p.dOwnStages)), own,
+                                   late);
+  }
   void waitParity(Value group, Value slot, Value phase) {
     nvgpu::MBarrierTryWaitParityOp::create(b, loc, group, phase, ticks, slot);
   }
@@ -1326,8 +1336,11 @@ void KernelEmitter::emitShuffleProducer() {
   // the producer issued lands before a consumer retires its step.
   if (p.shufflePush)
     ClusterArriveOp::create(b, loc, UnitAttr());
+  // Before the exchange's cluster barrier only the slots at smemD: the late
+  // ones lie over the main-loop ring, dead once every consumer of the
+  // cluster has arrived.
   int64_t total = p.lTiles() * p.gatheredSteps();
-  int64_t pre = std::min(p.dStages, total);
+  int64_t pre = std::min(p.dOwnStages, total);
   forLoop(cst(0), cst(total), cst(1), [&](Value it) {
     if (pre < total)
       ifThen(eq(it, pre), [&] { shuffleClusterSyncs(); });
@@ -1336,7 +1349,7 @@ void KernelEmitter::emitShuffleProducer() {
     leaderOnly(wgLeader, [&] {
       nvgpu::MBarrierArriveExpectTxOp::create(b, loc, dfull, cst(p.dStageBytes),
                                               slot, Value());
-      Value base = add(mul(slot, p.dStageBytes), p.smemD);
+      Value base = dSlotBase(slot);
       // Second-GEMM step `it`: n step it mod T of l sub-tile it / T.
       int64_t steps = p.gatheredSteps();
       Value nRow =
@@ -1412,7 +1425,7 @@ void KernelEmitter::emitShuffleConsumer(ArrayRef<Value> accs) {
       Value it = add(first, t);
       Value slot = ring(it);
       waitParity(dfull, slot, parity(it, p.dStages));
-      Value dBase = add(mul(slot, p.dStageBytes), p.smemD);
+      Value dBase = dSlotBase(slot);
       Value descC = descriptor(add(cBase, mul(t, p.bm * 128)), 16, 1024);
       // K-major D: subL rows of 128 B (like C); row-major D: 64-wide l
       // chunks of 64 n rows (MN-major, LBO = one chunk).

@@ -649,8 +649,21 @@ FailureOr<KernelPlan> mlir::dsm::planKernel(FusedChainOp op,
     int64_t end = plan.smemD + plan.dStages * plan.dStageBytes + 16;
     if (alignUp(end, 1024) > kMaxDynamicSmemBytes)
       plan.dStages = 2;
+    plan.dOwnStages = plan.dStages;
     plan.smemFlag = plan.smemD + plan.dStages * plan.dStageBytes;
     off = plan.smemFlag + 16;
+    // Two D stages starve the second GEMM (T4-k768-m4096 spent 23 % of its
+    // consumer samples waiting on D): up to two more lie over the main-loop
+    // ring past the act(C) regions, filled once the ring is dead.
+    int64_t ringEnd = plan.smemB + plan.stages * plan.bStageBytes;
+    int64_t late = alignUp((plan.clusterN + 1) * cTile, 1024);
+    int64_t lateSlots = std::min<int64_t>(4 - plan.dStages,
+                                          std::max<int64_t>(0, ringEnd - late) /
+                                              plan.dStageBytes);
+    if (lateSlots > 0) {
+      plan.smemDLate = late;
+      plan.dStages += lateSlots;
+    }
   } else if (plan.clusterK > 1) {
     // Split K: the fp32 tile every rank publishes goes over the stage ring
     // (dead once both consumer warpgroups have retired their main loops: a

@@ -92,6 +92,12 @@ struct KernelPlan {
   int64_t subL = 0;
   /// Depth of the D ring (FFN kinds).
   int64_t dStages = 2;
+  /// Shuffle family: slots [0, dOwnStages) of the D ring lie at smemD; the
+  /// rest at smemDLate over the main-loop ring, which is dead once the
+  /// exchange's cluster barrier has passed (the producer fills them only
+  /// after it). dOwnStages = dStages when every slot is at smemD.
+  int64_t dOwnStages = 2;
+  int64_t smemDLate = 0;
   /// Testing only: drop the barrier between the workspace finisher's flag
   /// write and its reads (a race for compute-sanitizer to find).
   bool testOmitBarrier = false;

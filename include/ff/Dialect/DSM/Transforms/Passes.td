@@ -181,6 +181,11 @@ def DSMMaterialize : Pass<"dsm-materialize", "ModuleOp"> {
            "sum in rank order, as the pull's) where the scratch fits in "
            "shared memory; false: a pull (ld.shared::cluster between two "
            "cluster barriers)">,
+    Option<"lateDStages", "late-d-stages", "bool", "true",
+           "Shuffle-family plans whose D ring gets only two stages beside a "
+           "full main-loop ring take up to two more over the main-loop ring, "
+           "past the act(C) regions, once the exchange's cluster barrier has "
+           "passed (false: two stages)">,
     Option<"rasterGroupM", "raster-group-m", "int64_t", "16",
            "GEMM kernels: consecutive clusters cover groups of this many m "
            "tiles, m fastest (L2 reuse of B across a wave); 0 or 1: "
