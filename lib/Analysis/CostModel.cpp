@@ -416,36 +416,36 @@ static int64_t getKernelCtas(const ChainDesc &chain, const Plan &plan) {
          plan.cls(Dim::n) * plan.cls(Dim::k);
 }
 
+/// The shuffle family's second GEMM: 64-row n steps of D per CTA, in l
+/// sub-tiles of `sub` columns.
+static int64_t getShuffleSubTile(const Plan &plan) {
+  return std::min<int64_t>(plan.blk(Dim::l), kShuffleSubTile);
+}
+static int64_t getShuffleSteps(const Plan &plan) {
+  return ceilDiv(plan.blk(Dim::l), getShuffleSubTile(plan)) *
+         (plan.cls(Dim::n) * plan.blk(Dim::n) / 64);
+}
+
 double mlir::ff::getStreamReuse(const ChainDesc &chain, const Plan &plan) {
+  if (!chain.hasSecondGemm())
+    return 1;
   const double b = getByteWidth(chain.dtype);
   const int64_t g = chain.getNumUpProjections();
-  const int64_t c = plan.cls(Dim::n);
+  const int64_t m = std::max<int64_t>(chain.m, 1);
   const int64_t bm = plan.blk(Dim::m), bn = plan.blk(Dim::n);
-  const bool splitK = !chain.hasSecondGemm() && plan.cls(Dim::k) > 1;
-  const int64_t bk = splitK ? 64 : plan.blk(Dim::k);
-  const int64_t kSteps = splitK
-                             ? ceilDiv(ceilDiv(chain.k, bk), plan.cls(Dim::k))
-                             : ceilDiv(chain.k, bk);
+  const int64_t bk = plan.blk(Dim::k), bl = plan.blk(Dim::l);
   // What one CTA streams: its GEMM0 ring, then D (the second GEMM).
-  double cta = kSteps * double(bm * bk + bk * bn * g) * b;
-  if (chain.hasSecondGemm()) {
-    const int64_t bl = plan.blk(Dim::l);
-    if (plan.isShuffleFamily()) {
-      const int64_t sub = std::min<int64_t>(bl, kShuffleSubTile);
-      cta += ceilDiv(bl, sub) * (c * bn / 64) * 64.0 * sub * b;
-    } else {
-      cta += ceilDiv(chain.l, bl) * double(bn * bl) * b;
-    }
-  }
+  double cta = ceilDiv(chain.k, bk) * double(bm * bk + bk * bn * g) * b;
+  cta += plan.isShuffleFamily()
+             ? getShuffleSteps(plan) * 64.0 * getShuffleSubTile(plan) * b
+             : ceilDiv(chain.l, bl) * double(bn * bl) * b;
   // What the chain holds: A (a 3x3 convolution's A is im2col of an image
   // 9x smaller), the weights and the output.
-  double a = double(std::max<int64_t>(chain.m, 1)) * chain.k * b;
+  double a = double(m) * chain.k * b;
   if (chain.convW)
     a /= 9;
-  double unique = a + double(chain.k) * chain.n * g * b;
-  unique += chain.hasSecondGemm()
-                ? double(chain.n) * chain.l * b + double(chain.m) * chain.l * b
-                : double(chain.m) * chain.n * b;
+  const double unique = a + double(chain.k) * chain.n * g * b +
+                        double(chain.n) * chain.l * b + double(m) * chain.l * b;
   return std::max(1.0, getKernelCtas(chain, plan) * cta / unique);
 }
 
@@ -505,14 +505,11 @@ double mlir::ff::estimateCtaNs(const ChainDesc &chain, const Plan &plan,
   // Single GEMMs keep the plain HBM share: the fit that set l2Gbps has no
   // GEMM in it, and its split-K choices measured slower under the reuse
   // term (GEMM-4096 at M = 16: 14.8 -> 18.5 us).
-  const double reuse =
-      chain.hasSecondGemm() ? getStreamReuse(chain, plan) : 1.0;
-  const double l2Share = chain.hasSecondGemm()
-                             ? k.l2Gbps / double(active)
-                             : std::numeric_limits<double>::infinity();
-  const double bw =
-      std::min({k.smGbps, l2Share,
-                target.hbmGbps * k.hbmEfficiency * reuse / double(active)});
+  const double hbmShare = target.hbmGbps * k.hbmEfficiency / double(active);
+  const double bw = chain.hasSecondGemm()
+                        ? std::min({k.smGbps, k.l2Gbps / double(active),
+                                    hbmShare * getStreamReuse(chain, plan)})
+                        : std::min(k.smGbps, hbmShare);
   // One consumer warpgroup (64-row tiles) issues its wgmmas alone.
   const double flopsPerNs =
       k.smTflops * 1e3 * (bm == 64 ? k.oneWarpgroupRate : 1.0);
@@ -547,14 +544,14 @@ double mlir::ff::estimateCtaNs(const ChainDesc &chain, const Plan &plan,
     // every 64-row n step of D for each l sub-tile streams its bytes (or
     // runs its wgmmas) plus a fixed hand-off; each sub-tile is reduced from
     // registers into the workspace.
-    const int64_t sub = std::min<int64_t>(bl, kShuffleSubTile);
+    const int64_t sub = getShuffleSubTile(plan);
     const double dsmPerSm = double(target.getDsmGbps(c)) / target.sms;
     cta += (c - 1) * bm * bn * b / dsmPerSm +
            2 * k.barrierNs * std::log2(double(c));
     const double dStep = 64.0 * sub * b;
     const double mma1 = 2.0 * bm * sub * 64 / flopsPerNs;
-    const int64_t steps = ceilDiv(bl, sub) * (c * bn / 64);
-    cta += steps * (std::max(dStep / bw, mma1) + k.shuffleStepNs);
+    cta +=
+        getShuffleSteps(plan) * (std::max(dStep / bw, mma1) + k.shuffleStepNs);
     if (workspace)
       cta += bm * double(bl) * 4.0 * active / k.reduceGbps;
   } else {

@@ -379,10 +379,8 @@ void DSMMaterializePass::runOnOperation() {
       if (workspaceBulkReduce)
         plan->bulkCols = plan->chooseBulkCols();
       plan->shufflePush = shufflePush && plan->shuffle;
-      if (!lateDStages) {
-        plan->dStages = plan->dOwnStages;
-        plan->smemDLate = 0;
-      }
+      if (!lateDStages)
+        plan->useOwnDStagesOnly();
       if (reducePush && plan->canReducePush())
         plan->useReducePush();
       if (testOmitBarrier && !plan->needsWorkspace) {

@@ -98,6 +98,11 @@ struct KernelPlan {
   /// after it). dOwnStages = dStages when every slot is at smemD.
   int64_t dOwnStages = 2;
   int64_t smemDLate = 0;
+  /// --dsm-materialize=late-d-stages=false: only the slots at smemD.
+  void useOwnDStagesOnly() {
+    dStages = dOwnStages;
+    smemDLate = 0;
+  }
   /// Testing only: drop the barrier between the workspace finisher's flag
   /// write and its reads (a race for compute-sanitizer to find).
   bool testOmitBarrier = false;
