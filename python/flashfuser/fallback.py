@@ -16,6 +16,7 @@ without it.
 
 from __future__ import annotations
 
+import math
 import statistics
 import warnings
 from dataclasses import dataclass
@@ -381,10 +382,10 @@ Timer = Callable[[Callable[[], object], int, int], float]
 
 
 def event_timer(stream) -> Timer:
-    """Median milliseconds of fn() on `stream` (a torch.cuda.Stream), CUDA
-    events around each run and a synchronize after it, like
-    scripts/bench/bench.py: a run's time includes its host launch path,
-    which for small chains is most of it."""
+    """Median milliseconds of fn() on `stream` (a torch.cuda.Stream), timed
+    as scripts/bench/bench.py times (see _median_event_ms): a run's time
+    includes its host launch path where the GPU waits for it, which for
+    small chains is most of it."""
     def timer(fn, warmup, reps):
         for _ in range(warmup):
             fn()
@@ -395,18 +396,18 @@ def event_timer(stream) -> Timer:
 
 def _median_event_ms(stream, fn, reps) -> float:
     """Median over `reps` runs of fn() between two CUDA events recorded on
-    `stream`, synchronizing after each run."""
+    `stream`, all runs queued before one synchronize (as
+    triton.testing.do_bench): the GPU's time per run in steady state, not
+    the latency of a launch onto an idle GPU."""
     import torch
-    times = []
-    for _ in range(reps):
-        start = torch.cuda.Event(enable_timing=True)
-        end = torch.cuda.Event(enable_timing=True)
+    events = [(torch.cuda.Event(enable_timing=True),
+               torch.cuda.Event(enable_timing=True)) for _ in range(reps)]
+    for start, end in events:
         start.record(stream)
         fn()
         end.record(stream)
-        end.synchronize()
-        times.append(start.elapsed_time(end))
-    return statistics.median(times)
+    stream.synchronize()
+    return statistics.median(s.elapsed_time(e) for s, e in events)
 
 
 def _capture_begin(graph):
@@ -419,37 +420,68 @@ def _capture_begin(graph):
         graph.capture_begin()
 
 
+# A graph replay costs the host several microseconds to launch (~9.5 on the
+# H100 hosts), more than small chains take on the GPU: back-to-back replays
+# of a one-call graph would time the host, the same for both paths. Graphs
+# of several back-to-back calls, at least _GRAPH_SPAN_MS of GPU work, time
+# the GPU's work per call instead, as inside a model's forward graph.
+_GRAPH_SPAN_MS = 0.2
+_GRAPH_MAX_COPIES = 32
+
+
 def graph_timer(stream) -> Timer:
-    """Median milliseconds of one replay of fn() captured in a CUDA graph:
-    on a side stream that first waits for `stream`, `warmup` eager runs,
-    one capture into its own torch.cuda.CUDAGraph (a private memory pool),
-    `warmup` untimed replays, then `reps` replays with CUDA events around
-    each and a synchronize after it, like scripts/bench/bench.py's graph
-    baselines: no host launch path, only the graph launch. fn must launch
-    on the current stream. `stream` waits for the side stream afterwards,
-    and the graph (with its pool) is freed, also when capturing fails."""
+    """Median milliseconds per call of fn() inside a CUDA graph: on a side
+    stream that first waits for `stream`, `warmup` eager runs, one capture
+    of one call into its own torch.cuda.CUDAGraph (a private memory pool)
+    and `warmup` untimed replays; when a replay takes less than
+    _GRAPH_SPAN_MS, a graph of as many back-to-back calls as fill it
+    replaces it (at most _GRAPH_MAX_COPIES). Then `reps` queued replays
+    with CUDA events around each, divided by the calls per graph, like
+    scripts/bench/bench.py's hot graph baselines: the GPU's time per call,
+    no host launch path. fn must launch on the current stream. `stream`
+    waits for the side stream afterwards, and the graphs (with their pools)
+    are freed, also when capturing fails."""
     import torch
+
+    def capture(fn, copies):
+        graph = torch.cuda.CUDAGraph()
+        try:
+            _capture_begin(graph)
+            try:
+                for _ in range(copies):
+                    fn()
+            finally:
+                graph.capture_end()
+        except BaseException:
+            graph.reset()
+            raise
+        return graph
 
     def timer(fn, warmup, reps):
         side = torch.cuda.Stream(device=stream.device)
         side.wait_stream(stream)
-        graph = torch.cuda.CUDAGraph()
+        graphs = []
         try:
             with torch.cuda.stream(side):
                 for _ in range(warmup):
                     fn()
-                _capture_begin(graph)
-                try:
-                    fn()
-                finally:
-                    graph.capture_end()
+                graphs.append(capture(fn, 1))
                 for _ in range(warmup):
-                    graph.replay()
+                    graphs[-1].replay()
                 side.synchronize()
-                return _median_event_ms(side, graph.replay, reps)
+                one = _median_event_ms(side, graphs[-1].replay, 3)
+                copies = max(1, min(_GRAPH_MAX_COPIES,
+                                    math.ceil(_GRAPH_SPAN_MS / max(one, 1e-6))))
+                if copies > 1:
+                    graphs.append(capture(fn, copies))
+                    graphs[-1].replay()
+                    side.synchronize()
+                return _median_event_ms(side, graphs[-1].replay,
+                                        reps) / copies
         finally:
             stream.wait_stream(side)
-            graph.reset()
+            for g in graphs:
+                g.reset()
     return timer
 
 

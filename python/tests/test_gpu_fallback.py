@@ -348,5 +348,29 @@ class KernelFallbackTest(Case):
         self.assertClose(out, ref, "unfused on a side stream")
 
 
+    def test_graph_timer_fills_short_graphs_with_calls(self):
+        # Python runs fn only eagerly and while capturing: 3 warm-ups, the
+        # one-call capture, then a capture of several calls when one replay
+        # is shorter than the graph span; a long call keeps its one-call
+        # graph. Both timings are per call and positive.
+        from flashfuser.fallback import _GRAPH_MAX_COPIES, graph_timer
+        t = self.torch
+        timer = graph_timer(t.cuda.current_stream())
+        for n, short in ((64, True), (16384, False)):
+            a = self.rand(n, n)
+            calls = []
+
+            def fn():
+                calls.append(1)
+                a.mul_(1)
+            ms = timer(fn, 3, 5)
+            self.assertGreater(ms, 0)
+            if short:
+                self.assertGreater(len(calls), 5)
+                self.assertLessEqual(len(calls), 4 + _GRAPH_MAX_COPIES)
+            else:
+                self.assertEqual(len(calls), 4)
+
+
 if __name__ == "__main__":
     unittest.main()
