@@ -190,7 +190,7 @@ Dataflow mlir::ff::analyzeDataflow(const ChainDesc &chain, const Plan &plan,
 
   const int64_t regsPerCta =
       128 * f.consumerWarpgroups * f.regsPerThread + 128 * kProducerRegs;
-  f.ctasPerSm = std::min({target.smemPerSm / std::max<int64_t>(f.smemBytes, 1),
+  f.ctasPerSm = std::min({target.getCtasPerSmBySmem(f.smemBytes),
                           target.regsPerSm / regsPerCta,
                           target.maxThreadsPerSm / f.threadsPerCta});
   if (f.ctasPerSm < 1) {
@@ -518,10 +518,13 @@ double mlir::ff::estimateCtaNs(const ChainDesc &chain, const Plan &plan,
   // wgmmas, plus a fixed hand-off cost (full/empty barriers, TMA latency).
   const double stage = (bm * bk + bk * bn * g) * b;
   const double mma0 = 2.0 * bm * bn * bk * g / flopsPerNs;
-  // The ring holds `stages` loads in flight: below smGbps · streamLatencyNs
-  // bytes the stream is latency-bound (Little's law).
+  // While the consumers hold one stage of the ring the others load: below
+  // smGbps · streamLatencyNs bytes in flight the stream is latency-bound
+  // (Little's law). Counting all `stages` priced 2-stage rings like 4-stage
+  // ones where they measured up to 27 % slower (S2, S8 on an H100).
+  const double inFlight = std::max<int64_t>(plan.stages - 1, 1);
   const double bw0 =
-      std::min(bw, plan.stages * stage / std::max(k.streamLatencyNs, 1.0));
+      std::min(bw, inFlight * stage / std::max(k.streamLatencyNs, 1.0));
   double cta = kSteps * (std::max(stage / bw0, mma0) + k.kStepNs);
   if (splitK) {
     // The cluster reduce-scatters its fp32 tiles (c - 1 slices per rank
@@ -566,8 +569,20 @@ double mlir::ff::estimateCtaNs(const ChainDesc &chain, const Plan &plan,
     cta += ceilDiv(chain.l, bl) *
            (std::max(dChunk / bw, mma1 + reduce) + k.chunkNs + sync);
   }
-  if (workspace)
-    cta += k.finisherNs;
+  if (workspace) {
+    // The last arriver reads back the fp32 sums of the columns its rank
+    // owns, for the tile's valid rows only, a few loads in flight per
+    // thread: latency-bound, so its time grows with those bytes (G7's
+    // profile: 17 % of the consumer warps' samples, docs/validation.md).
+    // Without this term the model preferred plans with wider per-rank
+    // slices and fewer clusters (G9's choice measured 1.30x the fastest).
+    const int64_t rows =
+        std::min(chain.getMTileRows(bm), std::max<int64_t>(chain.m, 1));
+    const double owned = plan.isShuffleFamily()
+                             ? double(bl)
+                             : ceilDiv(chain.l, bl) * double(bl) / c;
+    cta += k.finisherNs + rows * owned * 4.0 / k.finisherGbps;
+  }
   // Deterministic planes: the last arriver reads every cluster's plane of
   // the L / c columns it owns (both families), not one summed tile (not
   // yet measured: the extra reads at the per-SM stream rate).

@@ -239,10 +239,13 @@ SearchResult mlir::ff::searchChain(const ChainDesc &chain,
           options.kernelSmemBytes(cand.plan, cand.flow);
       cand.lowerable = smem.has_value();
       if (smem)
+        // The kernel's dynamic bytes, its static ones (smemReserved) and
+        // the driver's per-CTA reserve: without the reserve, 2 x 115712
+        // dynamic bytes counted as two CTAs per SM where the driver fits
+        // one (ncu on an H100: S3's 4 x 4 plan ran 2.6 waves, not 1.3).
         kernelFlow.ctasPerSm = std::min<int64_t>(
             kernelFlow.ctasPerSm,
-            target.smemPerSm / std::max<int64_t>(*smem + target.smemReserved,
-                                                 1));
+            target.getCtasPerSmBySmem(*smem + target.smemReserved));
     }
     ++st.evaluated;
     if (cand.lowerable) {

@@ -232,6 +232,7 @@ llvm::Error mlir::ff::applyCalibration(GpuTarget &target,
                   {"reduce_gbps", &kernel.reduceGbps, false},
                   {"barrier_ns", &kernel.barrierNs, false, true},
                   {"finisher_ns", &kernel.finisherNs, false},
+                  {"finisher_gbps", &kernel.finisherGbps, false},
                   {"launch_ns", &kernel.launchNs, false},
                   {"shuffle_step_ns", &kernel.shuffleStepNs, false, true},
                   {"stream_latency_ns", &kernel.streamLatencyNs, false}};

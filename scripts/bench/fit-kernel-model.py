@@ -70,16 +70,17 @@ def tile_rows(row):
 # these (a zero from 1, the search runs on logarithms); --check-mirror
 # compares the C++ model with this one at exactly these values.
 PARAMS = [("smGbps", 100.0), ("smTflops", 3.356), ("kStepNs", 0.0),
-          ("chunkNs", 1392.0), ("reduceGbps", 1753.0), ("barrierNs", 350.4),
-          ("finisherNs", 4434.0), ("shuffleStepNs", 0.0),
-          ("streamLatencyNs", 963.8), ("l2Gbps", 4415.0),
-          ("oneWarpgroupRate", 0.8159)]
+          ("chunkNs", 1873.0), ("reduceGbps", 7247.0), ("barrierNs", 220.1),
+          ("finisherNs", 3201.0), ("shuffleStepNs", 0.0),
+          ("streamLatencyNs", 670.0), ("l2Gbps", 3620.0),
+          ("oneWarpgroupRate", 0.8159), ("finisherGbps", 22.59)]
 KEYS = {"smGbps": "sm_gbps", "smTflops": "sm_tflops", "kStepNs": "k_step_ns",
         "chunkNs": "chunk_ns", "reduceGbps": "reduce_gbps",
         "barrierNs": "barrier_ns", "finisherNs": "finisher_ns",
         "shuffleStepNs": "shuffle_step_ns",
         "streamLatencyNs": "stream_latency_ns", "l2Gbps": "l2_gbps",
-        "oneWarpgroupRate": "one_warpgroup_rate"}
+        "oneWarpgroupRate": "one_warpgroup_rate",
+        "finisherGbps": "finisher_gbps"}
 # SMs per GPC of an H100/H200 SXM (GpuTarget::gpcSms): clusters never
 # straddle GPCs, so 132 / 66 / 30 / 15 / 7 clusters of 1 / 2 / 4 / 8 / 16
 # are co-resident at one CTA per SM (measured on an H100 and an H200).
@@ -91,6 +92,18 @@ SHUFFLE_SUB_TILE = 128
 
 def slots(c, ctas_per_sm=1):
     return sum(g * ctas_per_sm // c for g in GPC_SMS) * c
+
+
+def in_flight(stages):
+    """Stages of the ring loading while the consumer holds one
+    (getStagesInFlight)."""
+    return max(stages - 1, 1)
+
+
+def finisher_rows(row):
+    """Rows the workspace's last arriver reads back: the m tile's valid
+    ones."""
+    return min(tile_rows(row), max(row["m"], 1))
 
 
 def kernel_ctas(row):
@@ -121,7 +134,7 @@ def stream_reuse(row):
 def cta_ns(row, p, hbm, active):
     """estimateCtaNs (lib/Analysis/CostModel.cpp), term for term."""
     (sm_gbps, sm_tflops, kstep, chunk, red_gbps, barrier, finisher,
-     shuffle_step, stream_latency, l2_gbps, one_wg) = p
+     shuffle_step, stream_latency, l2_gbps, one_wg, fin_gbps) = p
     c, bm, bn, bk, bl = (row[k] for k in ("cluster_n", "blk_m", "blk_n",
                                          "blk_k", "blk_l"))
     g = 2 if row["kind"] == "gated_ffn" else 1
@@ -129,7 +142,7 @@ def cta_ns(row, p, hbm, active):
     flops = sm_tflops * 1e3 * (one_wg if bm == 64 else 1.0)
     stage = (bm * bk + bk * bn * g) * 2
     mma0 = 2.0 * bm * bn * bk * g / flops
-    bw0 = min(bw, row["stages"] * stage / max(stream_latency, 1.0))
+    bw0 = min(bw, in_flight(row["stages"]) * stage / max(stream_latency, 1.0))
     cta = math.ceil(row["k"] / bk) * (max(stage / bw0, mma0) + kstep)
     workspace = row["grid_n"] > 1
     if row.get("cluster_l", 1) > 1:  # the shuffle family
@@ -148,7 +161,10 @@ def cta_ns(row, p, hbm, active):
         cta += math.ceil(row["l"] / bl) * (
             max(bn * bl * 2 / bw, mma1 + reduce) + chunk + sync)
     if workspace:
-        cta += finisher
+        # The last arriver's read-back of the sums its rank owns.
+        owned = bl if row.get("cluster_l", 1) > 1 else \
+            math.ceil(row["l"] / bl) * bl / c
+        cta += finisher + finisher_rows(row) * owned * 4.0 / fin_gbps
     return cta
 
 
@@ -276,7 +292,7 @@ class Batch:
         self.shuffle = col(lambda r: r.get("cluster_l", 1) > 1)
         self.stage = (bm * bk + bk * bn * g) * 2
         self.flops0 = 2.0 * bm * bn * bk * g
-        self.depth = col(lambda r: r["stages"]) * self.stage
+        self.depth = col(lambda r: in_flight(r["stages"])) * self.stage
         self.ksteps = col(lambda r: math.ceil(r["k"] / r["blk_k"]))
         self.log2c = np.log2(c)
         # The shuffle family's terms (zero where the row is not one).
@@ -298,6 +314,8 @@ class Batch:
         self.flops1 = 2.0 * bm * bl * bn
         self.rred = self.ws * bm * bl * 4.0 / c
         self.sync = (c > 1) * 2 * self.log2c
+        self.fbytes = self.ws * col(finisher_rows) * 4.0 * np.where(
+            sh, bl, self.chunks * bl / c)
         # Waves: `full` CTA times at `slots` active CTAs, one at `tail`.
         self.slots = col(lambda r: slots(r["cluster_n"],
                                          r.get("ctas_per_sm", 1)))
@@ -307,7 +325,7 @@ class Batch:
 
     def cta(self, p, hbm, active):
         (sm_gbps, sm_tflops, kstep, chunk, red_gbps, barrier, finisher,
-         shuffle_step, stream_latency, l2_gbps, one_wg) = p
+         shuffle_step, stream_latency, l2_gbps, one_wg, fin_gbps) = p
         bw = np.minimum(np.minimum(sm_gbps, l2_gbps / active),
                         hbm * self.reuse / active)
         flops = sm_tflops * 1e3 * np.where(self.bm64, one_wg, 1.0)
@@ -323,7 +341,7 @@ class Batch:
             np.maximum(self.wbytes / bw,
                        self.flops1 / flops + self.rred * active / red_gbps) +
             chunk + barrier * self.sync)
-        return cta + self.ws * finisher
+        return cta + self.ws * finisher + self.fbytes / fin_gbps
 
     def predict(self, p, hbm, launch):
         t = launch + self.full * self.cta(p, hbm, self.slots)

@@ -14,8 +14,8 @@
 // 8 counters: 6*768*4 + 8*4 = 18464 bytes per row of M; only the 8 counters
 // (32 bytes per row) need clearing before a launch. The counter is still an
 // atomic (it orders, it does not add data). The non-deterministic search
-// (cluster 4, 12 clusters along n) keeps fp32 vector reductions into one
-// tile: 768*4 + 4*4 = 3088 bytes per row.
+// (the same cluster 8) keeps fp32 vector reductions into one tile:
+// 768*4 + 8*4 = 3104 bytes per row.
 
 // MANIFEST: "bytes_per_m": 18464,
 // MANIFEST: "zero": true,
@@ -24,7 +24,7 @@
 // PTX: st.global.v4.b32
 // PTX: atom.global.add.u32
 // PTX-COUNT-6: ld.volatile.global.v4.b32
-// ATOMIC: "bytes_per_m": 3088,
+// ATOMIC: "bytes_per_m": 3104,
 // ATOMIC-NOT: zero_bytes_per_m
 // ATOMIC: "deterministic": false
 // ATOMIC: red.relaxed.gpu.global.add.v4.f32

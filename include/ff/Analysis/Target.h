@@ -16,6 +16,7 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <string>
@@ -37,26 +38,29 @@ int getDsmIndex(int64_t clusterSize);
 
 /// The measured run-time model of FlashFuser's own kernel family (the
 /// warp-specialised FFN/GEMM kernels of --lower-to-nvvm): constants fitted
-/// on an H100 to 318 timed plans of 40 workloads, both families
-/// (docs/benchmarks/fidelity-h100-s15.csv) by scripts/bench/fit-kernel-model.py
+/// on an H100 to 415 timed plans of 41 workloads, both families
+/// (docs/benchmarks/fidelity-h100-s16.csv) by scripts/bench/fit-kernel-model.py
 /// with its choice objective (--objective choice); the stream cap, the HBM
-/// efficiency and the launch cost are held, not fitted. docs/cost-model.md
-/// §"Kernel-family model" states the formula and the fit.
+/// efficiency, the launch cost and the wgmma rates are held, not fitted.
+/// docs/cost-model.md §"Kernel-family model" states the formula and the fit.
 struct KernelFit {
   double smGbps = 100;          ///< cap on one SM's TMA stream, bytes per ns
   double hbmEfficiency = 0.625; ///< of hbmGbps the family streams in total
   /// Aggregate L2 -> SM stream rate of the family (bytes per ns): the cap
   /// on re-read bytes, which the HBM share does not limit.
-  double l2Gbps = 4415;
+  double l2Gbps = 3620;
   double smTflops = 3.356; ///< achieved bf16 wgmma rate of one SM
   /// The wgmma rate of a CTA with one consumer warpgroup (blk_m = 64) over
   /// that of two.
   double oneWarpgroupRate = 0.8159;
   double kStepNs = 0;           ///< fixed cost of one mainloop k step
-  double chunkNs = 1392;        ///< fixed cost of one l chunk of GEMM1
-  double reduceGbps = 1753;     ///< aggregate fp32 workspace reductions
-  double barrierNs = 350.4;     ///< per cluster barrier and log2(cluster)
-  double finisherNs = 4434;     ///< workspace count-in and last-arriver cast
+  double chunkNs = 1873;        ///< fixed cost of one l chunk of GEMM1
+  double reduceGbps = 7247;     ///< aggregate fp32 workspace reductions
+  double barrierNs = 220.1;     ///< per cluster barrier and log2(cluster)
+  double finisherNs = 3201;     ///< workspace count-in and last-arriver cast
+  /// The last arriver's read-back of the fp32 sums it casts (bytes per ns
+  /// of one CTA): its loads are latency-bound, a few in flight per thread.
+  double finisherGbps = 22.59;
   double launchNs = 2000;       ///< back-to-back launch of one kernel
   /// Fixed cost of one 64-row n step of the shuffle family's second GEMM
   /// (a D-only stream through a ring of up to four stages); the fit drives
@@ -65,7 +69,7 @@ struct KernelFit {
   /// Latency one in-flight stage of the mainloop ring covers: S stages of
   /// B bytes stream at most S·B / streamLatencyNs bytes per ns (Little's
   /// law), which is what makes shallow rings slow.
-  double streamLatencyNs = 963.8;
+  double streamLatencyNs = 670;
 };
 
 /// One GPU. Integers where the `#dsm.target` attribute holds integers.
@@ -82,6 +86,10 @@ struct GpuTarget {
   int64_t smemPerBlock = 0; ///< bytes, opt-in maximum for one CTA
   int64_t smemReserved = 0; ///< bytes of the per-block budget taken by
                             ///< mbarriers and static smem
+  /// Bytes the driver reserves per resident CTA on top of its own shared
+  /// memory (cudaDevAttrReservedSharedMemoryPerBlock, 1 KiB on sm_80 and
+  /// later): counted against smemPerSm, not against smemPerBlock.
+  int64_t smemSystemPerBlock = 1024;
   int64_t regsPerSm = 0;    ///< 32-bit registers
   int64_t maxRegsPerThread = 0;
   int64_t maxThreadsPerSm = 0;
@@ -123,6 +131,12 @@ struct GpuTarget {
   /// that do not fill a whole cluster stay idle.
   int64_t getMaxActiveClusters(int64_t clusterSize,
                                int64_t ctasPerSm = 1) const;
+  /// CTAs whose shared memory (`blockBytes`: dynamic, static and
+  /// mbarriers) fits on one SM at once, the driver's per-CTA reserve
+  /// included.
+  int64_t getCtasPerSmBySmem(int64_t blockBytes) const {
+    return smemPerSm / std::max<int64_t>(blockBytes + smemSystemPerBlock, 1);
+  }
   /// Nanoseconds per cycle.
   double getNsPerCycle() const { return 1000.0 / clockMhz; }
 };

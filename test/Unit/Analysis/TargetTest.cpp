@@ -82,6 +82,18 @@ TEST(TargetTest, DsmDefaults) {
 // Clusters never straddle GPCs: 30 clusters of 4, 15 of 8 (120 of 132
 // SMs) and 7 of 16, as cudaOccupancyMaxActiveClusters reported on an H200
 // (scripts/gpu/cluster_occupancy.cu).
+TEST(TargetTest, CtasPerSmCountTheDriverReserve) {
+  // 228 KiB per SM; each resident CTA also costs the driver's 1 KiB. A
+  // kernel of 115712 dynamic + 1024 static bytes fits once, not twice
+  // (ncu on an H100: block limit shared mem 1 for S3's 4 x 4 plan), and
+  // 1 KiB less fits twice.
+  GpuTarget t = llvm::cantFail(lookupTarget("h100-sxm"));
+  EXPECT_EQ(t.smemSystemPerBlock, 1024);
+  EXPECT_EQ(t.getCtasPerSmBySmem(115712 + 1024), 1);
+  EXPECT_EQ(t.getCtasPerSmBySmem(114688 + 1024), 2);
+  EXPECT_EQ(t.getCtasPerSmBySmem(227 * 1024), 1);
+}
+
 TEST(TargetTest, MaxActiveClusters) {
   GpuTarget t = h100();
   EXPECT_EQ(t.getMaxActiveClusters(1), 132);

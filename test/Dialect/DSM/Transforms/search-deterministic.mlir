@@ -52,7 +52,7 @@ func.func @narrow(%a: tensor<128x768xbf16>, %b: tensor<768x512xbf16>, %d: tensor
 // CHECK-LABEL: func.func @g4
 // CHECK: schedule = #dsm.schedule<cluster = [1, 8, 1, 1], block = [64, 64, 64, 256], grid = [2, 6, 1, 1], {{.*}}collectives = [reduce_scatter, inter_cluster_reduce], {{.*}}deterministic = true>
 // DEFAULT-LABEL: func.func @g4
-// DEFAULT: schedule = #dsm.schedule<cluster = [1, 4, 1, 1], block = [64, 64, 64, 256], grid = [2, 12, 1, 1], {{.*}}collectives = [reduce_scatter, inter_cluster_reduce], stages = 3, cost_ns = {{[0-9]+}}>
+// DEFAULT: schedule = #dsm.schedule<cluster = [1, 8, 1, 1], block = [64, 64, 64, 256], grid = [2, 6, 1, 1], {{.*}}collectives = [reduce_scatter, inter_cluster_reduce], stages = 3, cost_ns = {{[0-9]+}}>
 func.func @g4(%a: tensor<128x768xbf16>, %b: tensor<768x3072xbf16>, %d: tensor<3072x768xbf16>) -> tensor<128x768xbf16> {
   %e = dsm.fused_chain ffn (%a, %b, %d)
       : (tensor<128x768xbf16>, tensor<768x3072xbf16>, tensor<3072x768xbf16>) -> tensor<128x768xbf16> {

@@ -118,7 +118,7 @@ func.func @g3(%a: tensor<128x416xbf16>, %b: tensor<416x512xbf16>, %d: tensor<512
 
 // CHECK-LABEL: func.func @g4(
 // ANY: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 4, 1, 4], block = [64, 64, 64, 192], grid = [2, 12, 1, 1], order = [m, n, l, k], spatial = [m, n, l], residency = [dsm], collectives = [shuffle, inter_cluster_reduce], stages = 4, cost_ns = {{[0-9]+}}>}
-// RS: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 4, 1, 1], block = [64, 64, 64, 256], grid = [2, 12, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [reduce_scatter, inter_cluster_reduce], stages = 3, cost_ns = {{[0-9]+}}>}
+// RS: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 8, 1, 1], block = [64, 64, 64, 256], grid = [2, 6, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [reduce_scatter, inter_cluster_reduce], stages = 3, cost_ns = {{[0-9]+}}>}
 
 func.func @g4(%a: tensor<128x768xbf16>, %b: tensor<768x3072xbf16>, %d: tensor<3072x768xbf16>) -> tensor<128x768xbf16> {
   %e = dsm.fused_chain ffn (%a, %b, %d)
@@ -150,7 +150,7 @@ func.func @g4(%a: tensor<128x768xbf16>, %b: tensor<768x3072xbf16>, %d: tensor<30
 }
 
 // CHECK-LABEL: func.func @g5(
-// ANY: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 2, 1, 2], block = [64, 256, 64, 2048], grid = [2, 32, 1, 1], order = [m, n, l, k], spatial = [m, n, l], residency = [dsm], collectives = [shuffle, inter_cluster_reduce], stages = 4, cost_ns = {{[0-9]+}}>}
+// ANY: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 2, 1, 2], block = [128, 128, 64, 2048], grid = [1, 64, 1, 1], order = [m, n, l, k], spatial = [m, n, l], residency = [dsm], collectives = [shuffle, inter_cluster_reduce], stages = 4, cost_ns = {{[0-9]+}}>}
 // RS: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 2, 1, 1], block = [128, 128, 64, 128], grid = [1, 64, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [reduce_scatter, inter_cluster_reduce], stages = 2, cost_ns = {{[0-9]+}}>}
 
 func.func @g5(%a: tensor<128x4096xbf16>, %b: tensor<4096x16384xbf16>, %d: tensor<16384x4096xbf16>) -> tensor<128x4096xbf16> {
@@ -216,8 +216,8 @@ func.func @g6(%a: tensor<128x1024xbf16>, %b: tensor<1024x4096xbf16>, %d: tensor<
 }
 
 // CHECK-LABEL: func.func @g7(
-// ANY: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 2, 1, 2], block = [64, 64, 64, 384], grid = [2, 6, 1, 1], order = [m, n, l, k], spatial = [m, n, l], residency = [dsm], collectives = [shuffle, inter_cluster_reduce], stages = 4, cost_ns = {{[0-9]+}}>}
-// RS: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 1, 1, 1], block = [64, 64, 64, 256], grid = [2, 12, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [inter_cluster_reduce], stages = 3, cost_ns = {{[0-9]+}}>}
+// ANY: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 4, 1, 4], block = [64, 64, 64, 192], grid = [2, 3, 1, 1], order = [m, n, l, k], spatial = [m, n, l], residency = [dsm], collectives = [shuffle, inter_cluster_reduce], stages = 4, cost_ns = {{[0-9]+}}>}
+// RS: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 4, 1, 1], block = [64, 64, 64, 256], grid = [2, 3, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [reduce_scatter, inter_cluster_reduce], stages = 3, cost_ns = {{[0-9]+}}>}
 
 func.func @g7(%a: tensor<128x768xbf16>, %b: tensor<768x768xbf16>, %d: tensor<768x768xbf16>) -> tensor<128x768xbf16> {
   %e = dsm.fused_chain ffn (%a, %b, %d)
@@ -282,8 +282,8 @@ func.func @g8(%a: tensor<128x2048xbf16>, %b: tensor<2048x8192xbf16>, %d: tensor<
 }
 
 // CHECK-LABEL: func.func @g9(
-// ANY: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 2, 1, 2], block = [64, 64, 64, 256], grid = [2, 16, 1, 1], order = [m, n, l, k], spatial = [m, n, l], residency = [dsm], collectives = [shuffle, inter_cluster_reduce], stages = 4, cost_ns = {{[0-9]+}}>}
-// RS: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 2, 1, 1], block = [64, 64, 64, 256], grid = [2, 16, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [reduce_scatter, inter_cluster_reduce], stages = 3, cost_ns = {{[0-9]+}}>}
+// ANY: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 4, 1, 4], block = [64, 64, 64, 128], grid = [2, 8, 1, 1], order = [m, n, l, k], spatial = [m, n, l], residency = [dsm], collectives = [shuffle, inter_cluster_reduce], stages = 4, cost_ns = {{[0-9]+}}>}
+// RS: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 4, 1, 1], block = [64, 64, 64, 256], grid = [2, 8, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [reduce_scatter, inter_cluster_reduce], stages = 3, cost_ns = {{[0-9]+}}>}
 
 func.func @g9(%a: tensor<128x512xbf16>, %b: tensor<512x2048xbf16>, %d: tensor<2048x512xbf16>) -> tensor<128x512xbf16> {
   %e = dsm.fused_chain ffn (%a, %b, %d)
@@ -316,7 +316,7 @@ func.func @g9(%a: tensor<128x512xbf16>, %b: tensor<512x2048xbf16>, %d: tensor<20
 
 // CHECK-LABEL: func.func @g10(
 // ANY: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 2, 1, 2], block = [64, 64, 64, 192], grid = [2, 12, 1, 1], order = [m, n, l, k], spatial = [m, n, l], residency = [dsm], collectives = [shuffle, inter_cluster_reduce], stages = 4, cost_ns = {{[0-9]+}}>}
-// RS: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 1, 1, 1], block = [64, 64, 64, 128], grid = [2, 24, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [inter_cluster_reduce], stages = 4, cost_ns = {{[0-9]+}}>}
+// RS: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 2, 1, 1], block = [64, 64, 64, 128], grid = [2, 12, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [reduce_scatter, inter_cluster_reduce], stages = 4, cost_ns = {{[0-9]+}}>}
 
 func.func @g10(%a: tensor<128x384xbf16>, %b: tensor<384x1536xbf16>, %d: tensor<1536x384xbf16>) -> tensor<128x384xbf16> {
   %e = dsm.fused_chain ffn (%a, %b, %d)

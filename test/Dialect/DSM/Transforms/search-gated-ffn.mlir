@@ -16,7 +16,7 @@
 
 // CHECK: module attributes {dsm.target = #dsm.target<name = "h100-sxm"
 // CHECK-LABEL: func.func @s1(
-// ANY: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 2, 1, 2], block = [64, 128, 64, 1536], grid = [2, 32, 1, 1], order = [m, n, l, k], spatial = [m, n, l], residency = [dsm, dsm], collectives = [shuffle, inter_cluster_reduce], stages = 4, cost_ns = {{[0-9]+}}>}
+// ANY: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 4, 1, 4], block = [128, 128, 64, 768], grid = [1, 16, 1, 1], order = [m, n, l, k], spatial = [m, n, l], residency = [dsm, dsm], collectives = [shuffle, inter_cluster_reduce], stages = 4, cost_ns = {{[0-9]+}}>}
 // RS: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 1, 1, 1], block = [64, 128, 64, 256], grid = [2, 64, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem, smem], collectives = [inter_cluster_reduce], stages = 2, cost_ns = {{[0-9]+}}>}
 
 func.func @s1(%a: tensor<128x3072xbf16>, %b: tensor<3072x8192xbf16>, %bu: tensor<3072x8192xbf16>, %d: tensor<8192x3072xbf16>) -> tensor<128x3072xbf16> {
@@ -55,7 +55,7 @@ func.func @s1(%a: tensor<128x3072xbf16>, %b: tensor<3072x8192xbf16>, %bu: tensor
 }
 
 // CHECK-LABEL: func.func @s2(
-// ANY: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 4, 1, 4], block = [64, 128, 64, 512], grid = [2, 11, 1, 1], order = [m, n, l, k], spatial = [m, n, l], residency = [dsm, dsm], collectives = [shuffle, inter_cluster_reduce], stages = 4, cost_ns = {{[0-9]+}}>}
+// ANY: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 8, 1, 8], block = [128, 64, 64, 256], grid = [1, 11, 1, 1], order = [m, n, l, k], spatial = [m, n, l], residency = [dsm, dsm], collectives = [shuffle, inter_cluster_reduce], stages = 4, cost_ns = {{[0-9]+}}>}
 // RS: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 1, 1, 1], block = [64, 128, 64, 256], grid = [2, 44, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem, smem], collectives = [inter_cluster_reduce], stages = 2, cost_ns = {{[0-9]+}}>}
 
 func.func @s2(%a: tensor<128x2048xbf16>, %b: tensor<2048x5632xbf16>, %bu: tensor<2048x5632xbf16>, %d: tensor<5632x2048xbf16>) -> tensor<128x2048xbf16> {
@@ -133,7 +133,7 @@ func.func @s3(%a: tensor<128x4096xbf16>, %b: tensor<4096x11008xbf16>, %bu: tenso
 }
 
 // CHECK-LABEL: func.func @s4(
-// ANY: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 2, 1, 2], block = [64, 128, 64, 1024], grid = [2, 32, 1, 1], order = [m, n, l, k], spatial = [m, n, l], residency = [dsm, dsm], collectives = [shuffle, inter_cluster_reduce], stages = 4, cost_ns = {{[0-9]+}}>}
+// ANY: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 4, 1, 4], block = [128, 128, 64, 512], grid = [1, 16, 1, 1], order = [m, n, l, k], spatial = [m, n, l], residency = [dsm, dsm], collectives = [shuffle, inter_cluster_reduce], stages = 4, cost_ns = {{[0-9]+}}>}
 // RS: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 1, 1, 1], block = [64, 128, 64, 256], grid = [2, 64, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem, smem], collectives = [inter_cluster_reduce], stages = 2, cost_ns = {{[0-9]+}}>}
 
 func.func @s4(%a: tensor<128x2048xbf16>, %b: tensor<2048x8192xbf16>, %bu: tensor<2048x8192xbf16>, %d: tensor<8192x2048xbf16>) -> tensor<128x2048xbf16> {
@@ -290,7 +290,7 @@ func.func @s7(%a: tensor<128x2560xbf16>, %b: tensor<2560x9728xbf16>, %bu: tensor
 
 // CHECK-LABEL: func.func @s8(
 // ANY: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 4, 1, 4], block = [64, 64, 64, 256], grid = [2, 12, 1, 1], order = [m, n, l, k], spatial = [m, n, l], residency = [dsm, dsm], collectives = [shuffle, inter_cluster_reduce], stages = 4, cost_ns = {{[0-9]+}}>}
-// RS: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 4, 1, 1], block = [64, 64, 64, 256], grid = [2, 12, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem, smem], collectives = [reduce_scatter, inter_cluster_reduce], stages = 2, cost_ns = {{[0-9]+}}>}
+// RS: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 8, 1, 1], block = [64, 64, 64, 256], grid = [2, 6, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem, smem], collectives = [reduce_scatter, inter_cluster_reduce], stages = 2, cost_ns = {{[0-9]+}}>}
 
 func.func @s8(%a: tensor<128x1024xbf16>, %b: tensor<1024x3072xbf16>, %bu: tensor<1024x3072xbf16>, %d: tensor<3072x1024xbf16>) -> tensor<128x1024xbf16> {
   %e = dsm.fused_chain gated_ffn (%a, %b, %bu, %d)

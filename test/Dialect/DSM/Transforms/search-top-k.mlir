@@ -11,7 +11,7 @@
 // best of the full space is the same list, and the chosen plan is the best
 // reduce-scatter one (clusters along n only).
 
-// RS: remark: evaluated {{[0-9]+}} plans ({{[0-9]+}} lowerable); chose cluster=[1,4,1,1] block=[64,64,64,256] grid=[2,12,1,1] order=[m,n,k,l] spatial=[m,n] stages=3: {{[0-9]+}} ns measured kernel-family model, {{[0-9]+}} ns analytical model; best of the full space (analytical model):
+// RS: remark: evaluated {{[0-9]+}} plans ({{[0-9]+}} lowerable); chose cluster=[1,8,1,1] block=[64,64,64,256] grid=[2,6,1,1] order=[m,n,k,l] spatial=[m,n] stages=3: {{[0-9]+}} ns measured kernel-family model, {{[0-9]+}} ns analytical model; best of the full space (analytical model):
 // RS: remark: #1: {{[0-9]+}} ns cluster=[1,4,1,4] block=[64,64,128,192] grid=[2,12,1,1] order=[m,n,l,k] spatial=[m,n,l] stages=2 (not lowerable)
 
 // CHECK: schedule = #dsm.schedule<cluster = [1, 4, 1, 4], block = [64, 64, 64, 192], grid = [2, 12, 1, 1], order = [m, n, l, k], spatial = [m, n, l], residency = [dsm], collectives = [shuffle, inter_cluster_reduce], stages = 4
