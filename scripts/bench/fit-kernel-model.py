@@ -96,7 +96,7 @@ def slots(c, ctas_per_sm=1):
 
 def in_flight(stages):
     """Stages of the ring loading while the consumer holds one
-    (getStagesInFlight)."""
+    (estimateCtaNs: `inFlight`)."""
     return max(stages - 1, 1)
 
 
