@@ -429,6 +429,14 @@ _GRAPH_SPAN_MS = 0.2
 _GRAPH_MAX_COPIES = 32
 
 
+def graph_copies(one_ms: float) -> int:
+    """Back-to-back calls per timed graph, given one call's `one_ms` inside
+    a graph: as many as fill _GRAPH_SPAN_MS of GPU work, at most
+    _GRAPH_MAX_COPIES (scripts/bench/bench.py sizes its graphs the same)."""
+    return max(1, min(_GRAPH_MAX_COPIES,
+                      math.ceil(_GRAPH_SPAN_MS / max(one_ms, 1e-6))))
+
+
 def graph_timer(stream) -> Timer:
     """Median milliseconds per call of fn() inside a CUDA graph: on a side
     stream that first waits for `stream`, `warmup` eager runs, one capture
@@ -469,9 +477,8 @@ def graph_timer(stream) -> Timer:
                 for _ in range(warmup):
                     graphs[-1].replay()
                 side.synchronize()
-                one = _median_event_ms(side, graphs[-1].replay, 3)
-                copies = max(1, min(_GRAPH_MAX_COPIES,
-                                    math.ceil(_GRAPH_SPAN_MS / max(one, 1e-6))))
+                copies = graph_copies(
+                    _median_event_ms(side, graphs[-1].replay, 3))
                 if copies > 1:
                     graphs.append(capture(fn, copies))
                     graphs[-1].replay()

@@ -18,7 +18,7 @@ from flashfuser import Kernel, ValidationError, load, write_bundle
 from flashfuser import kernel as kernel_mod
 from flashfuser.fallback import (FUSED, FUSED_GRAPH, UNFUSED, UNFUSED_GRAPH,
                                  ChainForm, Dispatcher, FallbackUnavailable,
-                                 chain_form, weight_layout)
+                                 chain_form, graph_copies, weight_layout)
 from test_bundle import FILES, manifest
 
 
@@ -314,6 +314,17 @@ def edited(chain, **fields):
         else:
             node[int(last) if last.isdigit() else last] = value
     return c
+
+
+class GraphCopiesTest(unittest.TestCase):
+    def test_calls_fill_the_graph_span(self):
+        # 0.2 ms of GPU work per timed graph, 32 calls at most, never none.
+        self.assertEqual(graph_copies(0.2), 1)
+        self.assertEqual(graph_copies(1.5), 1)
+        self.assertEqual(graph_copies(0.05), 4)
+        self.assertEqual(graph_copies(0.03), 7)
+        self.assertEqual(graph_copies(0.001), 32)
+        self.assertEqual(graph_copies(0.0), 32)
 
 
 class ChainFormTest(unittest.TestCase):

@@ -40,6 +40,9 @@ import torch  # noqa: E402
 import torch.nn.functional as F  # noqa: E402
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+# flashfuser from this checkout when PYTHONPATH does not name it.
+sys.path.append(os.path.join(os.path.dirname(os.path.dirname(
+    os.path.dirname(os.path.abspath(__file__)))), "python"))
 import workloads as W  # noqa: E402
 
 DEV = "cuda"
@@ -95,21 +98,17 @@ def in_graph(fn, copies=1):
     return g.replay, out
 
 
-# A graph replay costs this host ~9.5 us to launch (the launch floor), more
-# than many of the chains take on the GPU, so back-to-back replays of one
-# call each would time the host. The hot graph figures replay graphs of
-# several back-to-back calls instead, at least GRAPH_SPAN_MS of GPU work,
-# and divide: the GPU's time per call inside a graph, as in a model's
-# forward graph.
-GRAPH_SPAN_MS = 0.2
-GRAPH_MAX_COPIES = 32
-
-
 def graph_hot_ms(fn, replay, reps):
-    """Hot milliseconds per call of fn inside a CUDA graph (see
-    GRAPH_SPAN_MS); `replay` replays a graph of one call."""
-    one = time_ms(replay, 5, cold=False)
-    copies = max(1, min(GRAPH_MAX_COPIES, math.ceil(GRAPH_SPAN_MS / one)))
+    """Hot milliseconds per call of fn inside a CUDA graph; `replay`
+    replays a graph of one call. A graph replay costs this host ~9.5 us to
+    launch (the launch floor), more than many of the chains take on the
+    GPU, so back-to-back replays of one call each would time the host: the
+    graph timed holds as many back-to-back calls as
+    flashfuser.fallback.graph_copies (the fallback's own graph timer) gives,
+    and the time is divided by them, the GPU's time per call inside a graph
+    as in a model's forward graph."""
+    from flashfuser.fallback import graph_copies
+    copies = graph_copies(time_ms(replay, 5, cold=False))
     if copies == 1:
         return time_ms(replay, reps, cold=False)
     many, _ = in_graph(fn, copies)

@@ -100,10 +100,17 @@ def in_flight(stages):
     return max(stages - 1, 1)
 
 
-def finisher_rows(row):
-    """Rows the workspace's last arriver reads back: the m tile's valid
-    ones."""
-    return min(tile_rows(row), max(row["m"], 1))
+def finisher_bytes(row):
+    """What the workspace's last arriver reads back: the m tile's valid
+    rows of the fp32 columns its rank owns (blk_l in the shuffle family,
+    its 1/c of every l chunk in the reduce-scatter family); 0 without a
+    workspace."""
+    if row["grid_n"] <= 1:
+        return 0.0
+    c, bl = row["cluster_n"], row["blk_l"]
+    owned = bl if row.get("cluster_l", 1) > 1 else \
+        math.ceil(row["l"] / bl) * bl / c
+    return min(tile_rows(row), max(row["m"], 1)) * owned * 4.0
 
 
 def kernel_ctas(row):
@@ -161,10 +168,7 @@ def cta_ns(row, p, hbm, active):
         cta += math.ceil(row["l"] / bl) * (
             max(bn * bl * 2 / bw, mma1 + reduce) + chunk + sync)
     if workspace:
-        # The last arriver's read-back of the sums its rank owns.
-        owned = bl if row.get("cluster_l", 1) > 1 else \
-            math.ceil(row["l"] / bl) * bl / c
-        cta += finisher + finisher_rows(row) * owned * 4.0 / fin_gbps
+        cta += finisher + finisher_bytes(row) / fin_gbps
     return cta
 
 
@@ -314,13 +318,11 @@ class Batch:
         self.flops1 = 2.0 * bm * bl * bn
         self.rred = self.ws * bm * bl * 4.0 / c
         self.sync = (c > 1) * 2 * self.log2c
-        self.fbytes = self.ws * col(finisher_rows) * 4.0 * np.where(
-            sh, bl, self.chunks * bl / c)
+        self.fbytes = col(finisher_bytes)
         # Waves: `full` CTA times at `slots` active CTAs, one at `tail`.
         self.slots = col(lambda r: slots(r["cluster_n"],
                                          r.get("ctas_per_sm", 1)))
-        ctas = col(lambda r: math.ceil(r["m"] / tile_rows(r)) * r["grid_n"] *
-                   r["cluster_n"])
+        ctas = col(kernel_ctas)
         self.full, self.tail = np.divmod(ctas, self.slots)
 
     def cta(self, p, hbm, active):

@@ -66,9 +66,10 @@ struct KernelFit {
   /// (a D-only stream through a ring of up to four stages); the fit drives
   /// it to 0.
   double shuffleStepNs = 0;
-  /// Latency one in-flight stage of the mainloop ring covers: S stages of
-  /// B bytes stream at most S·B / streamLatencyNs bytes per ns (Little's
-  /// law), which is what makes shallow rings slow.
+  /// Latency one in-flight stage of the mainloop ring covers: of S stages
+  /// of B bytes the consumers hold one, so the ring streams at most
+  /// max(S - 1, 1)·B / streamLatencyNs bytes per ns (Little's law), which
+  /// is what makes shallow rings slow.
   double streamLatencyNs = 670;
 };
 
