@@ -410,14 +410,15 @@ def _median_event_ms(stream, fn, reps) -> float:
     return statistics.median(s.elapsed_time(e) for s, e in events)
 
 
-def _capture_begin(graph):
-    """graph.capture_begin() on the current stream, the thread's own unsafe
-    CUDA calls an error (thread_local: other threads are left alone); older
-    PyTorch without capture_error_mode, its default."""
+def _capture_begin(graph, pool=None):
+    """graph.capture_begin() on the current stream (into memory pool `pool`
+    when given), the thread's own unsafe CUDA calls an error (thread_local:
+    other threads are left alone); older PyTorch without
+    capture_error_mode, its default."""
     try:
-        graph.capture_begin(capture_error_mode="thread_local")
+        graph.capture_begin(pool=pool, capture_error_mode="thread_local")
     except TypeError:
-        graph.capture_begin()
+        graph.capture_begin(pool=pool)
 
 
 # A graph replay costs the host several microseconds to launch (~9.5 on the
@@ -497,21 +498,28 @@ class Dispatcher:
     for eager calls and one for calls captured into a CUDA graph.
 
     ``mode``: "never" always answers fused, "always" unfused; "auto" times
-    both the first time a key is seen (``timer(fn, warmup, reps)`` -> ms)
-    and remembers the faster (fused on a tie) as the eager choice; with a
+    both the first time a key is seen (``timer(fn, warmup, reps)`` -> ms,
+    ``rounds`` times each in alternating order, the faster round of each
+    kept: a transient slowdown of the host or the GPU during one round
+    cannot flip the choice) and remembers the faster (fused on a tie) as
+    the eager choice; with a
     ``graph_timer`` it then times both again as CUDA graph replays and
     remembers the faster there as the graph choice (the eager choice when
     graph timing fails or is not asked for). Nothing is timed while a CUDA
     graph is being captured (``capturing``): the remembered graph choice is
     used, else fused, and the key stays undecided."""
 
-    def __init__(self, mode: str = "auto", warmup: int = 3, reps: int = 15):
+    def __init__(self, mode: str = "auto", warmup: int = 3, reps: int = 10,
+                 rounds: int = 3):
         if mode not in MODES:
             raise ValueError(f"fallback must be one of {', '.join(MODES)}, "
                              f"got {mode!r}")
+        if rounds < 1:
+            raise ValueError(f"rounds must be at least 1, got {rounds}")
         self.mode = mode
         self.warmup = warmup
         self.reps = reps
+        self.rounds = rounds
         self._choice: Dict[Hashable, str] = {}      # eager
         self._graph: Dict[Hashable, str] = {}       # under capture
         self._times: Dict[Hashable, Dict[str, Optional[float]]] = {}
@@ -561,13 +569,7 @@ class Dispatcher:
         elif capturing:
             return FUSED            # timing would break the capture
         else:
-            t_fused = timer(fused, self.warmup, self.reps)
-            try:
-                t_unfused = timer(unfused, self.warmup, self.reps)
-            except Exception as e:  # noqa: BLE001 (any failure: keep fused)
-                warnings.warn(f"flashfuser: the unfused chain failed ({e}); "
-                              f"using the fused kernel")
-                t_unfused = None
+            t_fused, t_unfused = self._time_eager(fused, unfused, timer)
             c = UNFUSED if t_unfused is not None and t_unfused < t_fused \
                 else FUSED
             times = {FUSED: t_fused, UNFUSED: t_unfused}
@@ -581,6 +583,32 @@ class Dispatcher:
         self._choice[key] = c
         self._graph[key] = g
         return c
+
+    def _time_eager(self, fused, unfused, timer: Timer
+                    ) -> Tuple[float, Optional[float]]:
+        """(fused ms, unfused ms or None when the unfused chain failed):
+        the fastest of `rounds` timings of each, taken in alternating order
+        (fused first, then unfused first, ...) so that neither path always
+        runs right after the other; the first round of each warms up
+        `warmup` times, later ones once. A host stall or clock dip spoils a
+        round, rarely every round (an H100 run timed G5's unfused chain at
+        499 us per call once, 123 us in every other measurement)."""
+        t_fused = t_unfused = math.inf
+        for r in range(self.rounds):
+            warmup = self.warmup if r == 0 else 1
+            order = (FUSED, UNFUSED) if r % 2 == 0 else (UNFUSED, FUSED)
+            for path in order:
+                if path == FUSED:
+                    t_fused = min(t_fused, timer(fused, warmup, self.reps))
+                    continue
+                try:
+                    t_unfused = min(t_unfused,
+                                    timer(unfused, warmup, self.reps))
+                except Exception as e:  # noqa: BLE001 (any failure: fused)
+                    warnings.warn(f"flashfuser: the unfused chain failed "
+                                  f"({e}); using the fused kernel")
+                    return t_fused, None    # round 0 timed fused first
+        return t_fused, t_unfused
 
     def _time_graphs(self, times, eager: str, graph_timer: Timer,
                      paths) -> str:

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import os
+import warnings
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 from . import _runtime
 from .bundle import BundleError, select_kernel, verify_bundle
 from .fallback import (FUSED, MODES, UNFUSED, ChainForm, Dispatcher,
-                       FallbackUnavailable, build_unfused, chain_form,
-                       event_timer, graph_timer)
+                       FallbackUnavailable, _capture_begin, build_unfused,
+                       chain_form, event_timer, graph_timer)
 
 # Element sizes and dtype names across PyTorch and __cuda_array_interface__.
 _TORCH_DTYPES = {"torch.bfloat16": "bf16", "torch.float16": "f16",
@@ -159,6 +160,13 @@ class _Entry:
 _MAX_LAYOUTS = 64
 _MAX_LAUNCHES = 256
 _MAX_RUNNERS = 8
+# Unfused chains replayed from CUDA graphs: a graph per argument set seen
+# _GRAPH_AFTER times, at most _MAX_GRAPHS of them (their intermediates live
+# in one memory pool per stream), and the call counts of at most
+# _MAX_GRAPH_COUNTS argument sets not yet captured.
+_GRAPH_AFTER = 3
+_MAX_GRAPHS = 8
+_MAX_GRAPH_COUNTS = 256
 
 
 def _stream_handle(stream) -> int:
@@ -191,10 +199,16 @@ class Kernel:
     and as CUDA graph replays, and from then on runs the faster eager path,
     or while a CUDA graph is being captured the faster graph path
     (``choice(m)``, ``choice(m, graph=True)``, ``choices(m)``,
-    ``timings(m)``). docs/runtime.md, "Fallback"."""
+    ``timings(m)``). docs/runtime.md, "Fallback".
+
+    ``unfused_graphs`` (default True): an eager call of the unfused chain
+    on PyTorch's current stream whose arguments (data pointers included)
+    were seen twice before captures the chain into a CUDA graph and from
+    then on replays it, one host launch instead of one per op
+    (docs/runtime.md, "Unfused chains from CUDA graphs")."""
 
     def __init__(self, path: str, verify: bool = True,
-                 fallback: str = "never"):
+                 fallback: str = "never", unfused_graphs: bool = True):
         if fallback not in MODES:
             raise ValueError(f"fallback must be one of {', '.join(MODES)}, "
                              f"got {fallback!r}")
@@ -239,6 +253,15 @@ class Kernel:
         self._runners: Dict[Any, Callable] = {}
         self._torch = None          # set with the first torch call
         self._cur_dev = self._raw_stream = self._is_capturing = None
+        # The unfused chain from CUDA graphs: (entry, x, weights, out,
+        # stream handle) -> calls so far, or the graph (False: capture
+        # failed, run eagerly); one memory pool and side stream per stream.
+        self.unfused_graphs = unfused_graphs
+        self._graphs_ok = False     # this PyTorch has CUDA graphs
+        self._graph_counts: Dict[Any, int] = {}
+        self._graphs: Dict[Any, Any] = {}
+        self._graph_pools: Dict[int, Any] = {}
+        self._graph_sides: Dict[int, Any] = {}
 
     def __repr__(self):
         c = self.manifest["chain"]
@@ -254,6 +277,10 @@ class Kernel:
         self._layouts.clear()
         self._launches.clear()
         self._runners.clear()
+        self._graph_counts.clear()
+        self._graphs.clear()
+        self._graph_pools.clear()
+        self._graph_sides.clear()
 
     def _convert(self, tensors: Sequence[Any], start: int = 0):
         """ffrt tensors of arguments start, start+1, ... (for messages)."""
@@ -362,10 +389,11 @@ class Kernel:
     # The cached path: a call whose argument layout was seen before
     # ------------------------------------------------------------------
 
-    def _cached(self, inputs, out, stream, path):
+    def _cached(self, inputs, out, stream, path, graphs=True):
         """Runs the call from the caches and returns out; None, having done
         nothing, when they do not cover it. `path`: FUSED or UNFUSED, or
-        None for the layout's decided path."""
+        None for the layout's decided path; `graphs`: False keeps the
+        unfused chain off its CUDA graphs."""
         args = inputs if out is None else (*inputs, out)
         try:
             # _signature's torch branch, inline: the layout first, the
@@ -429,9 +457,74 @@ class Kernel:
             if e.alloc is not None:
                 shape, dtype, device = e.alloc
                 out = self._torch.empty(shape, dtype=dtype, device=device)
+            if hs is None and graphs and self._graphs_ok and \
+                    self._replay_unfused(e, run, inputs[0], wptrs, out):
+                return out
             run(inputs[0], out)
             return out
         return None
+
+    def _replay_unfused(self, e: _Entry, run, x, wptrs, out) -> bool:
+        """Runs the unfused chain on the current stream as a replay of its
+        CUDA graph for this argument set, capturing it on the set's
+        _GRAPH_AFTER-th call here (which the capture's warm-up runs); False,
+        with nothing run, while the set has been seen fewer times, when a
+        graph is being captured (the caller's launches belong in it) or
+        after capturing failed."""
+        dev = e.dev
+        if dev is None or self._cur_dev() != dev:
+            return False
+        key = (e, x.data_ptr(), wptrs, out.data_ptr(), self._raw_stream(dev))
+        g = self._graphs.get(key)
+        if g is None:
+            n = self._graph_counts.get(key, 0) + 1
+            if n < _GRAPH_AFTER or self._is_capturing():
+                _put(self._graph_counts, key, n, _MAX_GRAPH_COUNTS)
+                return False
+            self._graph_counts.pop(key, None)
+            ran, g = self._capture_unfused(run, x, out, key[-1])
+            _put(self._graphs, key, g if g is not None else False,
+                 _MAX_GRAPHS)
+            return ran
+        if g is False or self._is_capturing():
+            return False
+        g.replay()
+        return True
+
+    def _capture_unfused(self, run, x, out, h: int):
+        """(whether this call's run happened, a torch.cuda.CUDAGraph of
+        run(x, out) or None when capturing failed): one uncaptured run on
+        a side stream (cuBLAS's per-stream state, and this call's result),
+        then the capture there. The graphs of one stream share a memory
+        pool: they replay one at a time, and none keeps an intermediate
+        past its replay."""
+        torch = self._torch
+        cur = torch.cuda.current_stream()
+        side = self._graph_sides.get(h)
+        if side is None:
+            side = self._graph_sides[h] = torch.cuda.Stream(device=cur.device)
+        pool = self._graph_pools.get(h)
+        if pool is None:
+            pool = self._graph_pools[h] = torch.cuda.graph_pool_handle()
+        side.wait_stream(cur)
+        graph = torch.cuda.CUDAGraph()
+        ran = False
+        try:
+            with torch.cuda.stream(side):
+                run(x, out)
+                ran = True
+                _capture_begin(graph, pool)
+                try:
+                    run(x, out)
+                finally:
+                    graph.capture_end()
+        except Exception as exc:  # noqa: BLE001 (any failure: run eagerly)
+            warnings.warn(f"flashfuser: capturing the unfused chain into a "
+                          f"CUDA graph failed ({exc}); its calls run eagerly")
+            graph = None
+        finally:
+            cur.wait_stream(side)
+        return ran, graph
 
     def _new_launch(self, e: _Entry, ptrs, h: int) -> Callable[[], int]:
         """The bound launch of entry e's arguments at `ptrs` on stream h."""
@@ -490,6 +583,9 @@ class Kernel:
         if self._torch is not torch:
             self._cur_dev, self._raw_stream = _torch_hooks(torch)
             self._is_capturing = _capture_hook(torch)
+            self._graphs_ok = self.unfused_graphs and all(
+                hasattr(torch.cuda, a) for a in
+                ("CUDAGraph", "graph_pool_handle", "Stream"))
             self._torch = torch
 
     def _capturing(self, stream, dev) -> bool:
@@ -611,9 +707,9 @@ class Kernel:
 
         # Each path is timed as later calls will run it: its first run
         # fills the cache, the others take the cached path.
-        def run(path, on):
+        def run(path, on, graphs=True):
             def call():
-                if self._cached(inputs, out, on, path) is not None:
+                if self._cached(inputs, out, on, path, graphs) is not None:
                     return
                 if path == FUSED:
                     self._call_fused(inputs, out, on)
@@ -629,7 +725,8 @@ class Kernel:
                 run(UNFUSED, stream) if self._unfused is not None else None,
                 event_timer(ts), bool(self._is_capturing()),
                 graph_timer=graph_timer(ts),
-                graph_paths=(run(FUSED, None), run(UNFUSED, None)))
+                # The graph timer's side streams get no graphs of their own.
+                graph_paths=(run(FUSED, None), run(UNFUSED, None, False)))
         choices = self._dispatcher.choices(b)
         if choices is not None:
             self._by_m[m] = (choices["eager"], choices["graph"])
@@ -704,7 +801,11 @@ def _torch_stream(torch, stream, device):
     return torch.cuda.ExternalStream(handle, device=device)
 
 
-def load(path: str, verify: bool = True, fallback: str = "never") -> Kernel:
+def load(path: str, verify: bool = True, fallback: str = "never",
+         unfused_graphs: bool = True) -> Kernel:
     """Loads a bundle directory (hash-checked) with the runtime library.
-    ``fallback``: "never" (default), "auto" or "always"; see Kernel."""
-    return Kernel(path, verify=verify, fallback=fallback)
+    ``fallback``: "never" (default), "auto" or "always";
+    ``unfused_graphs``: replay repeated unfused calls from CUDA graphs; see
+    Kernel."""
+    return Kernel(path, verify=verify, fallback=fallback,
+                  unfused_graphs=unfused_graphs)

@@ -37,3 +37,13 @@ class FakeTensor:
         self.__cuda_array_interface__ = {
             "data": (ptr, False), "shape": tuple(shape), "typestr": typestr,
             "strides": strides, "version": 3}
+
+
+def eager_order(fused, unfused, rounds=3):
+    """What flashfuser.fallback.Dispatcher times its two eager paths with,
+    in order: `rounds` rounds, alternately fused first and unfused first
+    (pass the paths, or their fake timings)."""
+    out = []
+    for r in range(rounds):
+        out += [fused, unfused] if r % 2 == 0 else [unfused, fused]
+    return out

@@ -13,7 +13,7 @@ import unittest
 import warnings
 from unittest import mock
 
-from _util import runtime_available
+from _util import eager_order, runtime_available
 from flashfuser import Kernel, ValidationError, load, write_bundle
 from flashfuser import kernel as kernel_mod
 from flashfuser.fallback import (FUSED, FUSED_GRAPH, UNFUSED, UNFUSED_GRAPH,
@@ -52,7 +52,7 @@ class DispatcherTest(unittest.TestCase):
         d = Dispatcher("auto")
         slow_fused = FakeTimer({fused: 2.0, unfused: 1.5})
         self.assertEqual(d.choose(0, fused, unfused, slow_fused), UNFUSED)
-        self.assertEqual(slow_fused.timed, [fused, unfused])
+        self.assertEqual(slow_fused.timed, eager_order(fused, unfused))
         self.assertEqual(d.choice(0), UNFUSED)
         self.assertEqual(d.times(0), {FUSED: 2.0, UNFUSED: 1.5})
         # Decided: no more timing for this key, whatever the timer says now.
@@ -62,7 +62,7 @@ class DispatcherTest(unittest.TestCase):
         # Another key (M bin) is measured on its own.
         self.assertIsNone(d.choice(1))
         self.assertEqual(d.choose(1, fused, unfused, fast_fused), FUSED)
-        self.assertEqual(fast_fused.timed, [fused, unfused])
+        self.assertEqual(fast_fused.timed, eager_order(fused, unfused))
         self.assertEqual(d.choice(0), UNFUSED)
 
     def test_tie_keeps_fused(self):
@@ -71,6 +71,30 @@ class DispatcherTest(unittest.TestCase):
         self.assertEqual(
             d.choose(0, fused, unfused, FakeTimer({fused: 1.0, unfused: 1.0})),
             FUSED)
+
+    def test_one_slow_round_does_not_flip_the_choice(self):
+        fused, unfused, _ = paths()
+        # The unfused chain is faster, but its first round ran during a
+        # host stall (G5 on an H100: 499 us once, 123 us otherwise).
+        seq = {fused: iter([1.58, 1.59, 1.58]),
+               unfused: iter([4.99, 1.23, 1.24])}
+        timed = []
+
+        def timer(fn, warmup, reps):
+            timed.append((fn, warmup))
+            return next(seq[fn])
+        d = Dispatcher("auto")
+        self.assertEqual(d.choose(0, fused, unfused, timer), UNFUSED)
+        self.assertEqual(d.times(0), {FUSED: 1.58, UNFUSED: 1.23})
+        # The first timing of each path warms up fully, later ones once.
+        self.assertEqual(timed, [(fused, 3), (unfused, 3), (unfused, 1),
+                                 (fused, 1), (fused, 1), (unfused, 1)])
+        # One round is the old behaviour: the stall decides.
+        seq = {fused: iter([1.58]), unfused: iter([4.99])}
+        self.assertEqual(Dispatcher("auto", rounds=1).choose(
+            0, fused, unfused, timer), FUSED)
+        with self.assertRaisesRegex(ValueError, "rounds must be at least 1"):
+            Dispatcher("auto", rounds=0)
 
     def test_no_timing_while_capturing(self):
         fused, unfused, _ = paths()
@@ -85,7 +109,7 @@ class DispatcherTest(unittest.TestCase):
         self.assertEqual(d.choose(0, fused, unfused, timer), UNFUSED)
         self.assertEqual(d.choose(0, fused, unfused, timer, capturing=True),
                          UNFUSED)
-        self.assertEqual(len(timer.timed), 2)
+        self.assertEqual(len(timer.timed), 6)
 
     def test_never_and_always_do_not_time(self):
         fused, unfused, calls = paths()
@@ -152,7 +176,7 @@ class GraphChoiceTest(unittest.TestCase):
         graph = FakeTimer({gfused: 0.0265, gunfused: 0.0145})
         self.assertEqual(d.choose(0, fused, unfused, eager, graph_timer=graph,
                                   graph_paths=(gfused, gunfused)), FUSED)
-        self.assertEqual(eager.timed, [fused, unfused])
+        self.assertEqual(eager.timed, eager_order(fused, unfused))
         self.assertEqual(graph.timed, [gfused, gunfused])
         self.assertEqual(d.choice(0), FUSED)
         self.assertEqual(d.choice(0, graph=True), UNFUSED)
@@ -165,7 +189,7 @@ class GraphChoiceTest(unittest.TestCase):
         self.assertEqual(d.choose(0, fused, unfused, eager), FUSED)
         self.assertEqual(d.choose(0, fused, unfused, eager, capturing=True),
                          UNFUSED)
-        self.assertEqual((len(eager.timed), len(graph.timed)), (2, 2))
+        self.assertEqual((len(eager.timed), len(graph.timed)), (6, 2))
         # The other way round, and without graph_paths the eager callables
         # are captured.
         slow = FakeTimer({fused: 0.9, unfused: 0.5})
@@ -530,11 +554,11 @@ class KernelDispatchTest(unittest.TestCase):
         k = load(self.dir, fallback="auto")
         self.assertEqual(k.unfused_reason, None)
         self.assertIsNone(k.choice(64))
-        # First call of bin 0: both timed eagerly, then both in graphs, then
-        # the faster (unfused) runs.
-        self.assertEqual(self.call(k, 64), [(FUSED, 64), (UNFUSED, 64),
-                                            (FUSED, 64), (UNFUSED, 64),
-                                            (UNFUSED, 64)])
+        # First call of bin 0: both timed eagerly (alternating rounds), then
+        # both in graphs, then the faster (unfused) runs.
+        self.assertEqual(self.call(k, 64),
+                         [(p, 64) for p in eager_order(FUSED, UNFUSED)] +
+                         [(FUSED, 64), (UNFUSED, 64), (UNFUSED, 64)])
         self.assertEqual((k.choice(64), k.choice(200)), (UNFUSED, UNFUSED))
         self.assertEqual(k.timings(64), {FUSED: 1.0, UNFUSED: 0.5,
                                          FUSED_GRAPH: 0.8,
@@ -546,12 +570,12 @@ class KernelDispatchTest(unittest.TestCase):
         self.timer_times = {FUSED: 0.2, UNFUSED: 0.5}
         self.graph_times = {FUSED: 0.1, UNFUSED: 0.3}
         self.assertIsNone(k.choice(256))
-        self.assertEqual(self.call(k, 256), [(FUSED, 256), (UNFUSED, 256),
-                                             (FUSED, 256), (UNFUSED, 256),
-                                             (FUSED, 256)])
+        self.assertEqual(self.call(k, 256),
+                         [(p, 256) for p in eager_order(FUSED, UNFUSED)] +
+                         [(FUSED, 256), (UNFUSED, 256), (FUSED, 256)])
         self.assertEqual(self.call(k, 384), [(FUSED, 384)])
-        self.assertEqual(self.timed, [FUSED, UNFUSED, "graph fused",
-                                      "graph unfused"] * 2)
+        self.assertEqual(self.timed, (eager_order(FUSED, UNFUSED) +
+                                      ["graph fused", "graph unfused"]) * 2)
         self.assertIsNone(k.choice(5000))
         self.assertIsNone(k.choices(5000))
 
@@ -597,7 +621,7 @@ class KernelDispatchTest(unittest.TestCase):
         self.assertEqual(self.call(k, 256), [(FUSED, 256)])
         self.capturing[0] = False
         self.assertEqual(self.call(k, 256), [(UNFUSED, 256)])
-        self.assertEqual(len(self.timed), 8)    # 4 per bin, once
+        self.assertEqual(len(self.timed), 16)   # 8 per bin, once
 
     def test_graphs_capture_on_the_current_stream(self):
         k = load(self.dir, fallback="auto")
@@ -605,9 +629,9 @@ class KernelDispatchTest(unittest.TestCase):
         self.call(k, 64, stream=s)
         # Timed eagerly on the call's stream, captured on the current one
         # (the capturing side stream), then run for real on the call's.
-        self.assertEqual(self.streams, [s, None])
-        self.assertEqual(self.timed, [FUSED, UNFUSED, "graph fused",
-                                      "graph unfused"])
+        self.assertEqual(self.streams, [s, s, s, None])
+        self.assertEqual(self.timed, eager_order(FUSED, UNFUSED) +
+                         ["graph fused", "graph unfused"])
 
     def test_failing_graph_timing_keeps_the_eager_choice(self):
         k = load(self.dir, fallback="auto")

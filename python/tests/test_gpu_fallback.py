@@ -348,6 +348,44 @@ class KernelFallbackTest(Case):
         self.assertClose(out, ref, "unfused on a side stream")
 
 
+    def test_unfused_graphs_replay_the_current_arguments(self):
+        # Repeated calls replay a captured graph; it reads x's current
+        # contents and writes out, fresh random data and a poisoned out
+        # each time (fp32 reference, rel. error < 1e-2).
+        t = self.torch
+        k = flashfuser.load(FFN, fallback="always")
+        args, ref = self.ffn_args(128)
+        x, w1, w2 = args
+        out = t.empty(128, 256, dtype=self.out_dtype(k), device="cuda")
+        for i in range(6):
+            x.copy_(self.rand(128, 256))
+            ref = reference_act("gelu_tanh", x.float() @ w1.float()) @ \
+                w2.float()
+            out.fill_(float("nan"))
+            self.assertIs(k(x, w1, w2, out=out), out)
+            t.cuda.synchronize()
+            self.assertClose(out, ref, f"unfused call {i}")
+        graphs = [g for g in k._graphs.values() if g is not False]
+        self.assertEqual(len(graphs), 1)
+        # A captured call of the caller's runs into the caller's graph.
+        g = t.cuda.CUDAGraph()
+        s = t.cuda.Stream()
+        s.wait_stream(t.cuda.current_stream())
+        with t.cuda.stream(s):
+            with t.cuda.graph(g, stream=s):
+                k(x, w1, w2, out=out)
+        x.copy_(self.rand(128, 256))
+        out.fill_(float("nan"))
+        g.replay()
+        t.cuda.synchronize()
+        self.assertClose(out, reference_act(
+            "gelu_tanh", x.float() @ w1.float()) @ w2.float(),
+            "the caller's graph")
+        off = flashfuser.load(FFN, fallback="always", unfused_graphs=False)
+        for _ in range(5):
+            off(x, w1, w2, out=out)
+        self.assertEqual(off._graphs, {})
+
     def test_graph_timer_fills_short_graphs_with_calls(self):
         # Python runs fn only eagerly and while capturing: 3 warm-ups, the
         # one-call capture, then a capture of several calls when one replay

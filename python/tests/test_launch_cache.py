@@ -19,7 +19,7 @@ import unittest
 import warnings
 from unittest import mock
 
-from _util import FakeTensor, runtime_available
+from _util import FakeTensor, eager_order, runtime_available
 from flashfuser import Kernel, ValidationError, load, write_bundle
 from flashfuser import _runtime
 from flashfuser import kernel as kernel_mod
@@ -344,7 +344,10 @@ class FusedCacheTest(Case):
         self.assertEqual(self.rec.counts(), (6, 2, 2))
 
 
-class UnfusedCacheTest(Case):
+class UnfusedCase(Case):
+    """A stand-in unfused chain recording its binds and runs, fake timers
+    and a counted capture check."""
+
     def setUp(self):
         super().setUp()
         self.binds, self.runs, self.checks = [], [], 0
@@ -411,6 +414,9 @@ class UnfusedCacheTest(Case):
             p.start()
         self.patches += more
 
+
+
+class UnfusedCacheTest(UnfusedCase):
     def test_always_binds_once_per_weight_set(self):
         k = load(self.dir, fallback="always")
         x, w, out = self.args()
@@ -462,19 +468,20 @@ class UnfusedCacheTest(Case):
     def test_auto_times_cached_paths_then_runs_them(self):
         k = load(self.dir, fallback="auto")
         x, w, out = self.args(128)
-        self.times = [2.0, 1.0]         # bin 0: unfused faster
+        self.times = eager_order(2.0, 1.0)         # bin 0: unfused faster
         self.graph_times = [0.5, 0.25]  # in graphs too
         k(x, w, out=out)
         self.assertEqual(k.choice(128), UNFUSED)
-        # Timing: each path's first run took the uncached path, the other
-        # two the cached one; the graph timer's two runs per path took the
-        # cached one (the fused launch bound again for the side stream);
-        # then the call itself ran unfused, checked.
-        self.assertEqual(len(self.rec.launches), 5)
+        # Timing: three rounds of three runs per path; each path's first
+        # run took the uncached path, the others the cached one; the graph
+        # timer's two runs per path took the cached one (the fused launch
+        # bound again for the side stream); then the call itself ran
+        # unfused, checked.
+        self.assertEqual(len(self.rec.launches), 11)
         self.assertEqual(self.rec.launchers, 2)
         self.assertEqual([s for _, s in self.rec.launches],
-                         [0, 0, 0, SIDE, SIDE])
-        self.assertEqual((len(self.binds), len(self.runs)), (1, 6))
+                         [0] * 9 + [SIDE, SIDE])
+        self.assertEqual((len(self.binds), len(self.runs)), (1, 12))
         self.assertEqual(self.checks, 2)
         # Kernel.validate in _decide and the first fused launch.
         self.assertEqual(self.rec.make_tensor, 6)
@@ -482,12 +489,12 @@ class UnfusedCacheTest(Case):
             k(x, w, out=out)
         self.assertEqual((self.rec.make_tensor, self.checks, len(self.binds),
                           len(self.runs), len(self.rec.launches)),
-                         (6, 2, 1, 9, 5))
+                         (6, 2, 1, 15, 11))
         # Both choices agree: the cached path makes no capture check.
         self.assertEqual(self.capture_checks, 1)    # _decide's
         # Bin 1: fused faster; from then on the fused launch is reused.
         x, w, out = self.args(256)
-        self.times = [1.0, 2.0]
+        self.times = eager_order(1.0, 2.0)
         self.graph_times = [0.5, 0.75]
         k(x, w, out=out)
         self.assertEqual(k.choice(256), FUSED)
@@ -504,7 +511,7 @@ class UnfusedCacheTest(Case):
     def test_auto_graph_choice_on_the_cached_path(self):
         k = load(self.dir, fallback="auto")
         x, w, out = self.args(128)
-        self.times = [1.0, 2.0]         # fused eagerly
+        self.times = eager_order(1.0, 2.0)         # fused eagerly
         self.graph_times = [0.5, 0.25]  # unfused in a graph
         k(x, w, out=out)
         self.assertEqual(k.choices(128), {"eager": FUSED, "graph": UNFUSED})
@@ -544,13 +551,13 @@ class UnfusedCacheTest(Case):
     def test_auto_graph_choice_with_stream_and_allocated_out(self):
         k = load(self.dir, fallback="auto")
         x, w, _ = self.args(128)
-        self.times = [2.0, 1.0]         # unfused eagerly
+        self.times = eager_order(2.0, 1.0)         # unfused eagerly
         self.graph_times = [0.25, 0.5]  # fused in a graph
         k(x, w, stream=0x1234)
         self.assertEqual(k.choices(128), {"eager": UNFUSED, "graph": FUSED})
         # Timed eagerly on stream=, captured on the current stream.
         self.assertEqual([s for _, s in self.rec.launches],
-                         [0x1234] * 3 + [SIDE] * 2)
+                         [0x1234] * 9 + [SIDE] * 2)
         self.fake.capturing = True
         a = k(x, w, stream=0x1234)
         b = k(x, w, stream=0x1234)
@@ -565,7 +572,7 @@ class UnfusedCacheTest(Case):
     def test_auto_failing_graph_timing(self):
         k = load(self.dir, fallback="auto")
         x, w, out = self.args(128)
-        self.times = [2.0, 1.0]
+        self.times = eager_order(2.0, 1.0)
         self.graph_times = [RuntimeError("capture invalidated")]
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
@@ -588,7 +595,7 @@ class UnfusedCacheTest(Case):
         self.assertIsNone(k.choice(128))
         self.assertEqual(len(self.rec.launches), 2)
         self.fake.capturing = False
-        self.times = [2.0, 1.0]
+        self.times = eager_order(2.0, 1.0)
         self.graph_times = [2.0, 1.0]
         k(x, w, out=out)
         self.assertEqual(k.choice(128), UNFUSED)
@@ -635,3 +642,111 @@ class RuntimeLauncherTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class UnfusedGraphTest(UnfusedCase):
+    """The unfused chain from CUDA graphs, over a stand-in torch.cuda with
+    CUDAGraph: runs are recorded as (x, w, out) plus how they ran."""
+
+    def setUp(self):
+        super().setUp()
+        fake, test = self.fake, self
+        self.graph_log = []         # ("capture" | "replay", graph id)
+        self.fail_capture = False
+        cuda = fake.module.cuda
+
+        class Stream:
+            def __init__(self, handle=0, device=None):
+                self.cuda_stream, self.device = handle, device
+
+            def wait_stream(self, other):
+                pass
+
+        class CUDAGraph:
+            count = 0
+
+            def capture_begin(self, pool=None, capture_error_mode=None):
+                CUDAGraph.count += 1
+                self.id, self.pool = CUDAGraph.count, pool
+                test.assertEqual(capture_error_mode, "thread_local")
+                fake.capturing = True
+
+            def capture_end(self):
+                fake.capturing = False
+                if test.fail_capture:
+                    raise RuntimeError("operation not permitted when "
+                                       "stream is capturing")
+                test.graph_log.append(("capture", self.id))
+
+            def replay(self):
+                test.graph_log.append(("replay", self.id))
+
+        cuda.Stream, cuda.CUDAGraph = Stream, CUDAGraph
+        cuda.current_stream = lambda device=None: Stream(
+            fake.current_stream, CUDA0)
+        cuda.graph_pool_handle = lambda: ("pool", len(self.graph_log))
+
+    def how(self):
+        """The runs so far as 'eager' or 'captured'."""
+        return ["captured" if c else "eager" for c in self.captured]
+
+    def test_repeated_arguments_replay_one_graph(self):
+        self.captured = []
+        real = self.runs.append
+        self.runs = types.SimpleNamespace(
+            append=lambda r: (real(r), self.captured.append(
+                self.fake.capturing)))
+        k = load(self.dir, fallback="always")
+        x, w, out = self.args()
+        for _ in range(6):
+            self.assertIs(k(x, w, out=out), out)
+        # The first call fills the caches; the cached path's third call of
+        # the set runs once uncaptured (its result) and once into the graph;
+        # the rest replay it.
+        self.assertEqual(self.how(), ["eager"] * 4 + ["captured"])
+        self.assertEqual(self.graph_log, [("capture", 1)] +
+                         [("replay", 1)] * 2)
+        # Another out pointer is another argument set, counted afresh.
+        out2 = self.args(out=OUT + 0x100000)[2]
+        for _ in range(3):
+            k(x, w, out=out2)
+        self.assertEqual(self.how()[5:], ["eager"] * 3 + ["captured"])
+        self.assertEqual(self.graph_log[-1], ("capture", 2))
+        k(x, w, out=out)
+        self.assertEqual(self.graph_log[-1], ("replay", 1))
+        # A call while the caller captures a graph runs into it, unreplayed.
+        self.fake.capturing = True
+        k(x, w, out=out)
+        self.fake.capturing = False
+        self.assertEqual(self.how()[-1], "captured")
+        self.assertEqual(self.graph_log[-1], ("replay", 1))
+        # stream= keeps the chain eager; clear_cache forgets the graphs.
+        for _ in range(4):
+            k(x, w, out=out, stream=0x1234)
+        self.assertEqual(self.graph_log[-1], ("replay", 1))
+        k.clear_cache()
+        k(x, w, out=out)
+        self.assertEqual(self.how()[-1], "eager")
+        self.assertEqual(self.graph_log[-1], ("replay", 1))
+
+    def test_failed_capture_runs_eagerly_from_then_on(self):
+        self.fail_capture = True
+        k = load(self.dir, fallback="always")
+        x, w, out = self.args()
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            for _ in range(5):
+                k(x, w, out=out)
+        self.assertEqual(len(caught), 1)
+        self.assertIn("its calls run eagerly", str(caught[0].message))
+        self.assertEqual(self.graph_log, [])
+        # 3 eager, the capture's warm-up (the call's result) and its
+        # attempt, 1 eager.
+        self.assertEqual(len(self.runs), 6)
+
+    def test_off_when_asked(self):
+        k = load(self.dir, fallback="always", unfused_graphs=False)
+        x, w, out = self.args()
+        for _ in range(5):
+            k(x, w, out=out)
+        self.assertEqual((self.graph_log, len(self.runs)), ([], 5))
