@@ -5,11 +5,12 @@ Runs on the GPU machine (PyTorch, Triton; bundles compiled elsewhere):
 
   python3 scripts/bench/bench.py --out OUT [--bundles DIR] [--only G,S]
       [--baselines eager,graph,compile,autotune,ours,ours_graph,ours_auto,
-                   ours_auto_graph] [--reps 100]
+                   ours_auto_graph] [--reps 100] [--rounds 4]
 
 For every workload (scripts/bench/workloads.py) and baseline it measures the
 median of `--reps` timed runs after warm-up with CUDA events (queued, as
-triton.testing.do_bench: see time_ms), with a hot L2
+triton.testing.do_bench: see time_ms), with a hot L2 (the runs taken in
+`--rounds` rounds over all of the workload's baselines: interleaved_hot_ms)
 and with a cold L2 (a 256 MB buffer is rewritten before each run), checks
 correctness against an fp32 reference on fresh random data, and computes the
 roofline bound max(FLOPs / measured matmul peak, min bytes / measured copy
@@ -57,7 +58,12 @@ _flush = None
 
 
 def time_ms(fn, reps, cold, warmup=5):
-    """Median milliseconds of fn() over reps runs, as triton's do_bench
+    """Median milliseconds of fn() over reps runs (time_samples)."""
+    return statistics.median(time_samples(fn, reps, cold, warmup))
+
+
+def time_samples(fn, reps, cold, warmup=5):
+    """Milliseconds of each of reps runs of fn(), as triton's do_bench
     times: events around each run, all runs queued before one synchronize.
     A run's time is then the GPU's time from its start event to its end
     event, which includes the host's launch path only where the GPU waited
@@ -79,7 +85,7 @@ def time_ms(fn, reps, cold, warmup=5):
         fn()
         end.record()
     torch.cuda.synchronize()
-    return statistics.median(s.elapsed_time(e) for s, e in events)
+    return [s.elapsed_time(e) for s, e in events]
 
 
 def in_graph(fn, copies=1):
@@ -98,21 +104,40 @@ def in_graph(fn, copies=1):
     return g.replay, out
 
 
-def graph_hot_ms(fn, replay, reps):
-    """Hot milliseconds per call of fn inside a CUDA graph; `replay`
-    replays a graph of one call. A graph replay costs this host ~9.5 us to
-    launch (the launch floor), more than many of the chains take on the
-    GPU, so back-to-back replays of one call each would time the host: the
-    graph timed holds as many back-to-back calls as
+def graph_hot_timed(fn, replay):
+    """(callable, calls per run) that times fn inside a CUDA graph, hot;
+    `replay` replays a graph of one call. A graph replay costs this host
+    ~9.5 us to launch (the launch floor), more than many of the chains take
+    on the GPU, so back-to-back replays of one call each would time the
+    host: the graph timed holds as many back-to-back calls as
     flashfuser.fallback.graph_copies (the fallback's own graph timer) gives,
-    and the time is divided by them, the GPU's time per call inside a graph
+    and its time is divided by them, the GPU's time per call inside a graph
     as in a model's forward graph."""
     from flashfuser.fallback import graph_copies
     copies = graph_copies(time_ms(replay, 5, cold=False))
     if copies == 1:
-        return time_ms(replay, reps, cold=False)
-    many, _ = in_graph(fn, copies)
-    return time_ms(many, reps, cold=False) / copies
+        return replay, 1
+    return in_graph(fn, copies)[0], copies
+
+
+def interleaved_hot_ms(timed, reps, rounds):
+    """{name: hot milliseconds per call} for timed = {name: (callable, calls
+    per run)}: the median of `reps` runs of each (at least), taken in
+    `rounds` rounds that visit every name, each round starting one name
+    further on. A host stall or clock dip of a few milliseconds then spoils
+    a third of one baseline's runs, not all of them (one-shot figures of
+    the same chain differed by 1.5x within one run: G4's graph 12.8 us,
+    its unfused auto path in a graph 19.6)."""
+    names = list(timed)
+    per = max(1, math.ceil(reps / max(1, rounds)))
+    samples = {n: [] for n in names}
+    for r in range(max(1, rounds)):
+        k = r % len(names) if names else 0
+        for n in names[k:] + names[:k]:
+            fn, copies = timed[n]
+            samples[n] += [t / copies for t in
+                           time_samples(fn, per, cold=False)]
+    return {n: statistics.median(v) for n, v in samples.items()}
 
 
 def ceilings(reps):
@@ -295,6 +320,9 @@ def main():
     ap.add_argument("--baselines", default="eager,graph,compile,ours,ours_graph,"
                     "ours_auto,ours_auto_graph")
     ap.add_argument("--reps", type=int, default=100)
+    ap.add_argument("--rounds", type=int, default=4,
+                    help="hot runs are taken in this many rounds over all "
+                    "of a workload's baselines (interleaved_hot_ms)")
     a = ap.parse_args()
     os.makedirs(a.out, exist_ok=True)
     baselines = a.baselines.split(",")
@@ -369,11 +397,16 @@ def main():
                 if "ours_auto_graph" in baselines:
                     graphed["ours_auto_graph"] = auto
                     variants["ours_auto_graph"] = in_graph(auto)[0]
+        errs, timed = {}, {}
         for name, fn in variants.items():
             out = fn()
-            err = rel_err(as_reference_layout(w, name, out), expect) if out is not None and not name.endswith("graph") else float("nan")
-            hot = (graph_hot_ms(graphed[name], fn, a.reps) if name in graphed
-                   else time_ms(fn, a.reps, cold=False)) * 1e3
+            errs[name] = rel_err(as_reference_layout(w, name, out), expect) if out is not None and not name.endswith("graph") else float("nan")
+            timed[name] = (graph_hot_timed(graphed[name], fn)
+                           if name in graphed else (fn, 1))
+        hots = interleaved_hot_ms(timed, a.reps, a.rounds)
+        for name, fn in variants.items():
+            err = errs[name]
+            hot = hots[name] * 1e3
             cold = time_ms(fn, a.reps, cold=True) * 1e3
             rows.append(dict(workload=w.name, kind=w.kind, m=w.m, n=w.n, k=w.k,
                              l=w.l, baseline=name, hot_us=round(hot, 2),
