@@ -157,4 +157,8 @@ int ffrt_launch(ffrt_bundle *bundle, const ffrt_tensor *args, int nargs,
   return FFRT_OK;
 }
 
+uint64_t ffrt_bundle_epoch(const ffrt_bundle *bundle) {
+  return bundle ? bundle->impl->memoryEpoch() : 0;
+}
+
 } // extern "C"

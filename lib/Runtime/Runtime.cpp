@@ -430,12 +430,14 @@ bool LoadedBundle::launch(const std::vector<TensorArg> &args, void *stream,
     mapParams +=
         p.kind == ParamKind::TensorMap || p.kind == ParamKind::TensorMapPtr;
   if (c->maps.size() + mapParams > kMaxCachedMaps) {
-    // Launches in flight may still read the device copies.
+    // Launches in flight may still read the device copies; captured ones
+    // may replay later.
     d.cuCtxSynchronize();
     for (auto &[key, entry] : c->maps)
       if (entry->deviceCopy)
         d.cuMemFree(entry->deviceCopy);
     c->maps.clear();
+    epoch.fetch_add(1, std::memory_order_acq_rel);
   }
 
   for (size_t pi = 0; pi < ks.params.size(); ++pi) {
@@ -482,10 +484,12 @@ bool LoadedBundle::launch(const std::vector<TensorArg> &args, void *stream,
       auto &ws = c->workspaces[{plan.kernel, int(pi)}];
       if (ws.second < bytes) {
         if (ws.first) {
-          // An in-flight launch may still use the old buffer.
+          // An in-flight launch may still use the old buffer; a captured
+          // one may replay it later.
           d.cuCtxSynchronize();
           d.cuMemFree(ws.first);
           ws = {0, 0};
+          epoch.fetch_add(1, std::memory_order_acq_rel);
         }
         CUresult r = d.cuMemAlloc(&ws.first, bytes);
         if (r != CUDA_SUCCESS) {

@@ -109,6 +109,11 @@ def lib():
     l.ffrt_prepare.argtypes = [ctypes.c_void_p]
     l.ffrt_launch.argtypes = [ctypes.c_void_p, ctypes.POINTER(Tensor),
                               ctypes.c_int, ctypes.c_void_p]
+    try:
+        l.ffrt_bundle_epoch.argtypes = [ctypes.c_void_p]
+        l.ffrt_bundle_epoch.restype = ctypes.c_uint64
+    except AttributeError:      # a library older than the call
+        pass
     _lib = l
     return l
 
@@ -185,6 +190,14 @@ class Handle:
         arr = tensors if isinstance(tensors, ctypes.Array) else \
             tensor_array(tensors)
         check(self._lib.ffrt_launch(self._ptr, arr, len(arr), stream or None))
+
+    def epoch_reader(self) -> Optional[Callable[[], int]]:
+        """ffrt_bundle_epoch bound to this bundle (the count of device
+        buffers freed that earlier launches may reference; a CUDA graph of
+        a launch is valid while it is unchanged), or None when the library
+        predates it."""
+        f = getattr(self._lib, "ffrt_bundle_epoch", None)
+        return None if f is None else functools.partial(f, self._ptr)
 
     def launcher(self, arr: ctypes.Array, stream: int = 0) -> \
             Callable[[], int]:

@@ -196,6 +196,18 @@ def _activation(name: str, F) -> Optional[Callable]:
             "gelu_erf": F.gelu}[name]
 
 
+def _gate_product(name: str, torch, F) -> Callable:
+    """gate(g, u) = act(g) * u as the eager chain computes it: out of place,
+    so the product is contiguous whatever g and u are."""
+    act = {"identity": None, "relu": F.relu, "sigmoid": torch.sigmoid,
+           "silu": F.silu,
+           "gelu_tanh": lambda t: F.gelu(t, approximate="tanh"),
+           "gelu_erf": F.gelu}[name]
+    if act is None:
+        return lambda g, u: g * u
+    return lambda g, u: act(g) * u
+
+
 _mm_out_dtype: Optional[bool] = None   # torch.mm(..., out_dtype=) exists?
 
 
@@ -300,6 +312,7 @@ def _binder(form: ChainForm) -> Callable:
 
     if form.kind == "gated_ffn":
         lg, lu, ld = form.layouts
+        gate = _gate_product(form.activation, torch, F)
 
         def bind(wg, wu, wd):
             d = mat(wd, ld)
@@ -308,18 +321,17 @@ def _binder(form: ChainForm) -> Callable:
                 bt = both.t()
 
                 def run(x, out):
+                    # The eager chain's ops: g and u are strided column
+                    # halves; the gate product is a new contiguous tensor
+                    # (in place on the halves, the last GEMM read a strided
+                    # h and ran up to 5 % slower at M = 4096 on an H100).
                     g, u = mm(x, bt).split(n, 1)
-                    h = act(g) if act is not None else g
-                    h.mul_(u)
-                    last(h, d, out)
+                    last(gate(g, u), d, out)
                 return run
             a, b = mat(wg, lg), mat(wu, lu)
 
             def run(x, out):
-                g, u = mm(x, a), mm(x, b)
-                h = act(g) if act is not None else g
-                h.mul_(u)
-                last(h, d, out)
+                last(gate(mm(x, a), mm(x, b)), d, out)
             return run
         return bind
 

@@ -160,10 +160,10 @@ class _Entry:
 _MAX_LAYOUTS = 64
 _MAX_LAUNCHES = 256
 _MAX_RUNNERS = 8
-# Unfused chains replayed from CUDA graphs: a graph per argument set seen
-# _GRAPH_AFTER times, at most _MAX_GRAPHS of them (their intermediates live
-# in one memory pool per stream), and the call counts of at most
-# _MAX_GRAPH_COUNTS argument sets not yet captured.
+# Eager calls replayed from CUDA graphs: a graph per argument set seen
+# _GRAPH_AFTER times on the cached path, at most _MAX_GRAPHS of them (the
+# unfused chains' intermediates live in one memory pool per stream), and
+# the call counts of at most _MAX_GRAPH_COUNTS sets not yet captured.
 _GRAPH_AFTER = 3
 _MAX_GRAPHS = 8
 _MAX_GRAPH_COUNTS = 256
@@ -201,14 +201,15 @@ class Kernel:
     (``choice(m)``, ``choice(m, graph=True)``, ``choices(m)``,
     ``timings(m)``). docs/runtime.md, "Fallback".
 
-    ``unfused_graphs`` (default True): an eager call of the unfused chain
-    on PyTorch's current stream whose arguments (data pointers included)
-    were seen twice before captures the chain into a CUDA graph and from
-    then on replays it, one host launch instead of one per op
-    (docs/runtime.md, "Unfused chains from CUDA graphs")."""
+    ``graphs`` (default True): an eager call on PyTorch's current stream
+    whose arguments (data pointers included) took the cached path twice
+    before captures what it runs, the fused launch or the unfused chain,
+    into a CUDA graph and from then on replays it: one host launch, none
+    of the launch path's checks (docs/runtime.md, "Eager calls from CUDA
+    graphs")."""
 
     def __init__(self, path: str, verify: bool = True,
-                 fallback: str = "never", unfused_graphs: bool = True):
+                 fallback: str = "never", graphs: bool = True):
         if fallback not in MODES:
             raise ValueError(f"fallback must be one of {', '.join(MODES)}, "
                              f"got {fallback!r}")
@@ -253,11 +254,14 @@ class Kernel:
         self._runners: Dict[Any, Callable] = {}
         self._torch = None          # set with the first torch call
         self._cur_dev = self._raw_stream = self._is_capturing = None
-        # The unfused chain from CUDA graphs: (entry, x, weights, out,
-        # stream handle) -> calls so far, or the graph (False: capture
-        # failed, run eagerly); one memory pool and side stream per stream.
-        self.unfused_graphs = unfused_graphs
+        # Eager calls from CUDA graphs: (path, entry, pointers..., stream
+        # handle) -> calls so far, or (graph, runtime epoch at capture,
+        # its pool's stream) (False: capture failed, run eagerly); per
+        # stream a side stream and [unfused graphs' pool, graphs in it].
+        self.graphs = graphs
         self._graphs_ok = False     # this PyTorch has CUDA graphs
+        # The runtime's count of freed buffers (fused graphs need it).
+        self._epoch = self._handle.epoch_reader()
         self._graph_counts: Dict[Any, int] = {}
         self._graphs: Dict[Any, Any] = {}
         self._graph_pools: Dict[int, Any] = {}
@@ -434,6 +438,12 @@ class Kernel:
                 h = 0 if dev is None else self._raw_stream(dev)
             else:
                 h = _stream_handle(stream)
+            if stream is None and graphs and self._graphs_ok and \
+                    self._epoch is not None and dev is not None and \
+                    self._cur_dev() == dev and self._replay(
+                        (FUSED, e, ptrs, h),
+                        lambda: self._fused_body(e, ptrs, dev), self._epoch):
+                return out
             go = self._launches.get((e, ptrs, h))
             if go is None:
                 go = self._new_launch(e, ptrs, h)
@@ -458,23 +468,25 @@ class Kernel:
                 shape, dtype, device = e.alloc
                 out = self._torch.empty(shape, dtype=dtype, device=device)
             if hs is None and graphs and self._graphs_ok and \
-                    self._replay_unfused(e, run, inputs[0], wptrs, out):
-                return out
+                    e.dev is not None and self._cur_dev() == e.dev:
+                x = inputs[0]
+                if self._replay((UNFUSED, e, x.data_ptr(), wptrs,
+                                 out.data_ptr(), self._raw_stream(e.dev)),
+                                lambda: (lambda: run(x, out)), None):
+                    return out
             run(inputs[0], out)
             return out
         return None
 
-    def _replay_unfused(self, e: _Entry, run, x, wptrs, out) -> bool:
-        """Runs the unfused chain on the current stream as a replay of its
-        CUDA graph for this argument set, capturing it on the set's
-        _GRAPH_AFTER-th call here (which the capture's warm-up runs); False,
-        with nothing run, while the set has been seen fewer times, when a
-        graph is being captured (the caller's launches belong in it) or
-        after capturing failed."""
-        dev = e.dev
-        if dev is None or self._cur_dev() != dev:
-            return False
-        key = (e, x.data_ptr(), wptrs, out.data_ptr(), self._raw_stream(dev))
+    def _replay(self, key, make_body, epoch) -> bool:
+        """Runs the call as a replay of its CUDA graph for argument set
+        `key` (path, entry, pointers..., stream handle), capturing it on
+        the set's _GRAPH_AFTER-th call here; False, with nothing run, while
+        the set has been seen fewer times, while a graph is being captured
+        (the caller's launches belong in it), after capturing failed, or
+        when `epoch` (the runtime's count of freed buffers, None for the
+        unfused chain) moved since the capture. make_body() gives body(),
+        which runs the path on the current stream."""
         g = self._graphs.get(key)
         if g is None:
             n = self._graph_counts.get(key, 0) + 1
@@ -482,49 +494,99 @@ class Kernel:
                 _put(self._graph_counts, key, n, _MAX_GRAPH_COUNTS)
                 return False
             self._graph_counts.pop(key, None)
-            ran, g = self._capture_unfused(run, x, out, key[-1])
-            _put(self._graphs, key, g if g is not None else False,
-                 _MAX_GRAPHS)
+            ran, g = self._capture(make_body(), key[0], key[-1], epoch)
+            self._store_graph(key, g if g is not None else False)
             return ran
         if g is False or self._is_capturing():
             return False
-        g.replay()
+        graph, at, _ = g
+        if epoch is not None and epoch() != at:
+            # The runtime freed a buffer the graph may use: count afresh,
+            # this call the first.
+            self._drop_graph(key)
+            _put(self._graph_counts, key, 1, _MAX_GRAPH_COUNTS)
+            return False
+        graph.replay()
         return True
 
-    def _capture_unfused(self, run, x, out, h: int):
-        """(whether this call's run happened, a torch.cuda.CUDAGraph of
-        run(x, out) or None when capturing failed): one uncaptured run on
-        a side stream (cuBLAS's per-stream state, and this call's result),
-        then the capture there. The graphs of one stream share a memory
-        pool: they replay one at a time, and none keeps an intermediate
-        past its replay."""
+    def _store_graph(self, key, value):
+        """self._graphs[key] = value, the oldest graphs dropped beyond
+        _MAX_GRAPHS."""
+        while len(self._graphs) >= _MAX_GRAPHS:
+            try:
+                self._drop_graph(next(iter(self._graphs)))
+            except (StopIteration, RuntimeError):   # emptied meanwhile
+                break
+        self._graphs[key] = value
+
+    def _drop_graph(self, key):
+        """Forgets a graph; its stream's memory pool with the last graph
+        in it (PyTorch frees a private pool with its last graph, and a
+        capture into a freed pool's handle fails)."""
+        g = self._graphs.pop(key, None)
+        if not g or g[2] is None:
+            return
+        pool = self._graph_pools.get(g[2])
+        if pool is not None:
+            pool[1] -= 1
+            if pool[1] <= 0:
+                del self._graph_pools[g[2]]
+
+    def _capture(self, body, path: str, h: int, epoch):
+        """(whether this call's run happened, (torch.cuda.CUDAGraph of
+        body(), epoch() before the capture, the pool's stream or None) or
+        None when capturing failed): one uncaptured body() on a side stream
+        (this call's result; cuBLAS's per-stream state; the runtime's
+        buffers), then the capture there. The unfused graphs of one stream
+        share a memory pool: they replay one at a time, and none keeps an
+        intermediate past its replay. Fused graphs allocate nothing."""
         torch = self._torch
         cur = torch.cuda.current_stream()
         side = self._graph_sides.get(h)
         if side is None:
             side = self._graph_sides[h] = torch.cuda.Stream(device=cur.device)
-        pool = self._graph_pools.get(h)
-        if pool is None:
-            pool = self._graph_pools[h] = torch.cuda.graph_pool_handle()
+        pool = None
+        if path == UNFUSED:
+            pool = self._graph_pools.get(h)
+            if pool is None:
+                pool = [torch.cuda.graph_pool_handle(), 0]
         side.wait_stream(cur)
         graph = torch.cuda.CUDAGraph()
         ran = False
         try:
             with torch.cuda.stream(side):
-                run(x, out)
+                body()
                 ran = True
-                _capture_begin(graph, pool)
+                at = epoch() if epoch is not None else None
+                _capture_begin(graph, pool[0] if pool is not None else None)
                 try:
-                    run(x, out)
+                    body()
                 finally:
                     graph.capture_end()
         except Exception as exc:  # noqa: BLE001 (any failure: run eagerly)
-            warnings.warn(f"flashfuser: capturing the unfused chain into a "
-                          f"CUDA graph failed ({exc}); its calls run eagerly")
-            graph = None
+            warnings.warn(f"flashfuser: capturing the {path} path into a "
+                          f"CUDA graph failed ({exc}); its calls with these "
+                          f"arguments run eagerly")
+            return ran, None
         finally:
             cur.wait_stream(side)
-        return ran, graph
+        if pool is None:
+            return ran, (graph, at, None)
+        pool[1] += 1
+        self._graph_pools[h] = pool
+        return ran, (graph, at, h)
+
+    def _fused_body(self, e: _Entry, ptrs, dev: int) -> Callable[[], None]:
+        """The fused launch of entry e's arguments at `ptrs` on the
+        current stream, raising on a failed launch (for _capture)."""
+        arr = e.tmpl if ptrs == e.ptrs else \
+            _runtime.with_pointers(e.tmpl, ptrs)
+
+        def body():
+            rc = self._handle.launcher(arr, self._raw_stream(dev))()
+            if rc:
+                self._launch_failed(rc)
+        return body
 
     def _new_launch(self, e: _Entry, ptrs, h: int) -> Callable[[], int]:
         """The bound launch of entry e's arguments at `ptrs` on stream h."""
@@ -583,7 +645,7 @@ class Kernel:
         if self._torch is not torch:
             self._cur_dev, self._raw_stream = _torch_hooks(torch)
             self._is_capturing = _capture_hook(torch)
-            self._graphs_ok = self.unfused_graphs and all(
+            self._graphs_ok = self.graphs and all(
                 hasattr(torch.cuda, a) for a in
                 ("CUDAGraph", "graph_pool_handle", "Stream"))
             self._torch = torch
@@ -726,7 +788,8 @@ class Kernel:
                 event_timer(ts), bool(self._is_capturing()),
                 graph_timer=graph_timer(ts),
                 # The graph timer's side streams get no graphs of their own.
-                graph_paths=(run(FUSED, None), run(UNFUSED, None, False)))
+                graph_paths=(run(FUSED, None, False),
+                             run(UNFUSED, None, False)))
         choices = self._dispatcher.choices(b)
         if choices is not None:
             self._by_m[m] = (choices["eager"], choices["graph"])
@@ -802,10 +865,8 @@ def _torch_stream(torch, stream, device):
 
 
 def load(path: str, verify: bool = True, fallback: str = "never",
-         unfused_graphs: bool = True) -> Kernel:
+         graphs: bool = True) -> Kernel:
     """Loads a bundle directory (hash-checked) with the runtime library.
-    ``fallback``: "never" (default), "auto" or "always";
-    ``unfused_graphs``: replay repeated unfused calls from CUDA graphs; see
-    Kernel."""
-    return Kernel(path, verify=verify, fallback=fallback,
-                  unfused_graphs=unfused_graphs)
+    ``fallback``: "never" (default), "auto" or "always"; ``graphs``: replay
+    repeated eager calls from CUDA graphs; see Kernel."""
+    return Kernel(path, verify=verify, fallback=fallback, graphs=graphs)

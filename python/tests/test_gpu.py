@@ -3,6 +3,7 @@ tensors (skipped without a GPU, PyTorch or the runtime library)."""
 
 import os
 import unittest
+import warnings
 
 from _util import BUNDLES, FakeTensor, gpu_available
 
@@ -50,6 +51,68 @@ class GpuTest(unittest.TestCase):
     def test_side_stream(self):
         s = self.torch.cuda.Stream()
         self.check_gemm(TMAVAL, 256, 512, 512, stream=s)
+
+    def test_repeated_calls_replay_a_graph_of_the_launch(self):
+        # Both tensor-map kinds: by value (in the graph's kernel node) and
+        # a device copy the runtime keeps. Fresh random x in place and a
+        # NaN-poisoned out before every call; fp32 reference, rel. < 1e-3.
+        t = self.torch
+        for path, n, k in ((TMAVAL, 512, 512), (TMAPTR, 4096, 4096)):
+            kern = flashfuser.load(path)
+            x = self.rand(256, k)
+            w = self.rand(k, n, scale=(3.0 / k) ** 0.5)
+            out = t.empty(256, n, dtype=t.float32, device="cuda")
+            for i in range(6):
+                x.copy_(self.rand(256, k))
+                out.fill_(float("nan"))
+                self.assertIs(kern(x, w, out=out), out)
+                t.cuda.synchronize()
+                ref = x.float() @ w.float()
+                err = ((out - ref).norm() / ref.norm()).item()
+                self.assertLess(err, 1e-3, f"{path} call {i}: {err}")
+            live = [g for g in kern._graphs.values() if g]
+            self.assertEqual(len(live), 1, path)
+
+    def test_a_grown_workspace_retires_the_graph(self):
+        # The naive FFN's workspace grows with M (2048 bytes per row): a
+        # launch at a larger M frees the buffer an M = 64 graph captured,
+        # which the runtime's epoch tells; the next M = 64 call launches
+        # afresh instead of replaying.
+        t = self.torch
+        kern = flashfuser.load(os.path.join(BUNDLES, "naive_ffn_gelu_tanh"))
+        w1 = self.rand(256, 512, scale=(3.0 / 256) ** 0.5)
+        w2 = self.rand(512, 256, scale=(3.0 / 512) ** 0.5)
+
+        def call(x, out):
+            out.fill_(float("nan"))
+            kern(x, w1, w2, out=out)
+            t.cuda.synchronize()
+            xf = x.float()
+            ref = t.nn.functional.gelu(xf @ w1.float(), approximate="tanh")
+            ref = ref @ w2.float()
+            err = ((out.float() - ref).norm() / ref.norm()).item()
+            self.assertLess(err, 1e-2)
+
+        def live():
+            return [g for g in kern._graphs.values() if g]
+
+        x64, out64 = self.rand(64, 256), t.empty(64, 256, device="cuda",
+                                                  dtype=t.bfloat16)
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")      # a failed capture warns
+            for _ in range(4):
+                call(x64, out64)
+            self.assertEqual(len(live()), 1)
+            before = kern._epoch()
+            call(self.rand(1024, 256), t.empty(1024, 256, device="cuda",
+                                               dtype=t.bfloat16))
+            self.assertGreater(kern._epoch(), before)
+            call(x64, out64)
+            self.assertEqual(kern._graphs, {})
+            for _ in range(3):
+                x64.copy_(self.rand(64, 256))
+                call(x64, out64)
+            self.assertEqual(len(live()), 1)
 
     def test_rejects_bad_tensors_before_launch(self):
         t = self.torch

@@ -644,9 +644,10 @@ if __name__ == "__main__":
     unittest.main()
 
 
-class UnfusedGraphTest(UnfusedCase):
-    """The unfused chain from CUDA graphs, over a stand-in torch.cuda with
-    CUDAGraph: runs are recorded as (x, w, out) plus how they ran."""
+class GraphTest(UnfusedCase):
+    """Eager calls from CUDA graphs, over a stand-in torch.cuda with
+    CUDAGraph: unfused runs are recorded as (x, w, out), fused launches as
+    (pointers, stream), and whether each ran captured."""
 
     def setUp(self):
         super().setUp()
@@ -712,6 +713,8 @@ class UnfusedGraphTest(UnfusedCase):
             k(x, w, out=out2)
         self.assertEqual(self.how()[5:], ["eager"] * 3 + ["captured"])
         self.assertEqual(self.graph_log[-1], ("capture", 2))
+        # Both graphs share the stream's pool.
+        self.assertEqual([n for _, n in k._graph_pools.values()], [2])
         k(x, w, out=out)
         self.assertEqual(self.graph_log[-1], ("replay", 1))
         # A call while the caller captures a graph runs into it, unreplayed.
@@ -725,9 +728,37 @@ class UnfusedGraphTest(UnfusedCase):
             k(x, w, out=out, stream=0x1234)
         self.assertEqual(self.graph_log[-1], ("replay", 1))
         k.clear_cache()
+        self.assertEqual(k._graph_pools, {})
         k(x, w, out=out)
         self.assertEqual(self.how()[-1], "eager")
         self.assertEqual(self.graph_log[-1], ("replay", 1))
+
+    def test_the_last_graph_of_a_pool_takes_the_pool_along(self):
+        # PyTorch frees a private pool with its last graph; a capture into
+        # the freed pool's handle fails, so a new one is made.
+        handles = []
+        self.fake.module.cuda.graph_pool_handle = \
+            lambda: handles.append(len(handles)) or ("pool", len(handles))
+        k = load(self.dir, fallback="always")
+        x, w, out = self.args()
+        out2 = self.args(out=OUT + 0x100000)[2]
+        with mock.patch.object(kernel_mod, "_MAX_GRAPHS", 1):
+            for _ in range(4):
+                k(x, w, out=out)
+            self.assertEqual(k._graph_pools, {0: [("pool", 1), 1]})
+            # On another stream, out2's graph (its stream's own pool)
+            # evicts out's, the last graph in stream 0's pool.
+            self.fake.current_stream = 7
+            for _ in range(4):
+                k(x, w, out=out2)
+        self.assertEqual(self.graph_log[-2:], [("capture", 2), ("replay", 2)])
+        self.assertEqual(len(k._graphs), 1)
+        self.assertEqual(k._graph_pools, {7: [("pool", 2), 1]})
+        # Back on stream 0: a new pool for the new graph.
+        self.fake.current_stream = 0
+        for _ in range(3):
+            k(x, w, out=out)
+        self.assertEqual(k._graph_pools[0], [("pool", 3), 1])
 
     def test_failed_capture_runs_eagerly_from_then_on(self):
         self.fail_capture = True
@@ -738,14 +769,56 @@ class UnfusedGraphTest(UnfusedCase):
             for _ in range(5):
                 k(x, w, out=out)
         self.assertEqual(len(caught), 1)
-        self.assertIn("its calls run eagerly", str(caught[0].message))
+        self.assertIn("capturing the unfused path into a CUDA graph failed",
+                      str(caught[0].message))
         self.assertEqual(self.graph_log, [])
         # 3 eager, the capture's warm-up (the call's result) and its
         # attempt, 1 eager.
         self.assertEqual(len(self.runs), 6)
 
+    def test_fused_launches_replay_until_the_runtime_frees_a_buffer(self):
+        captured = []
+        real = self.rec.launches.append
+        self.rec.launches = types.SimpleNamespace(
+            append=lambda r: (real(r), captured.append(self.fake.capturing)))
+        epoch = [7]
+        k = load(self.dir)
+        k._epoch = lambda: epoch[0]
+        x, w, out = self.args()
+        for _ in range(6):
+            self.assertIs(k(x, w, out=out), out)
+        # The first call checks and launches, two cached launches, then the
+        # capture's uncaptured launch (the call's result) and the captured
+        # one; two replays.
+        self.assertEqual(captured, [False] * 4 + [True])
+        self.assertEqual(self.graph_log, [("capture", 1)] +
+                         [("replay", 1)] * 2)
+        # The runtime freed a buffer (a grown workspace, flushed tensor
+        # maps): the graph is dropped and the set counted afresh.
+        epoch[0] += 1
+        for _ in range(3):
+            k(x, w, out=out)
+        self.assertEqual(captured[5:], [False] * 3 + [True])
+        self.assertEqual(self.graph_log[-1], ("capture", 2))
+        k(x, w, out=out)
+        self.assertEqual(self.graph_log[-1], ("replay", 2))
+        # Calls under the caller's capture launch into it.
+        self.fake.capturing = True
+        k(x, w, out=out)
+        self.fake.capturing = False
+        self.assertEqual(captured[-1], True)
+        self.assertEqual(self.graph_log[-1], ("replay", 2))
+        # Without the runtime's epoch (an older library) fused calls stay
+        # eager.
+        k2 = load(self.dir)
+        k2._epoch = None
+        n = len(captured)
+        for _ in range(5):
+            k2(x, w, out=out)
+        self.assertEqual(captured[n:], [False] * 5)
+
     def test_off_when_asked(self):
-        k = load(self.dir, fallback="always", unfused_graphs=False)
+        k = load(self.dir, fallback="always", graphs=False)
         x, w, out = self.args()
         for _ in range(5):
             k(x, w, out=out)

@@ -15,6 +15,8 @@
 #include "ff/Runtime/Manifest.h"
 #include "ff/Runtime/Validate.h"
 
+#include <atomic>
+#include <cstdint>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -63,6 +65,12 @@ public:
   int numRegisters(size_t i) const;
   int maxActiveClusters(size_t i) const;
 
+  /// Incremented whenever device memory that an earlier launch may reference
+  /// is freed (a workspace grown for a larger M, the tensor-map cache
+  /// flushed): a CUDA graph that captured a launch is valid while this keeps
+  /// the value it had before the capture.
+  uint64_t memoryEpoch() const { return epoch.load(std::memory_order_acquire); }
+
 private:
   struct ContextState;
   LoadedBundle() = default;
@@ -71,6 +79,7 @@ private:
 
   Bundle bundle;
   std::mutex mutex;
+  std::atomic<uint64_t> epoch{0};
   std::vector<std::unique_ptr<ContextState>> contexts;
 };
 

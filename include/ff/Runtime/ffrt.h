@@ -78,6 +78,13 @@ int ffrt_prepare(ffrt_bundle *bundle);
 int ffrt_launch(ffrt_bundle *bundle, const ffrt_tensor *args, int nargs,
                 void *stream);
 
+/** A counter the runtime increments whenever it frees device memory that an
+ *  earlier launch of this bundle may reference (a workspace grown for a
+ *  larger M, the tensor-map cache flushed). A CUDA graph that captured a
+ *  launch stays valid while the counter keeps the value it had before the
+ *  capture. 0 for a NULL bundle. */
+uint64_t ffrt_bundle_epoch(const ffrt_bundle *bundle);
+
 #ifdef __cplusplus
 }
 #endif

@@ -49,6 +49,9 @@ TEST(NoDeviceTest, DeviceEntryPointsFailCleanly) {
   ffrt_bundle *b = nullptr;
   ASSERT_EQ(ffrt_bundle_open(dir.c_str(), /*verify_hash=*/0, &b), FFRT_OK)
       << ffrt_last_error();
+  // Nothing allocated, nothing freed.
+  EXPECT_EQ(ffrt_bundle_epoch(b), 0u);
+  EXPECT_EQ(ffrt_bundle_epoch(nullptr), 0u);
   ffrt_tensor t[4] = {};
   int64_t shapes[4][2] = {{128, 512}, {512, 2048}, {2048, 512}, {128, 512}};
   for (int i = 0; i < 4; ++i) {
@@ -68,6 +71,7 @@ TEST(NoDeviceTest, DeviceEntryPointsFailCleanly) {
   EXPECT_EQ(ffrt_launch(b, t, 4, nullptr), FFRT_ERROR_NO_DEVICE);
   EXPECT_EQ(std::string(ffrt_last_error()), error);
   EXPECT_EQ(ffrt_prepare(b), FFRT_ERROR_NO_DEVICE);
+  EXPECT_EQ(ffrt_bundle_epoch(b), 0u);
   t[1].dtype = "f64";
   EXPECT_EQ(ffrt_validate(b, t, 4, 0, &plan), FFRT_ERROR_INVALID_ARGUMENT);
   EXPECT_NE(std::string(ffrt_last_error()).find("unsupported dtype \"f64\""),
