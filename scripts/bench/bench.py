@@ -4,8 +4,8 @@
 Runs on the GPU machine (PyTorch, Triton; bundles compiled elsewhere):
 
   python3 scripts/bench/bench.py --out OUT [--bundles DIR] [--only G,S]
-      [--baselines eager,graph,compile,autotune,ours,ours_graph,ours_auto,
-                   ours_auto_graph] [--reps 100] [--rounds 4]
+      [--baselines eager,graph,compile,autotune,ours,ours_direct,ours_graph,
+                   ours_auto,ours_auto_graph] [--reps 100] [--rounds 4]
 
 For every workload (scripts/bench/workloads.py) and baseline it measures the
 median of `--reps` timed runs after warm-up with CUDA events (queued, as
@@ -19,7 +19,10 @@ bandwidth) with both ceilings measured in the same run, plus the launch floor
 OUT/README.md and, when matplotlib is present, OUT/speedup.png and
 OUT/roofline.png.
 
-`ours`/`ours_graph` always launch the fused kernel; `ours_auto`/
+`ours`/`ours_graph` always launch the fused kernel (`ours` as a user's
+repeated calls do: from the third cached call on, a replay of a CUDA graph
+of the launch, docs/runtime.md; `ours_direct` with `graphs=False`, every
+call through the runtime's launch); `ours_auto`/
 `ours_auto_graph` load the bundle with `fallback="auto"` (docs/runtime.md),
 which runs whichever of the fused kernel and the unfused PyTorch chain its
 first call measured faster, eagerly for `ours_auto` and as CUDA graph
@@ -266,10 +269,10 @@ def as_reference_layout(w, name, out):
     return out
 
 
-def ours_callable(w, inputs, bundles, fallback="never"):
+def ours_callable(w, inputs, bundles, fallback="never", graphs=True):
     """(a per-call closure running the workload's bundle, its Kernel), or
     (None, None) with the reason printed when there is no bundle or its
-    inputs do not match. `fallback`: flashfuser.load's mode."""
+    inputs do not match. `fallback`, `graphs`: flashfuser.load's."""
     if not bundles:
         return None, None
     path = os.path.join(bundles, w.name)
@@ -277,7 +280,7 @@ def ours_callable(w, inputs, bundles, fallback="never"):
         print(f"{w.name}: ours skipped (no bundle {path})", flush=True)
         return None, None
     import flashfuser
-    kernel = flashfuser.load(path, fallback=fallback)
+    kernel = flashfuser.load(path, fallback=fallback, graphs=graphs)
     args = ours_inputs(w, inputs, kernel.inputs)
     want = [[x.shape[0] if d == -1 else d for d in t["shape"]]
             for t, x in zip(kernel.inputs, args)]
@@ -299,7 +302,7 @@ def ours_callable(w, inputs, bundles, fallback="never"):
 
 def path_of(name, w, auto_kernel):
     """Which path a baseline ran: ours* say fused or unfused, others ''."""
-    if name in ("ours", "ours_graph"):
+    if name in ("ours", "ours_direct", "ours_graph"):
         return "fused"
     if name.startswith("ours_auto") and auto_kernel is not None:
         # Captured calls take the bin's graph choice, eager ones its eager.
@@ -374,6 +377,10 @@ def main():
             if ours and "ours_graph" in baselines:
                 graphed["ours_graph"] = ours
                 variants["ours_graph"] = in_graph(ours)[0]
+        if "ours_direct" in baselines:
+            direct, _ = ours_callable(w, inputs, a.bundles, graphs=False)
+            if direct:
+                variants["ours_direct"] = direct
         auto_kernel = None
         if "ours_auto" in baselines or "ours_auto_graph" in baselines:
             auto, auto_kernel = ours_callable(w, inputs, a.bundles,

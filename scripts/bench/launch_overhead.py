@@ -9,7 +9,9 @@ Rows (same tensors, allocated once; the output too):
 
 - torch first GEMM: one F.linear of the chain's first GEMM (F.conv2d for a
   3x3 conv chain), i.e. one PyTorch launch: the yardstick;
-- ours (never): flashfuser.load(B)(*inputs, out=out) as a user calls it;
+- ours (never): flashfuser.load(B)(*inputs, out=out) as a user calls it
+  (repeated calls replay a CUDA graph of the launch, docs/runtime.md);
+- ours (graphs=False): the same, every call through the runtime's launch;
 - ours (auto), with --auto: fallback="auto" after its first call decided
   (the path column says which one runs);
 - Handle.launch(array): the runtime's launch with a prebuilt ctypes array
@@ -203,6 +205,9 @@ def main():
     label, fn = first_gemm(torch, kernel, inputs)
     row(label, fn)
     row("ours per call (fallback=never)", lambda: kernel(*inputs, out=out),
+        "fused")
+    direct = flashfuser.load(a.bundle, graphs=False)
+    row("ours per call (graphs=False)", lambda: direct(*inputs, out=out),
         "fused")
     if a.auto:
         auto = flashfuser.load(a.bundle, fallback="auto")

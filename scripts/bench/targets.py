@@ -52,6 +52,7 @@ RATIOS = [
 # Reported for every set, without a target of their own.
 EXTRA = [
     ("fused vs eager, per call", "ours", "eager"),
+    ("fused, direct launches, vs eager, per call", "ours_direct", "eager"),
     ("fused vs graph, in graphs", "ours_graph", "graph"),
     ("auto vs eager, per call", "ours_auto", "eager"),
     ("auto vs graph, in graphs", "ours_auto_graph", "graph"),

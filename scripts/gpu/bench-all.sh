@@ -42,7 +42,7 @@ bench() { # SET ARGS...
   step "$name" python3 "$root/scripts/bench/bench.py" --out "$out/$name" \
     --bundles "$bundles" --reps "${REPS:-100}" "$@"
 }
-all="eager,graph,ours,ours_graph,ours_auto,ours_auto_graph"
+all="eager,graph,ours,ours_direct,ours_graph,ours_auto,ours_auto_graph"
 for s in ${SETS:-g s c gemm dram}; do
   case $s in
     g) bench g --only 'G1,G2,G3,G4,G5$,G6,G7,G8,G9' --baselines "compile,$all" ;;
