@@ -47,6 +47,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 # flashfuser from this checkout when PYTHONPATH does not name it.
 sys.path.append(os.path.join(os.path.dirname(os.path.dirname(
     os.path.dirname(os.path.abspath(__file__)))), "python"))
+import plots  # noqa: E402
 import workloads as W  # noqa: E402
 
 DEV = "cuda"
@@ -468,37 +469,7 @@ def write_report(a, gpu, peak, bw, floor, rows, decisions=()):
                          f"{us(fused_g)} | {us(unfused_g)} | {note} |")
     with open(os.path.join(a.out, "README.md"), "w") as f:
         f.write("\n".join(lines) + "\n")
-    try:
-        import matplotlib
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        return
-    by = {}
-    for r in rows:
-        by.setdefault(r["workload"], {})[r["baseline"]] = r
-    names = [n for n, d in by.items() if "ours" in d]
-    if names:
-        fig, ax = plt.subplots(figsize=(max(6, len(names) * 0.5), 4))
-        for i, base in enumerate(["eager", "graph", "compile"]):
-            ys = [by[n][base]["hot_us"] / by[n]["ours"]["hot_us"] if base in by[n] else 0
-                  for n in names]
-            ax.bar([j + i * 0.25 for j in range(len(names))], ys, 0.25, label=f"vs {base}")
-        ax.set_xticks(range(len(names)), names, rotation=90)
-        ax.axhline(1.0, color="k", lw=0.5)
-        ax.set_ylabel("speedup of ours")
-        ax.legend()
-        fig.tight_layout()
-        fig.savefig(os.path.join(a.out, "speedup.png"))
-    fig, ax = plt.subplots(figsize=(max(6, len(by) * 0.3), 4))
-    for base in ("eager", "graph", "ours", "ours_auto"):
-        xs = [i for i, n in enumerate(by) if base in by[n]]
-        ax.scatter(xs, [by[list(by)[i]][base]["pct_roofline"] for i in xs], label=base, s=10)
-    ax.set_xticks(range(len(by)), list(by), rotation=90, fontsize=6)
-    ax.set_ylabel("% of roofline bound")
-    ax.legend()
-    fig.tight_layout()
-    fig.savefig(os.path.join(a.out, "roofline.png"))
+    plots.write_plots(rows, a.out)
 
 
 if __name__ == "__main__":
