@@ -167,6 +167,10 @@ _MAX_RUNNERS = 8
 _GRAPH_AFTER = 3
 _MAX_GRAPHS = 8
 _MAX_GRAPH_COUNTS = 256
+# An unfused chain whose intermediates would hold more than this in a
+# graph's pool stays eager: its GPU time dwarfs the host launches a graph
+# saves, and the pool's memory would be kept from every other allocation.
+_MAX_UNFUSED_GRAPH_BYTES = 64 << 20
 
 
 def _stream_handle(stream) -> int:
@@ -472,7 +476,7 @@ class Kernel:
                 x = inputs[0]
                 if self._replay((UNFUSED, e, x.data_ptr(), wptrs,
                                  out.data_ptr(), self._raw_stream(e.dev)),
-                                lambda: (lambda: run(x, out)), None):
+                                lambda: self._unfused_body(run, x, out), None):
                     return out
             run(inputs[0], out)
             return out
@@ -486,7 +490,8 @@ class Kernel:
         (the caller's launches belong in it), after capturing failed, or
         when `epoch` (the runtime's count of freed buffers, None for the
         unfused chain) moved since the capture. make_body() gives body(),
-        which runs the path on the current stream."""
+        which runs the path on the current stream, or None when the set
+        should stay eager."""
         g = self._graphs.get(key)
         if g is None:
             n = self._graph_counts.get(key, 0) + 1
@@ -494,7 +499,11 @@ class Kernel:
                 _put(self._graph_counts, key, n, _MAX_GRAPH_COUNTS)
                 return False
             self._graph_counts.pop(key, None)
-            ran, g = self._capture(make_body(), key[0], key[-1], epoch)
+            body = make_body()
+            if body is None:        # not worth a graph: eager for good
+                self._store_graph(key, False)
+                return False
+            ran, g = self._capture(body, key[0], key[-1], epoch)
             self._store_graph(key, g if g is not None else False)
             return ran
         if g is False or self._is_capturing():
@@ -575,6 +584,17 @@ class Kernel:
         pool[1] += 1
         self._graph_pools[h] = pool
         return ran, (graph, at, h)
+
+    def _unfused_body(self, run, x, out) -> Optional[Callable[[], None]]:
+        """run(x, out) for _capture; None when the chain's intermediates
+        (at most 3 x M x N elements of the GEMMs' dtype: the gated chain's
+        gate|up product and its gate product) exceed
+        _MAX_UNFUSED_GRAPH_BYTES."""
+        c = self.manifest["chain"]
+        rows = x.numel() // max(x.shape[-1], 1)     # M, or N*H*W of images
+        if 3 * rows * c["n"] * x.element_size() > _MAX_UNFUSED_GRAPH_BYTES:
+            return None
+        return lambda: run(x, out)
 
     def _fused_body(self, e: _Entry, ptrs, dev: int) -> Callable[[], None]:
         """The fused launch of entry e's arguments at `ptrs` on the

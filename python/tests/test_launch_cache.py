@@ -55,6 +55,15 @@ class Tensor:
     def is_contiguous(self):
         return self.strides == self.contiguous_strides
 
+    def numel(self):
+        n = 1
+        for d in self.shape:
+            n *= d
+        return n
+
+    def element_size(self):
+        return 4 if self.dtype.name in ("float32", "int32") else 2
+
 
 class FakeTorch:
     """A torch module stand-in that records device switches, stream
@@ -816,6 +825,25 @@ class GraphTest(UnfusedCase):
         for _ in range(5):
             k2(x, w, out=out)
         self.assertEqual(captured[n:], [False] * 5)
+
+    def test_large_intermediates_stay_eager(self):
+        # 3 x M x N elements of x's dtype: 3 * 128 * 256 * 2 bytes here.
+        k = load(self.dir, fallback="always")
+        x, w, out = self.args()
+        with mock.patch.object(kernel_mod, "_MAX_UNFUSED_GRAPH_BYTES",
+                               3 * 128 * 256 * 2 - 1), \
+                warnings.catch_warnings():
+            warnings.simplefilter("error")
+            for _ in range(6):
+                k(x, w, out=out)
+        self.assertEqual((self.graph_log, len(self.runs)), ([], 6))
+        self.assertEqual(list(k._graphs.values()), [False])
+        k2 = load(self.dir, fallback="always")
+        with mock.patch.object(kernel_mod, "_MAX_UNFUSED_GRAPH_BYTES",
+                               3 * 128 * 256 * 2):
+            for _ in range(4):
+                k2(x, w, out=out)
+        self.assertEqual(self.graph_log, [("capture", 1)])
 
     def test_off_when_asked(self):
         k = load(self.dir, fallback="always", graphs=False)
