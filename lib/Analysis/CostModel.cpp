@@ -582,6 +582,11 @@ double mlir::ff::estimateCtaNs(const ChainDesc &chain, const Plan &plan,
                              ? double(bl)
                              : ceilDiv(chain.l, bl) * double(bl) / c;
     cta += k.finisherNs + rows * owned * 4.0 / k.finisherGbps;
+    // Every cluster of the tile counts itself in (fences, one counter's
+    // atomics) and the last arriver waits for the slowest: more planes,
+    // more of both (C3-b1's plan of 8 planes measured 1.14x one of 4 the
+    // model ranked below it, S8's 1.09x, docs/cost-model.md).
+    cta += k.countInNs * plan.grd(Dim::n);
   }
   // Deterministic planes: the last arriver reads every cluster's plane of
   // the L / c columns it owns (both families), not one summed tile (not

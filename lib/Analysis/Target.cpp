@@ -233,6 +233,7 @@ llvm::Error mlir::ff::applyCalibration(GpuTarget &target,
                   {"barrier_ns", &kernel.barrierNs, false, true},
                   {"finisher_ns", &kernel.finisherNs, false},
                   {"finisher_gbps", &kernel.finisherGbps, false},
+                  {"count_in_ns", &kernel.countInNs, false, true},
                   {"launch_ns", &kernel.launchNs, false},
                   {"shuffle_step_ns", &kernel.shuffleStepNs, false, true},
                   {"stream_latency_ns", &kernel.streamLatencyNs, false}};

@@ -71,16 +71,17 @@ def tile_rows(row):
 # compares the C++ model with this one at exactly these values.
 PARAMS = [("smGbps", 100.0), ("smTflops", 3.356), ("kStepNs", 0.0),
           ("chunkNs", 1873.0), ("reduceGbps", 7247.0), ("barrierNs", 220.1),
-          ("finisherNs", 3201.0), ("shuffleStepNs", 0.0),
+          ("finisherNs", 2791.0), ("shuffleStepNs", 0.0),
           ("streamLatencyNs", 670.0), ("l2Gbps", 3620.0),
-          ("oneWarpgroupRate", 0.8159), ("finisherGbps", 22.59)]
+          ("oneWarpgroupRate", 0.8159), ("finisherGbps", 33.17),
+          ("countInNs", 146.7)]
 KEYS = {"smGbps": "sm_gbps", "smTflops": "sm_tflops", "kStepNs": "k_step_ns",
         "chunkNs": "chunk_ns", "reduceGbps": "reduce_gbps",
         "barrierNs": "barrier_ns", "finisherNs": "finisher_ns",
         "shuffleStepNs": "shuffle_step_ns",
         "streamLatencyNs": "stream_latency_ns", "l2Gbps": "l2_gbps",
         "oneWarpgroupRate": "one_warpgroup_rate",
-        "finisherGbps": "finisher_gbps"}
+        "finisherGbps": "finisher_gbps", "countInNs": "count_in_ns"}
 # SMs per GPC of an H100/H200 SXM (GpuTarget::gpcSms): clusters never
 # straddle GPCs, so 132 / 66 / 30 / 15 / 7 clusters of 1 / 2 / 4 / 8 / 16
 # are co-resident at one CTA per SM (measured on an H100 and an H200).
@@ -141,7 +142,7 @@ def stream_reuse(row):
 def cta_ns(row, p, hbm, active):
     """estimateCtaNs (lib/Analysis/CostModel.cpp), term for term."""
     (sm_gbps, sm_tflops, kstep, chunk, red_gbps, barrier, finisher,
-     shuffle_step, stream_latency, l2_gbps, one_wg, fin_gbps) = p
+     shuffle_step, stream_latency, l2_gbps, one_wg, fin_gbps, count_in) = p
     c, bm, bn, bk, bl = (row[k] for k in ("cluster_n", "blk_m", "blk_n",
                                          "blk_k", "blk_l"))
     g = 2 if row["kind"] == "gated_ffn" else 1
@@ -168,7 +169,8 @@ def cta_ns(row, p, hbm, active):
         cta += math.ceil(row["l"] / bl) * (
             max(bn * bl * 2 / bw, mma1 + reduce) + chunk + sync)
     if workspace:
-        cta += finisher + finisher_bytes(row) / fin_gbps
+        cta += (finisher + finisher_bytes(row) / fin_gbps +
+                count_in * row["grid_n"])
     return cta
 
 
@@ -291,6 +293,7 @@ class Batch:
                           for k in ("blk_m", "blk_n", "blk_k", "blk_l"))
         g = col(lambda r: 2 if r["kind"] == "gated_ffn" else 1)
         self.ws = col(lambda r: r["grid_n"] > 1)
+        self.planes = self.ws * col(lambda r: r["grid_n"])
         self.reuse = col(stream_reuse)
         self.bm64 = col(lambda r: r["blk_m"] == 64) > 0
         self.shuffle = col(lambda r: r.get("cluster_l", 1) > 1)
@@ -327,7 +330,7 @@ class Batch:
 
     def cta(self, p, hbm, active):
         (sm_gbps, sm_tflops, kstep, chunk, red_gbps, barrier, finisher,
-         shuffle_step, stream_latency, l2_gbps, one_wg, fin_gbps) = p
+         shuffle_step, stream_latency, l2_gbps, one_wg, fin_gbps, count_in) = p
         bw = np.minimum(np.minimum(sm_gbps, l2_gbps / active),
                         hbm * self.reuse / active)
         flops = sm_tflops * 1e3 * np.where(self.bm64, one_wg, 1.0)
@@ -343,7 +346,8 @@ class Batch:
             np.maximum(self.wbytes / bw,
                        self.flops1 / flops + self.rred * active / red_gbps) +
             chunk + barrier * self.sync)
-        return cta + self.ws * finisher + self.fbytes / fin_gbps
+        return (cta + self.ws * finisher + self.fbytes / fin_gbps +
+                count_in * self.planes)
 
     def predict(self, p, hbm, launch):
         t = launch + self.full * self.cta(p, hbm, self.slots)

@@ -327,11 +327,12 @@ TEST(CostModelTest, KernelFamilyModelHandComputed) {
   // l: 2 chunks of the wgmma plus reductions of 128*128*4 / 2 bytes by
   // each of 4 resident CTAs, a fixed cost and two barriers of
   // barrierNs * log2(2); then the finisher, which reads back the 128 rows
-  // x 256 / 2 columns its rank owns.
+  // x 256 / 2 columns its rank owns, after the count-in of the tile's 2
+  // clusters.
   double red = 128.0 * 128 * 4 / 2 * 4 / c.reduceGbps;
   double l2 =
       2 * (2.0 * 128 * 128 * 128 / flops + red + c.chunkNs + 2 * c.barrierNs) +
-      c.finisherNs + 128.0 * 256 / 2 * 4 / c.finisherGbps;
+      c.finisherNs + 128.0 * 256 / 2 * 4 / c.finisherGbps + 2 * c.countInNs;
   EXPECT_NEAR(estimateKernelNs(ws, q, g, t), c.launchNs + k2 + l2, 1e-6);
   // Deterministic planes: the last arriver also reads the other cluster's
   // plane of its owned columns, 128 rows x 256 / 2 columns of fp32.

@@ -193,9 +193,11 @@ TEST(TargetTest, CalibrationOfTheKernelModel) {
   // replaces the ones it lists and leaves the DSM figures alone.
   GpuTarget t = h100();
   llvm::Error err = applyCalibration(t, R"({"target": "h100-sxm",
-      "kernel": {"k_step_ns": 900, "sm_gbps": 50, "hbm_efficiency": 0.8}})");
+      "kernel": {"k_step_ns": 900, "sm_gbps": 50, "hbm_efficiency": 0.8,
+                 "count_in_ns": 0}})");
   ASSERT_FALSE(static_cast<bool>(err)) << llvm::toString(std::move(err));
   EXPECT_DOUBLE_EQ(t.kernel.kStepNs, 900);
+  EXPECT_DOUBLE_EQ(t.kernel.countInNs, 0); // may be zero: the term is off
   EXPECT_DOUBLE_EQ(t.kernel.smGbps, 50);
   EXPECT_DOUBLE_EQ(t.kernel.hbmEfficiency, 0.8);
   EXPECT_DOUBLE_EQ(t.kernel.chunkNs, h100().kernel.chunkNs);

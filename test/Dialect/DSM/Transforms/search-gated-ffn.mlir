@@ -289,7 +289,7 @@ func.func @s7(%a: tensor<128x2560xbf16>, %b: tensor<2560x9728xbf16>, %bu: tensor
 }
 
 // CHECK-LABEL: func.func @s8(
-// ANY: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 4, 1, 4], block = [64, 64, 64, 256], grid = [2, 12, 1, 1], order = [m, n, l, k], spatial = [m, n, l], residency = [dsm, dsm], collectives = [shuffle, inter_cluster_reduce], stages = 4, cost_ns = {{[0-9]+}}>}
+// ANY: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 8, 1, 8], block = [64, 64, 64, 128], grid = [2, 6, 1, 1], order = [m, n, l, k], spatial = [m, n, l], residency = [dsm, dsm], collectives = [shuffle, inter_cluster_reduce], stages = 4, cost_ns = {{[0-9]+}}>}
 // RS: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 8, 1, 1], block = [64, 64, 64, 256], grid = [2, 6, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem, smem], collectives = [reduce_scatter, inter_cluster_reduce], stages = 2, cost_ns = {{[0-9]+}}>}
 
 func.func @s8(%a: tensor<128x1024xbf16>, %b: tensor<1024x3072xbf16>, %bu: tensor<1024x3072xbf16>, %d: tensor<3072x1024xbf16>) -> tensor<128x1024xbf16> {
