@@ -1,0 +1,97 @@
+#!/usr/bin/env python3
+"""Where the host time of one cached Kernel call goes (GPU machine, PyTorch).
+
+  FLASHFUSER_RUNTIME_LIB=build-rt/lib/libffrt.so \\
+      python3 scripts/bench/host_path.py BUNDLE_DIR [--m M] [--calls 20000]
+
+Times, per call over --calls back-to-back calls (time.perf_counter, no
+synchronisation inside the loop), the whole call of a bundle loaded with
+flashfuser.load (its graph replay once the arguments repeat) and with
+graphs=False, then each step of the replay path on the same tensors: the
+layout tuple, its lookup, the data pointers, the stream and device reads,
+the capture check, the runtime's epoch and PyTorch's CUDAGraph.replay().
+scripts/bench/launch_overhead.py times the layers below (the runtime's
+launch, a bare graph replay) the same way.
+"""
+import argparse
+import os
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__))))
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("bundle")
+    ap.add_argument("--m", type=int, default=128,
+                    help="M of a dynamic-M bundle (default 128)")
+    ap.add_argument("--calls", type=int, default=20000)
+    a = ap.parse_args()
+    try:
+        import torch
+    except ImportError as e:
+        sys.exit(f"host_path: needs PyTorch ({e})")
+    if not torch.cuda.is_available():
+        sys.exit("host_path: needs a CUDA GPU")
+    sys.path.insert(0, os.path.join(ROOT, "python"))
+    import flashfuser
+    from flashfuser.fallback import FUSED
+
+    k = flashfuser.load(a.bundle)
+    dtypes = {"bf16": torch.bfloat16, "f16": torch.float16,
+              "f32": torch.float32}
+    ins = [(torch.randn(*[a.m if d == -1 else d for d in t["shape"]],
+                        device="cuda") * 0.1).to(dtypes[t["dtype"]])
+           for t in k.inputs]
+    spec = k.outputs[0]
+    out = torch.empty([a.m if d == -1 else d for d in spec["shape"]],
+                      dtype=dtypes[spec["dtype"]], device="cuda")
+    for _ in range(5):
+        k(*ins, out=out)
+    torch.cuda.synchronize()
+    args = (*ins, out)
+
+    def t(name, fn):
+        for _ in range(200):
+            fn()
+        torch.cuda.synchronize()
+        t0 = time.perf_counter()
+        for _ in range(a.calls):
+            fn()
+        dt = (time.perf_counter() - t0) / a.calls * 1e6
+        torch.cuda.synchronize()
+        print(f"{name:46s} {dt:8.3f} us", flush=True)
+
+    print(f"{a.bundle} on {torch.cuda.get_device_name()}, torch "
+          f"{torch.__version__}; host us per call over {a.calls} calls")
+    t("empty Python call", lambda: None)
+    t("k(*inputs, out=out)", lambda: k(*ins, out=out))
+    direct = flashfuser.load(a.bundle, graphs=False)
+    t("k(*inputs, out=out), graphs=False", lambda: direct(*ins, out=out))
+    live = [g for g in k._graphs.values() if g]
+    if live:
+        t("CUDAGraph.replay()", live[0][0].replay)
+    t("layout tuple (shape, stride, dtype, device)",
+      lambda: tuple([(x.shape, x.stride(), x.dtype, x.device)
+                     for x in args]))
+    lay = tuple([(x.shape, x.stride(), x.dtype, x.device) for x in args])
+    t("layout lookup", lambda: k._layouts.get(lay))
+    t("data pointer tuple", lambda: tuple([x.data_ptr() for x in args]))
+    t("current stream handle", lambda: k._raw_stream(0))
+    t("current device", lambda: k._cur_dev())
+    t("capture check", lambda: k._is_capturing())
+    if k._epoch is not None:
+        t("runtime epoch (ffrt_bundle_epoch)", lambda: k._epoch())
+    e = next(iter(k._layouts.values()))
+    ptrs = tuple([x.data_ptr() for x in args])
+    key = (FUSED, e, ptrs, k._raw_stream(0))
+    if k._graphs.get(key):
+        t("Kernel._replay (lookup, checks, replay)",
+          lambda: k._replay(key, None, k._epoch))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
