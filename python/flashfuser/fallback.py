@@ -185,24 +185,27 @@ def chain_form(manifest: dict) -> ChainForm:
 # The unfused chain in PyTorch
 # --------------------------------------------------------------------------
 
-def _activation(name: str, F) -> Optional[Callable]:
-    """act(t), in place where PyTorch has it (t is always an intermediate
-    the chain owns, or the output)."""
-    return {"identity": None,
-            "relu": lambda t: t.relu_(),
-            "sigmoid": lambda t: t.sigmoid_(),
-            "silu": lambda t: F.silu(t, inplace=True),
+def _activation(name: str, F, inplace: bool = True) -> Optional[Callable]:
+    """act(t) (None for identity): in place where PyTorch has it and
+    `inplace` (t is then an intermediate the chain owns, or the output),
+    else into a new tensor."""
+    if name == "identity":
+        return None
+    if inplace and name in ("relu", "sigmoid", "silu"):
+        return {"relu": lambda t: t.relu_(),
+                "sigmoid": lambda t: t.sigmoid_(),
+                "silu": lambda t: F.silu(t, inplace=True)}[name]
+    return {"relu": F.relu,
+            "sigmoid": lambda t: t.sigmoid(),
+            "silu": F.silu,
             "gelu_tanh": lambda t: F.gelu(t, approximate="tanh"),
             "gelu_erf": F.gelu}[name]
 
 
-def _gate_product(name: str, torch, F) -> Callable:
+def _gate_product(name: str, F) -> Callable:
     """gate(g, u) = act(g) * u as the eager chain computes it: out of place,
     so the product is contiguous whatever g and u are."""
-    act = {"identity": None, "relu": F.relu, "sigmoid": torch.sigmoid,
-           "silu": F.silu,
-           "gelu_tanh": lambda t: F.gelu(t, approximate="tanh"),
-           "gelu_erf": F.gelu}[name]
+    act = _activation(name, F, inplace=False)
     if act is None:
         return lambda g, u: g * u
     return lambda g, u: act(g) * u
@@ -312,7 +315,7 @@ def _binder(form: ChainForm) -> Callable:
 
     if form.kind == "gated_ffn":
         lg, lu, ld = form.layouts
-        gate = _gate_product(form.activation, torch, F)
+        gate = _gate_product(form.activation, F)
 
         def bind(wg, wu, wd):
             d = mat(wd, ld)

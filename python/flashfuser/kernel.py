@@ -400,8 +400,8 @@ class Kernel:
     def _cached(self, inputs, out, stream, path, graphs=True):
         """Runs the call from the caches and returns out; None, having done
         nothing, when they do not cover it. `path`: FUSED or UNFUSED, or
-        None for the layout's decided path; `graphs`: False keeps the
-        unfused chain off its CUDA graphs."""
+        None for the layout's decided path; `graphs`: False keeps the call
+        off the CUDA graphs of its argument set."""
         args = inputs if out is None else (*inputs, out)
         try:
             # _signature's torch branch, inline: the layout first, the
@@ -599,8 +599,7 @@ class Kernel:
     def _fused_body(self, e: _Entry, ptrs, dev: int) -> Callable[[], None]:
         """The fused launch of entry e's arguments at `ptrs` on the
         current stream, raising on a failed launch (for _capture)."""
-        arr = e.tmpl if ptrs == e.ptrs else \
-            _runtime.with_pointers(e.tmpl, ptrs)
+        arr = self._args_at(e, ptrs)
 
         def body():
             rc = self._handle.launcher(arr, self._raw_stream(dev))()
@@ -608,11 +607,15 @@ class Kernel:
                 self._launch_failed(rc)
         return body
 
+    @staticmethod
+    def _args_at(e: _Entry, ptrs):
+        """Entry e's ffrt_tensor array with the data pointers `ptrs`."""
+        return e.tmpl if ptrs == e.ptrs else \
+            _runtime.with_pointers(e.tmpl, ptrs)
+
     def _new_launch(self, e: _Entry, ptrs, h: int) -> Callable[[], int]:
         """The bound launch of entry e's arguments at `ptrs` on stream h."""
-        arr = e.tmpl if ptrs == e.ptrs else \
-            _runtime.with_pointers(e.tmpl, ptrs)
-        go = self._handle.launcher(arr, h)
+        go = self._handle.launcher(self._args_at(e, ptrs), h)
         _put(self._launches, (e, ptrs, h), go, _MAX_LAUNCHES)
         return go
 
