@@ -38,6 +38,16 @@ def by_workload(rows):
     return by
 
 
+def _save(plt, fig, ax, path):
+    """The legend, the layout, the PNG at `path` (returned); the figure
+    closed."""
+    ax.legend(fontsize=7)
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+    return path
+
+
 def write_plots(rows, out, prefix=""):
     """Draws both plots of `rows` (bench.py's row dicts, values numbers or
     strings) into `out`; returns the files written ([] without
@@ -69,12 +79,8 @@ def write_plots(rows, out, prefix=""):
                       rotation=90, fontsize=6)
         ax.axhline(1.0, color="k", lw=0.5)
         ax.set_ylabel("speedup of ours (hot L2)")
-        ax.legend(fontsize=7)
-        fig.tight_layout()
-        path = os.path.join(out, prefix + "speedup.png")
-        fig.savefig(path, dpi=120)
-        plt.close(fig)
-        written.append(path)
+        written.append(_save(plt, fig, ax, os.path.join(
+            out, prefix + "speedup.png")))
     fig, ax = plt.subplots(figsize=(max(6, len(by) * 0.3), 4))
     for label, base in ROOFLINE:
         xs, ys = [], []
@@ -88,12 +94,8 @@ def write_plots(rows, out, prefix=""):
     ax.axhline(85.0, color="k", lw=0.5, ls="--")
     ax.set_xticks(range(len(by)), list(by), rotation=90, fontsize=6)
     ax.set_ylabel("% of the roofline bound (hot L2)")
-    ax.legend(fontsize=7)
-    fig.tight_layout()
-    path = os.path.join(out, prefix + "roofline.png")
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
-    written.append(path)
+    written.append(_save(plt, fig, ax, os.path.join(
+        out, prefix + "roofline.png")))
     return written
 
 
