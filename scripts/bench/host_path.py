@@ -11,15 +11,15 @@ graphs=False, then each step of the replay path on the same tensors: the
 layout tuple, its lookup, the data pointers, the stream and device reads,
 the capture check, the runtime's epoch and PyTorch's CUDAGraph.replay().
 scripts/bench/launch_overhead.py times the layers below (the runtime's
-launch, a bare graph replay) the same way.
+launch, a bare graph replay) the same way; this script takes its setup,
+inputs (U(-1, 1), weights scaled) and host timer from there.
 """
 import argparse
 import os
 import sys
-import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(
-    os.path.abspath(__file__))))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from launch_overhead import host_us, make_inputs, setup  # noqa: E402
 
 
 def main():
@@ -29,40 +29,19 @@ def main():
                     help="M of a dynamic-M bundle (default 128)")
     ap.add_argument("--calls", type=int, default=20000)
     a = ap.parse_args()
-    try:
-        import torch
-    except ImportError as e:
-        sys.exit(f"host_path: needs PyTorch ({e})")
-    if not torch.cuda.is_available():
-        sys.exit("host_path: needs a CUDA GPU")
-    sys.path.insert(0, os.path.join(ROOT, "python"))
-    import flashfuser
+    torch, flashfuser, _ = setup()
     from flashfuser.fallback import FUSED
 
     k = flashfuser.load(a.bundle)
-    dtypes = {"bf16": torch.bfloat16, "f16": torch.float16,
-              "f32": torch.float32}
-    ins = [(torch.randn(*[a.m if d == -1 else d for d in t["shape"]],
-                        device="cuda") * 0.1).to(dtypes[t["dtype"]])
-           for t in k.inputs]
-    spec = k.outputs[0]
-    out = torch.empty([a.m if d == -1 else d for d in spec["shape"]],
-                      dtype=dtypes[spec["dtype"]], device="cuda")
+    ins, out = make_inputs(torch, k, a.m)
     for _ in range(5):
         k(*ins, out=out)
     torch.cuda.synchronize()
     args = (*ins, out)
 
     def t(name, fn):
-        for _ in range(200):
-            fn()
-        torch.cuda.synchronize()
-        t0 = time.perf_counter()
-        for _ in range(a.calls):
-            fn()
-        dt = (time.perf_counter() - t0) / a.calls * 1e6
-        torch.cuda.synchronize()
-        print(f"{name:46s} {dt:8.3f} us", flush=True)
+        us, _ = host_us(torch, fn, a.calls, 200)
+        print(f"{name:46s} {us:8.3f} us", flush=True)
 
     print(f"{a.bundle} on {torch.cuda.get_device_name()}, torch "
           f"{torch.__version__}; host us per call over {a.calls} calls")

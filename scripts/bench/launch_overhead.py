@@ -100,12 +100,17 @@ def first_gemm(torch, kernel, inputs):
     """(label, fn): one PyTorch launch computing the chain's first GEMM."""
     import torch.nn.functional as F
     x, w1 = inputs[0], inputs[1]
-    if x.dim() == 4:                       # NHWC x, HWCF filter
-        r = w1.shape[0]
+    if x.dim() == 4:                       # NHWC x
         xc = x.permute(0, 3, 1, 2)
-        f = w1.permute(3, 2, 0, 1)
-        if r == 1:
+        if kernel.inputs[1].get("layout") == "nk":     # FHWC filter
+            r = w1.shape[1]
+            f = w1.permute(0, 3, 1, 2)
+            w = w1.reshape(w1.shape[0], -1)            # [out, in]
+        else:                                          # HWCF filter
+            r = w1.shape[0]
+            f = w1.permute(3, 2, 0, 1)
             w = w1.reshape(-1, w1.shape[-1]).t()
+        if r == 1:
             xr = x.reshape(-1, x.shape[-1])
             return "torch F.linear (first GEMM, 1x1)", lambda: F.linear(xr, w)
         return (f"torch F.conv2d (first conv, {r}x{r})",
