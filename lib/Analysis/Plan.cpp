@@ -156,10 +156,12 @@ bool mlir::ff::isLowerable(const Plan &plan, const ChainDesc &chain) {
   // Portable cluster sizes only: the kernel-family model is calibrated on
   // clusters of up to 8 (docs/benchmarks/fidelity-h200.md), and 16 needs the
   // non-portable opt-in, which not every part or MIG slice grants.
-  // Hand-written schedules may still ask --dsm-materialize for 16.
+  // Hand-written schedules may still ask --dsm-materialize for 16. Shuffle
+  // groups may have 3 or 6 CTAs (N and L of 3 * 2^k in one cluster along
+  // n); the reduce-scatter family splits blk_l evenly over powers of two.
   if (plan.cls(Dim::m) != 1 || plan.cls(Dim::k) != 1 ||
-      (plan.cls(Dim::l) != 1 && !shuffle) || !llvm::isPowerOf2_64(clsN) ||
-      clsN > 8)
+      (plan.cls(Dim::l) != 1 && !shuffle) ||
+      (!llvm::isPowerOf2_64(clsN) && !shuffle) || clsN > 8)
     return false;
   unsigned spatial = (1u << unsigned(Dim::m)) | (1u << unsigned(Dim::n));
   if (shuffle)

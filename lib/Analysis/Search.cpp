@@ -73,9 +73,16 @@ bool mlir::ff::passesClusterRule(const Plan &plan, int64_t maxCluster,
                                  bool secondGemm) {
   for (Dim d : kAllDims) {
     int64_t c = plan.cls(d);
-    if (c < 1 || c > 16 || !llvm::isPowerOf2_64(c))
+    if (c < 1 || c > 16)
       return false;
     if (!plan.isSpatial(d) && c != 1)
+      return false;
+    // Beyond the paper's powers of two: 3 * 2^k CTAs, only for the
+    // shuffle shape (cls_n = cls_l, cls_m = cls_k = 1), whose groups tile
+    // N and L of 3 * 2^k with one cluster along n.
+    if (!llvm::isPowerOf2_64(c) &&
+        (d == Dim::m || d == Dim::k || plan.cls(Dim::n) != plan.cls(Dim::l) ||
+         plan.cls(Dim::m) != 1 || plan.cls(Dim::k) != 1))
       return false;
   }
   if (plan.getClusterSize() > maxCluster)
@@ -209,7 +216,7 @@ SearchResult mlir::ff::searchChain(const ChainDesc &chain,
   SearchStats &st = result.stats;
   const bool two = chain.hasSecondGemm();
   const size_t keep = std::max<int64_t>(options.keep, 1);
-  static const int64_t kClusterExtents[] = {1, 2, 4, 8, 16};
+  static const int64_t kClusterExtents[] = {1, 2, 3, 4, 6, 8, 12, 16};
 
   auto consider = [&](const Plan &plan) {
     if (!passesTileRule(plan, chain)) {

@@ -86,6 +86,9 @@ int64_t GpuTarget::getMaxActiveClusters(int64_t clusterSize,
   int64_t n = 0;
   for (int64_t g : gpcSms)
     n += g * ctasPerSm / clusterSize;
+  for (auto [size, clusters] : residentClusters)
+    if (size == clusterSize)
+      n = std::min(n, clusters * ctasPerSm);
   return n;
 }
 
@@ -104,6 +107,9 @@ static GpuTarget makeH100Sxm() {
   // H200 alike (scripts/gpu/cluster_occupancy.cu, one CTA per SM): 132 / 66
   // / 30 / 15 / 7 clusters of 1 / 2 / 4 / 8 / 16.
   t.gpcSms = {18, 18, 18, 18, 18, 16, 16, 10};
+  // The split predicts 43 and 20 clusters of 3 and 6; an H100 SXM holds
+  // 39 and 17 (12: 7, as predicted).
+  t.residentClusters = {{3, 39}, {6, 17}};
   t.smemPerSm = 228 * 1024;
   t.smemPerBlock = 227 * 1024;
   t.smemReserved = 1024;
@@ -140,6 +146,7 @@ static std::vector<GpuTarget> buildTable() {
   pcie.deviceName = "NVIDIA H100 PCIe";
   pcie.sms = 114;
   pcie.gpcSms = {16, 16, 14, 14, 14, 14, 14, 12};
+  pcie.residentClusters.clear(); // not measured on this part
   pcie.clockMhz = 1620;
   pcie.hbmGbps = 2000;
   pcie.l2Gbps = 9300;

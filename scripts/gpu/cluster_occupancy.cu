@@ -1,7 +1,7 @@
 // Co-resident clusters per cluster size on the GPU at hand, the figure the
 // cost model's wave term needs (GpuTarget::getMaxActiveClusters). For each
-// cluster size 1, 2, 4, 8, 16 and one CTA per SM (200 KB of dynamic shared
-// memory), prints cudaOccupancyMaxActiveClusters and, from one launch of
+// cluster size 1, 2, 3, 4, 6, 8, 12, 16 and one CTA per SM (200 KB of
+// dynamic shared memory), prints cudaOccupancyMaxActiveClusters and, from one launch of
 // that many clusters that all spin until every CTA has arrived (so they
 // are co-resident), how many distinct SMs they occupied.
 //
@@ -46,7 +46,7 @@ int main() {
   CK(cudaFuncSetAttribute(recordSm,
                           cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
   std::printf("cluster | max active clusters | CTAs | SMs used\n");
-  for (int cs : {1, 2, 4, 8, 16}) {
+  for (int cs : {1, 2, 3, 4, 6, 8, 12, 16}) {
     cudaLaunchAttribute attr;
     attr.id = cudaLaunchAttributeClusterDimension;
     attr.val.clusterDim.x = cs;

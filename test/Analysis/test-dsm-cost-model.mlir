@@ -107,25 +107,26 @@ func.func @too_big(%a: tensor<128x1024xbf16>, %b: tensor<1024x4096xbf16>, %d: te
 }
 
 // Without a schedule the test pass analyses the plan --dsm-search would
-// choose (G4): a shuffle-family plan. Each CTA's 64 x 64 bf16 act(C) slice
-// goes to the other 3 CTAs of its cluster of 4 over DSM (3 x 8192 B), and
-// each CTA adds its 64 x 192 fp32 part of E (49152 B) across the 12
-// clusters along n.
+// choose (G4): a shuffle-family plan in clusters of 6 (N = L = 768 per
+// cluster is 6 x 128 in l). Each CTA's 64 x 64 bf16 act(C) slice goes to
+// the other 5 CTAs of its cluster over DSM (5 x 8192 B), and each CTA adds
+// its 64 x 128 fp32 part of E (32768 B) across the 8 clusters along n.
+// Clusters of 6 at two CTAs per SM: 2 x the 17 an H100 holds at one.
 func.func @searched(%a: tensor<128x768xbf16>, %b: tensor<768x3072xbf16>, %d: tensor<3072x768xbf16>) -> tensor<128x768xbf16> {
-  // expected-remark @+14 {{plan cluster=[1,4,1,4] block=[64,64,64,192] grid=[2,12,1,1] order=[m,n,l,k] spatial=[m,n,l] stages=4 (lowerable)}}
-  // expected-remark @+13 {{ctas = 96, clusters = 24 of 4, smem = 99328 B, regs/thread = 96 of 255, ctas/sm = 2}}
-  // expected-remark @+12 {{volume hbm = 10027008, l2 = 33030144, dsm = 2359296, smem = 74711040 B}}
+  // expected-remark @+14 {{plan cluster=[1,6,1,6] block=[64,64,64,128] grid=[2,8,1,1] order=[m,n,l,k] spatial=[m,n,l] stages=4 (lowerable)}}
+  // expected-remark @+13 {{ctas = 96, clusters = 16 of 6, smem = 99328 B, regs/thread = 96 of 255, ctas/sm = 2}}
+  // expected-remark @+12 {{volume hbm = 10027008, l2 = 31457280, dsm = 3932160, smem = 76283904 B}}
   // expected-remark @+11 {{tensor A: l2 = 9437184, hbm = 196608, tier = global}}
   // expected-remark @+10 {{tensor B: l2 = 9437184, hbm = 4718592, tier = global}}
   // expected-remark @+9 {{tensor C: l2 = 0, hbm = 0, tier = dsm}}
   // expected-remark @+8 {{tensor D: l2 = 9437184, hbm = 4718592, tier = global}}
-  // expected-remark @+7 {{tensor E: l2 = 4718592, hbm = 393216, tier = reg}}
-  // expected-remark @+6 {{collective shuffle: group = 4, bytes/cta = 24576, steps/cta = 3}}
-  // expected-remark @+5 {{collective inter_cluster_reduce: group = 12, bytes/cta = 49152, steps/cta = 1}}
-  // expected-remark @+4 {{minimax hbm = 3326, l2 = 2753, dsm = 761, smem = 2416 -> 3326 ns; compute = 2099 ns}}
-  // expected-remark @+3 {{cta compute = 2099, memory = 3495, sync = 743, fill = 617 -> 4856 ns}}
-  // expected-remark @+2 {{waves: 0 full of 66 clusters + 24 tail; launch = 3130 ns; total = 7986 ns}}
-  // expected-remark @+1 {{kernel-family model = 19301 ns}}
+  // expected-remark @+7 {{tensor E: l2 = 3145728, hbm = 393216, tier = reg}}
+  // expected-remark @+6 {{collective shuffle: group = 6, bytes/cta = 40960, steps/cta = 5}}
+  // expected-remark @+5 {{collective inter_cluster_reduce: group = 8, bytes/cta = 32768, steps/cta = 1}}
+  // expected-remark @+4 {{minimax hbm = 3326, l2 = 2621, dsm = 1311, smem = 2467 -> 3326 ns; compute = 2099 ns}}
+  // expected-remark @+3 {{cta compute = 2099, memory = 3392, sync = 1071, fill = 617 -> 5081 ns}}
+  // expected-remark @+2 {{waves: 0 full of 34 clusters + 16 tail; launch = 3130 ns; total = 8211 ns}}
+  // expected-remark @+1 {{kernel-family model = 18148 ns}}
   %e = dsm.fused_chain ffn (%a, %b, %d)
       : (tensor<128x768xbf16>, tensor<768x3072xbf16>, tensor<3072x768xbf16>) -> tensor<128x768xbf16> {
   ^bb0(%x: tensor<128x768xbf16>, %w1: tensor<768x3072xbf16>, %w2: tensor<3072x768xbf16>):

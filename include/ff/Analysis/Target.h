@@ -87,6 +87,10 @@ struct GpuTarget {
   int64_t sms = 0;
   /// SMs per GPC; a cluster's CTAs all sit in one GPC.
   llvm::SmallVector<int64_t, 8> gpcSms;
+  /// Measured co-resident clusters (cluster size, clusters) at one CTA per
+  /// SM where the GPC split overestimates them (clusters of 3 and 6 on an
+  /// H100: scripts/gpu/cluster_occupancy.cu).
+  llvm::SmallVector<std::pair<int64_t, int64_t>, 4> residentClusters;
   int64_t smemPerSm = 0;    ///< bytes
   int64_t smemPerBlock = 0; ///< bytes, opt-in maximum for one CTA
   int64_t smemReserved = 0; ///< bytes of the per-block budget taken by
@@ -133,7 +137,8 @@ struct GpuTarget {
   int64_t getDsmLatency(int64_t clusterSize) const;
   /// Clusters of `clusterSize` CTAs that can be resident at once, with
   /// `ctasPerSm` CTAs per SM: clusters never straddle GPCs, so SMs of a GPC
-  /// that do not fill a whole cluster stay idle.
+  /// that do not fill a whole cluster stay idle; capped by the measured
+  /// `residentClusters` (times `ctasPerSm`).
   int64_t getMaxActiveClusters(int64_t clusterSize,
                                int64_t ctasPerSm = 1) const;
   /// CTAs whose shared memory (`blockBytes`: dynamic, static and

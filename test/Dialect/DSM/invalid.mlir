@@ -42,8 +42,8 @@ func.func @s() attributes {s = #dsm.schedule<cluster = [1, 4, 1], block = [128, 
 
 // -----
 
-// expected-error @+1 {{cluster extent 3 is not one of 1, 2, 4, 8, 16}}
-func.func @s() attributes {s = #dsm.schedule<cluster = [1, 3, 1, 1], block = [128, 128, 64, 128], grid = [1, 1, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [reduce_scatter], stages = 4, cost_ns = 100>} { return }
+// expected-error @+1 {{cluster extent 17 is not in [1, 16]}}
+func.func @s() attributes {s = #dsm.schedule<cluster = [1, 17, 1, 1], block = [128, 128, 64, 128], grid = [1, 1, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [reduce_scatter], stages = 4, cost_ns = 100>} { return }
 
 // -----
 
@@ -386,8 +386,8 @@ func.func @barrier() {
 // -----
 
 func.func @group(%s: !dsm.buffer<128x256xf32, split = [1, 1]>) {
-  // expected-error @+1 {{group size 3 must be a power of two no larger than 16}}
-  dsm.reduce all_reduce add %s into %s axis = 0 group(3, 1) : !dsm.buffer<128x256xf32, split = [1, 1]>, !dsm.buffer<128x256xf32, split = [1, 1]>
+  // expected-error @+1 {{group size 17 is not in [1, 16]}}
+  dsm.reduce all_reduce add %s into %s axis = 0 group(17, 1) : !dsm.buffer<128x256xf32, split = [1, 1]>, !dsm.buffer<128x256xf32, split = [1, 1]>
   return
 }
 

@@ -62,6 +62,18 @@ TEST(SearchTest, ClusterRule) {
   EXPECT_TRUE(passesClusterRule(p, 16, /*secondGemm=*/false));
   p.cluster = {1, 3, 1, 1};
   EXPECT_FALSE(passesClusterRule(p, 16));
+  // 3 * 2^k CTAs: only as shuffle groups (cls_n = cls_l, cls_m = cls_k = 1).
+  p.cluster = {1, 3, 1, 3};
+  EXPECT_TRUE(passesClusterRule(p, 16));
+  p.cluster = {1, 12, 1, 12};
+  EXPECT_TRUE(passesClusterRule(p, 16));
+  EXPECT_FALSE(passesClusterRule(p, 8));
+  p.cluster = {1, 6, 1, 3}; // groups of 3 whole, but not the shuffle shape
+  EXPECT_FALSE(passesClusterRule(p, 16));
+  p.cluster = {3, 2, 1, 2};
+  EXPECT_FALSE(passesClusterRule(p, 16));
+  p.cluster = {1, 6, 2, 6};
+  EXPECT_FALSE(passesClusterRule(p, 16));
   p.cluster = {1, 4, 1, 1};
   p.spatialMask = bit(Dim::m); // n temporal but split
   EXPECT_FALSE(passesClusterRule(p, 16));
@@ -133,6 +145,32 @@ TEST(SearchTest, Lowerable) {
   ChainDesc dyn = chain;
   dyn.m = 0;
   EXPECT_TRUE(isLowerable(q, dyn));
+
+  // Shuffle groups of 3 and 6 CTAs (G7: N = L = 768); not 12 (over the
+  // portable 8), and no reduce-scatter cluster of 3 (blk_l over the ranks).
+  ChainDesc g7 = chainOf(ChainKind::ffn, 128, 768, 768, 768);
+  Plan sh;
+  sh.spatialMask = kMN | bit(Dim::l);
+  sh.order = {Dim::m, Dim::n, Dim::l, Dim::k};
+  sh.cluster = {1, 3, 1, 3};
+  sh.block = {64, 64, 64, 256};
+  sh.grid = {2, 4, 1, 1};
+  sh.stages = 4;
+  EXPECT_TRUE(isLowerable(sh, g7));
+  sh.cluster = {1, 6, 1, 6};
+  sh.block = {64, 128, 64, 128};
+  sh.grid = {2, 1, 1, 1};
+  EXPECT_TRUE(isLowerable(sh, g7));
+  sh.cluster = {1, 12, 1, 12};
+  sh.block = {64, 64, 64, 64};
+  EXPECT_FALSE(isLowerable(sh, g7));
+  Plan rs;
+  rs.spatialMask = kMN;
+  rs.cluster = {1, 3, 1, 1};
+  rs.block = {64, 256, 64, 256};
+  rs.grid = {2, 1, 1, 1};
+  rs.stages = 4;
+  EXPECT_FALSE(isLowerable(rs, g7));
 
   ChainDesc mm = chainOf(ChainKind::gemm, 4096, 4096, 4096, 0);
   Plan g;

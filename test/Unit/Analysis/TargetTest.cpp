@@ -101,6 +101,11 @@ TEST(TargetTest, MaxActiveClusters) {
   EXPECT_EQ(t.getMaxActiveClusters(4), 30);
   EXPECT_EQ(t.getMaxActiveClusters(8), 15);
   EXPECT_EQ(t.getMaxActiveClusters(16), 7);
+  // Measured, below the GPC split's 43, 20 and 7.
+  EXPECT_EQ(t.getMaxActiveClusters(3), 39);
+  EXPECT_EQ(t.getMaxActiveClusters(6), 17);
+  EXPECT_EQ(t.getMaxActiveClusters(12), 7);
+  EXPECT_EQ(t.getMaxActiveClusters(6, 2), 34);
   EXPECT_EQ(t.getMaxActiveClusters(16, 2), 15);
   EXPECT_EQ(t.getMaxActiveClusters(0), 0);
 }

@@ -11,7 +11,6 @@
 #include "mlir/IR/DialectImplementation.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/TypeSwitch.h"
-#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace mlir::dsm;
@@ -81,9 +80,8 @@ LogicalResult ScheduleAttr::verify(
     return emitError() << "expected cluster, block and grid to have 4 entries "
                           "[m, n, k, l]";
   for (int64_t c : cluster)
-    if (c < 1 || c > 16 || !llvm::isPowerOf2_64(c))
-      return emitError() << "cluster extent " << c
-                         << " is not one of 1, 2, 4, 8, 16";
+    if (c < 1 || c > 16)
+      return emitError() << "cluster extent " << c << " is not in [1, 16]";
   int64_t clsM = cluster[0], clsN = cluster[1], clsK = cluster[2];
   if (clsM * clsN * clsK > 16)
     return emitError() << "cluster of " << clsM * clsN * clsK

@@ -323,9 +323,8 @@ static int64_t getEnclosingClusterSize(Operation *op) {
 }
 
 static LogicalResult verifyGroup(Operation *op, int64_t size, int64_t stride) {
-  if (!llvm::isPowerOf2_64(size) || size > 16)
-    return op->emitOpError("group size ")
-           << size << " must be a power of two no larger than 16";
+  if (size < 1 || size > 16)
+    return op->emitOpError("group size ") << size << " is not in [1, 16]";
   if (!llvm::isPowerOf2_64(stride))
     return op->emitOpError("group stride ") << stride
                                             << " must be a power of two";

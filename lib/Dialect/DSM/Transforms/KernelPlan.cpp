@@ -572,8 +572,11 @@ FailureOr<KernelPlan> mlir::dsm::planKernel(FusedChainOp op,
       return failure();
     }
   } else {
-    if (!llvm::is_contained({1, 2, 4, 8, 16}, plan.clusterN)) {
-      why = "cls_n must be 1, 2, 4, 8 or 16";
+    // Any cluster of up to 16 CTAs: ranks, peers and tile offsets are
+    // computed with divisions, and shuffle groups of 3, 6 or 12 CTAs cover
+    // N and L of 3 * 2^k (G7: 12 x 64 = 768) with one cluster along n.
+    if (plan.clusterN < 1 || plan.clusterN > 16) {
+      why = "cls_n must be in [1, 16]";
       return failure();
     }
     if (plan.shuffle) {
@@ -594,7 +597,7 @@ FailureOr<KernelPlan> mlir::dsm::planKernel(FusedChainOp op,
         why = "L must be a multiple of blk_l";
         return failure();
       }
-      if ((plan.bl / plan.clusterN) % 4 != 0) {
+      if (plan.bl % plan.clusterN != 0 || (plan.bl / plan.clusterN) % 4 != 0) {
         why = "each rank must own a multiple of 4 columns of an l chunk";
         return failure();
       }

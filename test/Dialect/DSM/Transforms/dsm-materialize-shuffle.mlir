@@ -155,3 +155,54 @@ func.func @gated_shuffle(%a0: tensor<128x128xbf16>, %a1: tensor<256x128xbf16>, %
   return %r : tensor<128x256xbf16>
 }
 
+
+// -----
+
+// A cluster of 3 (not a power of two; G7's shape, N = L = 768 with PyTorch
+// Linear weights): 3 x 4 clusters of 3 CTAs, each rank gathering the
+// cluster's 3 act(C) slices of 64 x 64 and computing its L / 3 = 256
+// columns of E in two 128-column sub-tiles over the cluster's 192 n, which
+// meet across the 4 clusters along n in the workspace.
+// PUSH-LABEL: dsm.bundles = [{chain = {activation = "relu"
+// PUSH-SAME: cluster = array<i64: 3, 1, 1>
+// PUSH-SAME: grid = array<i64: 12, 1, 1>
+// PUSH-SAME: kind = "workspace"
+// PUSH-LABEL: gpu.func @g7_0
+// PUSH-SAME: known_cluster_size = array<i32: 3, 1, 1>
+// PUSH: %[[ALL:.*]] = dsm.alloc at {{[0-9]+}} : !dsm.buffer<192x64xbf16, split = [1, 1]>
+// PUSH: nvvm.wgmma.mma_async {{.*}}<m = 64, n = 64, k = 16>
+// PUSH: dsm.shuffle into %[[ALL]] axis = 0 group(3, 1) push(
+// PUSH: nvvm.wgmma.mma_async {{.*}}<m = 64, n = 128, k = 16>, D[<f32>, <zero>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <col>]
+// PUSH: gpu.launch_func @g7_0_module::@g7_0 clusters in
+#mk7 = affine_map<(m, n, k) -> (m, k)>
+#nk7 = affine_map<(m, n, k) -> (n, k)>
+#mn7 = affine_map<(m, n, k) -> (m, n)>
+#id7 = affine_map<(i, j) -> (i, j)>
+func.func @g7(%a0: tensor<128x768xbf16>, %a1: tensor<768x768xbf16>, %a2: tensor<768x768xbf16>) -> tensor<128x768xbf16> {
+  %r = dsm.fused_chain ffn (%a0, %a1, %a2) {schedule = #dsm.schedule<cluster = [1, 3, 1, 3], block = [64, 64, 64, 256], grid = [2, 4, 1, 1], order = [m, n, l, k], spatial = [m, n, l], residency = [dsm], collectives = [shuffle, inter_cluster_reduce], stages = 4, cost_ns = 1000>}
+      : (tensor<128x768xbf16>, tensor<768x768xbf16>, tensor<768x768xbf16>) -> tensor<128x768xbf16> {
+  ^bb0(%x: tensor<128x768xbf16>, %w1: tensor<768x768xbf16>, %w2: tensor<768x768xbf16>):
+    %zero = arith.constant 0.0 : f32
+    %g_e = tensor.empty() : tensor<128x768xf32>
+    %g_f = linalg.fill ins(%zero : f32) outs(%g_e : tensor<128x768xf32>) -> tensor<128x768xf32>
+    %g = linalg.matmul indexing_maps = [#mk7, #nk7, #mn7] ins(%x, %w1 : tensor<128x768xbf16>, tensor<768x768xbf16>) outs(%g_f : tensor<128x768xf32>) -> tensor<128x768xf32>
+    %h_e = tensor.empty() : tensor<128x768xbf16>
+    %h = linalg.generic {indexing_maps = [#id7, #id7], iterator_types = ["parallel", "parallel"]} ins(%g : tensor<128x768xf32>) outs(%h_e : tensor<128x768xbf16>) {
+    ^bb0(%gv: f32, %o: bf16):
+      %y = arith.maximumf %gv, %zero : f32
+      %t = arith.truncf %y : f32 to bf16
+      linalg.yield %t : bf16
+    } -> tensor<128x768xbf16>
+    %e_e = tensor.empty() : tensor<128x768xf32>
+    %e_f = linalg.fill ins(%zero : f32) outs(%e_e : tensor<128x768xf32>) -> tensor<128x768xf32>
+    %e = linalg.matmul indexing_maps = [#mk7, #nk7, #mn7] ins(%h, %w2 : tensor<128x768xbf16>, tensor<768x768xbf16>) outs(%e_f : tensor<128x768xf32>) -> tensor<128x768xf32>
+    %o_e = tensor.empty() : tensor<128x768xbf16>
+    %o = linalg.generic {indexing_maps = [#id7, #id7], iterator_types = ["parallel", "parallel"]} ins(%e : tensor<128x768xf32>) outs(%o_e : tensor<128x768xbf16>) {
+    ^bb0(%ev: f32, %oo: bf16):
+      %t = arith.truncf %ev : f32 to bf16
+      linalg.yield %t : bf16
+    } -> tensor<128x768xbf16>
+    dsm.yield %o : tensor<128x768xbf16>
+  }
+  return %r : tensor<128x768xbf16>
+}

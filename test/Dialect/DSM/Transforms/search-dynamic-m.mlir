@@ -8,18 +8,18 @@
 // verifier checks that every plan covers N, K and L.
 //
 // ANY lines: by default (family=any) every bin of G4's chain takes a
-// shuffle-family plan (cluster [1, 2, 1, 2], block[3] = L / 2 = 384, but
-// cluster [1, 4, 1, 4], block[3] = L / 4 = 192 up to M = 128, where bins
-// 1-64 and 65-128 merge; 257-512 takes 128 x 128 tiles); bins 513-1024 to
-// 4097-open are merged. RS lines: restricted to the reduce-scatter family
+// shuffle-family plan: clusters of 6 (block[3] = L / 6 = 128) up to M = 128,
+// where bins 1-64 and 65-128 merge; clusters of 3 (L / 3 = 256) for 129-256
+// and, with 128 x 128 tiles, 257-512; clusters of 2 (L / 2 = 384) from 513,
+// where bins 513-1024 to 4097-open are merged. RS lines: restricted to the reduce-scatter family
 // (family=reduce-scatter), clusters lie along n only; bins 1-64 and 65-128
 // merge.
 
 // CHECK-LABEL: func.func @ffn_dyn(
 // CHECK: dsm.fused_chain {{.*}} {schedule = #dsm.schedule_table<[
-// ANY-SAME: <cluster = [1, 4, 1, 4], block = [64, 64, 64, 192], grid = [2, 12, 1, 1], order = [m, n, l, k], spatial = [m, n, l], residency = [dsm], collectives = [shuffle, inter_cluster_reduce], stages = 4, cost_ns = {{[0-9]+}}, m_lo = 1, m_hi = 128>,
-// ANY-SAME: <cluster = [1, 2, 1, 2], block = [64, 128, 64, 384], grid = [4, 12, 1, 1], order = [m, n, l, k], spatial = [m, n, l], residency = [dsm], collectives = [shuffle, inter_cluster_reduce], stages = 4, cost_ns = {{[0-9]+}}, m_lo = 129, m_hi = 256>,
-// ANY-SAME: <cluster = [1, 2, 1, 2], block = [128, 128, 64, 384], grid = [4, 12, 1, 1], order = [m, n, l, k], spatial = [m, n, l], residency = [dsm], collectives = [shuffle, inter_cluster_reduce], stages = 4, cost_ns = {{[0-9]+}}, m_lo = 257, m_hi = 512>,
+// ANY-SAME: <cluster = [1, 6, 1, 6], block = [64, 64, 64, 128], grid = [2, 8, 1, 1], order = [m, n, l, k], spatial = [m, n, l], residency = [dsm], collectives = [shuffle, inter_cluster_reduce], stages = 4, cost_ns = {{[0-9]+}}, m_lo = 1, m_hi = 128>,
+// ANY-SAME: <cluster = [1, 3, 1, 3], block = [64, 128, 64, 256], grid = [4, 8, 1, 1], order = [m, n, l, k], spatial = [m, n, l], residency = [dsm], collectives = [shuffle, inter_cluster_reduce], stages = 4, cost_ns = {{[0-9]+}}, m_lo = 129, m_hi = 256>,
+// ANY-SAME: <cluster = [1, 3, 1, 3], block = [128, 128, 64, 256], grid = [4, 8, 1, 1], order = [m, n, l, k], spatial = [m, n, l], residency = [dsm], collectives = [shuffle, inter_cluster_reduce], stages = 4, cost_ns = {{[0-9]+}}, m_lo = 257, m_hi = 512>,
 // ANY-SAME: <cluster = [1, 2, 1, 2], block = [128, 256, 64, 384], grid = [64, 6, 1, 1], order = [m, n, l, k], spatial = [m, n, l], residency = [dsm], collectives = [shuffle, inter_cluster_reduce], stages = 4, cost_ns = {{[0-9]+}}, m_lo = 513, m_hi = 2147483647>]>}
 // RS-SAME: <cluster = [1, 8, 1, 1], block = [64, 64, 64, 256], grid = [2, 6, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [reduce_scatter, inter_cluster_reduce], stages = 3, cost_ns = {{[0-9]+}}, m_lo = 1, m_hi = 128>,
 // RS-SAME: <cluster = [1, 1, 1, 1], block = [64, 128, 64, 256], grid = [4, 24, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [inter_cluster_reduce], stages = 2, cost_ns = {{[0-9]+}}, m_lo = 129, m_hi = 256>,

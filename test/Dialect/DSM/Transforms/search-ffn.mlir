@@ -12,7 +12,8 @@
 // CHECK lines hold for both runs. ANY lines: by default (family=any) the larger
 // chains G4-G10 take shuffle-family plans: cls_l = cls_n = c, every rank
 // computes L / c columns of E from the gathered act(C) (block[3] = L / c), and
-// the clusters along n sum E with inter_cluster_reduce. RS lines: restricted to
+// the clusters along n sum E with inter_cluster_reduce; G4, G7 and G10 (N and
+// L of 3 * 2^k) take clusters of 6 or 3. RS lines: restricted to
 // the reduce-scatter family (family=reduce-scatter), clusters lie along n only
 // and E is reduce-scattered over DSM (G7, G8 and G10 take single-CTA clusters
 // and sum E across grid n only); GPT-6.7B (G5, C is 4 MiB) splits N across a
@@ -117,7 +118,7 @@ func.func @g3(%a: tensor<128x416xbf16>, %b: tensor<416x512xbf16>, %d: tensor<512
 }
 
 // CHECK-LABEL: func.func @g4(
-// ANY: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 4, 1, 4], block = [64, 64, 64, 192], grid = [2, 12, 1, 1], order = [m, n, l, k], spatial = [m, n, l], residency = [dsm], collectives = [shuffle, inter_cluster_reduce], stages = 4, cost_ns = {{[0-9]+}}>}
+// ANY: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 6, 1, 6], block = [64, 64, 64, 128], grid = [2, 8, 1, 1], order = [m, n, l, k], spatial = [m, n, l], residency = [dsm], collectives = [shuffle, inter_cluster_reduce], stages = 4, cost_ns = {{[0-9]+}}>}
 // RS: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 8, 1, 1], block = [64, 64, 64, 256], grid = [2, 6, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [reduce_scatter, inter_cluster_reduce], stages = 3, cost_ns = {{[0-9]+}}>}
 
 func.func @g4(%a: tensor<128x768xbf16>, %b: tensor<768x3072xbf16>, %d: tensor<3072x768xbf16>) -> tensor<128x768xbf16> {
@@ -216,7 +217,7 @@ func.func @g6(%a: tensor<128x1024xbf16>, %b: tensor<1024x4096xbf16>, %d: tensor<
 }
 
 // CHECK-LABEL: func.func @g7(
-// ANY: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 4, 1, 4], block = [64, 64, 64, 192], grid = [2, 3, 1, 1], order = [m, n, l, k], spatial = [m, n, l], residency = [dsm], collectives = [shuffle, inter_cluster_reduce], stages = 4, cost_ns = {{[0-9]+}}>}
+// ANY: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 3, 1, 3], block = [64, 64, 64, 256], grid = [2, 4, 1, 1], order = [m, n, l, k], spatial = [m, n, l], residency = [dsm], collectives = [shuffle, inter_cluster_reduce], stages = 4, cost_ns = {{[0-9]+}}>}
 // RS: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 4, 1, 1], block = [64, 64, 64, 256], grid = [2, 3, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [reduce_scatter, inter_cluster_reduce], stages = 3, cost_ns = {{[0-9]+}}>}
 
 func.func @g7(%a: tensor<128x768xbf16>, %b: tensor<768x768xbf16>, %d: tensor<768x768xbf16>) -> tensor<128x768xbf16> {
@@ -315,7 +316,7 @@ func.func @g9(%a: tensor<128x512xbf16>, %b: tensor<512x2048xbf16>, %d: tensor<20
 }
 
 // CHECK-LABEL: func.func @g10(
-// ANY: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 2, 1, 2], block = [64, 64, 64, 192], grid = [2, 12, 1, 1], order = [m, n, l, k], spatial = [m, n, l], residency = [dsm], collectives = [shuffle, inter_cluster_reduce], stages = 4, cost_ns = {{[0-9]+}}>}
+// ANY: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 3, 1, 3], block = [64, 64, 64, 128], grid = [2, 8, 1, 1], order = [m, n, l, k], spatial = [m, n, l], residency = [dsm], collectives = [shuffle, inter_cluster_reduce], stages = 4, cost_ns = {{[0-9]+}}>}
 // RS: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 4, 1, 1], block = [64, 64, 64, 128], grid = [2, 6, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [reduce_scatter, inter_cluster_reduce], stages = 4, cost_ns = {{[0-9]+}}>}
 
 func.func @g10(%a: tensor<128x384xbf16>, %b: tensor<384x1536xbf16>, %d: tensor<1536x384xbf16>) -> tensor<128x384xbf16> {

@@ -8,11 +8,11 @@
 // --dsm-search options on G4 (GPT-2 small, M = 128, N = 3072, K = L = 768).
 
 // By default the chosen plan is the best lowerable one (by the measured
-// kernel-family model): for G4 a shuffle-family plan (cls_l = cls_n = 4,
-// block[3] = L / 4; 12 clusters along n sum E with inter_cluster_reduce).
+// kernel-family model): for G4 a shuffle-family plan (cls_l = cls_n = 6,
+// block[3] = L / 6; 8 clusters along n sum E with inter_cluster_reduce).
 // DEFAULT: module attributes {dsm.target = #dsm.target<name = "h100-sxm", chip = "sm_90a", sms = 132,
 // DEFAULT-SAME: dsm_gbps = [3300, 3100, 3000, 2900], dsm_latency = [190, 200, 240, 280]
-// DEFAULT: schedule = #dsm.schedule<cluster = [1, 4, 1, 4], block = [64, 64, 64, 192], grid = [2, 12, 1, 1], order = [m, n, l, k], spatial = [m, n, l], residency = [dsm], collectives = [shuffle, inter_cluster_reduce]
+// DEFAULT: schedule = #dsm.schedule<cluster = [1, 6, 1, 6], block = [64, 64, 64, 128], grid = [2, 8, 1, 1], order = [m, n, l, k], spatial = [m, n, l], residency = [dsm], collectives = [shuffle, inter_cluster_reduce]
 
 // Without the lowerable restriction the best plan of the full space (ranked
 // by the analytical model) shuffles C through DSM: L is split inside the

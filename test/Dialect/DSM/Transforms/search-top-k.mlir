@@ -14,11 +14,11 @@
 // RS: remark: evaluated {{[0-9]+}} plans ({{[0-9]+}} lowerable); chose cluster=[1,8,1,1] block=[64,64,64,256] grid=[2,6,1,1] order=[m,n,k,l] spatial=[m,n] stages=3: {{[0-9]+}} ns measured kernel-family model, {{[0-9]+}} ns analytical model; best of the full space (analytical model):
 // RS: remark: #1: {{[0-9]+}} ns cluster=[1,4,1,4] block=[64,64,128,192] grid=[2,12,1,1] order=[m,n,l,k] spatial=[m,n,l] stages=2 (not lowerable)
 
-// CHECK: schedule = #dsm.schedule<cluster = [1, 4, 1, 4], block = [64, 64, 64, 192], grid = [2, 12, 1, 1], order = [m, n, l, k], spatial = [m, n, l], residency = [dsm], collectives = [shuffle, inter_cluster_reduce], stages = 4
+// CHECK: schedule = #dsm.schedule<cluster = [1, 6, 1, 6], block = [64, 64, 64, 128], grid = [2, 8, 1, 1], order = [m, n, l, k], spatial = [m, n, l], residency = [dsm], collectives = [shuffle, inter_cluster_reduce], stages = 4
 // CHECK-SAME: cost_ns = [[NS:[0-9]+]]
 
 func.func @g4(%a: tensor<128x768xbf16>, %b: tensor<768x3072xbf16>, %d: tensor<3072x768xbf16>) -> tensor<128x768xbf16> {
-  // expected-remark-re @+4 {{evaluated {{[0-9]+}} plans ({{[0-9]+}} lowerable); chose cluster=[1,4,1,4] block=[64,64,64,192] grid=[2,12,1,1] order=[m,n,l,k] spatial=[m,n,l] stages=4: {{[0-9]+}} ns measured kernel-family model, {{[0-9]+}} ns analytical model; best of the full space (analytical model):}}
+  // expected-remark-re @+4 {{evaluated {{[0-9]+}} plans ({{[0-9]+}} lowerable); chose cluster=[1,6,1,6] block=[64,64,64,128] grid=[2,8,1,1] order=[m,n,l,k] spatial=[m,n,l] stages=4: {{[0-9]+}} ns measured kernel-family model, {{[0-9]+}} ns analytical model; best of the full space (analytical model):}}
   // expected-remark-re @+3 {{#1: {{[0-9]+}} ns cluster=[1,4,1,4] block=[64,64,128,192] grid=[2,12,1,1] order=[m,n,l,k] spatial=[m,n,l] stages=2 (not lowerable)}}
   // expected-remark @+2 {{#2: }}
   // expected-remark @+1 {{#3: }}

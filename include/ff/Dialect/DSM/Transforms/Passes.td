@@ -221,7 +221,8 @@ def DSMSearch : Pass<"dsm-search", "ModuleOp"> {
   let description = [{
     FlashFuser's search engine (Algorithm 2 without on-device profiling):
     for every `dsm.fused_chain` it enumerates the plan space (the 41 loop
-    schedules of Table IV, cluster shapes over {1, 2, 4, 8, 16}^4, wgmma
+    schedules of Table IV, cluster shapes over {1, 2, 4, 8, 16}^4 plus
+    shuffle groups cls_n = cls_l of 3, 6 or 12, wgmma
     block tiles, grid splits, pipeline depth), prunes it with the paper's
     five rules plus register and cluster-occupancy limits, runs the dataflow
     analyzer and the cost model of docs/cost-model.md on every survivor and
