@@ -38,8 +38,8 @@ int getDsmIndex(int64_t clusterSize);
 
 /// The measured run-time model of FlashFuser's own kernel family (the
 /// warp-specialised FFN/GEMM kernels of --lower-to-nvvm): constants fitted
-/// on an H100 to 425 timed plans of 41 workloads, both families
-/// (docs/benchmarks/fidelity-h100-s17.csv) by scripts/bench/fit-kernel-model.py
+/// on an H100 to 470 timed plans of 41 workloads, both families
+/// (docs/benchmarks/fidelity-h100-s18.csv) by scripts/bench/fit-kernel-model.py
 /// with its choice objective (--objective choice); the stream cap, the HBM
 /// efficiency, the launch cost and the wgmma rates are held, not fitted.
 /// docs/cost-model.md §"Kernel-family model" states the formula and the fit.
@@ -57,14 +57,14 @@ struct KernelFit {
   double chunkNs = 1873;        ///< fixed cost of one l chunk of GEMM1
   double reduceGbps = 7247;     ///< aggregate fp32 workspace reductions
   double barrierNs = 220.1;     ///< per cluster barrier and log2(cluster)
-  double finisherNs = 2791;     ///< workspace count-in and last-arriver cast
+  double finisherNs = 2485;     ///< workspace count-in and last-arriver cast
   /// The last arriver's read-back of the fp32 sums it casts (bytes per ns
   /// of one CTA): its loads are latency-bound, a few in flight per thread.
-  double finisherGbps = 33.17;
+  double finisherGbps = 28.78;
   /// Per cluster counted in on a workspace tile (grid_n of them): their
   /// gpu-scope fences and atomics on one counter, and the last arriver
   /// waits for the slowest of them.
-  double countInNs = 146.7;
+  double countInNs = 163.2;
   double launchNs = 2000;       ///< back-to-back launch of one kernel
   /// Fixed cost of one 64-row n step of the shuffle family's second GEMM
   /// (a D-only stream through a ring of up to four stages); the fit drives

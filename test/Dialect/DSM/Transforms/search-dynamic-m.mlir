@@ -11,9 +11,9 @@
 // shuffle-family plan: clusters of 6 (block[3] = L / 6 = 128) up to M = 128,
 // where bins 1-64 and 65-128 merge; clusters of 3 (L / 3 = 256) for 129-256
 // and, with 128 x 128 tiles, 257-512; clusters of 2 (L / 2 = 384) from 513,
-// where bins 513-1024 to 4097-open are merged. RS lines: restricted to the reduce-scatter family
-// (family=reduce-scatter), clusters lie along n only; bins 1-64 and 65-128
-// merge.
+// where bins 513-1024 to 4097-open are merged. RS lines: restricted to the
+// reduce-scatter family (family=reduce-scatter), clusters lie along n only;
+// bins 1-64 and 65-128 merge.
 
 // CHECK-LABEL: func.func @ffn_dyn(
 // CHECK: dsm.fused_chain {{.*}} {schedule = #dsm.schedule_table<[
@@ -23,7 +23,7 @@
 // ANY-SAME: <cluster = [1, 2, 1, 2], block = [128, 256, 64, 384], grid = [64, 6, 1, 1], order = [m, n, l, k], spatial = [m, n, l], residency = [dsm], collectives = [shuffle, inter_cluster_reduce], stages = 4, cost_ns = {{[0-9]+}}, m_lo = 513, m_hi = 2147483647>]>}
 // RS-SAME: <cluster = [1, 8, 1, 1], block = [64, 64, 64, 256], grid = [2, 6, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [reduce_scatter, inter_cluster_reduce], stages = 3, cost_ns = {{[0-9]+}}, m_lo = 1, m_hi = 128>,
 // RS-SAME: <cluster = [1, 1, 1, 1], block = [64, 128, 64, 256], grid = [4, 24, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [inter_cluster_reduce], stages = 2, cost_ns = {{[0-9]+}}, m_lo = 129, m_hi = 256>,
-// RS-SAME: <cluster = [1, 4, 1, 1], block = [128, 128, 64, 128], grid = [4, 6, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [reduce_scatter, inter_cluster_reduce], stages = 2, cost_ns = {{[0-9]+}}, m_lo = 257, m_hi = 512>,
+// RS-SAME: <cluster = [1, 8, 1, 1], block = [128, 128, 64, 128], grid = [4, 3, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [reduce_scatter, inter_cluster_reduce], stages = 2, cost_ns = {{[0-9]+}}, m_lo = 257, m_hi = 512>,
 // RS-SAME: <cluster = [1, 1, 1, 1], block = [128, 256, 64, 64], grid = [64, 12, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [inter_cluster_reduce], stages = 2, cost_ns = {{[0-9]+}}, m_lo = 513, m_hi = 2147483647>]>}
 
 func.func @ffn_dyn(%a: tensor<?x768xbf16>, %b: tensor<768x3072xbf16>, %d: tensor<3072x768xbf16>) -> tensor<?x768xbf16> {
@@ -60,9 +60,9 @@ func.func @ffn_dyn(%a: tensor<?x768xbf16>, %b: tensor<768x3072xbf16>, %d: tensor
 // The gated chain at Llama-2-7B size. ANY lines: shuffle-family plans
 // (cluster [1, 2, 1, 2], block[3] = L / 2 = 2048, but cluster [1, 4, 1, 4],
 // block[3] = L / 4 = 1024 for 129-256); every bin from 257 on differs only in
-// the M grid and is merged. RS lines: single-CTA clusters;
-// small M splits N over many clusters; bins from 65 on take the same
-// 128 x 128 tiles and are merged.
+// the M grid and is merged. RS lines: single-CTA clusters that split N
+// over 86 clusters, with 64-row tiles at 1-64 and 129-256 and 128 x 128
+// tiles at 65-128 and from 257 on (merged).
 // CHECK-LABEL: func.func @gated_dyn(
 // CHECK: dsm.fused_chain {{.*}} {schedule = #dsm.schedule_table<[
 // ANY-SAME: <cluster = [1, 2, 1, 2], block = [64, 128, 64, 2048], grid = [1, 43, 1, 1], order = [m, n, l, k], spatial = [m, n, l], residency = [dsm, dsm], collectives = [shuffle, inter_cluster_reduce], stages = 4, cost_ns = {{[0-9]+}}, m_lo = 1, m_hi = 64>,
@@ -70,7 +70,9 @@ func.func @ffn_dyn(%a: tensor<?x768xbf16>, %b: tensor<768x3072xbf16>, %d: tensor
 // ANY-SAME: <cluster = [1, 4, 1, 4], block = [128, 64, 64, 1024], grid = [2, 43, 1, 1], order = [m, n, l, k], spatial = [m, n, l], residency = [dsm, dsm], collectives = [shuffle, inter_cluster_reduce], stages = 4, cost_ns = {{[0-9]+}}, m_lo = 129, m_hi = 256>,
 // ANY-SAME: <cluster = [1, 2, 1, 2], block = [128, 128, 64, 2048], grid = [64, 43, 1, 1], order = [m, n, l, k], spatial = [m, n, l], residency = [dsm, dsm], collectives = [shuffle, inter_cluster_reduce], stages = 4, cost_ns = {{[0-9]+}}, m_lo = 257, m_hi = 2147483647>]>}
 // RS-SAME: <cluster = [1, 1, 1, 1], block = [64, 128, 64, 256], grid = [1, 86, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem, smem], collectives = [inter_cluster_reduce], stages = 2, cost_ns = {{[0-9]+}}, m_lo = 1, m_hi = 64>,
-// RS-SAME: <cluster = [1, 1, 1, 1], block = [128, 128, 64, 128], grid = [64, 86, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem, smem], collectives = [inter_cluster_reduce], stages = 2, cost_ns = {{[0-9]+}}, m_lo = 65, m_hi = 2147483647>]>}
+// RS-SAME: <cluster = [1, 1, 1, 1], block = [128, 128, 64, 128], grid = [1, 86, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem, smem], collectives = [inter_cluster_reduce], stages = 2, cost_ns = {{[0-9]+}}, m_lo = 65, m_hi = 128>,
+// RS-SAME: <cluster = [1, 1, 1, 1], block = [64, 128, 64, 256], grid = [4, 86, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem, smem], collectives = [inter_cluster_reduce], stages = 2, cost_ns = {{[0-9]+}}, m_lo = 129, m_hi = 256>,
+// RS-SAME: <cluster = [1, 1, 1, 1], block = [128, 128, 64, 128], grid = [64, 86, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem, smem], collectives = [inter_cluster_reduce], stages = 2, cost_ns = {{[0-9]+}}, m_lo = 257, m_hi = 2147483647>]>}
 
 func.func @gated_dyn(%a: tensor<?x4096xbf16>, %b: tensor<4096x11008xbf16>, %bu: tensor<4096x11008xbf16>, %d: tensor<11008x4096xbf16>) -> tensor<?x4096xbf16> {
   %e = dsm.fused_chain gated_ffn (%a, %b, %bu, %d)
