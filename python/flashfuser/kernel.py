@@ -163,10 +163,13 @@ _MAX_RUNNERS = 8
 # Eager calls replayed from CUDA graphs: a graph per argument set seen
 # _GRAPH_AFTER times on the cached path, at most _MAX_GRAPHS of them (the
 # unfused chains' intermediates live in one memory pool per stream), and
-# the call counts of at most _MAX_GRAPH_COUNTS sets not yet captured.
+# the call counts of at most _MAX_GRAPH_COUNTS sets not yet captured, where
+# _EAGER marks a set that stays eager (its capture failed, or its chain is
+# not worth a graph) without taking one of the graphs' places.
 _GRAPH_AFTER = 3
 _MAX_GRAPHS = 8
 _MAX_GRAPH_COUNTS = 256
+_EAGER = -1
 # An unfused chain whose intermediates would hold more than this in a
 # graph's pool stays eager: its GPU time dwarfs the host launches a graph
 # saves, and the pool's memory would be kept from every other allocation.
@@ -494,19 +497,25 @@ class Kernel:
         should stay eager."""
         g = self._graphs.get(key)
         if g is None:
-            n = self._graph_counts.get(key, 0) + 1
+            n = self._graph_counts.get(key, 0)
+            if n == _EAGER:
+                return False
+            n += 1
             if n < _GRAPH_AFTER or self._is_capturing():
                 _put(self._graph_counts, key, n, _MAX_GRAPH_COUNTS)
                 return False
-            self._graph_counts.pop(key, None)
             body = make_body()
-            if body is None:        # not worth a graph: eager for good
-                self._store_graph(key, False)
-                return False
-            ran, g = self._capture(body, key[0], key[-1], epoch)
-            self._store_graph(key, g if g is not None else False)
+            g = None
+            ran = False
+            if body is not None:    # else not worth a graph: eager for good
+                ran, g = self._capture(body, key[0], key[-1], epoch)
+            if g is None:
+                _put(self._graph_counts, key, _EAGER, _MAX_GRAPH_COUNTS)
+                return ran
+            self._graph_counts.pop(key, None)
+            self._store_graph(key, g)
             return ran
-        if g is False or self._is_capturing():
+        if self._is_capturing():
             return False
         graph, at, _ = g
         if epoch is not None and epoch() != at:
@@ -533,7 +542,7 @@ class Kernel:
         in it (PyTorch frees a private pool with its last graph, and a
         capture into a freed pool's handle fails)."""
         g = self._graphs.pop(key, None)
-        if not g or g[2] is None:
+        if g is None or g[2] is None:
             return
         pool = self._graph_pools.get(g[2])
         if pool is not None:

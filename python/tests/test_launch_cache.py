@@ -785,6 +785,28 @@ class GraphTest(UnfusedCase):
         # attempt, 1 eager.
         self.assertEqual(len(self.runs), 6)
 
+    def test_sets_that_stay_eager_take_no_graph_place(self):
+        # A set whose capture failed is marked in the count table: with one
+        # graph place, it does not evict the live graph of another set.
+        k = load(self.dir, fallback="always")
+        x, w, out = self.args()
+        out2 = self.args(out=OUT + 0x100000)[2]
+        with mock.patch.object(kernel_mod, "_MAX_GRAPHS", 1), \
+                warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            for _ in range(5):
+                k(x, w, out=out)
+            self.assertEqual(self.graph_log, [("capture", 1), ("replay", 1)])
+            self.fail_capture = True
+            for _ in range(5):
+                k(x, w, out=out2)
+            self.fail_capture = False
+            k(x, w, out=out)
+            k(x, w, out=out2)
+        self.assertEqual(self.graph_log, [("capture", 1)] + [("replay", 1)] * 2)
+        self.assertEqual(len(k._graphs), 1)
+        self.assertIn(kernel_mod._EAGER, k._graph_counts.values())
+
     def test_fused_launches_replay_until_the_runtime_frees_a_buffer(self):
         captured = []
         real = self.rec.launches.append
@@ -837,7 +859,9 @@ class GraphTest(UnfusedCase):
             for _ in range(6):
                 k(x, w, out=out)
         self.assertEqual((self.graph_log, len(self.runs)), ([], 6))
-        self.assertEqual(list(k._graphs.values()), [False])
+        # Marked eager in the count table, not in the graphs' places.
+        self.assertEqual(k._graphs, {})
+        self.assertEqual(list(k._graph_counts.values()), [kernel_mod._EAGER])
         k2 = load(self.dir, fallback="always")
         with mock.patch.object(kernel_mod, "_MAX_UNFUSED_GRAPH_BYTES",
                                3 * 128 * 256 * 2):
