@@ -147,3 +147,15 @@ func.func @cluster_program(%g: memref<128x4096xf32>) attributes {known_cluster_s
 }
 
 }
+
+// Groups need not be powers of two: a cluster of 6 in two groups of 3, each
+// gathering 3 slots of 128 rows.
+// CHECK-LABEL: func.func @groups_of_three
+func.func @groups_of_three() attributes {known_cluster_size = array<i32: 6, 1, 1>} {
+  %b = dsm.barrier_create count = 1 : !dsm.barrier
+  %p = arith.constant false
+  %g = dsm.alloc : !dsm.buffer<384x64xf32, split = [1, 1]>
+  // CHECK: dsm.shuffle into %{{.*}} axis = 0 group(3, 1) push(%{{.*}}, %{{.*}}) : !dsm.buffer<384x64xf32, split = [1, 1]>
+  dsm.shuffle into %g axis = 0 group(3, 1) push(%b, %p) : !dsm.buffer<384x64xf32, split = [1, 1]>
+  return
+}
