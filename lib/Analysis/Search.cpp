@@ -77,9 +77,9 @@ bool mlir::ff::passesClusterRule(const Plan &plan, int64_t maxCluster,
       return false;
     if (!plan.isSpatial(d) && c != 1)
       return false;
-    // Beyond the paper's powers of two: 3 * 2^k CTAs, only for the
-    // shuffle shape (cls_n = cls_l, cls_m = cls_k = 1), whose groups tile
-    // N and L of 3 * 2^k with one cluster along n.
+    // Beyond the paper's powers of two (the search tries 3, 6 and 12):
+    // only the shuffle shape (cls_n = cls_l, cls_m = cls_k = 1), whose
+    // groups then tile N and L of 3 * 2^k with fewer clusters along n.
     if (!llvm::isPowerOf2_64(c) &&
         (d == Dim::m || d == Dim::k || plan.cls(Dim::n) != plan.cls(Dim::l) ||
          plan.cls(Dim::m) != 1 || plan.cls(Dim::k) != 1))
