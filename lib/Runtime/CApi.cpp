@@ -13,6 +13,10 @@ struct ffrt_bundle {
   std::unique_ptr<LoadedBundle> impl;
 };
 
+struct ffrt_graph {
+  void *exec; ///< CUgraphExec
+};
+
 static thread_local std::string lastError;
 
 static int fail(int code, std::string message) {
@@ -159,6 +163,45 @@ int ffrt_launch(ffrt_bundle *bundle, const ffrt_tensor *args, int nargs,
 
 uint64_t ffrt_bundle_epoch(const ffrt_bundle *bundle) {
   return bundle ? bundle->impl->memoryEpoch() : 0;
+}
+
+int ffrt_graph_capture(ffrt_bundle *bundle, const ffrt_tensor *args, int nargs,
+                       ffrt_graph **out) {
+  if (!bundle || !out)
+    return fail(FFRT_ERROR_INVALID_ARGUMENT, "null bundle or output pointer");
+  *out = nullptr;
+  std::vector<TensorArg> converted;
+  std::string error;
+  if (!convertArgs(args, nargs, converted, error))
+    return fail(FFRT_ERROR_INVALID_ARGUMENT, error);
+  void *exec = nullptr;
+  if (!bundle->impl->captureLaunch(converted, exec, error))
+    return fail(classify(error), error);
+  *out = new ffrt_graph{exec};
+  return FFRT_OK;
+}
+
+int ffrt_graph_launch(ffrt_graph *graph, void *stream) {
+  if (!graph)
+    return fail(FFRT_ERROR_INVALID_ARGUMENT, "null graph");
+  std::string error;
+  const cu::Driver *d = cu::getDriver(error);
+  if (!d)
+    return fail(FFRT_ERROR_NO_DEVICE, error);
+  cu::CUresult r = d->cuGraphLaunch(static_cast<cu::CUgraphExec>(graph->exec),
+                                    static_cast<cu::CUstream>(stream));
+  if (r != cu::CUDA_SUCCESS)
+    return fail(FFRT_ERROR_CUDA, d->errorString("cuGraphLaunch", r));
+  return FFRT_OK;
+}
+
+void ffrt_graph_destroy(ffrt_graph *graph) {
+  if (!graph)
+    return;
+  std::string error;
+  if (const cu::Driver *d = cu::getDriver(error))
+    d->cuGraphExecDestroy(static_cast<cu::CUgraphExec>(graph->exec));
+  delete graph;
 }
 
 } // extern "C"

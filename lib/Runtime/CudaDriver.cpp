@@ -98,6 +98,16 @@ void loadDriver(DriverState &st) {
       resolve(lib, d.cuPointerGetAttribute, {"cuPointerGetAttribute"},
               missing) &&
       resolve(lib, d.cuStreamSynchronize, {"cuStreamSynchronize"}, missing) &&
+      resolve(lib, d.cuStreamCreate, {"cuStreamCreate"}, missing) &&
+      resolve(lib, d.cuStreamDestroy, {"cuStreamDestroy_v2"}, missing) &&
+      resolve(lib, d.cuStreamBeginCapture, {"cuStreamBeginCapture_v2"},
+              missing) &&
+      resolve(lib, d.cuStreamEndCapture, {"cuStreamEndCapture"}, missing) &&
+      resolve(lib, d.cuGraphInstantiateWithFlags,
+              {"cuGraphInstantiateWithFlags"}, missing) &&
+      resolve(lib, d.cuGraphLaunch, {"cuGraphLaunch"}, missing) &&
+      resolve(lib, d.cuGraphExecDestroy, {"cuGraphExecDestroy"}, missing) &&
+      resolve(lib, d.cuGraphDestroy, {"cuGraphDestroy"}, missing) &&
       resolve(lib, d.cuEventCreate, {"cuEventCreate"}, missing) &&
       resolve(lib, d.cuEventDestroy, {"cuEventDestroy_v2"}, missing) &&
       resolve(lib, d.cuEventRecord, {"cuEventRecord"}, missing) &&

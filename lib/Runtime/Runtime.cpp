@@ -359,6 +359,48 @@ bool LoadedBundle::prepare(std::string &error) {
   return c && loadKernels(*c, error);
 }
 
+bool LoadedBundle::captureLaunch(const std::vector<TensorArg> &args,
+                                 void *&exec, std::string &error) {
+  exec = nullptr;
+  if (!prepare(error)) // makes a context current
+    return false;
+  const Driver &d = *getDriver(error);
+  CUstream s = nullptr;
+  CUresult r = d.cuStreamCreate(&s, CU_STREAM_NON_BLOCKING);
+  if (r != CUDA_SUCCESS) {
+    error = d.errorString("cuStreamCreate", r);
+    return false;
+  }
+  // Thread-local mode: other threads' unsafe calls do not break the
+  // capture, and this thread's would fail it rather than run.
+  CUgraph graph = nullptr;
+  r = d.cuStreamBeginCapture(s, CU_STREAM_CAPTURE_MODE_THREAD_LOCAL);
+  if (r != CUDA_SUCCESS) {
+    error = d.errorString("cuStreamBeginCapture", r);
+  } else {
+    bool launched = launch(args, s, error);
+    r = d.cuStreamEndCapture(s, &graph);
+    if (launched && r != CUDA_SUCCESS)
+      error = d.errorString("cuStreamEndCapture", r);
+    if (!launched || r != CUDA_SUCCESS) {
+      if (graph)
+        d.cuGraphDestroy(graph);
+      graph = nullptr;
+    }
+  }
+  if (graph) {
+    CUgraphExec e = nullptr;
+    r = d.cuGraphInstantiateWithFlags(&e, graph, 0);
+    if (r == CUDA_SUCCESS)
+      exec = e;
+    else
+      error = d.errorString("cuGraphInstantiateWithFlags", r);
+    d.cuGraphDestroy(graph);
+  }
+  d.cuStreamDestroy(s);
+  return exec != nullptr;
+}
+
 int LoadedBundle::numRegisters(size_t i) const {
   for (auto &c : contexts)
     if (c->loaded && i < c->kernels.size())

@@ -114,6 +114,15 @@ def lib():
         l.ffrt_bundle_epoch.restype = ctypes.c_uint64
     except AttributeError:      # a library older than the call
         pass
+    try:
+        l.ffrt_graph_capture.argtypes = [ctypes.c_void_p,
+                                         ctypes.POINTER(Tensor), ctypes.c_int,
+                                         ctypes.POINTER(ctypes.c_void_p)]
+        l.ffrt_graph_launch.argtypes = [ctypes.c_void_p, ctypes.c_void_p]
+        l.ffrt_graph_destroy.argtypes = [ctypes.c_void_p]
+        l.ffrt_graph_destroy.restype = None
+    except AttributeError:      # a library older than the calls
+        pass
     _lib = l
     return l
 
@@ -151,20 +160,15 @@ def bundle_compute_hash(path: str) -> str:
     return out.value.decode()
 
 
-class Handle:
-    """An open bundle (ffrt_bundle*)."""
-
-    def __init__(self, path: str, verify_hash: bool = True):
-        self._lib = lib()
-        self._ptr = ctypes.c_void_p()
-        check(self._lib.ffrt_bundle_open(path.encode(), int(verify_hash),
-                                         ctypes.byref(self._ptr)))
+class _Owned:
+    """A runtime object (`_ptr`) that `_free` (the C function's name)
+    releases once. close() leaves NULL in place, so callables bound to the
+    object pass NULL, which the runtime rejects, rather than a freed one."""
+    _free = ""
 
     def close(self):
         if self._ptr:
-            self._lib.ffrt_bundle_close(self._ptr)
-            # In place: launchers bound to this handle now pass NULL, which
-            # the runtime rejects ("null bundle"), rather than a freed one.
+            getattr(self._lib, self._free)(self._ptr)
             self._ptr.value = None
 
     def __del__(self):
@@ -172,6 +176,17 @@ class Handle:
             self.close()
         except Exception:
             pass
+
+
+class Handle(_Owned):
+    """An open bundle (ffrt_bundle*)."""
+    _free = "ffrt_bundle_close"
+
+    def __init__(self, path: str, verify_hash: bool = True):
+        self._lib = lib()
+        self._ptr = ctypes.c_void_p()
+        check(self._lib.ffrt_bundle_open(path.encode(), int(verify_hash),
+                                         ctypes.byref(self._ptr)))
 
     def validate(self, tensors, query_pointers: bool = False) -> Plan:
         arr = tensor_array(tensors)
@@ -199,6 +214,21 @@ class Handle:
         f = getattr(self._lib, "ffrt_bundle_epoch", None)
         return None if f is None else functools.partial(f, self._ptr)
 
+    @property
+    def can_capture(self) -> bool:
+        """Whether the library records launches into CUDA graphs itself
+        (ffrt_graph_capture)."""
+        return hasattr(self._lib, "ffrt_graph_capture")
+
+    def capture(self, arr: ctypes.Array, stream: int = 0) -> "Graph":
+        """The launch of the prebuilt array `arr` recorded in a CUDA graph
+        (not run), replayed on `stream` by Graph.replay(); launch the same
+        arguments once before. Raises FFRTError when capturing fails."""
+        ptr = ctypes.c_void_p()
+        check(self._lib.ffrt_graph_capture(self._ptr, arr, len(arr),
+                                           ctypes.byref(ptr)))
+        return Graph(self._lib, ptr, stream)
+
     def launcher(self, arr: ctypes.Array, stream: int = 0) -> \
             Callable[[], int]:
         """A callable launching with the prebuilt array `arr` on `stream`
@@ -208,6 +238,17 @@ class Handle:
         beyond ctypes' own. `arr` must not be modified afterwards."""
         return functools.partial(self._lib.ffrt_launch, self._ptr, arr,
                                  len(arr), stream or None)
+
+
+class Graph(_Owned):
+    """A launch recorded by ffrt_graph_capture. replay() launches it on the
+    stream given at capture and returns ffrt's status, like a launcher."""
+    _free = "ffrt_graph_destroy"
+
+    def __init__(self, lib_, ptr: ctypes.c_void_p, stream: int):
+        self._lib, self._ptr = lib_, ptr
+        self.replay = functools.partial(lib_.ffrt_graph_launch, ptr,
+                                        stream or None)
 
 
 # dtype names as the C strings ffrt_tensor points to: module constants, so

@@ -4,11 +4,12 @@ tensors (skipped without a GPU, PyTorch or the runtime library)."""
 import os
 import unittest
 import warnings
+from unittest import mock
 
 from _util import BUNDLES, FakeTensor, gpu_available
 
 import flashfuser
-from flashfuser import ValidationError
+from flashfuser import ValidationError, _runtime
 
 TMAVAL = os.path.join(BUNDLES, "a2_gemm_tmaval")   # N = K = 512
 TMAPTR = os.path.join(BUNDLES, "a2_gemm_tmaptr")   # N = K = 4096
@@ -72,6 +73,34 @@ class GpuTest(unittest.TestCase):
                 self.assertLess(err, 1e-3, f"{path} call {i}: {err}")
             live = [g for g in kern._graphs.values() if g]
             self.assertEqual(len(live), 1, path)
+            # Recorded and replayed by the runtime (ffrt_graph_capture).
+            self.assertIsInstance(live[0][0], _runtime.Graph, path)
+
+    def test_side_stream_graphs_and_pytorch_graphs(self):
+        # A graph replays on the stream it was captured for; with a library
+        # that cannot capture (can_capture False) PyTorch's graphs serve.
+        t = self.torch
+        s = t.cuda.Stream()
+        for runtime_graphs in (True, False):
+            with mock.patch.object(_runtime.Handle, "can_capture",
+                                   runtime_graphs):
+                kern = flashfuser.load(TMAVAL)
+                x = self.rand(256, 512)
+                w = self.rand(512, 512, scale=(3.0 / 512) ** 0.5)
+                out = t.empty(256, 512, dtype=t.float32, device="cuda")
+                with t.cuda.stream(s):
+                    for i in range(5):
+                        x.copy_(self.rand(256, 512))
+                        out.fill_(float("nan"))
+                        kern(x, w, out=out)
+                        s.synchronize()
+                        ref = x.float() @ w.float()
+                        err = ((out - ref).norm() / ref.norm()).item()
+                        self.assertLess(err, 1e-3, f"call {i}: {err}")
+                live = [g for g in kern._graphs.values() if g]
+                self.assertEqual(len(live), 1)
+                self.assertEqual(isinstance(live[0][0], _runtime.Graph),
+                                 runtime_graphs)
 
     def test_a_grown_workspace_retires_the_graph(self):
         # The naive FFN's workspace grows with M (2048 bytes per row): a

@@ -123,6 +123,8 @@ class Recorder:
         self.describe = 0
         self.launchers = 0          # bound launches built
         self.launches = []          # (pointers, stream) per launch
+        self.captures = []          # (pointers, stream) per runtime capture
+        self.replays = []           # capture index per runtime replay
         real_make, real_describe = _runtime.make_tensor, \
             kernel_mod.describe_tensor
         rec = self
@@ -146,10 +148,19 @@ class Recorder:
                 return lib.ffrt_validate(handle._ptr, arr, len(arr), 0, None)
             return go
 
+        def capture(handle, arr, stream=0):
+            # ffrt_graph_capture records without running; replay() returns
+            # ffrt's status like a launcher.
+            rec.captures.append((tuple(t.data for t in arr), stream))
+            n = len(rec.captures)
+            return types.SimpleNamespace(
+                replay=lambda: rec.replays.append(n) or 0)
+
         self.patches = [
             mock.patch.object(_runtime, "make_tensor", make_tensor),
             mock.patch.object(kernel_mod, "describe_tensor", describe_tensor),
-            mock.patch.object(_runtime.Handle, "launcher", launcher)]
+            mock.patch.object(_runtime.Handle, "launcher", launcher),
+            mock.patch.object(_runtime.Handle, "capture", capture)]
 
     def counts(self):
         return self.make_tensor, self.launchers, len(self.launches)
@@ -807,7 +818,39 @@ class GraphTest(UnfusedCase):
         self.assertEqual(len(k._graphs), 1)
         self.assertIn(kernel_mod._EAGER, k._graph_counts.values())
 
+    def test_fused_launches_replay_runtime_graphs(self):
+        # The runtime records the launch itself (ffrt_graph_capture) and a
+        # replay is its ffrt_graph_launch: no PyTorch graph.
+        epoch = [7]
+        k = load(self.dir)
+        k._epoch = lambda: epoch[0]
+        x, w, out = self.args()
+        for _ in range(6):
+            self.assertIs(k(x, w, out=out), out)
+        # The first call checks and launches, two cached launches, the
+        # capture's call launches (its result) and the runtime records the
+        # same launch on stream 0; two replays.
+        self.assertEqual(len(self.rec.launches), 4)
+        self.assertEqual(self.rec.captures, [((X, W, OUT), 0)])
+        self.assertEqual(self.rec.replays, [1, 1])
+        self.assertEqual(self.graph_log, [])
+        # A freed runtime buffer retires the graph; the set is counted
+        # afresh and captured again.
+        epoch[0] += 1
+        for _ in range(4):
+            k(x, w, out=out)
+        self.assertEqual(len(self.rec.captures), 2)
+        self.assertEqual(self.rec.replays, [1, 1, 2])
+        # A failed replay raises like a failed launch.
+        next(iter(k._graphs.values()))[0].replay = lambda: _runtime.ERROR_CUDA
+        with self.assertRaises(_runtime.FFRTError):
+            k(x, w, out=out)
+
     def test_fused_launches_replay_until_the_runtime_frees_a_buffer(self):
+        # An older library without ffrt_graph_capture: PyTorch's graphs.
+        self.patches.append(
+            mock.patch.object(_runtime.Handle, "can_capture", False))
+        self.patches[-1].start()
         captured = []
         real = self.rec.launches.append
         self.rec.launches = types.SimpleNamespace(

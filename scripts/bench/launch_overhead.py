@@ -126,10 +126,24 @@ def first_gemm(torch, kernel, inputs):
     return f"torch F.linear (first GEMM, w {layout})", lambda: F.linear(x, w)
 
 
-def host_us(torch, fn, calls, warmup):
+def host_us(torch, fn, calls, warmup, batch=0):
+    """(host µs per call, µs per call to completion) over `calls` back to
+    back. With `batch`, only host time: batches of that many calls, the GPU
+    drained between them untimed, so a launch queue that fills (kernels
+    longer than their launches) never blocks a call."""
     for _ in range(warmup):
         fn()
     torch.cuda.synchronize()
+    if batch:
+        host = 0.0
+        for _ in range(max(calls // batch, 1)):
+            t0 = time.perf_counter()
+            for _ in range(batch):
+                fn()
+            host += time.perf_counter() - t0
+            torch.cuda.synchronize()
+        n = max(calls // batch, 1) * batch
+        return host / n * 1e6, float("nan")
     t0 = time.perf_counter()
     for _ in range(calls):
         fn()

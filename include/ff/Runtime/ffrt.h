@@ -85,6 +85,23 @@ int ffrt_launch(ffrt_bundle *bundle, const ffrt_tensor *args, int nargs,
  *  capture. 0 for a NULL bundle. */
 uint64_t ffrt_bundle_epoch(const ffrt_bundle *bundle);
 
+/** One launch recorded in a CUDA graph (ffrt_graph_capture). */
+typedef struct ffrt_graph ffrt_graph;
+
+/** Records the launch ffrt_launch(bundle, args, nargs, ...) would make into
+ *  a CUDA graph on a stream of the runtime's own, without running it. Launch
+ *  the same arguments once before (nothing is allocated while capturing).
+ *  The graph stays valid while ffrt_bundle_epoch(bundle) keeps the value it
+ *  had before this call and the tensors stay allocated; it does not keep
+ *  the bundle open. Needs a GPU. */
+int ffrt_graph_capture(ffrt_bundle *bundle, const ffrt_tensor *args, int nargs,
+                       ffrt_graph **out);
+
+/** Replays a captured launch on `stream` (NULL: the default stream): one
+ *  cuGraphLaunch. */
+int ffrt_graph_launch(ffrt_graph *graph, void *stream);
+void ffrt_graph_destroy(ffrt_graph *graph);
+
 #ifdef __cplusplus
 }
 #endif

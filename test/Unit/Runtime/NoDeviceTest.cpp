@@ -72,6 +72,15 @@ TEST(NoDeviceTest, DeviceEntryPointsFailCleanly) {
   EXPECT_EQ(std::string(ffrt_last_error()), error);
   EXPECT_EQ(ffrt_prepare(b), FFRT_ERROR_NO_DEVICE);
   EXPECT_EQ(ffrt_bundle_epoch(b), 0u);
+  // Graph capture needs the driver too; misuse is caught before it.
+  ffrt_graph *g = reinterpret_cast<ffrt_graph *>(0x1);
+  EXPECT_EQ(ffrt_graph_capture(b, t, 4, &g), FFRT_ERROR_NO_DEVICE);
+  EXPECT_EQ(g, nullptr);
+  EXPECT_EQ(std::string(ffrt_last_error()), error);
+  EXPECT_EQ(ffrt_graph_capture(nullptr, t, 4, &g), FFRT_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(ffrt_graph_capture(b, t, 4, nullptr), FFRT_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(ffrt_graph_launch(nullptr, nullptr), FFRT_ERROR_INVALID_ARGUMENT);
+  ffrt_graph_destroy(nullptr);
   t[1].dtype = "f64";
   EXPECT_EQ(ffrt_validate(b, t, 4, 0, &plan), FFRT_ERROR_INVALID_ARGUMENT);
   EXPECT_NE(std::string(ffrt_last_error()).find("unsupported dtype \"f64\""),
