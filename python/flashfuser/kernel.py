@@ -568,9 +568,11 @@ class Kernel:
                 del self._graph_pools[g[2]]
 
     def _capture(self, body, path: str, h: int, epoch):
-        """(whether this call's run happened, (torch.cuda.CUDAGraph of
-        body(), epoch() before the capture, the pool's stream or None) or
-        None when capturing failed): one uncaptured body() on a side stream
+        """(whether this call's run happened, (the graph of body(), epoch()
+        before the capture, the pool's stream or None) or None when
+        capturing failed). A fused launch goes to the runtime's own
+        recording (_capture_launch) where the library has it; otherwise a
+        torch.cuda.CUDAGraph: one uncaptured body() on a side stream
         (this call's result; cuBLAS's per-stream state; the runtime's
         buffers), then the capture there. The unfused graphs of one stream
         share a memory pool: they replay one at a time, and none keeps an
