@@ -138,6 +138,14 @@ def _put(cache: dict, key, value, limit: int):
     cache[key] = value
 
 
+def _capture_failed(path: str, exc: Exception) -> None:
+    """Warns that `path`'s calls with these arguments now run eagerly; None,
+    the graph _capture could not make."""
+    warnings.warn(f"flashfuser: capturing the {path} path into a CUDA graph "
+                  f"failed ({exc}); its calls with these arguments run "
+                  f"eagerly")
+
+
 class _FusedLaunch:
     """body() of a fused launch for Kernel._capture: its ffrt_tensor array
     (which the runtime's own capture takes) and the launch on the current
@@ -276,10 +284,10 @@ class Kernel:
         self._runners: Dict[Any, Callable] = {}
         self._torch = None          # set with the first torch call
         self._cur_dev = self._raw_stream = self._is_capturing = None
-        # Eager calls from CUDA graphs: (path, entry, pointers..., stream
-        # handle) -> calls so far, or (graph, runtime epoch at capture,
-        # its pool's stream) (False: capture failed, run eagerly); per
-        # stream a side stream and [unfused graphs' pool, graphs in it].
+        # Eager calls from CUDA graphs, keyed by (path, entry, pointers...,
+        # stream handle): calls so far (_EAGER: stays eager), and (graph,
+        # runtime epoch at capture, its pool's stream); per stream a side
+        # stream and [unfused graphs' pool, graphs in it].
         self.graphs = graphs
         self._graphs_ok = False     # this PyTorch has CUDA graphs
         # The runtime's count of freed buffers (fused graphs need it).
@@ -603,10 +611,7 @@ class Kernel:
                 finally:
                     graph.capture_end()
         except Exception as exc:  # noqa: BLE001 (any failure: run eagerly)
-            warnings.warn(f"flashfuser: capturing the {path} path into a "
-                          f"CUDA graph failed ({exc}); its calls with these "
-                          f"arguments run eagerly")
-            return ran, None
+            return ran, _capture_failed(path, exc)
         finally:
             cur.wait_stream(side)
         if pool is None:
@@ -628,10 +633,7 @@ class Kernel:
             at = epoch() if epoch is not None else None
             graph = self._handle.capture(body.arr, h)
         except Exception as exc:  # noqa: BLE001 (any failure: run eagerly)
-            warnings.warn(f"flashfuser: capturing the {FUSED} path into a "
-                          f"CUDA graph failed ({exc}); its calls with these "
-                          f"arguments run eagerly")
-            return ran, None
+            return ran, _capture_failed(FUSED, exc)
         return ran, (graph, at, None)
 
     def _unfused_body(self, run, x, out) -> Optional[Callable[[], None]]:

@@ -818,15 +818,21 @@ class GraphTest(UnfusedCase):
         self.assertEqual(len(k._graphs), 1)
         self.assertIn(kernel_mod._EAGER, k._graph_counts.values())
 
-    def test_fused_launches_replay_runtime_graphs(self):
-        # The runtime records the launch itself (ffrt_graph_capture) and a
-        # replay is its ffrt_graph_launch: no PyTorch graph.
+    def six_fused_calls(self):
+        """(kernel, its runtime epoch [value], x, w, out) after six fused
+        calls with one argument set."""
         epoch = [7]
         k = load(self.dir)
         k._epoch = lambda: epoch[0]
         x, w, out = self.args()
         for _ in range(6):
             self.assertIs(k(x, w, out=out), out)
+        return k, epoch, x, w, out
+
+    def test_fused_launches_replay_runtime_graphs(self):
+        # The runtime records the launch itself (ffrt_graph_capture) and a
+        # replay is its ffrt_graph_launch: no PyTorch graph.
+        k, epoch, x, w, out = self.six_fused_calls()
         # The first call checks and launches, two cached launches, the
         # capture's call launches (its result) and the runtime records the
         # same launch on stream 0; two replays.
@@ -855,12 +861,7 @@ class GraphTest(UnfusedCase):
         real = self.rec.launches.append
         self.rec.launches = types.SimpleNamespace(
             append=lambda r: (real(r), captured.append(self.fake.capturing)))
-        epoch = [7]
-        k = load(self.dir)
-        k._epoch = lambda: epoch[0]
-        x, w, out = self.args()
-        for _ in range(6):
-            self.assertIs(k(x, w, out=out), out)
+        k, epoch, x, w, out = self.six_fused_calls()
         # The first call checks and launches, two cached launches, then the
         # capture's uncaptured launch (the call's result) and the captured
         # one; two replays.

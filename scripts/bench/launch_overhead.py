@@ -135,15 +135,15 @@ def host_us(torch, fn, calls, warmup, batch=0):
         fn()
     torch.cuda.synchronize()
     if batch:
+        batches = max(calls // batch, 1)
         host = 0.0
-        for _ in range(max(calls // batch, 1)):
+        for _ in range(batches):
             t0 = time.perf_counter()
             for _ in range(batch):
                 fn()
             host += time.perf_counter() - t0
             torch.cuda.synchronize()
-        n = max(calls // batch, 1) * batch
-        return host / n * 1e6, float("nan")
+        return host / (batches * batch) * 1e6, float("nan")
     t0 = time.perf_counter()
     for _ in range(calls):
         fn()
