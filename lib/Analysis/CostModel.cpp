@@ -439,6 +439,9 @@ double mlir::ff::getStreamReuse(const ChainDesc &chain, const Plan &plan) {
   cta += plan.isShuffleFamily()
              ? getShuffleSteps(plan) * 64.0 * getShuffleSubTile(plan) * b
              : ceilDiv(chain.l, bl) * double(bn * bl) * b;
+  // Streamed n: the CTA streams A, its B tile and D tile per n tile.
+  if (!plan.isSpatial(Dim::n))
+    cta *= ceilDiv(chain.n, bn);
   // What the chain holds: A (a 3x3 convolution's A is im2col of an image
   // 9x smaller), the weights and the output.
   double a = double(m) * chain.k * b;
@@ -506,13 +509,17 @@ double mlir::ff::estimateCtaNs(const ChainDesc &chain, const Plan &plan,
   // GEMM in it, and its split-K choices measured slower under the reuse
   // term (GEMM-4096 at M = 16: 14.8 -> 18.5 us).
   const double hbmShare = target.hbmGbps * k.hbmEfficiency / double(active);
+  // Streamed-n plans read the same tiles in every CTA at once: their own
+  // L2 rate.
+  const bool streamed = chain.hasSecondGemm() && !plan.isSpatial(Dim::n);
+  const double l2 = streamed ? k.streamL2Gbps : k.l2Gbps;
   const double bw = chain.hasSecondGemm()
-                        ? std::min({k.smGbps, k.l2Gbps / double(active),
+                        ? std::min({k.smGbps, l2 / double(active),
                                     hbmShare * getStreamReuse(chain, plan)})
                         : std::min(k.smGbps, hbmShare);
   // One consumer warpgroup (64-row tiles) issues its wgmmas alone.
-  const double flopsPerNs =
-      k.smTflops * 1e3 * (bm == 64 ? k.oneWarpgroupRate : 1.0);
+  const double flopsPerNs = (streamed ? k.streamTflops : k.smTflops) * 1e3 *
+                            (bm == 64 ? k.oneWarpgroupRate : 1.0);
 
   // GEMM0 mainloop: per k step the larger of the stage's bytes and its
   // wgmmas, plus a fixed hand-off cost (full/empty barriers, TMA latency).
@@ -541,6 +548,16 @@ double mlir::ff::estimateCtaNs(const ChainDesc &chain, const Plan &plan,
 
   const int64_t bl = plan.blk(Dim::l);
   const bool workspace = plan.grd(Dim::n) > 1;
+  if (streamed) {
+    // Streamed n: each n tile runs GEMM0, act(C) into shared memory and the
+    // second GEMM over its D tile (the producer meanwhile loads the next
+    // tile's operands); E stays in registers and is stored once.
+    const double dTile = bn * double(bl) * b;
+    const double mma1 = 2.0 * bm * bl * bn / flopsPerNs;
+    return ceilDiv(chain.n, bn) * (cta + std::max(dTile / bw, mma1) +
+                                   bm * bn * k.streamElementNs) +
+           bm * double(bl) * b / bw;
+  }
   if (plan.isShuffleFamily()) {
     // Shuffle family: the gather pulls c - 1 act(C) slices over DSM (at
     // the cluster's per-SM DSM rate) between two cluster barriers; then

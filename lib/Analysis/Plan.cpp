@@ -114,6 +114,31 @@ std::string Plan::str() const {
   return s;
 }
 
+/// Streamed n: one CTA per m tile walks the n tiles, E in registers.
+static bool isLowerableStreamed(const Plan &plan, const ChainDesc &chain) {
+  auto wide = [](int64_t b) { return b == 64 || b == 128 || b == 256; };
+  int64_t blkN = plan.blk(Dim::n), blkL = plan.blk(Dim::l);
+  if (plan.cluster != std::array<int64_t, 4>{1, 1, 1, 1} ||
+      plan.spatialMask != (1u << unsigned(Dim::m)) ||
+      plan.order != std::array<Dim, 4>{Dim::m, Dim::n, Dim::k, Dim::l} ||
+      plan.grd(Dim::n) != 1 || plan.grd(Dim::k) != 1 || plan.grd(Dim::l) != 1)
+    return false;
+  if (plan.blk(Dim::m) != 64 && plan.blk(Dim::m) != 128)
+    return false;
+  if (plan.blk(Dim::k) != 64 && !(plan.blk(Dim::k) == 32 && chain.k <= 32))
+    return false;
+  if (!wide(blkN) || chain.n % blkN != 0 || chain.n / blkN < 2)
+    return false;
+  if (!wide(blkL) || blkL != chain.l)
+    return false;
+  // Plain FFNs only (gated ones would hold gate, up and E at once).
+  if (chain.isGated() || blkN + blkL > kMaxStreamedAccColumns)
+    return false;
+  return chain.m <= 0 ||
+         plan.grd(Dim::m) ==
+             static_cast<int64_t>(llvm::divideCeil(chain.m, plan.blk(Dim::m)));
+}
+
 bool mlir::ff::isLowerable(const Plan &plan, const ChainDesc &chain) {
   // The kernel's ring releases a stage one k step late: at least 2.
   if (plan.stages < 2 || plan.stages > 4)
@@ -149,6 +174,9 @@ bool mlir::ff::isLowerable(const Plan &plan, const ChainDesc &chain) {
                static_cast<int64_t>(llvm::divideCeil(chain.m, blkM));
   }
   int64_t clsN = plan.cls(Dim::n);
+  auto wide = [](int64_t b) { return b == 64 || b == 128 || b == 256; };
+  if (!plan.isSpatial(Dim::n))
+    return isLowerableStreamed(plan, chain);
   // Two families: clusters along n (reduce-scatter of E), or along n and l
   // alike (shuffle groups of cls_n CTAs that each compute blk_l = L / cls_l
   // columns of E from the gathered act(C)).
@@ -179,7 +207,6 @@ bool mlir::ff::isLowerable(const Plan &plan, const ChainDesc &chain) {
   // One 128B-swizzled row per k step; K <= 32 is one zero-filled tile.
   if (plan.blk(Dim::k) != 64 && !(plan.blk(Dim::k) == 32 && chain.k <= 32))
     return false;
-  auto wide = [](int64_t b) { return b == 64 || b == 128 || b == 256; };
   int64_t blkN = plan.blk(Dim::n), blkL = plan.blk(Dim::l);
   if (!wide(blkN) || chain.n % blkN != 0)
     return false;

@@ -14,6 +14,13 @@
 
 using namespace mlir::ff;
 
+KernelFamily mlir::ff::getKernelFamily(const Plan &plan) {
+  if (!plan.isSpatial(Dim::n))
+    return KernelFamily::streamed;
+  return plan.isShuffleFamily() ? KernelFamily::shuffle
+                                : KernelFamily::reduceScatter;
+}
+
 static int64_t ceilDiv(int64_t a, int64_t b) {
   return static_cast<int64_t>(llvm::divideCeil(a, b));
 }
@@ -236,9 +243,8 @@ SearchResult mlir::ff::searchChain(const ChainDesc &chain,
       return;
     }
     cand.cost = estimateCost(chain, cand.plan, cand.flow, target);
-    bool inFamily =
-        !two || options.family == KernelFamily::any ||
-        plan.isShuffleFamily() == (options.family == KernelFamily::shuffle);
+    bool inFamily = !two || options.family == KernelFamily::any ||
+                    getKernelFamily(plan) == options.family;
     cand.lowerable = inFamily && isLowerable(cand.plan, chain);
     Dataflow kernelFlow = cand.flow;
     if (cand.lowerable && options.kernelSmemBytes) {

@@ -243,6 +243,9 @@ llvm::Error mlir::ff::applyCalibration(GpuTarget &target,
                   {"count_in_ns", &kernel.countInNs, false, true},
                   {"launch_ns", &kernel.launchNs, false},
                   {"shuffle_step_ns", &kernel.shuffleStepNs, false, true},
+                  {"stream_element_ns", &kernel.streamElementNs, false, true},
+                  {"stream_tflops", &kernel.streamTflops, false},
+                  {"stream_l2_gbps", &kernel.streamL2Gbps, false},
                   {"stream_latency_ns", &kernel.streamLatencyNs, false}};
     for (const auto &[key, value] : *obj) {
       auto *f = llvm::find_if(

@@ -33,6 +33,7 @@ void ff::buildLowerToNVVMPipeline(OpPassManager &pm,
   materialize.shufflePush = options.shufflePush;
   materialize.reducePush = options.reducePush;
   materialize.lateDStages = options.lateDStages;
+  materialize.approxTanh = options.approxTanh;
   materialize.selfCleaningMaxKiB = options.selfCleaningMaxKiB;
   materialize.rasterGroupM = options.rasterGroupM;
   materialize.persistentGemm = options.persistentGemm;

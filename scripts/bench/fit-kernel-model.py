@@ -92,6 +92,19 @@ RESIDENT_CLUSTERS = {3: 39, 6: 17}
 SMS = 132
 DSM_GBPS = {2: 3300, 4: 3100, 8: 3000, 16: 2900}  # GpuTarget::dsmGbps
 SHUFFLE_SUB_TILE = 128
+# Streamed-n plans (n temporal: cluster_n * grid_n * blk_n < N): act(C)
+# per element of an n tile, their wgmma rate and L2 rate
+# (KernelFit::streamElementNs, streamTflops, streamL2Gbps), fitted on T3
+# and conv kernels separately and held here.
+STREAM_ELEMENT_NS = 0.06
+STREAM_TFLOPS = 7.5
+STREAM_L2_GBPS = 10000.0
+
+
+def streamed(row):
+    """Whether the plan walks n inside the CTA (a streamed-n plan)."""
+    return (row["kind"] != "gemm" and
+            row["cluster_n"] * row["grid_n"] * row["blk_n"] < row["n"])
 
 
 def slots(c, ctas_per_sm=1):
@@ -137,6 +150,8 @@ def stream_reuse(row):
         cta += math.ceil(bl / sub) * (c * bn // 64) * 64.0 * sub * 2
     else:
         cta += math.ceil(row["l"] / bl) * bn * bl * 2.0
+    if streamed(row):
+        cta *= math.ceil(row["n"] / bn)
     a = row["m"] * row["k"] * 2.0
     if row["workload"].split("-")[0] in CONV_IMAGES:
         a /= 9
@@ -152,13 +167,23 @@ def cta_ns(row, p, hbm, active):
     c, bm, bn, bk, bl = (row[k] for k in ("cluster_n", "blk_m", "blk_n",
                                          "blk_k", "blk_l"))
     g = 2 if row["kind"] == "gated_ffn" else 1
+    if streamed(row):
+        l2_gbps = STREAM_L2_GBPS
     bw = min(sm_gbps, l2_gbps / active, hbm * stream_reuse(row) / active)
+    if streamed(row):
+        sm_tflops = STREAM_TFLOPS
     flops = sm_tflops * 1e3 * (one_wg if bm == 64 else 1.0)
     stage = (bm * bk + bk * bn * g) * 2
     mma0 = 2.0 * bm * bn * bk * g / flops
     bw0 = min(bw, in_flight(row["stages"]) * stage / max(stream_latency, 1.0))
     cta = math.ceil(row["k"] / bk) * (max(stage / bw0, mma0) + kstep)
     workspace = row["grid_n"] > 1
+    if streamed(row):
+        mma1 = 2.0 * bm * bl * bn / flops
+        return (math.ceil(row["n"] / bn) *
+                (cta + max(bn * bl * 2 / bw, mma1) +
+                 bm * bn * STREAM_ELEMENT_NS) +
+                bm * bl * 2 / bw)
     if row.get("cluster_l", 1) > 1:  # the shuffle family
         sub = min(bl, SHUFFLE_SUB_TILE)
         dsm = DSM_GBPS[min(x for x in DSM_GBPS if x >= c)] / SMS

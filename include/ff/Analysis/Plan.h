@@ -132,6 +132,12 @@ struct Plan {
   }
 };
 
+/// Streamed-n plans keep GEMM0's and E's fp32 accumulators live together:
+/// blk_n plus blk_l columns per consumer row at most this many (128 registers a
+/// thread; ptxas spilled every kernel of 320, e.g. blk_n = 64 with blk_l = 256,
+/// under the consumers' 232).
+constexpr int64_t kMaxStreamedAccColumns = 256;
+
 /// Whether the lowering can carry `plan` out today (docs/cost-model.md,
 /// "The lowerable family"):
 /// - two-GEMM chains (ffn, gated_ffn), reduce-scatter family: cluster
@@ -141,6 +147,10 @@ struct Plan {
 ///   [m, n, l]; order = [m, n, l, k]; blk_l = L / c, a multiple of 64;
 /// - both: grid = [ceil(M/blk_m), g_n, 1, 1]; blk_m in {64, 128}, blk_k =
 ///   64, blk_n in {64, 128, 256}, cls_n * g_n * blk_n = N; 2 <= stages <= 4.
+/// - streamed n (per-CTA fusion): cluster (1,1,1,1); spatial = [m]; order =
+///   [m, n, k, l]; grid = [ceil(M/blk_m), 1, 1, 1]; blk_l = L in {64, 128,
+///   256}; blk_n | N, N / blk_n >= 2; blk_n + blk_l <=
+///   kMaxStreamedAccColumns; plain FFNs (not gated);
 /// - one GEMM: cluster (1,1,1,1) or (2,1,1,1) (B multicast), block
 ///   128 x 256 x 64, order [m, n, k, l], m spatial, 2 <= stages <= 4.
 /// `m` may be unknown (dynamic): pass chain.m = 0 to skip the grid check.

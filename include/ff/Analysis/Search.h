@@ -58,7 +58,10 @@ bool passesDependencyRule(const Plan &plan);
 /// analyzeDataflow (feasible = false with the reason).
 
 /// The kernel families of two-GEMM chains (isLowerable).
-enum class KernelFamily { any, reduceScatter, shuffle };
+enum class KernelFamily { any, reduceScatter, shuffle, streamed };
+/// The family of a two-GEMM chain's plan: streamed n (n temporal), shuffle
+/// (cls_l = cls_n > 1) or reduce-scatter (every other plan).
+KernelFamily getKernelFamily(const Plan &plan);
 
 struct SearchOptions {
   /// Restrict the chosen plan to isLowerable (the ranking is unchanged).

@@ -70,6 +70,16 @@ struct KernelFit {
   /// (a D-only stream through a ring of up to four stages); the fit drives
   /// it to 0.
   double shuffleStepNs = 0;
+  /// Streamed-n plans (fitted on 19 T3 and conv kernels on an H100,
+  /// docs/cost-model.md): act(C) of one element of an n tile (the
+  /// epilogue's ALU work, which the two consumer warpgroups do not hide
+  /// behind each other's wgmmas), the wgmma rate of one SM (long
+  /// uninterrupted chains: the dense peak), and the aggregate L2 -> SM
+  /// rate, the CTAs reading the same B and D tiles at about the same time
+  /// (6.8 TB/s measured without being the bound).
+  double streamElementNs = 0.06;
+  double streamTflops = 7.5;
+  double streamL2Gbps = 10000;
   /// Latency one in-flight stage of the mainloop ring covers: of S stages
   /// of B bytes the consumers hold one, so the ring streams at most
   /// max(S - 1, 1)·B / streamLatencyNs bytes per ns (Little's law), which

@@ -72,6 +72,12 @@ struct LowerToNVVMOptions : public PassPipelineOptions<LowerToNVVMOptions> {
                      "peers' mbarriers where its scratch fits (false: a "
                      "pull)"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> approxTanh{
+      *this, "approx-tanh",
+      llvm::cl::desc("Forwarded to --dsm-materialize: epilogues compute "
+                     "f32 tanh with tanh.approx.f32 (false: the exact "
+                     "expansion)"),
+      llvm::cl::init(true)};
   PassOptions::Option<bool> lateDStages{
       *this, "late-d-stages",
       llvm::cl::desc("Forwarded to --dsm-materialize: shuffle-family D "

@@ -96,6 +96,30 @@ TEST(CostModelTest, Fig7aDataflow) {
   EXPECT_EQ(f.smemBytes, 98304 + 65536 + 65536 + 1024);
 }
 
+// A streamed-n CTA (perf-anchors T3: M = 16384, N = 2048, K = L = 64),
+// 128 x 128 n tiles, 4 stages, 128 CTAs active. Per CTA it streams 16 n
+// tiles of A 128x64 + B 64x128 + D 128x64 bf16 = 16 x 49152 B against the
+// chain's (16384x64 + 64x2048 + 2048x64 + 16384x64) x 2 = 4718592 unique
+// bytes: reuse 128 x 786432 / 4718592 = 21.3, so the HBM share (16.4 x
+// 21.3 B/ns) does not bind and bw = streamL2Gbps / 128 = 78.125 B/ns.
+// Per tile: the k step max(32768 / 78.125, 2x128x128x64 / 7500) = 419.43,
+// the second GEMM max(16384 / 78.125, 2x128x64x128 / 7500) = 279.62, act(C)
+// 128 x 128 x 0.06 = 983.04; x 16, plus E stored once (16384 / 78.125).
+TEST(CostModelTest, StreamedCtaByHand) {
+  GpuTarget t = h100();
+  ChainDesc chain = ffn(16384, 2048, 64, 64);
+  Plan p = makePlan({1, 1, 1, 1}, {128, 128, 64, 64}, {128, 1, 1, 1},
+                    bit(Dim::m), {Dim::m, Dim::n, Dim::k, Dim::l}, 4);
+  ASSERT_TRUE(isLowerable(p, chain));
+  const double tile =
+      32768 / 78.125 + 2.0 * 128 * 64 * 128 / 7500 + 128 * 128 * 0.06;
+  EXPECT_NEAR(estimateCtaNs(chain, p, t, 128), 16 * tile + 16384 / 78.125,
+              1e-6);
+  // Half the n tiles, half the time (less the one E store).
+  ChainDesc half = ffn(16384, 1024, 64, 64);
+  EXPECT_NEAR(estimateCtaNs(half, p, t, 128), 8 * tile + 16384 / 78.125, 1e-6);
+}
+
 // The lowerable family: cluster (1,4,1,1) along N, two clusters along N.
 TEST(CostModelTest, LowerableFfnByHand) {
   GpuTarget t = h100();

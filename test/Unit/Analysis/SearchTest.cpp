@@ -172,6 +172,33 @@ TEST(SearchTest, Lowerable) {
   rs.stages = 4;
   EXPECT_FALSE(isLowerable(rs, g7));
 
+  // Streamed n (perf-anchors T3): a cluster of one, n temporal, blk_l = L,
+  // GEMM0's and E's accumulators within 256 columns, plain FFNs only.
+  ChainDesc t3 = chainOf(ChainKind::ffn, 4096, 2048, 64, 64);
+  Plan st;
+  st.spatialMask = bit(Dim::m);
+  st.block = {64, 128, 64, 64};
+  st.grid = {64, 1, 1, 1};
+  st.stages = 4;
+  EXPECT_TRUE(isLowerable(st, t3));
+  EXPECT_EQ(getKernelFamily(st), KernelFamily::streamed);
+  EXPECT_EQ(getKernelFamily(p), KernelFamily::reduceScatter);
+  Plan sq = st;
+  sq.block[3] = 32; // E must be whole
+  EXPECT_FALSE(isLowerable(sq, t3));
+  sq = st;
+  sq.block[1] = 256; // 256 + 64 accumulator columns
+  EXPECT_FALSE(isLowerable(sq, t3));
+  sq = st;
+  sq.block[1] = 2048; // one n tile: nothing to stream
+  EXPECT_FALSE(isLowerable(sq, t3));
+  sq = st;
+  sq.grid[0] = 32;
+  EXPECT_FALSE(isLowerable(sq, t3));
+  EXPECT_FALSE(isLowerable(st, chainOf(ChainKind::ffn, 4096, 2048, 256, 256)));
+  EXPECT_FALSE(
+      isLowerable(st, chainOf(ChainKind::gatedFfn, 4096, 2048, 64, 64)));
+
   ChainDesc mm = chainOf(ChainKind::gemm, 4096, 4096, 4096, 0);
   Plan g;
   g.spatialMask = kMN;
@@ -374,6 +401,34 @@ TEST(SearchTest, ShortGemmSplitsK) {
       searchChain(chainOf(ChainKind::gemm, 4096, 4096, 4096, 0), h100());
   ASSERT_TRUE(sq.getChosen(true));
   EXPECT_EQ(sq.getChosen(true)->plan.cls(Dim::k), 1);
+}
+
+// perf-anchors T3: narrow chains need no cluster. With L = 64 the search
+// picks a streamed-n plan whose n tiles one CTA walks (E in registers), at
+// M = 4096 and 16384 alike; with L = 256 (accumulators over 256 columns) n
+// stays spatial. A gated chain never streams.
+TEST(SearchTest, NarrowChainsStreamN) {
+  for (int64_t m : {4096, 16384}) {
+    SearchResult r =
+        searchChain(chainOf(ChainKind::ffn, m, 2048, 64, 64), h100());
+    const Candidate *c = r.getChosen(true);
+    ASSERT_TRUE(c);
+    EXPECT_TRUE(c->lowerable);
+    EXPECT_EQ(getKernelFamily(c->plan), KernelFamily::streamed);
+    EXPECT_EQ(c->plan.cluster, (std::array<int64_t, 4>{1, 1, 1, 1}));
+    EXPECT_EQ(c->plan.blk(Dim::l), 64);
+    EXPECT_EQ(c->plan.grd(Dim::n), 1);
+  }
+  SearchResult wide =
+      searchChain(chainOf(ChainKind::ffn, 4096, 2048, 256, 256), h100());
+  ASSERT_TRUE(wide.getChosen(true));
+  EXPECT_NE(getKernelFamily(wide.getChosen(true)->plan),
+            KernelFamily::streamed);
+  SearchResult gated =
+      searchChain(chainOf(ChainKind::gatedFfn, 4096, 2048, 64, 64), h100());
+  ASSERT_TRUE(gated.getChosen(true));
+  EXPECT_NE(getKernelFamily(gated.getChosen(true)->plan),
+            KernelFamily::streamed);
 }
 
 TEST(SearchTest, OneGemm) {

@@ -31,6 +31,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -293,6 +294,12 @@ private:
                "planKernel admits only captured constants");
         b.clone(*def, map);
       }
+      if (auto tanh = dyn_cast<math::TanhOp>(op);
+          tanh && p.approxTanh && tanh.getType().isF32()) {
+        map.map(tanh.getResult(),
+                createTanhApproxF32(b, loc, map.lookup(tanh.getOperand())));
+        continue;
+      }
       b.clone(op, map);
     }
     return map.lookup(body.getTerminator()->getOperand(0));
@@ -416,7 +423,20 @@ private:
   void releaseStage(Value s);
   void emitSetup(gpu::GPUFuncOp func);
   void emitProducer();
+  /// The producer's loads of the current tile's GEMM0 operands (A and B,
+  /// for every k tile) through the main-loop ring.
+  void emitTileLoads();
+  /// D[n0 + (0, blk_n), l0 + (0, blk_l)] into slot j mod 2 of the D ring
+  /// (its j-th use).
+  void loadD(Value j, Value l0);
   void emitConsumer();
+  /// The second GEMM of the current n tile over the D ring's j-th stage:
+  /// `acc` (null: a fresh one) += act(C) . D; releases the stage.
+  Value secondGemm(Value acc, Value j);
+  /// Streamed n: sets n0 and the ring base of n tile `t`.
+  void setStreamedTile(Value t);
+  void emitStreamedProducer();
+  void emitStreamedConsumer();
   Value emitMainLoop(SmallVector<Value> &accs);
   void emitGemmEpilogue(Value acc);
   /// Split K: reduce-scatters the fp32 tile over the cluster and stores
@@ -743,12 +763,73 @@ void KernelEmitter::emitProducer() {
   for (Value t : tmaps)
     nvgpu::TmaPrefetchOp::create(b, loc, t, wgLeader);
 
+  if (p.streamsN())
+    return emitStreamedProducer();
+  forEachTile([&] { emitTileLoads(); });
+  if (p.kind == ChainKind::gemm) {
+    // Split K: the cluster barriers of the consumers' dsm.reduce.
+    if (p.clusterK > 1)
+      reduceClusterSyncs();
+    return;
+  }
+  if (p.shuffle)
+    return emitShuffleProducer();
+
+  // FFN: stream D[n-slice, l-chunk] through a 2-slot ring. In clusters the
+  // producer also takes part in the cluster barriers of every chunk's
+  // reduce-scatter, one chunk behind its loads.
+  forLoop(cst(0), cst(p.lTiles()), cst(1), [&](Value j) {
+    loadD(j, mul(chunkOf(j), p.bl));
+    if (p.clusterN > 1)
+      ifThen(cmp(arith::CmpIPredicate::ugt, j, cst(0)),
+             [&] { reduceClusterSyncs(); });
+  });
+  if (p.clusterN > 1)
+    reduceClusterSyncs();
+}
+
+void KernelEmitter::emitStreamedProducer() {
+  // Per n tile t: its GEMM0 operands through the main-loop ring (ring
+  // iterations continue from tile to tile), then D[t's n rows, all of L]
+  // into slot t mod 2 of the D ring.
+  forLoop(cst(0), cst(p.nTiles), cst(1), [&](Value t) {
+    setStreamedTile(t);
+    emitTileLoads();
+    loadD(t, cst(0));
+  });
+  n0 = kBase = Value();
+}
+
+void KernelEmitter::loadD(Value j, Value l0) {
+  Value tmD = tmaps.back();
+  Value slot = rem(j, 2);
+  waitParity(dempty, slot, notI1(parity(j, 2)));
+  leaderOnly(wgLeader, [&] {
+    nvgpu::MBarrierArriveExpectTxOp::create(b, loc, dfull, cst(p.dStageBytes),
+                                            slot, Value());
+    Value base = add(mul(slot, p.dStageBytes), p.smemD);
+    if (p.dKMajor) {
+      // D[L, N]: per 64-wide n chunk q, bl rows (l) of 128 B.
+      for (int64_t q = 0; q < p.bn / 64; ++q)
+        nvgpu::TmaAsyncLoadOp::create(
+            b, loc, smemView(add(base, q * p.bl * 128), {p.bl, 64}), dfull, tmD,
+            ValueRange{add(n0, 64 * q), l0}, slot, Value(), Value());
+    } else {
+      for (int64_t q = 0; q < p.bl / 64; ++q)
+        nvgpu::TmaAsyncLoadOp::create(
+            b, loc, smemView(add(base, q * p.bn * 128), {p.bn, 64}), dfull, tmD,
+            ValueRange{add(l0, 64 * q), n0}, slot, Value(), Value());
+    }
+  });
+}
+
+void KernelEmitter::emitTileLoads() {
   Value tmA = tmaps[0], tmB = tmaps[1];
   Value tmB2 = p.kind == ChainKind::gated_ffn ? tmaps[2] : Value();
   int64_t aRows = p.aRowsPerCta();
   int64_t boxB = 64 * 64 * 2;
   int64_t aLoadBytes = p.isConv() ? p.tileRows() * 128 : p.aStageBytes;
-  forEachTile([&] {
+  {
     // 3x3 convolutions: the tile's image and first row.
     Value image, h0;
     if (p.isConv()) {
@@ -811,48 +892,7 @@ void KernelEmitter::emitProducer() {
         }
       });
     });
-  });
-  if (p.kind == ChainKind::gemm) {
-    // Split K: the cluster barriers of the consumers' dsm.reduce.
-    if (p.clusterK > 1)
-      reduceClusterSyncs();
-    return;
   }
-  if (p.shuffle)
-    return emitShuffleProducer();
-
-  // FFN: stream D[n-slice, l-chunk] through a 2-slot ring. In clusters the
-  // producer also takes part in the cluster barriers of every chunk's
-  // reduce-scatter, one chunk behind its loads.
-  Value tmD = tmaps.back();
-  forLoop(cst(0), cst(p.lTiles()), cst(1), [&](Value j) {
-    Value slot = rem(j, 2);
-    waitParity(dempty, slot, notI1(parity(j, 2)));
-    leaderOnly(wgLeader, [&] {
-      nvgpu::MBarrierArriveExpectTxOp::create(b, loc, dfull,
-                                              cst(p.dStageBytes), slot,
-                                              Value());
-      Value base = add(mul(slot, p.dStageBytes), p.smemD);
-      Value l0 = mul(chunkOf(j), p.bl);
-      if (p.dKMajor) {
-        // D[L, N]: per 64-wide n chunk q, bl rows (l) of 128 B.
-        for (int64_t q = 0; q < p.bn / 64; ++q)
-          nvgpu::TmaAsyncLoadOp::create(
-              b, loc, smemView(add(base, q * p.bl * 128), {p.bl, 64}), dfull,
-              tmD, ValueRange{add(n0, 64 * q), l0}, slot, Value(), Value());
-      } else {
-        for (int64_t q = 0; q < p.bl / 64; ++q)
-          nvgpu::TmaAsyncLoadOp::create(
-              b, loc, smemView(add(base, q * p.bn * 128), {p.bn, 64}), dfull,
-              tmD, ValueRange{add(l0, 64 * q), n0}, slot, Value(), Value());
-      }
-    });
-    if (p.clusterN > 1)
-      ifThen(cmp(arith::CmpIPredicate::ugt, j, cst(0)),
-             [&] { reduceClusterSyncs(); });
-  });
-  if (p.clusterN > 1)
-    reduceClusterSyncs();
 }
 
 Value KernelEmitter::emitMainLoop(SmallVector<Value> &accs) {
@@ -1478,37 +1518,74 @@ void KernelEmitter::emitConsumer() {
     forEachTile([&] { emitGemmEpilogue(emitMainLoop(accs)); });
     return;
   }
+  if (p.streamsN())
+    return emitStreamedConsumer();
   emitMainLoop(accs);
   if (p.shuffle)
     return emitShuffleConsumer(accs);
   emitFfnEpilogue(accs);
 
   forLoop(cst(0), cst(p.lTiles()), cst(1), [&](Value j) {
-    Value slot = rem(j, 2);
-    waitParity(dfull, slot, parity(j, 2));
-    Value acc2; // started by the first wgmma
-    Value cBase = add(mul(wg, 64 * 128), p.smemC);
-    Value dBase = add(mul(slot, p.dStageBytes), p.smemD);
-    Value descC = descriptor(cBase, 16, 1024);
-    Value descD = p.dKMajor ? descriptor(dBase, 16, 1024)
-                            : descriptor(dBase, p.bn * 128, 1024);
-    NVVM::WgmmaFenceAlignedOp::create(b, loc);
-    for (int64_t kk = 0; kk < p.bn / 16; ++kk) {
-      int64_t aBytes = (kk / 4) * p.bm * 128 + (kk % 4) * 32;
-      // K-major D: 64-wide n chunks of bl rows x 128 B, like C.
-      int64_t dBytes =
-          p.dKMajor ? (kk / 4) * p.bl * 128 + (kk % 4) * 32 : kk * 2048;
-      acc2 = wgmma(acc2, advance(descC, aBytes), advance(descD, dBytes),
-                   p.bl, p.dKMajor);
-    }
-    NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
-    NVVM::WgmmaWaitGroupSyncOp::create(b, loc, b.getI64IntegerAttr(0));
-    leaderOnly(wgLeader,
-           [&] { nvgpu::MBarrierArriveOp::create(b, loc, dempty, slot); });
+    Value acc2 = secondGemm(Value(), j);
     emitChunkOutput(acc2, chunkOf(j), j);
   });
   if (p.needsWorkspace)
     emitFinisher();
+}
+
+Value KernelEmitter::secondGemm(Value acc, Value j) {
+  Value slot = rem(j, 2);
+  waitParity(dfull, slot, parity(j, 2));
+  Value cBase = add(mul(wg, 64 * 128), p.smemC);
+  Value dBase = add(mul(slot, p.dStageBytes), p.smemD);
+  Value descC = descriptor(cBase, 16, 1024);
+  Value descD = p.dKMajor ? descriptor(dBase, 16, 1024)
+                          : descriptor(dBase, p.bn * 128, 1024);
+  NVVM::WgmmaFenceAlignedOp::create(b, loc);
+  for (int64_t kk = 0; kk < p.bn / 16; ++kk) {
+    int64_t aBytes = (kk / 4) * p.bm * 128 + (kk % 4) * 32;
+    // K-major D: 64-wide n chunks of bl rows x 128 B, like C.
+    int64_t dBytes =
+        p.dKMajor ? (kk / 4) * p.bl * 128 + (kk % 4) * 32 : kk * 2048;
+    acc = wgmma(acc, advance(descC, aBytes), advance(descD, dBytes), p.bl,
+                p.dKMajor);
+  }
+  NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
+  // The C tile and the D slot are free once the group has retired: the
+  // next tile's epilogue overwrites C (a streamed-n kernel), the producer
+  // refills the slot.
+  NVVM::WgmmaWaitGroupSyncOp::create(b, loc, b.getI64IntegerAttr(0));
+  leaderOnly(wgLeader,
+             [&] { nvgpu::MBarrierArriveOp::create(b, loc, dempty, slot); });
+  return acc;
+}
+
+void KernelEmitter::setStreamedTile(Value t) {
+  n0 = mul(t, p.bn);
+  kBase = mul(t, p.kTiles());
+}
+
+void KernelEmitter::emitStreamedConsumer() {
+  // Per n tile t: GEMM0 into registers, act(C) into this warpgroup's rows
+  // of the C tile, then E += act(C) . D[t's n rows, :], E staying in
+  // registers from tile to tile. The first tile starts E (no zero fill: a
+  // zeroed accumulator costs ptxas-inserted warpgroup arrives,
+  // docs/validation.md), the loop carries it.
+  auto tile = [&](Value t, Value accE) {
+    setStreamedTile(t);
+    SmallVector<Value> accs;
+    emitMainLoop(accs);
+    emitFfnEpilogue(accs);
+    return secondGemm(accE, t);
+  };
+  Value first = tile(cst(0), Value());
+  auto loop = scf::ForOp::create(
+      b, loc, cst(1), cst(p.nTiles), cst(1), ValueRange{first},
+      [&](OpBuilder &, Location, Value t, ValueRange iter) {
+        scf::YieldOp::create(b, loc, tile(t, iter[0]));
+      });
+  n0 = kBase = Value();
+  emitRegisterOutput(loop.getResult(0), cst(0), p.bl);
 }
 
 void KernelEmitter::emit(gpu::GPUFuncOp func) {

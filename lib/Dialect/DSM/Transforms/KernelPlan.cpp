@@ -504,10 +504,43 @@ FailureOr<KernelPlan> mlir::dsm::planKernel(FusedChainOp op,
     why = "k and l are never split across clusters";
     return failure();
   }
-  if (!sched.isSpatial(LoopDim::m) || !sched.isSpatial(LoopDim::n) ||
-      sched.isSpatial(LoopDim::k) != splitK ||
-      sched.isSpatial(LoopDim::l) != plan.shuffle || dims.size() != 4 ||
-      dims[0] != LoopDim::m || dims[1] != LoopDim::n) {
+  // Streamed n: n temporal, so one CTA walks every n tile of its m tile and
+  // keeps E in registers (KernelPlan::nTiles).
+  if (plan.kind != ChainKind::gemm && sched.isSpatial(LoopDim::m) &&
+      !sched.isSpatial(LoopDim::n)) {
+    if (plan.clusterSize() != 1 || cl[3] != 1 || grid[1] != 1 ||
+        sched.isSpatial(LoopDim::k) || sched.isSpatial(LoopDim::l) ||
+        dims.size() != 4 || dims[0] != LoopDim::m || dims[1] != LoopDim::n) {
+      why = "a streamed-n plan (n temporal) takes a cluster of one, grid_n "
+            "= 1, spatial = [m] and order = [m, n, k, l]";
+      return failure();
+    }
+    // Gated FFNs would hold gate, up and E at once; not measured yet.
+    if (plan.kind != ChainKind::ffn) {
+      why = "streamed-n plans are lowered for plain FFNs only";
+      return failure();
+    }
+    if (plan.bl != plan.shape.l) {
+      why = "a streamed-n plan keeps all of E in registers: blk_l must be L";
+      return failure();
+    }
+    if (plan.bn <= 0 || plan.shape.n % plan.bn != 0) {
+      why = "a streamed-n plan needs N to be a multiple of blk_n";
+      return failure();
+    }
+    // The E accumulator and GEMM0's stay live together: per consumer
+    // thread (blk_n + blk_l) / 2 fp32 registers.
+    if (plan.bn + plan.bl > ff::kMaxStreamedAccColumns) {
+      why = "a streamed-n plan holds GEMM0's and E's accumulators at once: "
+            "blk_n + blk_l must be at most " +
+            std::to_string(ff::kMaxStreamedAccColumns);
+      return failure();
+    }
+    plan.nTiles = plan.shape.n / plan.bn;
+  } else if (!sched.isSpatial(LoopDim::m) || !sched.isSpatial(LoopDim::n) ||
+             sched.isSpatial(LoopDim::k) != splitK ||
+             sched.isSpatial(LoopDim::l) != plan.shuffle || dims.size() != 4 ||
+             dims[0] != LoopDim::m || dims[1] != LoopDim::n) {
     why = plan.shuffle ? "expected spatial = [m, n, l] and order = [m, n, l, k]"
           : splitK     ? "expected spatial = [m, n, k] and order = [m, n, k, l]"
                        : "expected spatial = [m, n] and order = [m, n, k, l]";
@@ -557,7 +590,7 @@ FailureOr<KernelPlan> mlir::dsm::planKernel(FusedChainOp op,
     return failure();
   }
   if (plan.shape.n % plan.bn != 0 ||
-      plan.ctasN * plan.bn != plan.shape.n) {
+      plan.ctasN * plan.bn * plan.nTiles != plan.shape.n) {
     why = "N must be exactly cls_n * grid_n * blk_n";
     return failure();
   }

@@ -381,6 +381,7 @@ void DSMMaterializePass::runOnOperation() {
       plan->shufflePush = shufflePush && plan->shuffle;
       if (!lateDStages)
         plan->useOwnDStagesOnly();
+      plan->approxTanh = approxTanh;
       if (reducePush && plan->canReducePush())
         plan->useReducePush();
       if (testOmitBarrier && !plan->needsWorkspace) {

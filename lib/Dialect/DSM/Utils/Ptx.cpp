@@ -23,6 +23,16 @@ void dsm::createPtxStatement(OpBuilder &b, Location loc, ValueRange operands,
                             LLVM::AsmDialectAttr(), ArrayAttr());
 }
 
+Value dsm::createTanhApproxF32(OpBuilder &b, Location loc, Value x) {
+  // Pure: no side effects, so CSE and DCE treat it like the math op.
+  return LLVM::InlineAsmOp::create(
+             b, loc, TypeRange{b.getF32Type()}, ValueRange{x},
+             "tanh.approx.f32 $0, $1;", "=f,f", /*has_side_effects=*/false,
+             /*is_align_stack=*/false, LLVM::TailCallKind::None,
+             LLVM::AsmDialectAttr(), ArrayAttr())
+      .getResult(0);
+}
+
 void dsm::createGlobalAddF32(OpBuilder &b, Location loc, Value ptr,
                              ValueRange values) {
   size_t n = values.size();

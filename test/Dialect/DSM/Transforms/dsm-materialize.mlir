@@ -144,10 +144,10 @@ func.func @gemmc2(%a: tensor<256x512xbf16>, %b: tensor<512x512xbf16>) -> tensor<
 // Producer: D chunks (box 64 x blk_n) and the cluster barriers of each chunk.
 // CHECK: nvgpu.tma.async.load {{.*}} -> memref<128x64xbf16, #gpu.address_space<workgroup>>
 // CHECK: dsm.cluster_arrive
-// Consumers: activation cloned from the generic.
+// Consumers: activation cloned from the generic (its tanh as tanh.approx).
 // CHECK: } else {
 // CHECK: nvvm.wgmma.mma_async {{.*}}<m = 64, n = 128, k = 16>
-// CHECK: math.tanh
+// CHECK: llvm.inline_asm "tanh.approx.f32 $0, $1;"
 // CHECK: arith.truncf
 // CHECK: llvm.bitcast %{{.*}} : vector<2xbf16> to i32
 // CHECK: arith.xori

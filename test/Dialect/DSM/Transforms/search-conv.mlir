@@ -6,8 +6,10 @@
 // 1x1 convs are [N*H*W, IC] x [IC, OC1] matmuls, 3x3 convs an im2col
 // [N*H*W, 9*IC] x [9*IC, OC1] matmul; the second conv is 1x1.
 //
-// CHECK lines hold for both runs. ANY lines: by default (family=any) C3, C4 and
-// C6-C8 at batch 1 and C2-C4 and C6-C8 at batch 32 take shuffle-family plans
+// CHECK lines hold for both runs. ANY lines: by default (family=any) C1 (both
+// batches) and C2 at batch 32 take streamed-n plans (spatial = [m]: one CTA
+// per m tile walks the n tiles, E in registers); C3, C4 and
+// C6-C8 at batch 1 and C3, C4 and C6-C8 at batch 32 take shuffle-family plans
 // (cls_l = cls_n, block[3] = L / cls_l; inter_cluster_reduce only when grid n >
 // 1). RS lines: restricted to the reduce-scatter family
 // (family=reduce-scatter), chains whose N fits one cluster reduce E in DSM
@@ -18,7 +20,8 @@
 
 // CHECK: module attributes {dsm.target = #dsm.target<name = "h100-sxm"
 // CHECK-LABEL: func.func @c1_b1(
-// CHECK: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 1, 1, 1], block = [64, 256, 64, 64], grid = [49, 1, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [], stages = 3, cost_ns = {{[0-9]+}}>}
+// ANY: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 1, 1, 1], block = [64, 128, 64, 64], grid = [49, 1, 1, 1], order = [m, n, k, l], spatial = [m], residency = [smem], collectives = [], stages = 4, cost_ns = {{[0-9]+}}>}
+// RS: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 1, 1, 1], block = [64, 256, 64, 64], grid = [49, 1, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [], stages = 3, cost_ns = {{[0-9]+}}>}
 
 func.func @c1_b1(%a: tensor<3136x64xbf16>, %b: tensor<64x256xbf16>, %d: tensor<256x64xbf16>) -> tensor<3136x64xbf16> {
   %e = dsm.fused_chain ffn (%a, %b, %d)
@@ -280,7 +283,8 @@ func.func @c8_b1(%a: tensor<49x4608xbf16>, %b: tensor<4608x512xbf16>, %d: tensor
 }
 
 // CHECK-LABEL: func.func @c1_b32(
-// CHECK: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 1, 1, 1], block = [128, 256, 64, 64], grid = [784, 1, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [], stages = 2, cost_ns = {{[0-9]+}}>}
+// ANY: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 1, 1, 1], block = [128, 64, 64, 64], grid = [784, 1, 1, 1], order = [m, n, k, l], spatial = [m], residency = [smem], collectives = [], stages = 2, cost_ns = {{[0-9]+}}>}
+// RS: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 1, 1, 1], block = [128, 256, 64, 64], grid = [784, 1, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [], stages = 2, cost_ns = {{[0-9]+}}>}
 
 func.func @c1_b32(%a: tensor<100352x64xbf16>, %b: tensor<64x256xbf16>, %d: tensor<256x64xbf16>) -> tensor<100352x64xbf16> {
   %e = dsm.fused_chain ffn (%a, %b, %d)
@@ -312,7 +316,7 @@ func.func @c1_b32(%a: tensor<100352x64xbf16>, %b: tensor<64x256xbf16>, %d: tenso
 }
 
 // CHECK-LABEL: func.func @c2_b32(
-// ANY: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 2, 1, 2], block = [128, 256, 64, 64], grid = [196, 1, 1, 1], order = [m, n, l, k], spatial = [m, n, l], residency = [dsm], collectives = [shuffle], stages = 4, cost_ns = {{[0-9]+}}>}
+// ANY: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 1, 1, 1], block = [128, 128, 64, 128], grid = [196, 1, 1, 1], order = [m, n, k, l], spatial = [m], residency = [smem], collectives = [], stages = 3, cost_ns = {{[0-9]+}}>}
 // RS: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 4, 1, 1], block = [128, 128, 64, 128], grid = [196, 1, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [reduce_scatter], stages = 2, cost_ns = {{[0-9]+}}>}
 
 func.func @c2_b32(%a: tensor<25088x128xbf16>, %b: tensor<128x512xbf16>, %d: tensor<512x128xbf16>) -> tensor<25088x128xbf16> {

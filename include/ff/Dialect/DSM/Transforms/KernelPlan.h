@@ -83,6 +83,14 @@ struct KernelPlan {
   int64_t numConsumers = 2;
   /// Whether partial E tiles of several clusters meet in an fp32 workspace.
   bool needsWorkspace = false;
+  /// Plain FFNs with n temporal (spatial = [m], a cluster of one): the CTA
+  /// walks the nTiles = N / blk_n n tiles of its m tile in turn, each
+  /// through GEMM0, act(C) in shared memory and the second GEMM, and keeps
+  /// E (blk_l = L columns) in registers across them: no workspace and no
+  /// reduction, the per-CTA fusion of narrow chains (perf-anchors T3).
+  /// 1 for every other plan.
+  int64_t nTiles = 1;
+  bool streamsN() const { return nTiles > 1; }
   /// FFN kinds, the shuffle family (cls_l = cls_n): the cluster splits L as
   /// well as N. Every rank gathers the cluster's act(C) slices by
   /// dsm.shuffle and computes its own blk_l columns of E over the cluster's
@@ -103,6 +111,9 @@ struct KernelPlan {
     dStages = dOwnStages;
     smemDLate = 0;
   }
+  /// Epilogues lower f32 math.tanh to tanh.approx.f32
+  /// (--dsm-materialize=approx-tanh).
+  bool approxTanh = false;
   /// Testing only: drop the barrier between the workspace finisher's flag
   /// write and its reads (a race for compute-sanitizer to find).
   bool testOmitBarrier = false;

@@ -181,6 +181,11 @@ def DSMMaterialize : Pass<"dsm-materialize", "ModuleOp"> {
            "sum in rank order, as the pull's) where the scratch fits in "
            "shared memory; false: a pull (ld.shared::cluster between two "
            "cluster barriers)">,
+    Option<"approxTanh", "approx-tanh", "bool", "true",
+           "Epilogues compute math.tanh on f32 (GELU's tanh form) with "
+           "tanh.approx.f32 (relative error at most 2^-11, below the bf16 "
+           "rounding of act(C)) instead of the exact expansion through "
+           "ex2/rcp, a quarter of its ALU instructions">,
     Option<"lateDStages", "late-d-stages", "bool", "true",
            "Shuffle-family plans whose D ring gets only two stages beside a "
            "full main-loop ring take up to two more over the main-loop ring, "
@@ -279,12 +284,15 @@ def DSMSearch : Pass<"dsm-search", "ModuleOp"> {
            "is unchanged",
            [{::llvm::cl::values(
              clEnumValN(::mlir::ff::KernelFamily::any, "any",
-                        "both families"),
+                        "every family"),
              clEnumValN(::mlir::ff::KernelFamily::reduceScatter,
                         "reduce-scatter",
                         "clusters along n, E reduce-scattered over DSM"),
              clEnumValN(::mlir::ff::KernelFamily::shuffle, "shuffle",
-                        "clusters along n and l, act(C) gathered over DSM"))}]>
+                        "clusters along n and l, act(C) gathered over DSM"),
+             clEnumValN(::mlir::ff::KernelFamily::streamed, "streamed",
+                        "n temporal: one CTA per m tile walks the n tiles, "
+                        "E in registers"))}]>
   ];
 }
 

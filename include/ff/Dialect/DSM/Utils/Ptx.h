@@ -24,6 +24,10 @@ void createPtxStatement(OpBuilder &b, Location loc, ValueRange operands,
 void createGlobalAddF32(OpBuilder &b, Location loc, Value ptr,
                         ValueRange values);
 
+/// `tanh.approx.f32` of the f32 `x` (sm_75+; relative error at most
+/// 2^-11).
+Value createTanhApproxF32(OpBuilder &b, Location loc, Value x);
+
 } // namespace mlir::dsm
 
 #endif // FF_DIALECT_DSM_UTILS_PTX_H
