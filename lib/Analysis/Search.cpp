@@ -10,6 +10,7 @@
 #include "llvm/Support/MathExtras.h"
 
 #include <algorithm>
+#include <limits>
 #include <tuple>
 
 using namespace mlir::ff;
@@ -337,19 +338,20 @@ SearchResult mlir::ff::searchChain(const ChainDesc &chain,
 }
 
 llvm::SmallVector<MBin> mlir::ff::getDefaultMBins() {
-  return {{1, 64, 64},
-          {65, 128, 128},
-          {129, 256, 256},
-          {257, 512, 512},
-          {513, 1024, 1024},
-          {1025, 4096, 4096},
-          {4097, kOpenBinHi, 8192}};
+  return {{1, 64, 64},        {65, 128, 128},          {129, 256, 256},
+          {257, 512, 512},    {513, 1024, 1024},       {1025, 2048, 2048},
+          {2049, 4096, 4096}, {4097, kOpenBinHi, 8192}};
 }
 
 std::vector<BinnedPlan> mlir::ff::searchDynamicM(const ChainDesc &chain,
                                                  const GpuTarget &target,
                                                  const SearchOptions &options) {
   std::vector<BinnedPlan> table;
+  auto sameButM = [](const Plan &a, const Plan &b) {
+    Plan x = a, y = b;
+    x.grid[0] = y.grid[0] = 0;
+    return x == y;
+  };
   for (const MBin &bin : getDefaultMBins()) {
     ChainDesc at = chain;
     at.m = bin.rep;
@@ -357,11 +359,42 @@ std::vector<BinnedPlan> mlir::ff::searchDynamicM(const ChainDesc &chain,
     const Candidate *chosen = r.getChosen(options.lowerableOnly);
     if (!chosen)
       return {};
-    auto sameButM = [](const Plan &a, const Plan &b) {
-      Plan x = a, y = b;
-      x.grid[0] = y.grid[0] = 0;
-      return x == y;
-    };
+    // The bin's plan serves every M in it: among the lowerable candidates
+    // at its upper end, take the one whose worst regret (estimate over the
+    // best estimate there) at the bin's lower end, middle and upper end is
+    // least. A plan whose time does not shrink with M (a streamed-n plan,
+    // one CTA per m tile walking every n tile) can be the best at the
+    // upper end and 2.3x the best at the lower (T3-k128-n4096 at M = 1025,
+    // measured on an H100); with the two ends alone, plans good at both
+    // ends lost up to 39 % in the middle (S7 at M = 200).
+    if (options.lowerableOnly && bin.lo > 1 && bin.lo < bin.rep &&
+        !r.rankedLowerable.empty()) {
+      std::vector<SearchResult> inner;
+      for (int64_t m : {bin.lo, (bin.lo + bin.rep) / 2}) {
+        ChainDesc at = chain;
+        at.m = m;
+        inner.push_back(searchChain(at, target, options));
+      }
+      double bestHi = r.rankedLowerable.front().cost.kernelNs;
+      double least = std::numeric_limits<double>::infinity();
+      for (const Candidate &c : r.rankedLowerable) {
+        double regret = c.cost.kernelNs / bestHi;
+        for (const SearchResult &s : inner) {
+          auto it = llvm::find_if(s.rankedLowerable, [&](const Candidate &l) {
+            return sameButM(l.plan, c.plan);
+          });
+          regret = it == s.rankedLowerable.end()
+                       ? std::numeric_limits<double>::infinity()
+                       : std::max(regret,
+                                  it->cost.kernelNs /
+                                      s.rankedLowerable.front().cost.kernelNs);
+        }
+        if (regret < least) {
+          least = regret;
+          chosen = &c;
+        }
+      }
+    }
     if (!table.empty() && sameButM(table.back().candidate.plan, chosen->plan)) {
       table.back().bin.hi = bin.hi;
       table.back().bin.rep = bin.rep;

@@ -129,14 +129,17 @@ struct MBin {
 };
 /// Upper bound recorded for the open last bin.
 inline constexpr int64_t kOpenBinHi = 2147483647;
-/// 1-64, 65-128, 129-256, 257-512, 513-1024, 1025-4096, 4097-open.
+/// 1-64, 65-128, 129-256, 257-512, 513-1024, 1025-2048, 2049-4096,
+/// 4097-open.
 llvm::SmallVector<MBin> getDefaultMBins();
 
 struct BinnedPlan {
   MBin bin;
   Candidate candidate;
 };
-/// Searches every bin at its representative M and merges neighbouring bins
+/// Searches every bin at its representative M (its upper end), picks among
+/// the lowerable candidates there the one whose worst regret at the bin's
+/// lower end, middle and upper end is least, and merges neighbouring bins
 /// whose plans differ only in the M grid. Fails (empty) if some bin has no
 /// plan.
 std::vector<BinnedPlan> searchDynamicM(const ChainDesc &chain,

@@ -383,6 +383,42 @@ TEST(SearchTest, DynamicMBins) {
     EXPECT_TRUE(bp.candidate.lowerable);
 }
 
+// A bin's plan serves its whole M range. A streamed-n plan, whose time does
+// not shrink with M until the SMs fill, wins at M = 4096 for T3-k128-n4096
+// and cost 2.3x at 1025 in the old 1025-4096 bin (H100): the 1025-2048 bin
+// does not take it, the open bin does. And the bin takes the candidate of
+// least worst regret at its lower end, middle and upper end, not the upper
+// end's own choice: G7's open bin (4097 on) keeps the plan of 1025-4096,
+// which measured 35.4 us at M = 4097 where the choice at 8192 took 60.4.
+TEST(SearchTest, DynamicMBinsServeTheirLowerEnd) {
+  auto binOf = [](const std::vector<BinnedPlan> &table,
+                  int64_t m) -> const BinnedPlan * {
+    for (const BinnedPlan &bp : table)
+      if (bp.bin.lo <= m && m <= bp.bin.hi)
+        return &bp;
+    return nullptr;
+  };
+  std::vector<BinnedPlan> t3 =
+      searchDynamicM(chainOf(ChainKind::ffn, 0, 4096, 128, 128), h100());
+  ASSERT_TRUE(binOf(t3, 1025) && binOf(t3, 8192));
+  EXPECT_NE(getKernelFamily(binOf(t3, 1025)->candidate.plan),
+            KernelFamily::streamed);
+  EXPECT_EQ(getKernelFamily(binOf(t3, 8192)->candidate.plan),
+            KernelFamily::streamed);
+
+  ChainDesc g7 = chainOf(ChainKind::ffn, 0, 768, 768, 768);
+  std::vector<BinnedPlan> table = searchDynamicM(g7, h100());
+  const BinnedPlan *open = binOf(table, 8192);
+  ASSERT_TRUE(open);
+  EXPECT_LE(open->bin.lo, 4097);
+  g7.m = 8192;
+  const Candidate *upper = searchChain(g7, h100()).getChosen(true);
+  ASSERT_TRUE(upper);
+  Plan a = open->candidate.plan, b = upper->plan;
+  a.grid[0] = b.grid[0] = 0;
+  EXPECT_FALSE(a == b);
+}
+
 // A short-M GEMM leaves most SMs idle with one CTA per output tile (16 for
 // N = 4096): the search splits K over a cluster; a square one does not.
 TEST(SearchTest, ShortGemmSplitsK) {
