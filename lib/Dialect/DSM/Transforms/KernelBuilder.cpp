@@ -829,70 +829,67 @@ void KernelEmitter::emitTileLoads() {
   int64_t aRows = p.aRowsPerCta();
   int64_t boxB = 64 * 64 * 2;
   int64_t aLoadBytes = p.isConv() ? p.tileRows() * 128 : p.aStageBytes;
-  {
-    // 3x3 convolutions: the tile's image and first row.
-    Value image, h0;
-    if (p.isConv()) {
-      int64_t tilesPerImage = p.convH / p.convRows;
-      image = div(mTile, tilesPerImage);
-      h0 = mul(rem(mTile, tilesPerImage), p.convRows);
-    }
-    forLoop(cst(0), cst(p.kTiles()), cst(1), [&](Value k) {
-      Value it = ringIt(k);
-      Value s = rem(it, p.stages);
-      waitParity(empty, s, notI1(parity(it, p.stages)));
-      leaderOnly(wgLeader, [&] {
-        nvgpu::MBarrierArriveExpectTxOp::create(
-            b, loc, full, cst(aLoadBytes + p.bStageBytes), s, Value());
-        Value k0 = mul(kOff ? add(k, kOff) : k, p.bk);
-        Value aOff = add(mul(s, p.aStageBytes), p.smemA);
-        if (p.isConv()) {
-          // k tile -> filter tap (r, s) = divmod(k / (C/64), 3) and channels
-          // 64 (k mod C/64): the box {64, W, R, 1} at (c0, s - 1, h0 + r - 1,
-          // n) lands as R * W rows of 128 B like a 2-D box; coordinates
-          // outside the image (-1, H, W) are zero-filled: the padding.
-          int64_t cTiles = p.convC / 64;
-          Value tap = div(k, cTiles);
-          Value c0 = mul(rem(k, cTiles), 64);
-          Value col = add(rem(tap, 3), -1);
-          Value row = add(add(h0, div(tap, 3)), -1);
-          nvgpu::TmaAsyncLoadOp::create(
-              b, loc, smemView(aOff, {1, p.convRows, p.convW, 64}), full, tmA,
-              ValueRange{c0, col, row, image}, s, Value(), Value());
-        }
-        Value aRow = m0;
-        Value mask;
-        if (p.aMulticast) {
-          // Each CTA loads its slice of the shared A rows into every CTA.
-          aOff = add(aOff, mul(rank, aRows * 128));
-          aRow = add(m0, mul(rank, aRows));
-          mask =
-              arith::ConstantIntOp::create(b, loc, i16, (1 << p.clusterN) - 1);
-        }
-        if (!p.isConv())
-          nvgpu::TmaAsyncLoadOp::create(b, loc, smemView(aOff, {aRows, 64}),
-                                        full, tmA, ValueRange{k0, aRow}, s,
-                                        mask, Value());
-        Value bOff = add(mul(s, p.bStageBytes), p.smemB);
-        // Row-major B: box j = 64 k rows x 64 n columns (MN-major, one
-        // 64-column chunk of bn after the other); K-major B: box j = 64 n
-        // rows x 64 k (bn rows of 128 B, the same layout as A).
-        for (int64_t j = 0; j < p.bn / 64; ++j) {
-          Value col = add(n0, 64 * j);
-          SmallVector<Value, 2> coord{col, k0};
-          if (p.bKMajor)
-            std::swap(coord[0], coord[1]);
-          nvgpu::TmaAsyncLoadOp::create(b, loc,
-                                        smemView(add(bOff, j * boxB), {64, 64}),
-                                        full, tmB, coord, s, Value(), Value());
-          if (tmB2)
-            nvgpu::TmaAsyncLoadOp::create(
-                b, loc, smemView(add(bOff, p.bn * 64 * 2 + j * boxB), {64, 64}),
-                full, tmB2, coord, s, Value(), Value());
-        }
-      });
-    });
+  // 3x3 convolutions: the tile's image and first row.
+  Value image, h0;
+  if (p.isConv()) {
+    int64_t tilesPerImage = p.convH / p.convRows;
+    image = div(mTile, tilesPerImage);
+    h0 = mul(rem(mTile, tilesPerImage), p.convRows);
   }
+  forLoop(cst(0), cst(p.kTiles()), cst(1), [&](Value k) {
+    Value it = ringIt(k);
+    Value s = rem(it, p.stages);
+    waitParity(empty, s, notI1(parity(it, p.stages)));
+    leaderOnly(wgLeader, [&] {
+      nvgpu::MBarrierArriveExpectTxOp::create(
+          b, loc, full, cst(aLoadBytes + p.bStageBytes), s, Value());
+      Value k0 = mul(kOff ? add(k, kOff) : k, p.bk);
+      Value aOff = add(mul(s, p.aStageBytes), p.smemA);
+      if (p.isConv()) {
+        // k tile -> filter tap (r, s) = divmod(k / (C/64), 3) and channels
+        // 64 (k mod C/64): the box {64, W, R, 1} at (c0, s - 1, h0 + r - 1,
+        // n) lands as R * W rows of 128 B like a 2-D box; coordinates
+        // outside the image (-1, H, W) are zero-filled: the padding.
+        int64_t cTiles = p.convC / 64;
+        Value tap = div(k, cTiles);
+        Value c0 = mul(rem(k, cTiles), 64);
+        Value col = add(rem(tap, 3), -1);
+        Value row = add(add(h0, div(tap, 3)), -1);
+        nvgpu::TmaAsyncLoadOp::create(
+            b, loc, smemView(aOff, {1, p.convRows, p.convW, 64}), full, tmA,
+            ValueRange{c0, col, row, image}, s, Value(), Value());
+      }
+      Value aRow = m0;
+      Value mask;
+      if (p.aMulticast) {
+        // Each CTA loads its slice of the shared A rows into every CTA.
+        aOff = add(aOff, mul(rank, aRows * 128));
+        aRow = add(m0, mul(rank, aRows));
+        mask = arith::ConstantIntOp::create(b, loc, i16, (1 << p.clusterN) - 1);
+      }
+      if (!p.isConv())
+        nvgpu::TmaAsyncLoadOp::create(b, loc, smemView(aOff, {aRows, 64}), full,
+                                      tmA, ValueRange{k0, aRow}, s, mask,
+                                      Value());
+      Value bOff = add(mul(s, p.bStageBytes), p.smemB);
+      // Row-major B: box j = 64 k rows x 64 n columns (MN-major, one
+      // 64-column chunk of bn after the other); K-major B: box j = 64 n
+      // rows x 64 k (bn rows of 128 B, the same layout as A).
+      for (int64_t j = 0; j < p.bn / 64; ++j) {
+        Value col = add(n0, 64 * j);
+        SmallVector<Value, 2> coord{col, k0};
+        if (p.bKMajor)
+          std::swap(coord[0], coord[1]);
+        nvgpu::TmaAsyncLoadOp::create(b, loc,
+                                      smemView(add(bOff, j * boxB), {64, 64}),
+                                      full, tmB, coord, s, Value(), Value());
+        if (tmB2)
+          nvgpu::TmaAsyncLoadOp::create(
+              b, loc, smemView(add(bOff, p.bn * 64 * 2 + j * boxB), {64, 64}),
+              full, tmB2, coord, s, Value(), Value());
+      }
+    });
+  });
 }
 
 Value KernelEmitter::emitMainLoop(SmallVector<Value> &accs) {
