@@ -114,29 +114,39 @@ std::string Plan::str() const {
   return s;
 }
 
+static bool isWideTile(int64_t b) { return b == 64 || b == 128 || b == 256; }
+
+/// The tile rules of the two-GEMM kernels, every family: one m tile per
+/// CTA row of the grid, blk_m of one or two consumer warpgroups, one
+/// 128B-swizzled row per k step (K <= 32: one zero-filled tile), wgmma-wide
+/// n tiles dividing N, k and l not split across clusters.
+static bool hasFfnTiles(const Plan &plan, const ChainDesc &chain) {
+  int64_t blkM = plan.blk(Dim::m), blkN = plan.blk(Dim::n);
+  if (plan.grd(Dim::k) != 1 || plan.grd(Dim::l) != 1)
+    return false;
+  if (blkM != 64 && blkM != 128)
+    return false;
+  if (plan.blk(Dim::k) != 64 && !(plan.blk(Dim::k) == 32 && chain.k <= 32))
+    return false;
+  if (!isWideTile(blkN) || chain.n % blkN != 0)
+    return false;
+  return chain.m <= 0 ||
+         plan.grd(Dim::m) ==
+             static_cast<int64_t>(llvm::divideCeil(chain.m, blkM));
+}
+
 /// Streamed n: one CTA per m tile walks the n tiles, E in registers.
 static bool isLowerableStreamed(const Plan &plan, const ChainDesc &chain) {
-  auto wide = [](int64_t b) { return b == 64 || b == 128 || b == 256; };
   int64_t blkN = plan.blk(Dim::n), blkL = plan.blk(Dim::l);
   if (plan.cluster != std::array<int64_t, 4>{1, 1, 1, 1} ||
       plan.spatialMask != (1u << unsigned(Dim::m)) ||
       plan.order != std::array<Dim, 4>{Dim::m, Dim::n, Dim::k, Dim::l} ||
-      plan.grd(Dim::n) != 1 || plan.grd(Dim::k) != 1 || plan.grd(Dim::l) != 1)
+      plan.grd(Dim::n) != 1 || chain.n / blkN < 2)
     return false;
-  if (plan.blk(Dim::m) != 64 && plan.blk(Dim::m) != 128)
-    return false;
-  if (plan.blk(Dim::k) != 64 && !(plan.blk(Dim::k) == 32 && chain.k <= 32))
-    return false;
-  if (!wide(blkN) || chain.n % blkN != 0 || chain.n / blkN < 2)
-    return false;
-  if (!wide(blkL) || blkL != chain.l)
+  if (!isWideTile(blkL) || blkL != chain.l)
     return false;
   // Plain FFNs only (gated ones would hold gate, up and E at once).
-  if (chain.isGated() || blkN + blkL > kMaxStreamedAccColumns)
-    return false;
-  return chain.m <= 0 ||
-         plan.grd(Dim::m) ==
-             static_cast<int64_t>(llvm::divideCeil(chain.m, plan.blk(Dim::m)));
+  return !chain.isGated() && blkN + blkL <= kMaxStreamedAccColumns;
 }
 
 bool mlir::ff::isLowerable(const Plan &plan, const ChainDesc &chain) {
@@ -173,10 +183,11 @@ bool mlir::ff::isLowerable(const Plan &plan, const ChainDesc &chain) {
            plan.grd(Dim::m) * plan.cls(Dim::m) ==
                static_cast<int64_t>(llvm::divideCeil(chain.m, blkM));
   }
-  int64_t clsN = plan.cls(Dim::n);
-  auto wide = [](int64_t b) { return b == 64 || b == 128 || b == 256; };
+  if (!hasFfnTiles(plan, chain))
+    return false;
   if (!plan.isSpatial(Dim::n))
     return isLowerableStreamed(plan, chain);
+  int64_t clsN = plan.cls(Dim::n);
   // Two families: clusters along n (reduce-scatter of E), or along n and l
   // alike (shuffle groups of cls_n CTAs that each compute blk_l = L / cls_l
   // columns of E from the gathered act(C)).
@@ -200,22 +211,9 @@ bool mlir::ff::isLowerable(const Plan &plan, const ChainDesc &chain) {
                        : std::array<Dim, 4>{Dim::m, Dim::n, Dim::k, Dim::l};
   if (plan.order != order)
     return false;
-  if (plan.grd(Dim::k) != 1 || plan.grd(Dim::l) != 1)
-    return false;
-  if (blkM != 64 && blkM != 128)
-    return false;
-  // One 128B-swizzled row per k step; K <= 32 is one zero-filled tile.
-  if (plan.blk(Dim::k) != 64 && !(plan.blk(Dim::k) == 32 && chain.k <= 32))
-    return false;
   int64_t blkN = plan.blk(Dim::n), blkL = plan.blk(Dim::l);
-  if (!wide(blkN) || chain.n % blkN != 0)
-    return false;
   if (shuffle ? (blkL % 64 != 0 || clsN * blkL != chain.l)
-              : (!wide(blkL) || chain.l % blkL != 0))
+              : (!isWideTile(blkL) || chain.l % blkL != 0))
     return false;
-  if (clsN * plan.grd(Dim::n) * blkN != chain.n)
-    return false;
-  return chain.m <= 0 ||
-         plan.grd(Dim::m) ==
-             static_cast<int64_t>(llvm::divideCeil(chain.m, blkM));
+  return clsN * plan.grd(Dim::n) * blkN == chain.n;
 }
