@@ -90,7 +90,12 @@ Dataflow mlir::ff::analyzeDataflow(const ChainDesc &chain, const Plan &plan,
   f.clusterSize = plan.getClusterSize();
   f.numCtas = plan.getNumCtas();
   f.ctaTilePairs = tp;
-  f.consumerWarpgroups = std::max<int64_t>(1, blkM / 64);
+  // A streamed-n plan too wide for one warpgroup's registers splits a
+  // 64-row tile's columns over two (each holds half of C's and E's).
+  const bool splitCols =
+      two && !plan.isSpatial(Dim::n) && splitsStreamedColumns(blkM, blkN, blkL);
+  const int64_t colParts = splitCols ? 2 : 1;
+  f.consumerWarpgroups = std::max<int64_t>(1, blkM / 64) * colParts;
   f.threadsPerCta = 128 * (f.consumerWarpgroups + 1);
   f.usefulFlops = chain.getFlops();
 
@@ -109,8 +114,8 @@ Dataflow mlir::ff::analyzeDataflow(const ChainDesc &chain, const Plan &plan,
   f.regBudget = std::min<int64_t>(target.maxRegsPerThread,
                                   (target.regsPerSm - 128 * kProducerRegs) /
                                       (128 * f.consumerWarpgroups));
-  const int64_t rC = g * blkN / 2;
-  const int64_t rE = two ? eW / 2 : 0;
+  const int64_t rC = g * blkN / 2 / colParts;
+  const int64_t rE = two ? eW / 2 / colParts : 0;
   if (kRegOverhead + rC > f.regBudget || kRegOverhead + rE > f.regBudget) {
     f.reason = "registers: accumulator tile exceeds the per-thread budget";
     return f;
@@ -254,12 +259,13 @@ Dataflow mlir::ff::analyzeDataflow(const ChainDesc &chain, const Plan &plan,
     f.ctaBarriers = 2;
 
   // Shared-memory traffic: TMA writes of every operand, wgmma reads (each
-  // consumer warpgroup reads all of B and D, its own rows of A and C),
-  // collective buffers written and read, epilogue staging.
-  const int64_t wg = f.consumerWarpgroups;
+  // consumer warpgroup reads all of B and D, its own rows of A and C; with
+  // split columns all of A and C, its half of B and D), collective buffers
+  // written and read, epilogue staging.
+  const int64_t wg = f.consumerWarpgroups / colParts;
   const double lReads = two ? (plan.isSpatial(Dim::l) ? 1 : tr(Dim::l)) : 0;
-  f.ctaSmemBytes = (aL2 + bL2 + dL2) + (aL2 + wg * bL2 + wg * dL2) +
-                   (two ? tp * cTile * (1 + sh * lReads) : 0) +
+  f.ctaSmemBytes = (aL2 + bL2 + dL2) + (colParts * aL2 + wg * bL2 + wg * dL2) +
+                   (two ? tp * cTile * (1 + colParts * sh * lReads) : 0) +
                    2 * f.ctaDsmBytes + 2 * eL2 +
                    (two ? tr(Dim::m) * eT.placed[1] * 2 * (tr(Dim::n) - 1) : 0);
 
@@ -517,9 +523,13 @@ double mlir::ff::estimateCtaNs(const ChainDesc &chain, const Plan &plan,
                         ? std::min({k.smGbps, l2 / double(active),
                                     hbmShare * getStreamReuse(chain, plan)})
                         : std::min(k.smGbps, hbmShare);
-  // One consumer warpgroup (64-row tiles) issues its wgmmas alone.
+  // One consumer warpgroup (64-row tiles) issues its wgmmas alone, unless
+  // a streamed plan splits the tile's columns over two.
+  const bool oneWarpgroup =
+      bm == 64 &&
+      !(streamed && splitsStreamedColumns(bm, bn, plan.blk(Dim::l)));
   const double flopsPerNs = (streamed ? k.streamTflops : k.smTflops) * 1e3 *
-                            (bm == 64 ? k.oneWarpgroupRate : 1.0);
+                            (oneWarpgroup ? k.oneWarpgroupRate : 1.0);
 
   // GEMM0 mainloop: per k step the larger of the stage's bytes and its
   // wgmmas, plus a fixed hand-off cost (full/empty barriers, TMA latency).

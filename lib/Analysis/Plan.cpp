@@ -146,7 +146,9 @@ static bool isLowerableStreamed(const Plan &plan, const ChainDesc &chain) {
   if (!isWideTile(blkL) || blkL != chain.l)
     return false;
   // Plain FFNs only (gated ones would hold gate, up and E at once).
-  return !chain.isGated() && blkN + blkL <= kMaxStreamedAccColumns;
+  return !chain.isGated() &&
+         (blkN + blkL <= kMaxStreamedAccColumns ||
+          splitsStreamedColumns(plan.blk(Dim::m), blkN, blkL));
 }
 
 bool mlir::ff::isLowerable(const Plan &plan, const ChainDesc &chain) {

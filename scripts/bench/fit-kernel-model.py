@@ -107,6 +107,14 @@ def streamed(row):
             row["cluster_n"] * row["grid_n"] * row["blk_n"] < row["n"])
 
 
+def splits_columns(row):
+    """ff::splitsStreamedColumns: a streamed 64-row tile whose accumulators
+    are split over two consumer warpgroups."""
+    bm, bn, bl = row["blk_m"], row["blk_n"], row["blk_l"]
+    return (streamed(row) and bm == 64 and bn + bl > 256 and
+            bn % 128 == 0 and bl % 128 == 0 and (bn + bl) // 2 <= 256)
+
+
 def slots(c, ctas_per_sm=1):
     n = sum(g * ctas_per_sm // c for g in GPC_SMS)
     if c in RESIDENT_CLUSTERS:
@@ -172,7 +180,8 @@ def cta_ns(row, p, hbm, active):
     bw = min(sm_gbps, l2_gbps / active, hbm * stream_reuse(row) / active)
     if streamed(row):
         sm_tflops = STREAM_TFLOPS
-    flops = sm_tflops * 1e3 * (one_wg if bm == 64 else 1.0)
+    one = bm == 64 and not splits_columns(row)
+    flops = sm_tflops * 1e3 * (one_wg if one else 1.0)
     stage = (bm * bk + bk * bn * g) * 2
     mma0 = 2.0 * bm * bn * bk * g / flops
     bw0 = min(bw, in_flight(row["stages"]) * stage / max(stream_latency, 1.0))

@@ -138,6 +138,19 @@ struct Plan {
 /// under the consumers' 232).
 constexpr int64_t kMaxStreamedAccColumns = 256;
 
+/// Whether a streamed-n plan of a blk_m x blk_n GEMM0 tile and blk_l columns
+/// of E splits the columns over two consumer warpgroups: where one
+/// warpgroup's blk_n + blk_l accumulator columns exceed
+/// kMaxStreamedAccColumns (L = 256), a 64-row tile's two warpgroups each
+/// compute half of GEMM0's n tile and half of E's columns from the whole
+/// act(C) tile. Halves of whole 64-column chunks (blk_n and blk_l multiples
+/// of 128), so that either operand layout splits at a swizzle-atom column.
+inline bool splitsStreamedColumns(int64_t blkM, int64_t blkN, int64_t blkL) {
+  return blkM == 64 && blkN + blkL > kMaxStreamedAccColumns &&
+         blkN % 128 == 0 && blkL % 128 == 0 &&
+         (blkN + blkL) / 2 <= kMaxStreamedAccColumns;
+}
+
 /// Whether the lowering can carry `plan` out today (docs/cost-model.md,
 /// "The lowerable family"):
 /// - two-GEMM chains (ffn, gated_ffn), reduce-scatter family: cluster
@@ -150,7 +163,8 @@ constexpr int64_t kMaxStreamedAccColumns = 256;
 /// - streamed n (per-CTA fusion): cluster (1,1,1,1); spatial = [m]; order =
 ///   [m, n, k, l]; grid = [ceil(M/blk_m), 1, 1, 1]; blk_l = L in {64, 128,
 ///   256}; blk_n | N, N / blk_n >= 2; blk_n + blk_l <=
-///   kMaxStreamedAccColumns; plain FFNs (not gated);
+///   kMaxStreamedAccColumns, or split over two warpgroups
+///   (splitsStreamedColumns); plain FFNs (not gated);
 /// - one GEMM: cluster (1,1,1,1) or (2,1,1,1) (B multicast), block
 ///   128 x 256 x 64, order [m, n, k, l], m spatial, 2 <= stages <= 4.
 /// `m` may be unknown (dynamic): pass chain.m = 0 to skip the grid check.

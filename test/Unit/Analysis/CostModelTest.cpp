@@ -14,6 +14,7 @@
 
 #include "gtest/gtest.h"
 
+#include <algorithm>
 #include <cmath>
 
 using namespace mlir::ff;
@@ -118,6 +119,43 @@ TEST(CostModelTest, StreamedCtaByHand) {
   // Half the n tiles, half the time (less the one E store).
   ChainDesc half = ffn(16384, 1024, 64, 64);
   EXPECT_NEAR(estimateCtaNs(half, p, t, 128), 8 * tile + 16384 / 78.125, 1e-6);
+}
+
+// A streamed-n plan with L = 256 (perf-anchors T3-k256): 128 + 256
+// accumulator columns exceed one warpgroup's registers, so the 64-row tile's
+// columns are split over two consumer warpgroups, each holding 64 of C's and
+// 128 of E's (32 + 64 registers over the 32 of overhead). Both issue
+// wgmmas: the plan runs at the two-warpgroup rate, not oneWarpgroupRate.
+// With 16 CTAs active bw = smGbps = 100 B/ns; the k step is latency-bound
+// (2 stages in flight x 24576 B / 670 ns); the second GEMM's D tile
+// (128 x 256 bf16 = 655.36 ns) outlasts its wgmmas (2x64x256x128 / 7500 =
+// 559.24 ns; at the one-warpgroup rate they would take 685.4).
+TEST(CostModelTest, StreamedSplitColumnsByHand) {
+  GpuTarget t = h100();
+  ChainDesc chain = ffn(16384, 2048, 256, 256);
+  Plan p = makePlan({1, 1, 1, 1}, {64, 128, 64, 256}, {256, 1, 1, 1},
+                    bit(Dim::m), {Dim::m, Dim::n, Dim::k, Dim::l}, 3);
+  ASSERT_TRUE(isLowerable(p, chain));
+  Dataflow f = analyzeDataflow(chain, p, t);
+  ASSERT_TRUE(f.feasible) << f.reason;
+  EXPECT_EQ(f.consumerWarpgroups, 2);
+  EXPECT_EQ(f.threadsPerCta, 384);
+  EXPECT_EQ(f.regsPerThread, 32 + 32 + 64);
+  EXPECT_EQ(f.eAccumulator, Tier::reg);
+
+  const double step = 24576 / (2 * 24576 / 670.0);
+  const double gemm1 = std::max(65536 / 100.0, 2.0 * 64 * 256 * 128 / 7500);
+  const double tile = 4 * step + gemm1 + 64 * 128 * 0.06;
+  EXPECT_NEAR(estimateCtaNs(chain, p, t, 16), 16 * tile + 32768 / 100.0, 1e-6);
+
+  // Halves that are not whole 64-column chunks, or a 128-row tile (four
+  // consumer warpgroups), are not lowered.
+  Plan narrow = makePlan({1, 1, 1, 1}, {64, 64, 64, 256}, {256, 1, 1, 1},
+                         bit(Dim::m), {Dim::m, Dim::n, Dim::k, Dim::l}, 3);
+  EXPECT_FALSE(isLowerable(narrow, chain));
+  Plan tall = makePlan({1, 1, 1, 1}, {128, 128, 64, 256}, {128, 1, 1, 1},
+                       bit(Dim::m), {Dim::m, Dim::n, Dim::k, Dim::l}, 3);
+  EXPECT_FALSE(isLowerable(tall, chain));
 }
 
 // The lowerable family: cluster (1,4,1,1) along N, two clusters along N.

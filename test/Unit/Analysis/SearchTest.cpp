@@ -441,8 +441,9 @@ TEST(SearchTest, ShortGemmSplitsK) {
 
 // perf-anchors T3: narrow chains need no cluster. With L = 64 the search
 // picks a streamed-n plan whose n tiles one CTA walks (E in registers), at
-// M = 4096 and 16384 alike; with L = 256 (accumulators over 256 columns) n
-// stays spatial. A gated chain never streams.
+// M = 4096 and 16384 alike; with L = 256 (accumulators over 256 columns)
+// too, as 64-row tiles whose two consumer warpgroups split the columns. A
+// gated chain never streams.
 TEST(SearchTest, NarrowChainsStreamN) {
   for (int64_t m : {4096, 16384}) {
     SearchResult r =
@@ -456,10 +457,14 @@ TEST(SearchTest, NarrowChainsStreamN) {
     EXPECT_EQ(c->plan.grd(Dim::n), 1);
   }
   SearchResult wide =
-      searchChain(chainOf(ChainKind::ffn, 4096, 2048, 256, 256), h100());
-  ASSERT_TRUE(wide.getChosen(true));
-  EXPECT_NE(getKernelFamily(wide.getChosen(true)->plan),
-            KernelFamily::streamed);
+      searchChain(chainOf(ChainKind::ffn, 16384, 2048, 256, 256), h100());
+  const Candidate *w = wide.getChosen(true);
+  ASSERT_TRUE(w);
+  EXPECT_TRUE(w->lowerable);
+  EXPECT_EQ(getKernelFamily(w->plan), KernelFamily::streamed);
+  EXPECT_TRUE(splitsStreamedColumns(w->plan.blk(Dim::m), w->plan.blk(Dim::n),
+                                    w->plan.blk(Dim::l)));
+  EXPECT_EQ(w->flow.consumerWarpgroups, 2);
   SearchResult gated =
       searchChain(chainOf(ChainKind::gatedFfn, 4096, 2048, 64, 64), h100());
   ASSERT_TRUE(gated.getChosen(true));

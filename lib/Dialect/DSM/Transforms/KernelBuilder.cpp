@@ -390,6 +390,10 @@ private:
            (p.kind == ChainKind::gemm || llvm::isPowerOf2_64(p.stages));
   }
 
+  /// The consumer warpgroup's first row in the tile: its own 64 rows, or
+  /// all 64 where the two warpgroups split the columns.
+  Value wgRow0() { return p.splitColumns ? cst(0) : mul(wg, 64); }
+
   /// Rows [m0, rowEnd) of the fp32 workspace `[M, L]` (deterministic: of
   /// this cluster's plane) as a `memref<?xLxf32>` subview of a descriptor
   /// built around the raw kernel argument.
@@ -899,8 +903,12 @@ Value KernelEmitter::emitMainLoop(SmallVector<Value> &accs) {
     Value it = ringIt(k);
     Value s = rem(it, p.stages);
     waitParity(full, s, parity(it, p.stages));
-    Value aOff = add(add(mul(s, p.aStageBytes), p.smemA), mul(wg, 64 * 128));
+    Value aOff = add(add(mul(s, p.aStageBytes), p.smemA), mul(wgRow0(), 128));
     Value bOff = add(mul(s, p.bStageBytes), p.smemB);
+    // Split columns: this warpgroup's half of the n tile, whole 64-column
+    // chunks (8 KB each in either B layout).
+    if (p.splitColumns)
+      bOff = add(bOff, mul(wg, p.consumerN() * 128));
     Value descA = descriptor(aOff, 16, 1024);
     // MN-major B: LBO = 64 rows of 128 B between 64-column chunks;
     // K-major B: like A (LBO unused with 128B swizzle).
@@ -917,7 +925,7 @@ Value KernelEmitter::emitMainLoop(SmallVector<Value> &accs) {
     // an accumulator another one of the group is still writing.
     for (int64_t kk = 0; kk < p.k16Steps; ++kk)
       acc[0] = wgmma(acc[0], advance(descA, kk * 32),
-                     advance(descB, kk * stepB), p.bn, p.bKMajor);
+                     advance(descB, kk * stepB), p.consumerN(), p.bKMajor);
     for (int64_t kk = 0; gated && kk < p.k16Steps; ++kk)
       acc[1] = wgmma(acc[1], advance(descA, kk * 32),
                      advance(descB2, kk * stepB), p.bn, p.bKMajor);
@@ -1042,7 +1050,7 @@ void KernelEmitter::storeFragment(Value acc, linalg::GenericOp epi, Value col0,
                                   int64_t width, int64_t cols) {
   // wgmma D fragment: value 4j + 2h + c sits at row warp*16 + lane/4 + 8h,
   // column 8j + (lane%4)*2 + c of the warpgroup's 64-row tile.
-  Value rowBase = add(add(m0, mul(wg, 64)), add(mul(warp, 16), div(lane, 4)));
+  Value rowBase = add(add(m0, wgRow0()), add(mul(warp, 16), div(lane, 4)));
   Value colBase = add(col0, mul(rem(lane, 4), 2));
   auto y = [&](int64_t i) { return applyEpilogue(epi, accElt(acc, i)); };
   for (int64_t h = 0; h < 2; ++h) {
@@ -1072,11 +1080,15 @@ void KernelEmitter::emitFfnEpilogue(ArrayRef<Value> accs, Value tileBase) {
   // unit index (address bits [4:6]) is XORed with the row (bits [7:9]).
   Value rowInWg = add(mul(warp, 16), div(lane, 4));
   Value colPair = mul(rem(lane, 4), 2);
+  Value base = tileBase ? tileBase : cst(p.smemC);
+  // Split columns: this warpgroup's chunks follow the other's.
+  if (p.splitColumns)
+    base = add(base, mul(wg, p.consumerN() / 64 * p.bm * 128));
   for (int64_t h = 0; h < 2; ++h) {
-    Value r = add(add(mul(wg, 64), rowInWg), 8 * h);
-    Value rowOff = add(mul(r, 128), tileBase ? tileBase : cst(p.smemC));
+    Value r = add(add(wgRow0(), rowInWg), 8 * h);
+    Value rowOff = add(mul(r, 128), base);
     Value swz = arith::ShLIOp::create(b, loc, rem(r, 8), cst(4));
-    for (int64_t j = 0; j < p.bn / 8; ++j) {
+    for (int64_t j = 0; j < p.consumerN() / 8; ++j) {
       SmallVector<Value> ys;
       for (int64_t c = 0; c < 2; ++c) {
         SmallVector<Value> ins;
@@ -1098,7 +1110,9 @@ void KernelEmitter::emitFfnEpilogue(ArrayRef<Value> accs, Value tileBase) {
       b, loc, NVVM::ProxyKindAttr::get(ctx, NVVM::ProxyKind::async_shared),
       NVVM::SharedSpaceAttr::get(ctx, NVVM::SharedSpace::shared_cta));
   // Per-warpgroup named barrier (ids 1..NC): each warpgroup only reads the
-  // rows it wrote.
+  // rows it wrote; with split columns both read the whole tile.
+  if (p.splitColumns)
+    return namedBarrier(1, p.numConsumers * kWarpgroupThreads);
   NVVM::BarrierOp::create(b, loc, Type(), toI32(add(wg, 1)),
                           cstI32(kWarpgroupThreads),
                           NVVM::BarrierReductionAttr(), Value());
@@ -1324,7 +1338,7 @@ void KernelEmitter::emitRegisterOutput(Value acc, Value l0, int64_t width) {
   Value rowInWg = add(mul(warp, 16), div(lane, 4));
   Value colPair = mul(rem(lane, 4), 2);
   for (int64_t h = 0; h < 2; ++h) {
-    Value row = add(add(add(m0, mul(wg, 64)), rowInWg), 8 * h);
+    Value row = add(add(add(m0, wgRow0()), rowInWg), 8 * h);
     ifThen(ult(row, rowEnd), [&] {
       for (int64_t j = 0; j < width / 8; ++j) {
         Value col = add(add(l0, colPair), 8 * j);
@@ -1533,8 +1547,14 @@ void KernelEmitter::emitConsumer() {
 Value KernelEmitter::secondGemm(Value acc, Value j) {
   Value slot = rem(j, 2);
   waitParity(dfull, slot, parity(j, 2));
-  Value cBase = add(mul(wg, 64 * 128), p.smemC);
+  Value cBase = add(mul(wgRow0(), 128), p.smemC);
   Value dBase = add(mul(slot, p.dStageBytes), p.smemD);
+  // Split columns: this warpgroup's half of E's columns, whole 64-column
+  // chunks: bl/2 rows of each n chunk (K-major D) or bl/128 of the l
+  // chunks of bn rows (row-major D).
+  if (p.splitColumns)
+    dBase = add(dBase, mul(wg, p.dKMajor ? p.consumerL() * 128
+                                         : p.consumerL() / 64 * p.bn * 128));
   Value descC = descriptor(cBase, 16, 1024);
   Value descD = p.dKMajor ? descriptor(dBase, 16, 1024)
                           : descriptor(dBase, p.bn * 128, 1024);
@@ -1544,8 +1564,8 @@ Value KernelEmitter::secondGemm(Value acc, Value j) {
     // K-major D: 64-wide n chunks of bl rows x 128 B, like C.
     int64_t dBytes =
         p.dKMajor ? (kk / 4) * p.bl * 128 + (kk % 4) * 32 : kk * 2048;
-    acc = wgmma(acc, advance(descC, aBytes), advance(descD, dBytes), p.bl,
-                p.dKMajor);
+    acc = wgmma(acc, advance(descC, aBytes), advance(descD, dBytes),
+                p.consumerL(), p.dKMajor);
   }
   NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
   // The C tile and the D slot are free once the group has retired: the
@@ -1572,6 +1592,11 @@ void KernelEmitter::emitStreamedConsumer() {
     setStreamedTile(t);
     SmallVector<Value> accs;
     emitMainLoop(accs);
+    // Split columns: the other warpgroup may still read the previous
+    // tile's act(C) in its second GEMM (the ring lets a warpgroup run a
+    // whole main loop ahead when K spans few stages).
+    if (p.splitColumns)
+      namedBarrier(2, p.numConsumers * kWarpgroupThreads);
     emitFfnEpilogue(accs);
     return secondGemm(accE, t);
   };
@@ -1582,7 +1607,8 @@ void KernelEmitter::emitStreamedConsumer() {
         scf::YieldOp::create(b, loc, tile(t, iter[0]));
       });
   n0 = kBase = Value();
-  emitRegisterOutput(loop.getResult(0), cst(0), p.bl);
+  Value l0 = p.splitColumns ? mul(wg, p.consumerL()) : cst(0);
+  emitRegisterOutput(loop.getResult(0), l0, p.consumerL());
 }
 
 void KernelEmitter::emit(gpu::GPUFuncOp func) {

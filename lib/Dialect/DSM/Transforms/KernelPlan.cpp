@@ -529,13 +529,19 @@ FailureOr<KernelPlan> mlir::dsm::planKernel(FusedChainOp op,
       return failure();
     }
     // The E accumulator and GEMM0's stay live together: per consumer
-    // thread (blk_n + blk_l) / 2 fp32 registers.
-    if (plan.bn + plan.bl > ff::kMaxStreamedAccColumns) {
+    // thread (blk_n + blk_l) / 2 fp32 registers, or half of that where two
+    // warpgroups split a 64-row tile's columns.
+    plan.splitColumns = ff::splitsStreamedColumns(plan.bm, plan.bn, plan.bl);
+    if (plan.bn + plan.bl > ff::kMaxStreamedAccColumns && !plan.splitColumns) {
       why = "a streamed-n plan holds GEMM0's and E's accumulators at once: "
             "blk_n + blk_l must be at most " +
-            std::to_string(ff::kMaxStreamedAccColumns);
+            std::to_string(ff::kMaxStreamedAccColumns) +
+            ", or twice that over a 64-row tile's two warpgroups (blk_n and "
+            "blk_l multiples of 128)";
       return failure();
     }
+    if (plan.splitColumns)
+      plan.numConsumers = 2;
     plan.nTiles = plan.shape.n / plan.bn;
   } else if (!sched.isSpatial(LoopDim::m) || !sched.isSpatial(LoopDim::n) ||
              sched.isSpatial(LoopDim::k) != splitK ||

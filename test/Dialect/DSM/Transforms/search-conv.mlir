@@ -7,9 +7,10 @@
 // [N*H*W, 9*IC] x [9*IC, OC1] matmul; the second conv is 1x1.
 //
 // CHECK lines hold for both runs. ANY lines: by default (family=any) C1 (both
-// batches) and C2 at batch 32 take streamed-n plans (spatial = [m]: one CTA
-// per m tile walks the n tiles, E in registers); C3, C4 and
-// C6-C8 at batch 1 and C3, C4 and C6-C8 at batch 32 take shuffle-family plans
+// batches) and C2 and C3 at batch 32 take streamed-n plans (spatial = [m]:
+// one CTA per m tile walks the n tiles, E in registers; C3's L = 256 over
+// two warpgroups that split the columns); C3, C4 and
+// C6-C8 at batch 1 and C4 and C6-C8 at batch 32 take shuffle-family plans
 // (cls_l = cls_n, block[3] = L / cls_l; inter_cluster_reduce only when grid n >
 // 1). RS lines: restricted to the reduce-scatter family
 // (family=reduce-scatter), chains whose N fits one cluster reduce E in DSM
@@ -349,7 +350,7 @@ func.func @c2_b32(%a: tensor<25088x128xbf16>, %b: tensor<128x512xbf16>, %d: tens
 }
 
 // CHECK-LABEL: func.func @c3_b32(
-// ANY: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 2, 1, 2], block = [128, 256, 64, 128], grid = [49, 2, 1, 1], order = [m, n, l, k], spatial = [m, n, l], residency = [dsm], collectives = [shuffle, inter_cluster_reduce], stages = 4, cost_ns = {{[0-9]+}}>}
+// ANY: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 1, 1, 1], block = [64, 128, 64, 256], grid = [98, 1, 1, 1], order = [m, n, k, l], spatial = [m], residency = [smem], collectives = [], stages = 3, cost_ns = {{[0-9]+}}>}
 // RS: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 8, 1, 1], block = [128, 128, 64, 128], grid = [49, 1, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [reduce_scatter], stages = 2, cost_ns = {{[0-9]+}}>}
 
 func.func @c3_b32(%a: tensor<6272x256xbf16>, %b: tensor<256x1024xbf16>, %d: tensor<1024x256xbf16>) -> tensor<6272x256xbf16> {

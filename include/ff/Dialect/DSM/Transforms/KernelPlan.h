@@ -91,6 +91,14 @@ struct KernelPlan {
   /// 1 for every other plan.
   int64_t nTiles = 1;
   bool streamsN() const { return nTiles > 1; }
+  /// Streamed n with E too wide for one warpgroup's registers
+  /// (ff::splitsStreamedColumns): a 64-row tile's two consumer warpgroups
+  /// each compute columns [wg * bn/2, (wg + 1) * bn/2) of C and [wg * bl/2,
+  /// (wg + 1) * bl/2) of E, both reading the whole act(C) tile.
+  bool splitColumns = false;
+  /// The columns of C and of E one consumer warpgroup computes.
+  int64_t consumerN() const { return splitColumns ? bn / 2 : bn; }
+  int64_t consumerL() const { return splitColumns ? bl / 2 : bl; }
   /// FFN kinds, the shuffle family (cls_l = cls_n): the cluster splits L as
   /// well as N. Every rank gathers the cluster's act(C) slices by
   /// dsm.shuffle and computes its own blk_l columns of E over the cluster's
