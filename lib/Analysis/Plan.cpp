@@ -135,20 +135,40 @@ static bool hasFfnTiles(const Plan &plan, const ChainDesc &chain) {
              static_cast<int64_t>(llvm::divideCeil(chain.m, blkM));
 }
 
+std::string mlir::ff::getStreamedTileViolation(bool gated, int64_t n, int64_t l,
+                                               int64_t blkM, int64_t blkN,
+                                               int64_t blkL) {
+  // Gated FFNs would hold gate, up and E at once; not measured yet.
+  if (gated)
+    return "streamed-n plans are lowered for plain FFNs only";
+  if (blkL != l)
+    return "a streamed-n plan keeps all of E in registers: blk_l must be L";
+  if (blkN <= 0 || n % blkN != 0)
+    return "a streamed-n plan needs N to be a multiple of blk_n";
+  // The E accumulator and GEMM0's stay live together: per consumer thread
+  // (blk_n + blk_l) / 2 fp32 registers, or half of that where two
+  // warpgroups split a 64-row tile's columns.
+  if (blkN + blkL > kMaxStreamedAccColumns &&
+      !splitsStreamedColumns(blkM, blkN, blkL))
+    return "a streamed-n plan holds GEMM0's and E's accumulators at once: "
+           "blk_n + blk_l must be at most " +
+           std::to_string(kMaxStreamedAccColumns) +
+           ", or twice that over a 64-row tile's two warpgroups (blk_n and "
+           "blk_l multiples of 128)";
+  return "";
+}
+
 /// Streamed n: one CTA per m tile walks the n tiles, E in registers.
 static bool isLowerableStreamed(const Plan &plan, const ChainDesc &chain) {
   int64_t blkN = plan.blk(Dim::n), blkL = plan.blk(Dim::l);
   if (plan.cluster != std::array<int64_t, 4>{1, 1, 1, 1} ||
       plan.spatialMask != (1u << unsigned(Dim::m)) ||
       plan.order != std::array<Dim, 4>{Dim::m, Dim::n, Dim::k, Dim::l} ||
-      plan.grd(Dim::n) != 1 || chain.n / blkN < 2)
+      plan.grd(Dim::n) != 1 || chain.n / blkN < 2 || !isWideTile(blkL))
     return false;
-  if (!isWideTile(blkL) || blkL != chain.l)
-    return false;
-  // Plain FFNs only (gated ones would hold gate, up and E at once).
-  return !chain.isGated() &&
-         (blkN + blkL <= kMaxStreamedAccColumns ||
-          splitsStreamedColumns(plan.blk(Dim::m), blkN, blkL));
+  return getStreamedTileViolation(chain.isGated(), chain.n, chain.l,
+                                  plan.blk(Dim::m), blkN, blkL)
+      .empty();
 }
 
 bool mlir::ff::isLowerable(const Plan &plan, const ChainDesc &chain) {

@@ -151,6 +151,14 @@ inline bool splitsStreamedColumns(int64_t blkM, int64_t blkN, int64_t blkL) {
          (blkN + blkL) / 2 <= kMaxStreamedAccColumns;
 }
 
+/// The streamed-n family's tile rules for a chain of N = `n` and L = `l`
+/// (gated or not): plain FFNs only, blk_l = L, blk_n dividing N, and the
+/// accumulators within a consumer warpgroup's registers (above). Empty when
+/// they hold, else why not, as a diagnostic: one statement of the rules for
+/// isLowerable and for the lowering's planKernel.
+std::string getStreamedTileViolation(bool gated, int64_t n, int64_t l,
+                                     int64_t blkM, int64_t blkN, int64_t blkL);
+
 /// Whether the lowering can carry `plan` out today (docs/cost-model.md,
 /// "The lowerable family"):
 /// - two-GEMM chains (ffn, gated_ffn), reduce-scatter family: cluster

@@ -515,31 +515,12 @@ FailureOr<KernelPlan> mlir::dsm::planKernel(FusedChainOp op,
             "= 1, spatial = [m] and order = [m, n, k, l]";
       return failure();
     }
-    // Gated FFNs would hold gate, up and E at once; not measured yet.
-    if (plan.kind != ChainKind::ffn) {
-      why = "streamed-n plans are lowered for plain FFNs only";
+    why = ff::getStreamedTileViolation(plan.kind == ChainKind::gated_ffn,
+                                       plan.shape.n, plan.shape.l, plan.bm,
+                                       plan.bn, plan.bl);
+    if (!why.empty())
       return failure();
-    }
-    if (plan.bl != plan.shape.l) {
-      why = "a streamed-n plan keeps all of E in registers: blk_l must be L";
-      return failure();
-    }
-    if (plan.bn <= 0 || plan.shape.n % plan.bn != 0) {
-      why = "a streamed-n plan needs N to be a multiple of blk_n";
-      return failure();
-    }
-    // The E accumulator and GEMM0's stay live together: per consumer
-    // thread (blk_n + blk_l) / 2 fp32 registers, or half of that where two
-    // warpgroups split a 64-row tile's columns.
     plan.splitColumns = ff::splitsStreamedColumns(plan.bm, plan.bn, plan.bl);
-    if (plan.bn + plan.bl > ff::kMaxStreamedAccColumns && !plan.splitColumns) {
-      why = "a streamed-n plan holds GEMM0's and E's accumulators at once: "
-            "blk_n + blk_l must be at most " +
-            std::to_string(ff::kMaxStreamedAccColumns) +
-            ", or twice that over a 64-row tile's two warpgroups (blk_n and "
-            "blk_l multiples of 128)";
-      return failure();
-    }
     if (plan.splitColumns)
       plan.numConsumers = 2;
     plan.nTiles = plan.shape.n / plan.bn;
