@@ -116,6 +116,31 @@ std::string Plan::str() const {
 
 static bool isWideTile(int64_t b) { return b == 64 || b == 128 || b == 256; }
 
+std::string mlir::ff::getTileViolation(int64_t k, int64_t blkM, int64_t blkN,
+                                       int64_t blkK) {
+  if (blkM != 64 && blkM != 128)
+    return "blk_m must be 64 or 128";
+  if (blkK != 64 && !(blkK == 32 && k <= 32))
+    return "blk_k must be 64 (one 128B-swizzled bf16 row), or 32 with K <= 32";
+  if (!isWideTile(blkN))
+    return "blk_n must be 64, 128 or 256";
+  return "";
+}
+
+std::string mlir::ff::getLTileViolation(bool shuffle, int64_t l, int64_t cls,
+                                        int64_t blkL) {
+  if (shuffle)
+    return cls * blkL == l && blkL % 64 == 0
+               ? ""
+               : "the shuffle family needs L = cls_l * blk_l with blk_l a "
+                 "multiple of 64";
+  if (!isWideTile(blkL))
+    return "blk_l must be 64, 128 or 256";
+  if (l % blkL != 0)
+    return "L must be a multiple of blk_l";
+  return "";
+}
+
 /// The tile rules of the two-GEMM kernels, every family: one m tile per
 /// CTA row of the grid, blk_m of one or two consumer warpgroups, one
 /// 128B-swizzled row per k step (K <= 32: one zero-filled tile), wgmma-wide
@@ -124,11 +149,8 @@ static bool hasFfnTiles(const Plan &plan, const ChainDesc &chain) {
   int64_t blkM = plan.blk(Dim::m), blkN = plan.blk(Dim::n);
   if (plan.grd(Dim::k) != 1 || plan.grd(Dim::l) != 1)
     return false;
-  if (blkM != 64 && blkM != 128)
-    return false;
-  if (plan.blk(Dim::k) != 64 && !(plan.blk(Dim::k) == 32 && chain.k <= 32))
-    return false;
-  if (!isWideTile(blkN) || chain.n % blkN != 0)
+  if (!getTileViolation(chain.k, blkM, blkN, plan.blk(Dim::k)).empty() ||
+      chain.n % blkN != 0)
     return false;
   return chain.m <= 0 ||
          plan.grd(Dim::m) ==
@@ -234,8 +256,7 @@ bool mlir::ff::isLowerable(const Plan &plan, const ChainDesc &chain) {
   if (plan.order != order)
     return false;
   int64_t blkN = plan.blk(Dim::n), blkL = plan.blk(Dim::l);
-  if (shuffle ? (blkL % 64 != 0 || clsN * blkL != chain.l)
-              : (!isWideTile(blkL) || chain.l % blkL != 0))
+  if (!getLTileViolation(shuffle, chain.l, clsN, blkL).empty())
     return false;
   return clsN * plan.grd(Dim::n) * blkN == chain.n;
 }

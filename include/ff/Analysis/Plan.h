@@ -151,6 +151,21 @@ inline bool splitsStreamedColumns(int64_t blkM, int64_t blkN, int64_t blkL) {
          (blkN + blkL) / 2 <= kMaxStreamedAccColumns;
 }
 
+/// The tile rules every kernel of the lowering shares: blk_m of one or two
+/// consumer warpgroups (64 or 128), one 128B-swizzled bf16 row per k step
+/// (blk_k = 64, or 32 when K <= 32: one zero-filled tile) and a wgmma-wide
+/// blk_n (64, 128 or 256). Empty when they hold, else why not, as a
+/// diagnostic: one statement for isLowerable and planKernel.
+std::string getTileViolation(int64_t k, int64_t blkM, int64_t blkN,
+                             int64_t blkK);
+
+/// The second GEMM's l tiles of a chain with L = `l`: in the shuffle family
+/// blk_l = L / cls (the cluster extent), a multiple of 64 (the kernel's
+/// sub-tiles); otherwise blk_l in {64, 128, 256} dividing L. Empty when
+/// they hold, else why not.
+std::string getLTileViolation(bool shuffle, int64_t l, int64_t cls,
+                              int64_t blkL);
+
 /// The streamed-n family's tile rules for a chain of N = `n` and L = `l`
 /// (gated or not): plain FFNs only, blk_l = L, blk_n dividing N, and the
 /// accumulators within a consumer warpgroup's registers (above). Empty when

@@ -113,6 +113,42 @@ TEST(SearchTest, DependencyRule) {
   EXPECT_FALSE(passesDependencyRule(p));
 }
 
+// The tile rules isLowerable and the lowering's planKernel share, with the
+// diagnostics planKernel reports.
+TEST(SearchTest, TileViolations) {
+  EXPECT_EQ(getTileViolation(512, 128, 256, 64), "");
+  EXPECT_EQ(getTileViolation(32, 64, 64, 32), "");
+  EXPECT_EQ(getTileViolation(512, 96, 256, 64), "blk_m must be 64 or 128");
+  EXPECT_EQ(
+      getTileViolation(64, 128, 256, 32),
+      "blk_k must be 64 (one 128B-swizzled bf16 row), or 32 with K <= 32");
+  EXPECT_EQ(getTileViolation(512, 128, 192, 64),
+            "blk_n must be 64, 128 or 256");
+  // Second GEMM: the reduce-scatter family's chunks, the shuffle family's
+  // per-rank columns.
+  EXPECT_EQ(getLTileViolation(false, 768, 4, 256), "");
+  EXPECT_EQ(getLTileViolation(false, 768, 4, 192),
+            "blk_l must be 64, 128 or 256");
+  EXPECT_EQ(getLTileViolation(false, 320, 1, 128),
+            "L must be a multiple of blk_l");
+  EXPECT_EQ(getLTileViolation(true, 768, 6, 128), "");
+  EXPECT_EQ(getLTileViolation(true, 768, 4, 128),
+            "the shuffle family needs L = cls_l * blk_l with blk_l a "
+            "multiple of 64");
+  EXPECT_EQ(getLTileViolation(true, 96, 3, 32),
+            "the shuffle family needs L = cls_l * blk_l with blk_l a "
+            "multiple of 64");
+  // Streamed n: plain FFNs, blk_l = L, blk_n | N, the accumulator bound.
+  EXPECT_EQ(getStreamedTileViolation(false, 2048, 256, 64, 128, 256), "");
+  EXPECT_EQ(getStreamedTileViolation(true, 2048, 64, 128, 128, 64),
+            "streamed-n plans are lowered for plain FFNs only");
+  EXPECT_EQ(getStreamedTileViolation(false, 2048, 256, 64, 128, 128),
+            "a streamed-n plan keeps all of E in registers: blk_l must be L");
+  EXPECT_EQ(getStreamedTileViolation(false, 2000, 64, 64, 128, 64),
+            "a streamed-n plan needs N to be a multiple of blk_n");
+  EXPECT_NE(getStreamedTileViolation(false, 2048, 256, 128, 128, 256), "");
+}
+
 TEST(SearchTest, Lowerable) {
   ChainDesc chain = chainOf(ChainKind::ffn, 200, 1024, 512, 768);
   Plan p;

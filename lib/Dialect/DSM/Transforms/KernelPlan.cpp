@@ -544,25 +544,16 @@ FailureOr<KernelPlan> mlir::dsm::planKernel(FusedChainOp op,
     plan.clusterK = cl[2];
     plan.bk = 64;
   }
-  if (plan.bm != 64 && plan.bm != 128) {
-    why = "blk_m must be 64 or 128";
+  why = ff::getTileViolation(plan.shape.k, plan.bm, plan.bn, plan.bk);
+  if (!why.empty())
     return failure();
-  }
   // The kernel's k step is one 128B-swizzled bf16 row (64 elements). A
   // schedule with blk_k = 32 is carried out when K <= 32: one k tile whose
   // box columns past K are zero-filled by TMA, and only the k16 steps that
   // cover K are issued.
-  if (plan.bk == 32 && plan.shape.k <= 32) {
+  if (plan.bk == 32) {
     plan.bk = 64;
     plan.k16Steps = llvm::divideCeil(plan.shape.k, 16);
-  }
-  if (plan.bk != 64) {
-    why = "blk_k must be 64 (one 128B-swizzled bf16 row), or 32 with K <= 32";
-    return failure();
-  }
-  if (plan.bn != 64 && plan.bn != 128 && plan.bn != 256) {
-    why = "blk_n must be 64, 128 or 256";
-    return failure();
   }
   // A consumer releases stage k-1 only after issuing k: with one stage the
   // producer's next load waits for a release that never comes (a kernel
@@ -599,24 +590,15 @@ FailureOr<KernelPlan> mlir::dsm::planKernel(FusedChainOp op,
       why = "cls_n must be in [1, 16]";
       return failure();
     }
+    why = ff::getLTileViolation(plan.shuffle, plan.shape.l, plan.clusterN,
+                                plan.bl);
+    if (!why.empty())
+      return failure();
     if (plan.shuffle) {
       // Each rank computes its blk_l columns of E in sub-tiles of 128 (or
       // 64) columns, the wgmma n of the second GEMM.
-      if (plan.clusterN * plan.bl != plan.shape.l || plan.bl % 64 != 0) {
-        why = "the shuffle family needs L = cls_l * blk_l with blk_l a "
-              "multiple of 64";
-        return failure();
-      }
       plan.subL = plan.bl % 128 == 0 ? 128 : 64;
     } else {
-      if (plan.bl != 64 && plan.bl != 128 && plan.bl != 256) {
-        why = "blk_l must be 64, 128 or 256";
-        return failure();
-      }
-      if (plan.shape.l % plan.bl != 0) {
-        why = "L must be a multiple of blk_l";
-        return failure();
-      }
       if (plan.bl % plan.clusterN != 0 || (plan.bl / plan.clusterN) % 4 != 0) {
         why = "each rank must own a multiple of 4 columns of an l chunk";
         return failure();
