@@ -45,6 +45,14 @@ inline Plan makePlan(std::array<int64_t, 4> cluster,
   return p;
 }
 
+/// A streamed-n plan (the lowering's per-CTA fusion): a cluster of one, m
+/// the only spatial dim, order [m, n, k, l], `gridM` m tiles.
+inline Plan streamedPlan(std::array<int64_t, 4> block, int64_t gridM,
+                         int64_t stages) {
+  return makePlan({1, 1, 1, 1}, block, {gridM, 1, 1, 1}, bit(Dim::m),
+                  {Dim::m, Dim::n, Dim::k, Dim::l}, stages);
+}
+
 } // namespace mlir::ff::test
 
 #endif // FF_TEST_UNIT_ANALYSIS_ANALYSISTESTUTIL_H

@@ -109,8 +109,7 @@ TEST(CostModelTest, Fig7aDataflow) {
 TEST(CostModelTest, StreamedCtaByHand) {
   GpuTarget t = h100();
   ChainDesc chain = ffn(16384, 2048, 64, 64);
-  Plan p = makePlan({1, 1, 1, 1}, {128, 128, 64, 64}, {128, 1, 1, 1},
-                    bit(Dim::m), {Dim::m, Dim::n, Dim::k, Dim::l}, 4);
+  Plan p = streamedPlan({128, 128, 64, 64}, 128, 4);
   ASSERT_TRUE(isLowerable(p, chain));
   const double tile =
       32768 / 78.125 + 2.0 * 128 * 64 * 128 / 7500 + 128 * 128 * 0.06;
@@ -133,8 +132,7 @@ TEST(CostModelTest, StreamedCtaByHand) {
 TEST(CostModelTest, StreamedSplitColumnsByHand) {
   GpuTarget t = h100();
   ChainDesc chain = ffn(16384, 2048, 256, 256);
-  Plan p = makePlan({1, 1, 1, 1}, {64, 128, 64, 256}, {256, 1, 1, 1},
-                    bit(Dim::m), {Dim::m, Dim::n, Dim::k, Dim::l}, 3);
+  Plan p = streamedPlan({64, 128, 64, 256}, 256, 3);
   ASSERT_TRUE(isLowerable(p, chain));
   Dataflow f = analyzeDataflow(chain, p, t);
   ASSERT_TRUE(f.feasible) << f.reason;
@@ -150,12 +148,8 @@ TEST(CostModelTest, StreamedSplitColumnsByHand) {
 
   // Halves that are not whole 64-column chunks, or a 128-row tile (four
   // consumer warpgroups), are not lowered.
-  Plan narrow = makePlan({1, 1, 1, 1}, {64, 64, 64, 256}, {256, 1, 1, 1},
-                         bit(Dim::m), {Dim::m, Dim::n, Dim::k, Dim::l}, 3);
-  EXPECT_FALSE(isLowerable(narrow, chain));
-  Plan tall = makePlan({1, 1, 1, 1}, {128, 128, 64, 256}, {128, 1, 1, 1},
-                       bit(Dim::m), {Dim::m, Dim::n, Dim::k, Dim::l}, 3);
-  EXPECT_FALSE(isLowerable(tall, chain));
+  EXPECT_FALSE(isLowerable(streamedPlan({64, 64, 64, 256}, 256, 3), chain));
+  EXPECT_FALSE(isLowerable(streamedPlan({128, 128, 64, 256}, 128, 3), chain));
 }
 
 // The lowerable family: cluster (1,4,1,1) along N, two clusters along N.

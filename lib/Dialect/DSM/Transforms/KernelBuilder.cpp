@@ -989,7 +989,7 @@ void KernelEmitter::reduceScatterFragment(
     if (p.reducePush && !p.needsWorkspace && (p.clusterK == 1 || i > 0))
       namedBarrier(9, threads);
     for (int64_t h = 0; h < 2; ++h) {
-      Value r = add(add(mul(wg, 64), rowInWg), 8 * h);
+      Value r = add(add(wgRow0(), rowInWg), 8 * h);
       for (int64_t j = i * partW / 8; j < (i + 1) * partW / 8; ++j) {
         Value v = vector(
             {accElt(acc, 4 * j + 2 * h), accElt(acc, 4 * j + 2 * h + 1)});
@@ -1294,7 +1294,7 @@ void KernelEmitter::emitBulkOutput(Value acc, Value l0, int64_t width) {
   Value rowInWarp = div(lane, 4);
   Value colPair = mul(rem(lane, 4), 2);
   Value issuer = ult(lane, cst(16));
-  Value gRow = add(add(add(m0, mul(wg, 64)), mul(warp, 16)), lane);
+  Value gRow = add(add(add(m0, wgRow0()), mul(warp, 16)), lane);
   Value issues = arith::AndIOp::create(b, loc, issuer, ult(gRow, rowEnd));
   std::string text = "cp.reduce.async.bulk.global.shared::cta.bulk_group."
                      "add.f32 [$0], [$1], " +
@@ -1467,7 +1467,7 @@ void KernelEmitter::emitShuffleConsumer(ArrayRef<Value> accs) {
   // E[rows, this rank's columns] = gathered act(C) . D[cluster n range, .],
   // one subL-wide sub-tile at a time, n steps of 64 streamed from the ring.
   int64_t steps = p.gatheredSteps();
-  Value cBase = add(mul(wg, 64 * 128), p.smemGathered);
+  Value cBase = add(mul(wgRow0(), 128), p.smemGathered);
   auto ring = [&](Value it) { return rem(it, p.dStages); };
   forLoop(cst(0), cst(p.lTiles()), cst(1), [&](Value j) {
     Value first = mul(j, steps);
