@@ -60,7 +60,8 @@ Dataflow mlir::ff::analyzeDataflow(const ChainDesc &chain, const Plan &plan,
       e[i] = plan.block[i];
       trips[i] = 1;
     } else {
-      trips[i] = ceilDiv(chain.getExtent(d), plan.block[i]);
+      // A temporal n split over the cluster: each CTA walks its share.
+      trips[i] = ceilDiv(chain.getExtent(d), plan.cluster[i] * plan.block[i]);
       e[i] = trips[i] * plan.block[i];
     }
   }
@@ -92,8 +93,7 @@ Dataflow mlir::ff::analyzeDataflow(const ChainDesc &chain, const Plan &plan,
   f.ctaTilePairs = tp;
   // A streamed-n plan too wide for one warpgroup's registers splits a
   // 64-row tile's columns over two (each holds half of C's and E's).
-  const bool splitCols =
-      two && !plan.isSpatial(Dim::n) && splitsStreamedColumns(blkM, blkN, blkL);
+  const bool splitCols = plan.splitsColumns(chain);
   const int64_t colParts = splitCols ? 2 : 1;
   f.consumerWarpgroups = std::max<int64_t>(1, blkM / 64) * colParts;
   f.threadsPerCta = 128 * (f.consumerWarpgroups + 1);
@@ -150,10 +150,17 @@ Dataflow mlir::ff::analyzeDataflow(const ChainDesc &chain, const Plan &plan,
   double staging = 0;
   if (two && !gathered)
     staging = (rd > 1 || gridN > 1) ? eTileAcc : blkM * blkL * b;
+  // A streamed n split over the cluster reduces E once, after the n loop:
+  // its fp32 partial and the slice the reduce-scatter leaves lie over the
+  // dead rings and C tile.
+  const bool streamedSplit = plan.streamsN(chain) && rd > 1;
   if (!two && clsK > 1)
     // A split-K GEMM publishes its fp32 tile over the dead ring; the slice
     // the reduce-scatter leaves in each rank comes on top.
     fixed += std::max(0.0, exchange - plan.stages * stage0) + exchange / clsK;
+  else if (streamedSplit)
+    fixed +=
+        std::max(0.0, eTileAcc * (rd + 1) / rd - (fixed - target.smemReserved));
   else
     fixed += std::max(exchange, staging);
   if (fixed > target.smemPerBlock) {
@@ -445,9 +452,10 @@ double mlir::ff::getStreamReuse(const ChainDesc &chain, const Plan &plan) {
   cta += plan.isShuffleFamily()
              ? getShuffleSteps(plan) * 64.0 * getShuffleSubTile(plan) * b
              : ceilDiv(chain.l, bl) * double(bn * bl) * b;
-  // Streamed n: the CTA streams A, its B tile and D tile per n tile.
-  if (!plan.isSpatial(Dim::n))
-    cta *= ceilDiv(chain.n, bn);
+  // Streamed n: the CTA streams A, its B tile and D tile per n tile (of
+  // its share of the n loop).
+  if (plan.streamsN(chain))
+    cta *= ceilDiv(chain.n, bn * plan.cls(Dim::n));
   // What the chain holds: A (a 3x3 convolution's A is im2col of an image
   // 9x smaller), the weights and the output.
   double a = double(m) * chain.k * b;
@@ -477,8 +485,13 @@ double mlir::ff::estimateKernelNs(const ChainDesc &chain, const Plan &plan,
   // pack onto one SM and halve the SMs that stream (a split-K cluster of 4
   // at two CTAs per SM ran 28.5 us where a cluster of 2 at one per SM ran
   // 19.7, docs/validation.md), so its slots are counted at one per SM.
-  const int64_t perSm =
-      chain.hasSecondGemm() ? std::max<int64_t>(flow.ctasPerSm, 1) : 1;
+  // So does a streamed n split over a cluster: its point is to give idle
+  // SMs a share of the n loop (T3-k64-n2048 at M = 4096 on an H100: 14.3 us
+  // split over 2 CTAs on 128 SMs, 20.1 over 4 at two CTAs per SM).
+  const bool streamedSplit = plan.streamsN(chain) && plan.cls(Dim::n) > 1;
+  const int64_t perSm = chain.hasSecondGemm() && !streamedSplit
+                            ? std::max<int64_t>(flow.ctasPerSm, 1)
+                            : 1;
   const int64_t slots = target.getMaxActiveClusters(c, perSm) * c;
   if (slots <= 0)
     return std::numeric_limits<double>::infinity();
@@ -517,7 +530,7 @@ double mlir::ff::estimateCtaNs(const ChainDesc &chain, const Plan &plan,
   const double hbmShare = target.hbmGbps * k.hbmEfficiency / double(active);
   // Streamed-n plans read the same tiles in every CTA at once: their own
   // L2 rate.
-  const bool streamed = chain.hasSecondGemm() && !plan.isSpatial(Dim::n);
+  const bool streamed = plan.streamsN(chain);
   const double l2 = streamed ? k.streamL2Gbps : k.l2Gbps;
   const double bw = chain.hasSecondGemm()
                         ? std::min({k.smGbps, l2 / double(active),
@@ -525,9 +538,7 @@ double mlir::ff::estimateCtaNs(const ChainDesc &chain, const Plan &plan,
                         : std::min(k.smGbps, hbmShare);
   // One consumer warpgroup (64-row tiles) issues its wgmmas alone, unless
   // a streamed plan splits the tile's columns over two.
-  const bool oneWarpgroup =
-      bm == 64 &&
-      !(streamed && splitsStreamedColumns(bm, bn, plan.blk(Dim::l)));
+  const bool oneWarpgroup = bm == 64 && !plan.splitsColumns(chain);
   const double flopsPerNs = (streamed ? k.streamTflops : k.smTflops) * 1e3 *
                             (oneWarpgroup ? k.oneWarpgroupRate : 1.0);
 
@@ -564,9 +575,18 @@ double mlir::ff::estimateCtaNs(const ChainDesc &chain, const Plan &plan,
     // tile's operands); E stays in registers and is stored once.
     const double dTile = bn * double(bl) * b;
     const double mma1 = 2.0 * bm * bl * bn / flopsPerNs;
-    return ceilDiv(chain.n, bn) * (cta + std::max(dTile / bw, mma1) +
-                                   bm * bn * k.streamElementNs) +
-           bm * double(bl) * b / bw;
+    const double tiles =
+        ceilDiv(chain.n, bn * c) *
+        (cta + std::max(dTile / bw, mma1) + bm * bn * k.streamElementNs);
+    if (c == 1)
+      return tiles + bm * double(bl) * b / bw;
+    // The n loop split over c CTAs: E's fp32 partials are reduce-scattered
+    // once (a pull of c - 1 slices between two cluster barriers), then each
+    // rank stores its 1/c of the columns.
+    const double dsmPerSm = double(target.getDsmGbps(c)) / target.sms;
+    return tiles + (c - 1) * bm * double(bl / c) * 4.0 / dsmPerSm +
+           2 * k.barrierNs * std::log2(double(c)) +
+           bm * double(bl / c) * b / bw;
   }
   if (plan.isShuffleFamily()) {
     // Shuffle family: the gather pulls c - 1 act(C) slices over DSM (at

@@ -73,6 +73,11 @@ unsigned Plan::getPosition(Dim d) const {
   return llvm::find(order, d) - order.begin();
 }
 
+bool Plan::splitsColumns(const ChainDesc &chain) const {
+  return streamsN(chain) &&
+         splitsStreamedColumns(blk(Dim::m), blk(Dim::n), blk(Dim::l));
+}
+
 llvm::SmallVector<Collective, 4>
 Plan::getCollectives(const ChainDesc &chain) const {
   llvm::SmallVector<Collective, 4> out;
@@ -159,14 +164,19 @@ static bool hasFfnTiles(const Plan &plan, const ChainDesc &chain) {
 
 std::string mlir::ff::getStreamedTileViolation(bool gated, int64_t n, int64_t l,
                                                int64_t blkM, int64_t blkN,
-                                               int64_t blkL) {
+                                               int64_t blkL, int64_t clsN) {
   // Gated FFNs would hold gate, up and E at once; not measured yet.
   if (gated)
     return "streamed-n plans are lowered for plain FFNs only";
   if (blkL != l)
     return "a streamed-n plan keeps all of E in registers: blk_l must be L";
-  if (blkN <= 0 || n % blkN != 0)
-    return "a streamed-n plan needs N to be a multiple of blk_n";
+  if (clsN != 1 && clsN != 2 && clsN != 4)
+    return "a streamed-n plan splits its n loop over 1, 2 or 4 CTAs";
+  // Each CTA walks N / cls_n in blk_n steps; with one step it would be a
+  // plan of the n-spatial families.
+  if (blkN <= 0 || n % (blkN * clsN) != 0 || n / (blkN * clsN) < 2)
+    return "a streamed-n plan needs N to be a multiple of cls_n * blk_n, "
+           "with at least two n tiles per CTA";
   // The E accumulator and GEMM0's stay live together: per consumer thread
   // (blk_n + blk_l) / 2 fp32 registers, or half of that where two
   // warpgroups split a 64-row tile's columns.
@@ -183,13 +193,14 @@ std::string mlir::ff::getStreamedTileViolation(bool gated, int64_t n, int64_t l,
 /// Streamed n: one CTA per m tile walks the n tiles, E in registers.
 static bool isLowerableStreamed(const Plan &plan, const ChainDesc &chain) {
   int64_t blkN = plan.blk(Dim::n), blkL = plan.blk(Dim::l);
-  if (plan.cluster != std::array<int64_t, 4>{1, 1, 1, 1} ||
+  int64_t clsN = plan.cls(Dim::n);
+  if (plan.cluster != std::array<int64_t, 4>{1, clsN, 1, 1} ||
       plan.spatialMask != (1u << unsigned(Dim::m)) ||
       plan.order != std::array<Dim, 4>{Dim::m, Dim::n, Dim::k, Dim::l} ||
-      plan.grd(Dim::n) != 1 || chain.n / blkN < 2 || !isWideTile(blkL))
+      plan.grd(Dim::n) != 1 || !isWideTile(blkL))
     return false;
   return getStreamedTileViolation(chain.isGated(), chain.n, chain.l,
-                                  plan.blk(Dim::m), blkN, blkL)
+                                  plan.blk(Dim::m), blkN, blkL, clsN)
       .empty();
 }
 

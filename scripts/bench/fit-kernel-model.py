@@ -159,7 +159,7 @@ def stream_reuse(row):
     else:
         cta += math.ceil(row["l"] / bl) * bn * bl * 2.0
     if streamed(row):
-        cta *= math.ceil(row["n"] / bn)
+        cta *= math.ceil(row["n"] / (bn * c))
     a = row["m"] * row["k"] * 2.0
     if row["workload"].split("-")[0] in CONV_IMAGES:
         a /= 9
@@ -189,10 +189,15 @@ def cta_ns(row, p, hbm, active):
     workspace = row["grid_n"] > 1
     if streamed(row):
         mma1 = 2.0 * bm * bl * bn / flops
-        return (math.ceil(row["n"] / bn) *
-                (cta + max(bn * bl * 2 / bw, mma1) +
-                 bm * bn * STREAM_ELEMENT_NS) +
-                bm * bl * 2 / bw)
+        tiles = (math.ceil(row["n"] / (bn * c)) *
+                 (cta + max(bn * bl * 2 / bw, mma1) +
+                  bm * bn * STREAM_ELEMENT_NS))
+        if c == 1:
+            return tiles + bm * bl * 2 / bw
+        # The n loop split over c CTAs: one reduce-scatter of E's partials.
+        dsm = DSM_GBPS[min(x for x in DSM_GBPS if x >= c)] / SMS
+        return (tiles + (c - 1) * bm * (bl // c) * 4.0 / dsm +
+                2 * barrier * math.log2(c) + bm * (bl // c) * 2 / bw)
     if row.get("cluster_l", 1) > 1:  # the shuffle family
         sub = min(bl, SHUFFLE_SUB_TILE)
         dsm = DSM_GBPS[min(x for x in DSM_GBPS if x >= c)] / SMS
@@ -218,7 +223,9 @@ def predict_ns(row, p, hbm, launch):
     """estimateKernelNs: whole waves of co-resident clusters."""
     c = row["cluster_n"]
     ctas = kernel_ctas(row)
-    s = slots(c, row.get("ctas_per_sm", 1))
+    # A streamed n split over a cluster counts one CTA per SM.
+    per_sm = 1 if streamed(row) and c > 1 else row.get("ctas_per_sm", 1)
+    s = slots(c, per_sm)
     full, tail = divmod(ctas, s)
     t = launch
     if full:

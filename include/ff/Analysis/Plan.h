@@ -108,6 +108,15 @@ struct Plan {
   bool isShuffleFamily() const {
     return cls(Dim::n) > 1 && cls(Dim::l) == cls(Dim::n);
   }
+  /// Whether a plan of `chain` walks n inside the CTA: a two-GEMM chain
+  /// with n temporal, the streamed-n family (cls_n > 1 splits that loop
+  /// over the cluster).
+  bool streamsN(const ChainDesc &chain) const {
+    return chain.hasSecondGemm() && !isSpatial(Dim::n);
+  }
+  /// Whether a streamed-n plan of `chain` splits a 64-row tile's columns
+  /// over two consumer warpgroups (splitsStreamedColumns).
+  bool splitsColumns(const ChainDesc &chain) const;
   /// cls_reduce = cls_n * cls_k / cls_l.
   int64_t getReduceGroup() const {
     return cls(Dim::n) * cls(Dim::k) / cls(Dim::l);
@@ -167,12 +176,15 @@ std::string getLTileViolation(bool shuffle, int64_t l, int64_t cls,
                               int64_t blkL);
 
 /// The streamed-n family's tile rules for a chain of N = `n` and L = `l`
-/// (gated or not): plain FFNs only, blk_l = L, blk_n dividing N, and the
-/// accumulators within a consumer warpgroup's registers (above). Empty when
-/// they hold, else why not, as a diagnostic: one statement of the rules for
-/// isLowerable and for the lowering's planKernel.
+/// (gated or not) whose n loop is split over `clsN` CTAs of a cluster:
+/// plain FFNs only, blk_l = L, cls_n in {1, 2, 4}, at least two blk_n tiles
+/// per CTA dividing N, and the accumulators within a consumer warpgroup's
+/// registers (above). Empty when they hold, else why not, as a diagnostic:
+/// one statement of the rules for isLowerable and for the lowering's
+/// planKernel.
 std::string getStreamedTileViolation(bool gated, int64_t n, int64_t l,
-                                     int64_t blkM, int64_t blkN, int64_t blkL);
+                                     int64_t blkM, int64_t blkN, int64_t blkL,
+                                     int64_t clsN = 1);
 
 /// Whether the lowering can carry `plan` out today (docs/cost-model.md,
 /// "The lowerable family"):
@@ -183,9 +195,11 @@ std::string getStreamedTileViolation(bool gated, int64_t n, int64_t l,
 ///   [m, n, l]; order = [m, n, l, k]; blk_l = L / c, a multiple of 64;
 /// - both: grid = [ceil(M/blk_m), g_n, 1, 1]; blk_m in {64, 128}, blk_k =
 ///   64, blk_n in {64, 128, 256}, cls_n * g_n * blk_n = N; 2 <= stages <= 4.
-/// - streamed n (per-CTA fusion): cluster (1,1,1,1); spatial = [m]; order =
-///   [m, n, k, l]; grid = [ceil(M/blk_m), 1, 1, 1]; blk_l = L in {64, 128,
-///   256}; blk_n | N, N / blk_n >= 2; blk_n + blk_l <=
+/// - streamed n (per-CTA fusion): cluster (1, c, 1, 1) with c in {1, 2, 4}
+///   (the n loop split over c CTAs, E reduce-scattered in the cluster);
+///   spatial = [m]; order = [m, n, k, l]; grid = [ceil(M/blk_m), 1, 1, 1];
+///   blk_l = L in {64, 128, 256}; c * blk_n | N, N / (c * blk_n) >= 2;
+///   blk_n + blk_l <=
 ///   kMaxStreamedAccColumns, or split over two warpgroups
 ///   (splitsStreamedColumns); plain FFNs (not gated);
 /// - one GEMM: cluster (1,1,1,1) or (2,1,1,1) (B multicast), block

@@ -139,8 +139,15 @@ func.func @s() attributes {s = #dsm.schedule<cluster = [1, 4, 1, 1], block = [12
 
 // -----
 
-// expected-error @+1 {{temporal dimension n cannot be split over the cluster or grid}}
-func.func @s() attributes {s = #dsm.schedule<cluster = [1, 4, 1, 1], block = [128, 128, 64, 128], grid = [1, 1, 1, 1], order = [m, n, k, l], spatial = [m], residency = [smem], collectives = [reduce_scatter], stages = 4, cost_ns = 100>} { return }
+// expected-error @+1 {{temporal dimension n cannot be split over the grid}}
+func.func @s() attributes {s = #dsm.schedule<cluster = [1, 1, 1, 1], block = [128, 128, 64, 128], grid = [1, 4, 1, 1], order = [m, n, k, l], spatial = [m], residency = [smem], collectives = [inter_cluster_reduce], stages = 4, cost_ns = 100>} { return }
+
+// -----
+
+// Only a temporal n may be split over the cluster (its E partials are
+// reduced there).
+// expected-error @+1 {{temporal dimension l cannot be split over the cluster}}
+func.func @s() attributes {s = #dsm.schedule<cluster = [1, 1, 1, 2], block = [128, 128, 64, 128], grid = [1, 1, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [], stages = 4, cost_ns = 100>} { return }
 
 // -----
 
@@ -855,4 +862,43 @@ func.func @in_place_indivisible(%d: !dsm.buffer<3x8xf32, split = [1, 1]>, %b: !d
   // expected-error @+1 {{an in-place shuffle needs the destination's axis 0 divisible by the group size 2}}
   dsm.shuffle into %d axis = 0 group(2, 1) push(%b, %p) : !dsm.buffer<3x8xf32, split = [1, 1]>
   return
+}
+
+// -----
+
+func.func @gemm_temporal_n_split(%a: tensor<128x256xbf16>, %b: tensor<256x1024xbf16>) -> tensor<128x1024xf32> {
+  // expected-error @+1 {{a temporal n is split over the cluster only in chains with a second GEMM (which reduce over n)}}
+  %r = dsm.fused_chain gemm(%a, %b) {schedule = #dsm.schedule<cluster = [1, 2, 1, 1], block = [128, 256, 64, 16], grid = [1, 1, 1, 1], order = [m, n, k, l], spatial = [m], residency = [], collectives = [], stages = 4, cost_ns = 1>} : (tensor<128x256xbf16>, tensor<256x1024xbf16>) -> tensor<128x1024xf32> {
+  ^bb0(%x: tensor<128x256xbf16>, %w: tensor<256x1024xbf16>):
+    %z = arith.constant 0.0 : f32
+    %e = tensor.empty() : tensor<128x1024xf32>
+    %f = linalg.fill ins(%z : f32) outs(%e : tensor<128x1024xf32>) -> tensor<128x1024xf32>
+    %c = linalg.matmul ins(%x, %w : tensor<128x256xbf16>, tensor<256x1024xbf16>) outs(%f : tensor<128x1024xf32>) -> tensor<128x1024xf32>
+    dsm.yield %c : tensor<128x1024xf32>
+  }
+  return %r : tensor<128x1024xf32>
+}
+
+// -----
+
+func.func @idle_temporal_n(%a: tensor<128x64xbf16>, %b: tensor<64x256xbf16>, %d: tensor<256x64xbf16>) -> tensor<128x64xf32> {
+  // expected-error @+1 {{schedule leaves CTAs idle along temporal n: 4 CTAs walk tiles of 128 over 256}}
+  %r = dsm.fused_chain ffn(%a, %b, %d) {schedule = #dsm.schedule<cluster = [1, 4, 1, 1], block = [64, 128, 64, 64], grid = [2, 1, 1, 1], order = [m, n, k, l], spatial = [m], residency = [smem], collectives = [reduce_scatter], stages = 4, cost_ns = 1>} : (tensor<128x64xbf16>, tensor<64x256xbf16>, tensor<256x64xbf16>) -> tensor<128x64xf32> {
+  ^bb0(%x: tensor<128x64xbf16>, %w: tensor<64x256xbf16>, %w2: tensor<256x64xbf16>):
+    %z = arith.constant 0.0 : f32
+    %e = tensor.empty() : tensor<128x256xf32>
+    %f = linalg.fill ins(%z : f32) outs(%e : tensor<128x256xf32>) -> tensor<128x256xf32>
+    %c = linalg.matmul ins(%x, %w : tensor<128x64xbf16>, tensor<64x256xbf16>) outs(%f : tensor<128x256xf32>) -> tensor<128x256xf32>
+    %e2 = tensor.empty() : tensor<128x256xbf16>
+    %t = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%c : tensor<128x256xf32>) outs(%e2 : tensor<128x256xbf16>) {
+    ^bb0(%in: f32, %out: bf16):
+      %v = arith.truncf %in : f32 to bf16
+      linalg.yield %v : bf16
+    } -> tensor<128x256xbf16>
+    %e3 = tensor.empty() : tensor<128x64xf32>
+    %f3 = linalg.fill ins(%z : f32) outs(%e3 : tensor<128x64xf32>) -> tensor<128x64xf32>
+    %o = linalg.matmul ins(%t, %w2 : tensor<128x256xbf16>, tensor<256x64xbf16>) outs(%f3 : tensor<128x64xf32>) -> tensor<128x64xf32>
+    dsm.yield %o : tensor<128x64xf32>
+  }
+  return %r : tensor<128x64xf32>
 }

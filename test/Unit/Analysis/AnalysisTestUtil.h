@@ -45,11 +45,12 @@ inline Plan makePlan(std::array<int64_t, 4> cluster,
   return p;
 }
 
-/// A streamed-n plan (the lowering's per-CTA fusion): a cluster of one, m
-/// the only spatial dim, order [m, n, k, l], `gridM` m tiles.
+/// A streamed-n plan (the lowering's per-CTA fusion): m the only spatial
+/// dim, order [m, n, k, l], `gridM` m tiles, the n loop split over a
+/// cluster of `clsN` CTAs.
 inline Plan streamedPlan(std::array<int64_t, 4> block, int64_t gridM,
-                         int64_t stages) {
-  return makePlan({1, 1, 1, 1}, block, {gridM, 1, 1, 1}, bit(Dim::m),
+                         int64_t stages, int64_t clsN = 1) {
+  return makePlan({1, clsN, 1, 1}, block, {gridM, 1, 1, 1}, bit(Dim::m),
                   {Dim::m, Dim::n, Dim::k, Dim::l}, stages);
 }
 

@@ -152,6 +152,51 @@ TEST(CostModelTest, StreamedSplitColumnsByHand) {
   EXPECT_FALSE(isLowerable(streamedPlan({128, 128, 64, 256}, 128, 3), chain));
 }
 
+// Streamed n split over a cluster of 2 (T3-k256-n2048 at M = 4096): each
+// CTA walks half the n tiles, then the pair reduce-scatters E once.
+TEST(CostModelTest, StreamedClusterSplitByHand) {
+  GpuTarget t = h100();
+  ChainDesc chain = ffn(4096, 2048, 256, 256);
+  Plan one = streamedPlan({64, 128, 64, 256}, 64, 3);
+  Plan p = streamedPlan({64, 128, 64, 256}, 64, 3, 2);
+  ASSERT_TRUE(isLowerable(p, chain));
+  Dataflow f = analyzeDataflow(chain, p, t);
+  ASSERT_TRUE(f.feasible) << f.reason;
+  EXPECT_EQ(f.numCtas, 128);
+  EXPECT_EQ(f.clusterSize, 2);
+  EXPECT_EQ(f.ctaTilePairs, 8);
+  EXPECT_EQ(f.eAccumulator, Tier::reg);
+  EXPECT_EQ(p.getCollectives(chain),
+            (llvm::SmallVector<Collective, 4>{Collective::reduceScatter}));
+  const CollectiveTraffic *rs = find(f, Collective::reduceScatter);
+  ASSERT_TRUE(rs);
+  EXPECT_EQ(rs->groupSize, 2);
+  EXPECT_DOUBLE_EQ(rs->bytesPerCta, 0.5 * 64 * 256 * 4);
+  // Half the flops of the unsplit CTA; the partial E (64 KiB) and the slice
+  // (32 KiB) fit over the dead rings, and no bf16 staging tile of E
+  // (64 x 256 x 2 B) is charged.
+  Dataflow f1 = analyzeDataflow(chain, one, t);
+  ASSERT_TRUE(f1.feasible);
+  EXPECT_DOUBLE_EQ(f.ctaFlops, f1.ctaFlops / 2);
+  EXPECT_EQ(f.smemBytes, f1.smemBytes - 64 * 256 * 2);
+
+  // Kernel model: half the n tiles, then the pull of one 64 x 128 fp32
+  // slice at the pair's per-SM DSM rate, two cluster barriers and this
+  // rank's 128 columns stored (bw = 100 GB/s at 16 CTAs, as above).
+  const double bw = 100;
+  const double dsmPerSm = 3300.0 / 132;
+  EXPECT_NEAR(estimateCtaNs(chain, p, t, 16),
+              (estimateCtaNs(chain, one, t, 16) - 64 * 256 * 2 / bw) / 2 +
+                  64 * 128 * 4 / dsmPerSm + 2 * t.kernel.barrierNs +
+                  64 * 128 * 2 / bw,
+              1e-6);
+  // A split counts one CTA per SM: 128 CTAs are one wave, 256 are two.
+  Plan four = streamedPlan({64, 128, 64, 256}, 64, 3, 4);
+  ASSERT_TRUE(isLowerable(four, chain));
+  EXPECT_GT(estimateKernelNs(chain, four, analyzeDataflow(chain, four, t), t),
+            estimateKernelNs(chain, p, f, t));
+}
+
 // The lowerable family: cluster (1,4,1,1) along N, two clusters along N.
 TEST(CostModelTest, LowerableFfnByHand) {
   GpuTarget t = h100();

@@ -74,8 +74,15 @@ TEST(SearchTest, ClusterRule) {
   EXPECT_FALSE(passesClusterRule(p, 16));
   p.cluster = {1, 6, 2, 6};
   EXPECT_FALSE(passesClusterRule(p, 16));
+  // A temporal n split over the cluster: only where a second GEMM reduces
+  // the partial E tiles; no other temporal dimension is split.
   p.cluster = {1, 4, 1, 1};
-  p.spatialMask = bit(Dim::m); // n temporal but split
+  p.spatialMask = bit(Dim::m);
+  EXPECT_TRUE(passesClusterRule(p, 16));
+  EXPECT_FALSE(passesClusterRule(p, 16, /*secondGemm=*/false));
+  p.cluster = {1, 1, 1, 2};
+  EXPECT_FALSE(passesClusterRule(p, 16));
+  p.cluster = {1, 1, 2, 2};
   EXPECT_FALSE(passesClusterRule(p, 16));
 }
 
@@ -145,8 +152,35 @@ TEST(SearchTest, TileViolations) {
   EXPECT_EQ(getStreamedTileViolation(false, 2048, 256, 64, 128, 128),
             "a streamed-n plan keeps all of E in registers: blk_l must be L");
   EXPECT_EQ(getStreamedTileViolation(false, 2000, 64, 64, 128, 64),
-            "a streamed-n plan needs N to be a multiple of blk_n");
+            "a streamed-n plan needs N to be a multiple of cls_n * blk_n, "
+            "with at least two n tiles per CTA");
   EXPECT_NE(getStreamedTileViolation(false, 2048, 256, 128, 128, 256), "");
+  // The n loop split over a cluster of 2 or 4 CTAs, two tiles each at
+  // least.
+  EXPECT_EQ(getStreamedTileViolation(false, 2048, 256, 64, 128, 256, 2), "");
+  EXPECT_EQ(getStreamedTileViolation(false, 1024, 64, 64, 128, 64, 4), "");
+  EXPECT_EQ(getStreamedTileViolation(false, 1024, 64, 64, 128, 64, 8),
+            "a streamed-n plan splits its n loop over 1, 2 or 4 CTAs");
+  EXPECT_EQ(getStreamedTileViolation(false, 3072, 64, 64, 128, 64, 3),
+            "a streamed-n plan splits its n loop over 1, 2 or 4 CTAs");
+  EXPECT_EQ(getStreamedTileViolation(false, 512, 64, 64, 128, 64, 4),
+            "a streamed-n plan needs N to be a multiple of cls_n * blk_n, "
+            "with at least two n tiles per CTA");
+}
+
+// The search splits a streamed n loop only where each CTA walks at least
+// four tiles (the lowering takes two).
+TEST(SearchTest, StreamedSplitTiles) {
+  ChainDesc chain = chainOf(ChainKind::ffn, 4096, 1024, 64, 64);
+  Plan two = streamedPlan({64, 128, 64, 64}, 64, 4, 4);
+  Plan four = streamedPlan({64, 128, 64, 64}, 64, 4, 2);
+  EXPECT_TRUE(isLowerable(two, chain));
+  EXPECT_TRUE(isLowerable(four, chain));
+  EXPECT_FALSE(passesTileRule(two, chain));
+  EXPECT_TRUE(passesTileRule(four, chain));
+  EXPECT_TRUE(passesClusterRule(four, 16, /*secondGemm=*/true));
+  // One GEMM has no second reduction over n to split.
+  EXPECT_FALSE(passesClusterRule(four, 16, /*secondGemm=*/false));
 }
 
 TEST(SearchTest, Lowerable) {
@@ -419,10 +453,13 @@ TEST(SearchTest, DynamicMBins) {
     EXPECT_TRUE(bp.candidate.lowerable);
 }
 
-// A bin's plan serves its whole M range. A streamed-n plan, whose time does
-// not shrink with M until the SMs fill, wins at M = 4096 for T3-k128-n4096
-// and cost 2.3x at 1025 in the old 1025-4096 bin (H100): the 1025-2048 bin
-// does not take it, the open bin does. And the bin takes the candidate of
+// A bin's plan serves its whole M range. An unsplit streamed-n plan, whose
+// time does not shrink with M until the SMs fill, cost 2.3x at 1025 in the
+// old 1025-4096 bin for T3-k128-n4096 (H100): the bin holding 1025 does not
+// take it. Its n loop split over a cluster of 4 fills the SMs there (17.3
+// us at M = 1025 against 27.2 for the best n-spatial plan and 42.2
+// unsplit, H100, docs/validation.md, twenty-first session); the open bin
+// streams too. And the bin takes the candidate of
 // least worst regret at its lower end, middle and upper end, not the upper
 // end's own choice: G7's open bin (4097 on) keeps the plan of 1025-4096,
 // which measured 35.4 us at M = 4097 where the choice at 8192 took 60.4.
@@ -437,8 +474,9 @@ TEST(SearchTest, DynamicMBinsServeTheirLowerEnd) {
   std::vector<BinnedPlan> t3 =
       searchDynamicM(chainOf(ChainKind::ffn, 0, 4096, 128, 128), h100());
   ASSERT_TRUE(binOf(t3, 1025) && binOf(t3, 8192));
-  EXPECT_NE(getKernelFamily(binOf(t3, 1025)->candidate.plan),
-            KernelFamily::streamed);
+  const Plan &low = binOf(t3, 1025)->candidate.plan;
+  EXPECT_FALSE(getKernelFamily(low) == KernelFamily::streamed &&
+               low.cls(Dim::n) == 1);
   EXPECT_EQ(getKernelFamily(binOf(t3, 8192)->candidate.plan),
             KernelFamily::streamed);
 
@@ -481,6 +519,8 @@ TEST(SearchTest, ShortGemmSplitsK) {
 // too, as 64-row tiles whose two consumer warpgroups split the columns. A
 // gated chain never streams.
 TEST(SearchTest, NarrowChainsStreamN) {
+  // At M = 4096 the 64 m tiles leave half the SMs idle: the n loop is split
+  // over pairs of CTAs. At M = 16384 every SM has m tiles of its own.
   for (int64_t m : {4096, 16384}) {
     SearchResult r =
         searchChain(chainOf(ChainKind::ffn, m, 2048, 64, 64), h100());
@@ -488,7 +528,8 @@ TEST(SearchTest, NarrowChainsStreamN) {
     ASSERT_TRUE(c);
     EXPECT_TRUE(c->lowerable);
     EXPECT_EQ(getKernelFamily(c->plan), KernelFamily::streamed);
-    EXPECT_EQ(c->plan.cluster, (std::array<int64_t, 4>{1, 1, 1, 1}));
+    EXPECT_EQ(c->plan.cluster,
+              (std::array<int64_t, 4>{1, m == 4096 ? 2 : 1, 1, 1}));
     EXPECT_EQ(c->plan.blk(Dim::l), 64);
     EXPECT_EQ(c->plan.grd(Dim::n), 1);
   }

@@ -114,11 +114,20 @@ LogicalResult ScheduleAttr::verify(
     if (llvm::is_contained(spatial.drop_front(i + 1), d))
       return emitError() << "dimension " << stringifyLoopDim(d)
                          << " is listed twice in spatial";
+  // A temporal n may be split over the cluster (never the grid): each of
+  // the cls_n CTAs walks its share of the n loop and the cluster reduces
+  // the E partials the loop leaves (checked with the chain by
+  // verifyCollectives).
   for (LoopDim d : kAllDims) {
     unsigned i = static_cast<unsigned>(d);
-    if (!llvm::is_contained(spatial, d) && (cluster[i] != 1 || grid[i] != 1))
+    if (llvm::is_contained(spatial, d))
+      continue;
+    if (grid[i] != 1)
       return emitError() << "temporal dimension " << stringifyLoopDim(d)
-                         << " cannot be split over the cluster or grid";
+                         << " cannot be split over the grid";
+    if (cluster[i] != 1 && d != LoopDim::n)
+      return emitError() << "temporal dimension " << stringifyLoopDim(d)
+                         << " cannot be split over the cluster";
   }
 
   if (stages < 1 || stages > 8)
@@ -140,6 +149,9 @@ LogicalResult ScheduleAttr::verifyCollectives(
   // lowering emits exactly these. A chain of one GEMM reduces only over k;
   // splitting its n (an output dimension) is plain parallelism.
   bool second = kind != ChainKind::gemm;
+  if (!second && clsN > 1 && !llvm::is_contained(getSpatial(), LoopDim::n))
+    return emitError() << "a temporal n is split over the cluster only in "
+                          "chains with a second GEMM (which reduce over n)";
   // The second GEMM's groups (a single GEMM has none: its cls_k CTAs only
   // reduce their C tiles).
   if (second && clsL % clsK != 0)

@@ -188,6 +188,11 @@ static LogicalResult verifyDimCoverage(FusedChainOp op, ScheduleAttr sched,
   if (blk > static_cast<int64_t>(llvm::alignTo(extent, 16)))
     return op.emitOpError("block tile ")
            << blk << " along " << name << " exceeds the extent " << extent;
+  // A temporal loop split over the cluster: every CTA gets a tile.
+  if ((parallel - 1) * blk >= extent)
+    return op.emitOpError("schedule leaves CTAs idle along temporal ")
+           << name << ": " << parallel << " CTAs walk tiles of " << blk
+           << " over " << extent;
   return success();
 }
 

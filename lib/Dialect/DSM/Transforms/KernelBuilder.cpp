@@ -454,8 +454,11 @@ private:
   /// p.reduceParts column parts. `consume(w, colOwned)` takes each reduced
   /// part: `w` columns of reducedView (from row reducedRow0), which are
   /// columns colOwned + [0, w) of the tile.
+  /// A fragment of fewer columns (split columns: `fragWidth` of them from
+  /// column `fragCol0` of the tile) publishes only those; the pull only.
   void reduceScatterFragment(Value acc, int64_t width, int64_t group, Value use,
-                             llvm::function_ref<void(int64_t, Value)> consume);
+                             llvm::function_ref<void(int64_t, Value)> consume,
+                             int64_t fragWidth = 0, Value fragCol0 = Value());
   /// The cluster barriers a producer takes part in for each reduce-scatter
   /// of its consumers: two for a pull, one per part for a push.
   void reduceClusterSyncs() {
@@ -802,6 +805,9 @@ void KernelEmitter::emitStreamedProducer() {
     loadD(t, cst(0));
   });
   n0 = kBase = Value();
+  // Split over a cluster: the cluster barriers of E's reduce-scatter.
+  if (p.clusterN > 1)
+    reduceClusterSyncs();
 }
 
 void KernelEmitter::loadD(Value j, Value l0) {
@@ -974,7 +980,9 @@ void KernelEmitter::emitSplitKEpilogue(Value acc) {
 
 void KernelEmitter::reduceScatterFragment(
     Value acc, int64_t width, int64_t group, Value use,
-    llvm::function_ref<void(int64_t, Value)> consume) {
+    llvm::function_ref<void(int64_t, Value)> consume, int64_t fragWidth,
+    Value fragCol0) {
+  assert((!fragCol0 || !p.reducePush) && "a column fragment is pulled");
   int64_t w = width / group;
   int64_t threads = p.numConsumers * kWarpgroupThreads;
   IntegerAttr threadsAttr = b.getI64IntegerAttr(threads);
@@ -982,6 +990,10 @@ void KernelEmitter::reduceScatterFragment(
   int64_t partW = width / parts, wp = w / parts;
   Value rowInWg = add(mul(warp, 16), div(lane, 4));
   Value colPair = mul(rem(lane, 4), 2);
+  if (fragCol0)
+    colPair = add(colPair, fragCol0);
+  if (fragWidth)
+    partW = fragWidth;
   for (int64_t i = 0; i < parts; ++i) {
     // An in-place push's sum of the previous chunk or part lies in the
     // partial, where other threads may still read it (split K: the
@@ -1578,7 +1590,9 @@ Value KernelEmitter::secondGemm(Value acc, Value j) {
 }
 
 void KernelEmitter::setStreamedTile(Value t) {
-  n0 = mul(t, p.bn);
+  // Split over a cluster: this rank's share of the n tiles is contiguous.
+  Value nTile = p.clusterN > 1 ? add(mul(rank, p.nTiles), t) : t;
+  n0 = mul(nTile, p.bn);
   kBase = mul(t, p.kTiles());
 }
 
@@ -1608,7 +1622,18 @@ void KernelEmitter::emitStreamedConsumer() {
       });
   n0 = kBase = Value();
   Value l0 = p.splitColumns ? mul(wg, p.consumerL()) : cst(0);
-  emitRegisterOutput(loop.getResult(0), l0, p.consumerL());
+  if (p.clusterN == 1)
+    return emitRegisterOutput(loop.getResult(0), l0, p.consumerL());
+  // Split over a cluster: E's partial goes over the dead rings, where the
+  // other warpgroup's last wgmmas may still read C and D.
+  if (p.numConsumers > 1)
+    namedBarrier(9, p.numConsumers * kWarpgroupThreads);
+  reduceScatterFragment(
+      loop.getResult(0), p.bl, p.clusterN, cst(0),
+      [&](int64_t w, Value colOwned) {
+        storeReducedSlice(w, colOwned, cst(0), p.lastEpilogue, p.shape.l);
+      },
+      p.consumerL(), l0);
 }
 
 void KernelEmitter::emit(gpu::GPUFuncOp func) {

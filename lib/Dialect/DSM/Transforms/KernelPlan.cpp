@@ -508,22 +508,24 @@ FailureOr<KernelPlan> mlir::dsm::planKernel(FusedChainOp op,
   // keeps E in registers (KernelPlan::nTiles).
   if (plan.kind != ChainKind::gemm && sched.isSpatial(LoopDim::m) &&
       !sched.isSpatial(LoopDim::n)) {
-    if (plan.clusterSize() != 1 || cl[3] != 1 || grid[1] != 1 ||
+    if (cl[0] != 1 || cl[2] != 1 || cl[3] != 1 || grid[1] != 1 ||
         sched.isSpatial(LoopDim::k) || sched.isSpatial(LoopDim::l) ||
         dims.size() != 4 || dims[0] != LoopDim::m || dims[1] != LoopDim::n) {
-      why = "a streamed-n plan (n temporal) takes a cluster of one, grid_n "
-            "= 1, spatial = [m] and order = [m, n, k, l]";
+      why = "a streamed-n plan (n temporal) takes a cluster along n only, "
+            "grid_n = 1, spatial = [m] and order = [m, n, k, l]";
       return failure();
     }
     why = ff::getStreamedTileViolation(plan.kind == ChainKind::gated_ffn,
                                        plan.shape.n, plan.shape.l, plan.bm,
-                                       plan.bn, plan.bl);
+                                       plan.bn, plan.bl, cl[1]);
     if (!why.empty())
       return failure();
     plan.splitColumns = ff::splitsStreamedColumns(plan.bm, plan.bn, plan.bl);
     if (plan.splitColumns)
       plan.numConsumers = 2;
-    plan.nTiles = plan.shape.n / plan.bn;
+    // Split over a cluster: rank r walks n tiles [r * nTiles, (r + 1) *
+    // nTiles) and the cluster reduce-scatters E once at the end.
+    plan.nTiles = plan.shape.n / (plan.bn * cl[1]);
   } else if (!sched.isSpatial(LoopDim::m) || !sched.isSpatial(LoopDim::n) ||
              sched.isSpatial(LoopDim::k) != splitK ||
              sched.isSpatial(LoopDim::l) != plan.shuffle || dims.size() != 4 ||
@@ -704,7 +706,17 @@ FailureOr<KernelPlan> mlir::dsm::planKernel(FusedChainOp op,
     off += plan.bm * plan.bn * 2;
     plan.smemD = off;
     off += 2 * plan.dStageBytes;
-    if (plan.clusterN > 1) {
+    if (plan.clusterN > 1 && plan.streamsN()) {
+      // Streamed n split over the cluster: E is reduced once, after the
+      // n loop, when the rings, the C tile and the D ring are dead (a
+      // consumer barrier precedes the first write). The partial goes at
+      // the base, the slice the pull leaves here after it; no push (its
+      // peers could write the scratch while this CTA still reads D).
+      plan.smemE = 0;
+      plan.smemReduced = alignUp(plan.bm * plan.bl * 4, 1024);
+      off = std::max(off, plan.smemReduced +
+                              plan.bm * (plan.bl / plan.clusterN) * 4);
+    } else if (plan.clusterN > 1) {
       // The partial E chunk every rank publishes, and the slice the
       // cluster's dsm.reduce leaves in this rank. The slice goes over the
       // A/B stage rings, dead once the main loop has retired (its entry

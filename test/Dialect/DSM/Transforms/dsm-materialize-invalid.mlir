@@ -672,6 +672,100 @@ func.func @streamed_partial_l(%arg0: tensor<256x64xbf16>, %arg1: tensor<512x64xb
 #map1 = affine_map<(d0, d1, d2) -> (d1, d2)>
 #map2 = affine_map<(d0, d1, d2) -> (d0, d1)>
 #map3 = affine_map<(d0, d1) -> (d0, d1)>
+// expected-error @+2 {{schedule cannot be lowered: a streamed-n plan splits its n loop over 1, 2 or 4 CTAs}}
+func.func @streamed_split_8(%arg0: tensor<256x64xbf16>, %arg1: tensor<512x64xbf16>, %arg2: tensor<64x512xbf16>) -> tensor<256x64xbf16> {
+  %0 = dsm.fused_chain ffn(%arg0, %arg1, %arg2) {schedule = #dsm.schedule<cluster = [1, 8, 1, 1], block = [128, 64, 64, 64], grid = [2, 1, 1, 1], order = [m, n, k, l], spatial = [m], residency = [smem], collectives = [reduce_scatter], stages = 4, cost_ns = 1000>} : (tensor<256x64xbf16>, tensor<512x64xbf16>, tensor<64x512xbf16>) -> tensor<256x64xbf16> {
+  ^bb0(%arg3: tensor<256x64xbf16>, %arg4: tensor<512x64xbf16>, %arg5: tensor<64x512xbf16>):
+    %cst = arith.constant 0.000000e+00 : f32
+    %1 = tensor.empty() : tensor<256x512xf32>
+    %2 = linalg.fill ins(%cst : f32) outs(%1 : tensor<256x512xf32>) -> tensor<256x512xf32>
+    %3 = linalg.matmul indexing_maps = [#map, #map1, #map2] ins(%arg3, %arg4 : tensor<256x64xbf16>, tensor<512x64xbf16>) outs(%2 : tensor<256x512xf32>) -> tensor<256x512xf32>
+    %4 = tensor.empty() : tensor<256x512xbf16>
+    %5 = linalg.generic {indexing_maps = [#map3, #map3], iterator_types = ["parallel", "parallel"]} ins(%3 : tensor<256x512xf32>) outs(%4 : tensor<256x512xbf16>) {
+    ^bb0(%in: f32, %out: bf16):
+      %cst_0 = arith.constant 0.797884583 : f32
+      %cst_1 = arith.constant 4.471500e-02 : f32
+      %cst_2 = arith.constant 5.000000e-01 : f32
+      %cst_3 = arith.constant 1.000000e+00 : f32
+      %11 = arith.mulf %in, %in : f32
+      %12 = arith.mulf %11, %in : f32
+      %13 = arith.mulf %12, %cst_1 : f32
+      %14 = arith.addf %in, %13 : f32
+      %15 = arith.mulf %14, %cst_0 : f32
+      %16 = math.tanh %15 : f32
+      %17 = arith.addf %16, %cst_3 : f32
+      %18 = arith.mulf %in, %cst_2 : f32
+      %19 = arith.mulf %18, %17 : f32
+      %20 = arith.truncf %19 : f32 to bf16
+      linalg.yield %20 : bf16
+    } -> tensor<256x512xbf16>
+    %6 = tensor.empty() : tensor<256x64xf32>
+    %7 = linalg.fill ins(%cst : f32) outs(%6 : tensor<256x64xf32>) -> tensor<256x64xf32>
+    %8 = linalg.matmul indexing_maps = [#map, #map1, #map2] ins(%5, %arg5 : tensor<256x512xbf16>, tensor<64x512xbf16>) outs(%7 : tensor<256x64xf32>) -> tensor<256x64xf32>
+    %9 = tensor.empty() : tensor<256x64xbf16>
+    %10 = linalg.generic {indexing_maps = [#map3, #map3], iterator_types = ["parallel", "parallel"]} ins(%8 : tensor<256x64xf32>) outs(%9 : tensor<256x64xbf16>) {
+    ^bb0(%in: f32, %out: bf16):
+      %11 = arith.truncf %in : f32 to bf16
+      linalg.yield %11 : bf16
+    } -> tensor<256x64xbf16>
+    dsm.yield %10 : tensor<256x64xbf16>
+  }
+  return %0 : tensor<256x64xbf16>
+}
+
+// -----
+
+#map = affine_map<(d0, d1, d2) -> (d0, d2)>
+#map1 = affine_map<(d0, d1, d2) -> (d1, d2)>
+#map2 = affine_map<(d0, d1, d2) -> (d0, d1)>
+#map3 = affine_map<(d0, d1) -> (d0, d1)>
+// expected-error @+2 {{schedule cannot be lowered: a streamed-n plan needs N to be a multiple of cls_n * blk_n, with at least two n tiles per CTA}}
+func.func @streamed_split_one_tile(%arg0: tensor<256x64xbf16>, %arg1: tensor<512x64xbf16>, %arg2: tensor<64x512xbf16>) -> tensor<256x64xbf16> {
+  %0 = dsm.fused_chain ffn(%arg0, %arg1, %arg2) {schedule = #dsm.schedule<cluster = [1, 4, 1, 1], block = [128, 128, 64, 64], grid = [2, 1, 1, 1], order = [m, n, k, l], spatial = [m], residency = [smem], collectives = [reduce_scatter], stages = 4, cost_ns = 1000>} : (tensor<256x64xbf16>, tensor<512x64xbf16>, tensor<64x512xbf16>) -> tensor<256x64xbf16> {
+  ^bb0(%arg3: tensor<256x64xbf16>, %arg4: tensor<512x64xbf16>, %arg5: tensor<64x512xbf16>):
+    %cst = arith.constant 0.000000e+00 : f32
+    %1 = tensor.empty() : tensor<256x512xf32>
+    %2 = linalg.fill ins(%cst : f32) outs(%1 : tensor<256x512xf32>) -> tensor<256x512xf32>
+    %3 = linalg.matmul indexing_maps = [#map, #map1, #map2] ins(%arg3, %arg4 : tensor<256x64xbf16>, tensor<512x64xbf16>) outs(%2 : tensor<256x512xf32>) -> tensor<256x512xf32>
+    %4 = tensor.empty() : tensor<256x512xbf16>
+    %5 = linalg.generic {indexing_maps = [#map3, #map3], iterator_types = ["parallel", "parallel"]} ins(%3 : tensor<256x512xf32>) outs(%4 : tensor<256x512xbf16>) {
+    ^bb0(%in: f32, %out: bf16):
+      %cst_0 = arith.constant 0.797884583 : f32
+      %cst_1 = arith.constant 4.471500e-02 : f32
+      %cst_2 = arith.constant 5.000000e-01 : f32
+      %cst_3 = arith.constant 1.000000e+00 : f32
+      %11 = arith.mulf %in, %in : f32
+      %12 = arith.mulf %11, %in : f32
+      %13 = arith.mulf %12, %cst_1 : f32
+      %14 = arith.addf %in, %13 : f32
+      %15 = arith.mulf %14, %cst_0 : f32
+      %16 = math.tanh %15 : f32
+      %17 = arith.addf %16, %cst_3 : f32
+      %18 = arith.mulf %in, %cst_2 : f32
+      %19 = arith.mulf %18, %17 : f32
+      %20 = arith.truncf %19 : f32 to bf16
+      linalg.yield %20 : bf16
+    } -> tensor<256x512xbf16>
+    %6 = tensor.empty() : tensor<256x64xf32>
+    %7 = linalg.fill ins(%cst : f32) outs(%6 : tensor<256x64xf32>) -> tensor<256x64xf32>
+    %8 = linalg.matmul indexing_maps = [#map, #map1, #map2] ins(%5, %arg5 : tensor<256x512xbf16>, tensor<64x512xbf16>) outs(%7 : tensor<256x64xf32>) -> tensor<256x64xf32>
+    %9 = tensor.empty() : tensor<256x64xbf16>
+    %10 = linalg.generic {indexing_maps = [#map3, #map3], iterator_types = ["parallel", "parallel"]} ins(%8 : tensor<256x64xf32>) outs(%9 : tensor<256x64xbf16>) {
+    ^bb0(%in: f32, %out: bf16):
+      %11 = arith.truncf %in : f32 to bf16
+      linalg.yield %11 : bf16
+    } -> tensor<256x64xbf16>
+    dsm.yield %10 : tensor<256x64xbf16>
+  }
+  return %0 : tensor<256x64xbf16>
+}
+
+// -----
+
+#map = affine_map<(d0, d1, d2) -> (d0, d2)>
+#map1 = affine_map<(d0, d1, d2) -> (d1, d2)>
+#map2 = affine_map<(d0, d1, d2) -> (d0, d1)>
+#map3 = affine_map<(d0, d1) -> (d0, d1)>
 // expected-error @+2 {{schedule cannot be lowered: a streamed-n plan holds GEMM0's and E's accumulators at once: blk_n + blk_l must be at most 256, or twice that over a 64-row tile's two warpgroups (blk_n and blk_l multiples of 128)}}
 func.func @streamed_too_wide(%arg0: tensor<256x64xbf16>, %arg1: tensor<512x64xbf16>, %arg2: tensor<64x512xbf16>) -> tensor<256x64xbf16> {
   %0 = dsm.fused_chain ffn(%arg0, %arg1, %arg2) {schedule = #dsm.schedule<cluster = [1, 1, 1, 1], block = [128, 256, 64, 64], grid = [2, 1, 1, 1], order = [m, n, k, l], spatial = [m], residency = [smem], collectives = [], stages = 4, cost_ns = 1000>} : (tensor<256x64xbf16>, tensor<512x64xbf16>, tensor<64x512xbf16>) -> tensor<256x64xbf16> {

@@ -10,11 +10,14 @@
 // CHECK: schedule = #dsm.schedule<cluster = [1, 1, 1, 1], block = [64, 128, 64, 64], grid = [256, 1, 1, 1], order = [m, n, k, l], spatial = [m], residency = [smem], collectives = [], stages = 2, cost_ns = {{[0-9]+}}>
 // With L = 256 GEMM0's and E's accumulators do not fit one warpgroup
 // (blk_n + blk_l > 256): 64-row tiles whose two consumer warpgroups split
-// the columns, 64 of each n tile's C and 128 of E's each (measured 41.0 us
-// against 41.9 for the n-spatial plan it replaced, and 81.4 against 144.9 at
-// M = 16384, on an H100, docs/validation.md).
+// the columns, 64 of each n tile's C and 128 of E's each (measured 81.4 us
+// against 144.9 for the n-spatial plan it replaced at M = 16384, on an
+// H100, docs/validation.md). At M = 4096 the 64 m tiles would leave half
+// the SMs idle: the n loop is split over a cluster of two, which
+// reduce-scatters E once (27.8 us against 41.0 unsplit, H100,
+// docs/validation.md, twenty-first session).
 // CHECK-LABEL: func.func @t3_k256_n2048_m4096(
-// CHECK: schedule = #dsm.schedule<cluster = [1, 1, 1, 1], block = [64, 128, 64, 256], grid = [64, 1, 1, 1], order = [m, n, k, l], spatial = [m], residency = [smem], collectives = [], stages = 3, cost_ns = {{[0-9]+}}>
+// CHECK: schedule = #dsm.schedule<cluster = [1, 2, 1, 1], block = [64, 128, 64, 256], grid = [64, 1, 1, 1], order = [m, n, k, l], spatial = [m], residency = [smem], collectives = [reduce_scatter], stages = 3, cost_ns = {{[0-9]+}}>
 // Restricted to the streamed family, the same plans.
 // STREAMED-LABEL: func.func @t3_k64_n2048_m16384(
 // STREAMED: spatial = [m], residency = [smem]

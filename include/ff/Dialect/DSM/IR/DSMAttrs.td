@@ -84,7 +84,11 @@ def DSM_ScheduleAttr : DSM_Attr<"Schedule", "schedule"> {
       across clusters (pruning rules 3 and 4); `n > 1` needs an
       inter-cluster reduce of E.
     - `order`: the loop nest, outermost first; `spatial`: the dimensions
-      mapped onto the grid and cluster (the rest are temporal loops).
+      mapped onto the grid and cluster (the rest are temporal loops). A
+      temporal `n` may still have `cls_n > 1` (never `grid[n] > 1`): the
+      n loop is then split over the cluster's CTAs, each walking `N / cls_n`
+      in `blk_n` steps, and the E partials it leaves are reduced in the
+      cluster (`reduce_scatter`); a single GEMM has no such reduction.
     - `residency`: the memory tier of each intermediate, in chain order.
     - `collectives`: the `dsm_comm` patterns the kernel uses; exactly those
       the cluster shape implies for the chain it is attached to (checked by
