@@ -150,15 +150,14 @@ Dataflow mlir::ff::analyzeDataflow(const ChainDesc &chain, const Plan &plan,
   double staging = 0;
   if (two && !gathered)
     staging = (rd > 1 || gridN > 1) ? eTileAcc : blkM * blkL * b;
-  // A streamed n split over the cluster reduces E once, after the n loop:
-  // its fp32 partial and the slice the reduce-scatter leaves lie over the
-  // dead rings and C tile.
-  const bool streamedSplit = plan.streamsN(chain) && rd > 1;
   if (!two && clsK > 1)
     // A split-K GEMM publishes its fp32 tile over the dead ring; the slice
     // the reduce-scatter leaves in each rank comes on top.
     fixed += std::max(0.0, exchange - plan.stages * stage0) + exchange / clsK;
-  else if (streamedSplit)
+  else if (plan.splitsStreamedN(chain))
+    // A streamed n split over the cluster reduces E once, after the n
+    // loop: its fp32 partial and the slice the reduce-scatter leaves lie
+    // over the dead rings and C tile.
     fixed +=
         std::max(0.0, eTileAcc * (rd + 1) / rd - (fixed - target.smemReserved));
   else
@@ -488,8 +487,7 @@ double mlir::ff::estimateKernelNs(const ChainDesc &chain, const Plan &plan,
   // So does a streamed n split over a cluster: its point is to give idle
   // SMs a share of the n loop (T3-k64-n2048 at M = 4096 on an H100: 14.3 us
   // split over 2 CTAs on 128 SMs, 20.1 over 4 at two CTAs per SM).
-  const bool streamedSplit = plan.streamsN(chain) && plan.cls(Dim::n) > 1;
-  const int64_t perSm = chain.hasSecondGemm() && !streamedSplit
+  const int64_t perSm = chain.hasSecondGemm() && !plan.splitsStreamedN(chain)
                             ? std::max<int64_t>(flow.ctasPerSm, 1)
                             : 1;
   const int64_t slots = target.getMaxActiveClusters(c, perSm) * c;
@@ -578,15 +576,15 @@ double mlir::ff::estimateCtaNs(const ChainDesc &chain, const Plan &plan,
     const double tiles =
         ceilDiv(chain.n, bn * c) *
         (cta + std::max(dTile / bw, mma1) + bm * bn * k.streamElementNs);
-    if (c == 1)
-      return tiles + bm * double(bl) * b / bw;
-    // The n loop split over c CTAs: E's fp32 partials are reduce-scattered
-    // once (a pull of c - 1 slices between two cluster barriers), then each
-    // rank stores its 1/c of the columns.
-    const double dsmPerSm = double(target.getDsmGbps(c)) / target.sms;
-    return tiles + (c - 1) * bm * double(bl / c) * 4.0 / dsmPerSm +
-           2 * k.barrierNs * std::log2(double(c)) +
-           bm * double(bl / c) * b / bw;
+    // Split over c > 1 CTAs: E's fp32 partials are reduce-scattered once (a
+    // pull of c - 1 slices between two cluster barriers); then each rank
+    // stores its 1/c of the columns.
+    const double pull = c > 1 ? (c - 1) * bm * double(bl / c) * 4.0 /
+                                    (double(target.getDsmGbps(c)) / target.sms)
+                              : 0.0;
+    const double barriers =
+        c > 1 ? 2 * k.barrierNs * std::log2(double(c)) : 0.0;
+    return tiles + pull + barriers + bm * double(bl / c) * b / bw;
   }
   if (plan.isShuffleFamily()) {
     // Shuffle family: the gather pulls c - 1 act(C) slices over DSM (at

@@ -192,12 +192,14 @@ def cta_ns(row, p, hbm, active):
         tiles = (math.ceil(row["n"] / (bn * c)) *
                  (cta + max(bn * bl * 2 / bw, mma1) +
                   bm * bn * STREAM_ELEMENT_NS))
-        if c == 1:
-            return tiles + bm * bl * 2 / bw
-        # The n loop split over c CTAs: one reduce-scatter of E's partials.
-        dsm = DSM_GBPS[min(x for x in DSM_GBPS if x >= c)] / SMS
-        return (tiles + (c - 1) * bm * (bl // c) * 4.0 / dsm +
-                2 * barrier * math.log2(c) + bm * (bl // c) * 2 / bw)
+        # Split over c > 1 CTAs: one reduce-scatter of E's partials, then
+        # each rank stores its 1/c of the columns.
+        pull = barriers = 0.0
+        if c > 1:
+            dsm = DSM_GBPS[min(x for x in DSM_GBPS if x >= c)] / SMS
+            pull = (c - 1) * bm * (bl // c) * 4.0 / dsm
+            barriers = 2 * barrier * math.log2(c)
+        return tiles + pull + barriers + bm * (bl // c) * 2 / bw
     if row.get("cluster_l", 1) > 1:  # the shuffle family
         sub = min(bl, SHUFFLE_SUB_TILE)
         dsm = DSM_GBPS[min(x for x in DSM_GBPS if x >= c)] / SMS

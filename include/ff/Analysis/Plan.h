@@ -114,6 +114,11 @@ struct Plan {
   bool streamsN(const ChainDesc &chain) const {
     return chain.hasSecondGemm() && !isSpatial(Dim::n);
   }
+  /// Whether a streamed-n plan of `chain` splits its n loop over cls_n > 1
+  /// CTAs of a cluster (which reduce-scatter E once, after the loop).
+  bool splitsStreamedN(const ChainDesc &chain) const {
+    return streamsN(chain) && cls(Dim::n) > 1;
+  }
   /// Whether a streamed-n plan of `chain` splits a 64-row tile's columns
   /// over two consumer warpgroups (splitsStreamedColumns).
   bool splitsColumns(const ChainDesc &chain) const;
