@@ -77,8 +77,10 @@ Dataflow mlir::ff::analyzeDataflow(const ChainDesc &chain, const Plan &plan,
   // slices and computes its spatial l tile over them, no reduce-scatter):
   // the l tile is computed in sub-tiles of at most kShuffleSubTile columns,
   // each reduced straight from registers, so E needs no staging tile.
-  const bool gathered =
-      two && sh > 1 && rd == 1 && clsK == 1 && plan.isSpatial(Dim::l);
+  // With cls_k > 1 (cls_l = cls_n * cls_k) the k groups first reduce their
+  // partial C tiles, then the whole cluster gathers.
+  const bool gathered = two && rd == 1 && plan.isSpatial(Dim::l) &&
+                        ((sh > 1 && clsK == 1) || plan.splitsGatheredK());
   const int64_t eW = gathered ? std::min<int64_t>(blkL, kShuffleSubTile) : blkL;
   const int64_t tp = tr(Dim::m) * tr(Dim::n);
   const int64_t flushes = two ? tr(Dim::m) * tr(Dim::l) : 0;
@@ -135,11 +137,16 @@ Dataflow mlir::ff::analyzeDataflow(const ChainDesc &chain, const Plan &plan,
   f.stageBytes = stage0;
   const double cTile = blkM * blkN * b;
   double fixed = target.smemReserved;
-  if (gathered)
+  if (gathered) {
     // The published slice and the gathered ones lie over the (dead) GEMM0
-    // ring; the D ring has at least two stages.
-    fixed += std::max(plan.stages * stage0, (sh + 1) * cTile) + 2 * stage1;
-  else
+    // ring; the D ring has at least two stages. A split K's fp32 partial
+    // and the slice its reduce-scatter leaves precede them there.
+    double act = (sh + 1) * cTile;
+    if (clsK > 1)
+      act = std::max(cTile / clsK + sh * cTile,
+                     blkM * blkN * acc * (1 + 1.0 / clsK));
+    fixed += std::max(plan.stages * stage0, act) + 2 * stage1;
+  } else
     fixed +=
         plan.stages * (stage0 + stage1) + (two ? cTile * (sh > 1 ? 2 : 1) : 0);
   // The all-exchange receive buffer (end of GEMM0) and the E staging tile
@@ -154,6 +161,8 @@ Dataflow mlir::ff::analyzeDataflow(const ChainDesc &chain, const Plan &plan,
     // A split-K GEMM publishes its fp32 tile over the dead ring; the slice
     // the reduce-scatter leaves in each rank comes on top.
     fixed += std::max(0.0, exchange - plan.stages * stage0) + exchange / clsK;
+  else if (gathered)
+    ; // the all-exchange's buffers lie over the dead ring (above)
   else if (plan.splitsStreamedN(chain))
     // A streamed n split over the cluster reduces E once, after the n
     // loop: its fp32 partial and the slice the reduce-scatter leaves lie
@@ -509,9 +518,10 @@ double mlir::ff::estimateCtaNs(const ChainDesc &chain, const Plan &plan,
   const int64_t g = chain.getNumUpProjections();
   const int64_t c = plan.cls(Dim::n);
   const int64_t bm = plan.blk(Dim::m), bn = plan.blk(Dim::n);
-  // A split-K GEMM's blk_k is the CTA's k slice, run in 64-wide steps.
+  // A split K's blk_k is the CTA's k slice, run in 64-wide steps.
   const int64_t clsK = plan.cls(Dim::k);
-  const bool splitK = !chain.hasSecondGemm() && clsK > 1;
+  const bool gemmSplitK = !chain.hasSecondGemm() && clsK > 1;
+  const bool splitK = gemmSplitK || plan.splitsGatheredK();
   const int64_t bk = splitK ? 64 : plan.blk(Dim::k);
   const int64_t kSteps =
       splitK ? ceilDiv(ceilDiv(chain.k, bk), clsK) : ceilDiv(chain.k, bk);
@@ -552,7 +562,7 @@ double mlir::ff::estimateCtaNs(const ChainDesc &chain, const Plan &plan,
   const double bw0 =
       std::min(bw, inFlight * stage / std::max(k.streamLatencyNs, 1.0));
   double cta = kSteps * (std::max(stage / bw0, mma0) + k.kStepNs);
-  if (splitK) {
+  if (gemmSplitK) {
     // The cluster reduce-scatters its fp32 tiles (c - 1 slices per rank
     // over DSM; two cluster barriers for a pull, one for the kernels'
     // default push, which measured within 2 % of the pull on these
@@ -592,10 +602,16 @@ double mlir::ff::estimateCtaNs(const ChainDesc &chain, const Plan &plan,
     // every 64-row n step of D for each l sub-tile streams its bytes (or
     // runs its wgmmas) plus a fixed hand-off; each sub-tile is reduced from
     // registers into the workspace.
+    // Split K: first each k group's reduce-scatter of its fp32 partials (a
+    // pull between two cluster barriers), then the gather of the cluster's
+    // c * cls_k slices of blk_n / cls_k columns (or rows).
     const int64_t sub = getShuffleSubTile(plan);
-    const double dsmPerSm = double(target.getDsmGbps(c)) / target.sms;
-    cta += (c - 1) * bm * bn * b / dsmPerSm +
-           2 * k.barrierNs * std::log2(double(c));
+    const int64_t ranks = c * clsK;
+    const double dsmPerSm = double(target.getDsmGbps(ranks)) / target.sms;
+    const double syncs = 2 * k.barrierNs * std::log2(double(ranks));
+    if (clsK > 1)
+      cta += (clsK - 1) * bm * double(bn / clsK) * 4.0 / dsmPerSm + syncs;
+    cta += (ranks - 1) * bm * double(bn / clsK) * b / dsmPerSm + syncs;
     const double dStep = 64.0 * sub * b;
     const double mma1 = 2.0 * bm * sub * 64 / flopsPerNs;
     cta +=

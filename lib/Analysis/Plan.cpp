@@ -154,7 +154,9 @@ static bool hasFfnTiles(const Plan &plan, const ChainDesc &chain) {
   int64_t blkM = plan.blk(Dim::m), blkN = plan.blk(Dim::n);
   if (plan.grd(Dim::k) != 1 || plan.grd(Dim::l) != 1)
     return false;
-  if (!getTileViolation(chain.k, blkM, blkN, plan.blk(Dim::k)).empty() ||
+  // A split K's blk_k is each CTA's k slice, stepped through 64 at a time.
+  int64_t blkK = plan.splitsGatheredK() ? 64 : plan.blk(Dim::k);
+  if (!getTileViolation(chain.k, blkM, blkN, blkK).empty() ||
       chain.n % blkN != 0)
     return false;
   return chain.m <= 0 ||
@@ -187,6 +189,27 @@ std::string mlir::ff::getStreamedTileViolation(bool gated, int64_t n, int64_t l,
            std::to_string(kMaxStreamedAccColumns) +
            ", or twice that over a 64-row tile's two warpgroups (blk_n and "
            "blk_l multiples of 128)";
+  return "";
+}
+
+std::string mlir::ff::getGatheredSplitKViolation(bool gated, int64_t k,
+                                                 int64_t blkM, int64_t blkN,
+                                                 int64_t clsK) {
+  // Gate and up would both need reducing before the activation.
+  if (gated)
+    return "split K in a fused chain is lowered for plain FFNs only";
+  if (clsK != 2 && clsK != 4 && clsK != 8)
+    return "a fused chain splits K over 2, 4 or 8 CTAs";
+  // Past-K tiles are not zero-filled for a 3x3 convolution's taps: every
+  // CTA runs whole tiles of K.
+  if (k % (64 * clsK) != 0)
+    return "split K needs K to be a multiple of 64 * cls_k";
+  // The gather concatenates the ranks' slices: whole 64-column chunks of
+  // the 128B-swizzled tile, or whole 8-row swizzle atoms of one chunk.
+  if (splitsGatheredKByRows(blkN, clsK) &&
+      (blkN != 64 || (blkM / clsK) % 8 != 0))
+    return "split K publishes act(C) in whole 64-column chunks (blk_n a "
+           "multiple of 64 * cls_k) or, with blk_n = 64, in row slices";
   return "";
 }
 
@@ -253,21 +276,32 @@ bool mlir::ff::isLowerable(const Plan &plan, const ChainDesc &chain) {
   // Hand-written schedules may still ask --dsm-materialize for 16. Shuffle
   // groups may have 3 or 6 CTAs (N and L of 3 * 2^k in one cluster along
   // n); the reduce-scatter family splits blk_l evenly over powers of two.
-  if (plan.cls(Dim::m) != 1 || plan.cls(Dim::k) != 1 ||
+  // Split K (shuffle family only): the k groups reduce C before the gather.
+  bool splitK = plan.splitsGatheredK();
+  int64_t clsK = plan.cls(Dim::k);
+  if (plan.cls(Dim::m) != 1 || (clsK != 1 && !splitK) ||
       (plan.cls(Dim::l) != 1 && !shuffle) ||
-      (!llvm::isPowerOf2_64(clsN) && !shuffle) || clsN > 8)
+      (!llvm::isPowerOf2_64(clsN) && !shuffle) || plan.getClusterSize() > 8)
     return false;
   unsigned spatial = (1u << unsigned(Dim::m)) | (1u << unsigned(Dim::n));
   if (shuffle)
     spatial |= 1u << unsigned(Dim::l);
+  if (splitK)
+    spatial |= 1u << unsigned(Dim::k);
   if (plan.spatialMask != spatial)
     return false;
-  auto order = shuffle ? std::array<Dim, 4>{Dim::m, Dim::n, Dim::l, Dim::k}
-                       : std::array<Dim, 4>{Dim::m, Dim::n, Dim::k, Dim::l};
+  auto order = shuffle && !splitK
+                   ? std::array<Dim, 4>{Dim::m, Dim::n, Dim::l, Dim::k}
+                   : std::array<Dim, 4>{Dim::m, Dim::n, Dim::k, Dim::l};
   if (plan.order != order)
     return false;
   int64_t blkN = plan.blk(Dim::n), blkL = plan.blk(Dim::l);
-  if (!getLTileViolation(shuffle, chain.l, clsN, blkL).empty())
+  if (splitK && (plan.blk(Dim::k) * clsK != chain.k ||
+                 !getGatheredSplitKViolation(chain.isGated(), chain.k,
+                                             plan.blk(Dim::m), blkN, clsK)
+                      .empty()))
+    return false;
+  if (!getLTileViolation(shuffle, chain.l, plan.cls(Dim::l), blkL).empty())
     return false;
   return clsN * plan.grd(Dim::n) * blkN == chain.n;
 }

@@ -33,6 +33,12 @@ static constexpr uint8_t bit(Dim d) { return 1u << static_cast<unsigned>(d); }
 /// Fewest tiles each CTA of a temporal loop split over the cluster walks.
 static constexpr int64_t kMinSplitTiles = 4;
 
+/// A fused chain splits K over the cluster only with GEMM0's output at most
+/// this many 64 x 64 tiles (SMs / 8 on an H100) and K at least this many
+/// 64-wide k tiles.
+static constexpr int64_t kMaxSplitKOutputTiles = 16;
+static constexpr int64_t kMinSplitKTiles = 32;
+
 //===----------------------------------------------------------------------===//
 // Loop schedules and pruning rules
 //===----------------------------------------------------------------------===//
@@ -107,6 +113,23 @@ bool mlir::ff::passesClusterRule(const Plan &plan, int64_t maxCluster,
 
 bool mlir::ff::passesDependencyRule(const Plan &plan) {
   return plan.grd(Dim::l) == 1 && plan.grd(Dim::k) == 1;
+}
+
+bool mlir::ff::passesSplitKRule(const Plan &plan, const ChainDesc &chain) {
+  // Split K inside a fused chain pays a reduce-scatter of fp32 partials, the
+  // activation of a slice and two cluster barriers before the gather, which
+  // the model underprices (by 10-47 % against the unsplit plan, measured on
+  // an H100, docs/validation.md, twenty-second session): it was faster only
+  // where GEMM0's output is a few tiles and its long K loop runs on few
+  // CTAs (C8-b1: 8 tiles, K = 4608, 24.3 -> 15.5 us; C7-b1: 16 tiles, K =
+  // 2304, 14.7 -> 13.3) and slower with more tiles or a shorter K (G7: 24
+  // tiles, K = 768, 13.2 -> 17.0; C6-b1, C7-b32, G5 at M = 64).
+  if (!chain.hasSecondGemm() || plan.cls(Dim::k) == 1)
+    return true;
+  int64_t outputTiles =
+      ceilDiv(std::max<int64_t>(chain.m, 1), 64) * ceilDiv(chain.n, 64);
+  return outputTiles <= kMaxSplitKOutputTiles &&
+         ceilDiv(chain.k, 64) >= kMinSplitKTiles;
 }
 
 bool mlir::ff::passesTileRule(const Plan &plan, const ChainDesc &chain) {
@@ -259,7 +282,8 @@ SearchResult mlir::ff::searchChain(const ChainDesc &chain,
     cand.cost = estimateCost(chain, cand.plan, cand.flow, target);
     bool inFamily = !two || options.family == KernelFamily::any ||
                     getKernelFamily(plan) == options.family;
-    cand.lowerable = inFamily && isLowerable(cand.plan, chain);
+    cand.lowerable = inFamily && isLowerable(cand.plan, chain) &&
+                     passesSplitKRule(cand.plan, chain);
     Dataflow kernelFlow = cand.flow;
     if (cand.lowerable && options.kernelSmemBytes) {
       std::optional<int64_t> smem =

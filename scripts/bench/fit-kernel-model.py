@@ -144,7 +144,12 @@ def finisher_bytes(row):
 def kernel_ctas(row):
     """getKernelCtas: m tiles x grid_n x cluster."""
     return (math.ceil(row["m"] / tile_rows(row)) * row["grid_n"] *
-            row["cluster_n"])
+            row["cluster_n"] * row.get("cluster_k", 1))
+
+
+def dsm_per_sm(c):
+    """The per-SM DSM rate of a cluster of c CTAs (GpuTarget::getDsmGbps)."""
+    return DSM_GBPS[min(x for x in DSM_GBPS if x >= max(c, 2))] / SMS
 
 
 def stream_reuse(row):
@@ -175,6 +180,11 @@ def cta_ns(row, p, hbm, active):
     c, bm, bn, bk, bl = (row[k] for k in ("cluster_n", "blk_m", "blk_n",
                                          "blk_k", "blk_l"))
     g = 2 if row["kind"] == "gated_ffn" else 1
+    # Split K (the shuffle family's cls_k > 1): blk_k is each CTA's share,
+    # run in 64-wide steps.
+    ck = row.get("cluster_k", 1)
+    if ck > 1:
+        bk = 64
     if streamed(row):
         l2_gbps = STREAM_L2_GBPS
     bw = min(sm_gbps, l2_gbps / active, hbm * stream_reuse(row) / active)
@@ -185,7 +195,8 @@ def cta_ns(row, p, hbm, active):
     stage = (bm * bk + bk * bn * g) * 2
     mma0 = 2.0 * bm * bn * bk * g / flops
     bw0 = min(bw, in_flight(row["stages"]) * stage / max(stream_latency, 1.0))
-    cta = math.ceil(row["k"] / bk) * (max(stage / bw0, mma0) + kstep)
+    cta = (math.ceil(math.ceil(row["k"] / bk) / ck) *
+           (max(stage / bw0, mma0) + kstep))
     workspace = row["grid_n"] > 1
     if streamed(row):
         mma1 = 2.0 * bm * bl * bn / flops
@@ -202,8 +213,12 @@ def cta_ns(row, p, hbm, active):
         return tiles + pull + barriers + bm * (bl // c) * 2 / bw
     if row.get("cluster_l", 1) > 1:  # the shuffle family
         sub = min(bl, SHUFFLE_SUB_TILE)
-        dsm = DSM_GBPS[min(x for x in DSM_GBPS if x >= c)] / SMS
-        cta += (c - 1) * bm * bn * 2 / dsm + 2 * barrier * math.log2(c)
+        ranks = c * ck
+        dsm = dsm_per_sm(ranks)
+        syncs = 2 * barrier * math.log2(ranks)
+        if ck > 1:  # the k group's reduce-scatter of fp32 partials
+            cta += (ck - 1) * bm * (bn // ck) * 4.0 / dsm + syncs
+        cta += (ranks - 1) * bm * (bn // ck) * 2 / dsm + syncs
         mma1 = 2.0 * bm * sub * 64 / flops
         steps = math.ceil(bl / sub) * (c * bn // 64)
         cta += steps * (max(64.0 * sub * 2 / bw, mma1) + shuffle_step)
@@ -223,7 +238,7 @@ def cta_ns(row, p, hbm, active):
 
 def predict_ns(row, p, hbm, launch):
     """estimateKernelNs: whole waves of co-resident clusters."""
-    c = row["cluster_n"]
+    c = row["cluster_n"] * row.get("cluster_k", 1)
     ctas = kernel_ctas(row)
     # A streamed n split over a cluster counts one CTA per SM.
     per_sm = 1 if streamed(row) and c > 1 else row.get("ctas_per_sm", 1)
@@ -247,6 +262,7 @@ def load(path):
                       "blk_k", "blk_l", "grid_n", "stages", "sweep_rank"):
                 r[k] = int(r[k])
             r["cluster_l"] = int(r.get("cluster_l") or 1)
+            r["cluster_k"] = int(r.get("cluster_k") or 1)
             r["ctas_per_sm"] = int(r.get("ctas_per_sm") or 1)
             r["measured_us"] = float(r["measured_us"])
             rows.append(r)
@@ -254,7 +270,7 @@ def load(path):
 
 
 CSV_FIELDS = ["workload", "sweep_rank", "kind", "m", "n", "k", "l",
-              "cluster_n", "cluster_l", "blk_m", "blk_n", "blk_k", "blk_l",
+              "cluster_n", "cluster_k", "cluster_l", "blk_m", "blk_n", "blk_k", "blk_l",
               "grid_n", "stages", "ctas_per_sm", "status", "measured_us"]
 
 
@@ -291,7 +307,7 @@ def load_bundles(bundles, log, ff_opt, search_options):
             "kind": "gated_ffn" if kind in ("gated_ffn", "gated_conv")
             else kind, "m": chain["m"], "n": chain["n"], "k": chain["k"],
             "l": chain["l"], "cluster_n": plan["cluster"][1],
-            "cluster_l": plan["cluster"][3], "blk_m": plan["block"][0],
+            "cluster_k": plan["cluster"][2], "cluster_l": plan["cluster"][3], "blk_m": plan["block"][0],
             "blk_n": plan["block"][1], "blk_k": plan["block"][2],
             "blk_l": plan["block"][3], "grid_n": plan["grid"][1],
             "stages": plan["stages"],
@@ -338,8 +354,10 @@ class Batch:
         def col(f):
             return np.array([f(r) for r in rows], dtype=float)
         c = col(lambda r: r["cluster_n"])
-        bm, bn, bk, bl = (col(lambda r, k=k: r[k])
-                          for k in ("blk_m", "blk_n", "blk_k", "blk_l"))
+        ck = col(lambda r: r.get("cluster_k", 1))
+        bm, bn, bl = (col(lambda r, k=k: r[k])
+                      for k in ("blk_m", "blk_n", "blk_l"))
+        bk = col(lambda r: 64 if r.get("cluster_k", 1) > 1 else r["blk_k"])
         g = col(lambda r: 2 if r["kind"] == "gated_ffn" else 1)
         self.ws = col(lambda r: r["grid_n"] > 1)
         self.planes = self.ws * col(lambda r: r["grid_n"])
@@ -349,15 +367,21 @@ class Batch:
         self.stage = (bm * bk + bk * bn * g) * 2
         self.flops0 = 2.0 * bm * bn * bk * g
         self.depth = col(lambda r: in_flight(r["stages"])) * self.stage
-        self.ksteps = col(lambda r: math.ceil(r["k"] / r["blk_k"]))
+        self.ksteps = col(lambda r: math.ceil(
+            math.ceil(r["k"] / (64 if r.get("cluster_k", 1) > 1
+                                else r["blk_k"])) / r.get("cluster_k", 1)))
         self.log2c = np.log2(c)
+        ranks = c * ck
         # The shuffle family's terms (zero where the row is not one).
         sub = np.minimum(bl, SHUFFLE_SUB_TILE)
-        dsm = col(lambda r: DSM_GBPS[min(x for x in DSM_GBPS
-                                         if x >= max(r["cluster_n"], 2))]
-                  / SMS)
+        dsm = col(lambda r: dsm_per_sm(r["cluster_n"] *
+                                       r.get("cluster_k", 1)))
         sh = self.shuffle
-        self.gather = sh * (c - 1) * bm * bn * 2 / dsm
+        # Split K: the k group's pull of fp32 partials, then the gather of
+        # the cluster's c * cls_k slices (each with two cluster barriers).
+        self.gather = sh * ((ranks - 1) * bm * (bn // ck) * 2 +
+                            (ck - 1) * bm * (bn // ck) * 4.0) / dsm
+        self.syncs = sh * (1 + (ck > 1)) * np.log2(ranks)
         self.dbytes = 64.0 * sub * 2
         self.flops1s = 2.0 * bm * sub * 64
         self.steps = sh * col(lambda r: math.ceil(
@@ -372,7 +396,8 @@ class Batch:
         self.sync = (c > 1) * 2 * self.log2c
         self.fbytes = col(finisher_bytes)
         # Waves: `full` CTA times at `slots` active CTAs, one at `tail`.
-        self.slots = col(lambda r: slots(r["cluster_n"],
+        self.slots = col(lambda r: slots(r["cluster_n"] *
+                                         r.get("cluster_k", 1),
                                          r.get("ctas_per_sm", 1)))
         ctas = col(kernel_ctas)
         self.full, self.tail = np.divmod(ctas, self.slots)
@@ -386,7 +411,7 @@ class Batch:
         bw0 = np.minimum(bw, self.depth / max(stream_latency, 1.0))
         cta = self.ksteps * (np.maximum(self.stage / bw0,
                                         self.flops0 / flops) + kstep)
-        cta = cta + self.shuffle * (self.gather + 2 * barrier * self.log2c)
+        cta = cta + self.gather + 2 * barrier * self.syncs
         cta = cta + self.steps * (np.maximum(self.dbytes / bw,
                                              self.flops1s / flops) +
                                   shuffle_step)
@@ -542,7 +567,7 @@ def check_mirror(rows, ff_opt, search_options, hbm, launch):
         w = r["workload"]
         if w not in estimates:
             estimates[w] = current_estimates(ff_opt, w, search_options)
-        key = ((1, r["cluster_n"], 1, r["cluster_l"]),
+        key = ((1, r["cluster_n"], r.get("cluster_k", 1), r["cluster_l"]),
                (r["blk_m"], r["blk_n"], r["blk_k"], r["blk_l"]),
                (-(-r["m"] // r["blk_m"]), r["grid_n"], 1, 1), r["stages"])
         cxx, py = estimates[w].get(key), predict_ns(r, p, hbm, launch)

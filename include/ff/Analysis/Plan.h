@@ -103,11 +103,16 @@ struct Plan {
   }
   /// cls_shuffle = cls_l / cls_k (FlashFuser §III-A).
   int64_t getShuffleGroup() const { return cls(Dim::l) / cls(Dim::k); }
-  /// Whether cls_l = cls_n > 1: the cluster splits N and L alike, the
-  /// shape of the shuffle kernel family (isLowerable adds cls_m = cls_k = 1).
+  /// Whether cls_l = cls_n * cls_k > 1: the cluster splits L over all of
+  /// its CTAs, each computing its blk_l columns of E from the act(C) of the
+  /// cluster's whole n range, the shape of the shuffle kernel family. With
+  /// cls_k > 1 the CTAs of a k group first reduce their partial C tiles
+  /// (the all-exchange) before the activation.
   bool isShuffleFamily() const {
-    return cls(Dim::n) > 1 && cls(Dim::l) == cls(Dim::n);
+    return cls(Dim::l) > 1 && cls(Dim::l) == cls(Dim::n) * cls(Dim::k);
   }
+  /// Whether a shuffle-family plan splits GEMM0's K over cls_k > 1 CTAs.
+  bool splitsGatheredK() const { return isShuffleFamily() && cls(Dim::k) > 1; }
   /// Whether a plan of `chain` walks n inside the CTA: a two-GEMM chain
   /// with n temporal, the streamed-n family (cls_n > 1 splits that loop
   /// over the cluster).
@@ -191,15 +196,36 @@ std::string getStreamedTileViolation(bool gated, int64_t n, int64_t l,
                                      int64_t blkM, int64_t blkN, int64_t blkL,
                                      int64_t clsN = 1);
 
+/// The shuffle family's split-K rules (cls_k > 1: each CTA of a k group runs
+/// K / cls_k of GEMM0 and the group reduce-scatters the fp32 partials before
+/// the activation): plain FFNs, cls_k in {2, 4, 8}, whole 64-wide k tiles
+/// per CTA (K a multiple of 64 * cls_k), and a slice of act(C) per CTA that
+/// the gather concatenates in rank order: whole 64-column chunks (blk_n a
+/// multiple of 64 * cls_k) or, for blk_n = 64, blk_m / cls_k whole rows
+/// (splitsGatheredKByRows). Empty when they hold, else why not, as a
+/// diagnostic for isLowerable and planKernel.
+std::string getGatheredSplitKViolation(bool gated, int64_t k, int64_t blkM,
+                                       int64_t blkN, int64_t clsK);
+
+/// Whether a split-K shuffle plan's ranks reduce and publish row slices of
+/// act(C) (blk_n = 64 split into fewer than 64 columns) rather than column
+/// chunks.
+inline bool splitsGatheredKByRows(int64_t blkN, int64_t clsK) {
+  return (blkN / clsK) % 64 != 0;
+}
+
 /// Whether the lowering can carry `plan` out today (docs/cost-model.md,
 /// "The lowerable family"):
 /// - two-GEMM chains (ffn, gated_ffn), reduce-scatter family: cluster
 ///   (1, cls_n, 1, 1) with cls_n in {1, 2, 4, 8}; spatial = [m, n]; order =
 ///   [m, n, k, l]; blk_l in {64, 128, 256}, blk_l | L;
 /// - shuffle family: cluster (1, c, 1, c) with c in {2, 4, 8}; spatial =
-///   [m, n, l]; order = [m, n, l, k]; blk_l = L / c, a multiple of 64;
+///   [m, n, l]; order = [m, n, l, k]; blk_l = L / c, a multiple of 64; or
+///   split K: cluster (1, c, k, c * k) of at most 8 CTAs, spatial = [m, n,
+///   k, l], order = [m, n, k, l], blk_k = K / k (getGatheredSplitKViolation);
 /// - both: grid = [ceil(M/blk_m), g_n, 1, 1]; blk_m in {64, 128}, blk_k =
-///   64, blk_n in {64, 128, 256}, cls_n * g_n * blk_n = N; 2 <= stages <= 4.
+///   64 (unless split), blk_n in {64, 128, 256}, cls_n * g_n * blk_n = N; 2 <=
+///   stages <= 4.
 /// - streamed n (per-CTA fusion): cluster (1, c, 1, 1) with c in {1, 2, 4}
 ///   (the n loop split over c CTAs, E reduce-scattered in the cluster);
 ///   spatial = [m]; order = [m, n, k, l]; grid = [ceil(M/blk_m), 1, 1, 1];

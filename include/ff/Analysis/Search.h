@@ -44,6 +44,11 @@ std::vector<LoopSchedule> enumerateLoopSchedules();
 /// whose tail is masked by TMA, may always have one); spatial dimensions
 /// are covered without idle CTAs.
 bool passesTileRule(const Plan &plan, const ChainDesc &chain);
+/// A measured rule on the lowerable choice, not a pruning rule of the
+/// space: a two-GEMM chain's plan splits K (cls_k > 1, the shuffle family's
+/// reduce before the gather) only where GEMM0's output is at most 16 tiles
+/// of 64 x 64 and K at least 32 tiles of 64.
+bool passesSplitKRule(const Plan &plan, const ChainDesc &chain);
 /// Rule 2: cluster extents are powers of two <= 16, the cluster holds at
 /// most `maxCluster` CTAs (the same shape serves both GEMMs), temporal
 /// dimensions are not split, and with a second GEMM its shuffle and reduce
@@ -60,7 +65,7 @@ bool passesDependencyRule(const Plan &plan);
 /// The kernel families of two-GEMM chains (isLowerable).
 enum class KernelFamily { any, reduceScatter, shuffle, streamed };
 /// The family of a two-GEMM chain's plan: streamed n (n temporal), shuffle
-/// (cls_l = cls_n > 1) or reduce-scatter (every other plan).
+/// (cls_l = cls_n * cls_k > 1) or reduce-scatter (every other plan).
 KernelFamily getKernelFamily(const Plan &plan);
 
 struct SearchOptions {

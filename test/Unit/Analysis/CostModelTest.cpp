@@ -197,6 +197,68 @@ TEST(CostModelTest, StreamedClusterSplitByHand) {
             estimateKernelNs(chain, p, f, t));
 }
 
+// Split K in the shuffle family (C7 at batch 1 as a matrix chain): clusters
+// of 8 = 4 n tiles x 2 halves of K, every dim spatial.
+TEST(CostModelTest, GatheredSplitKByHand) {
+  GpuTarget t = h100();
+  const KernelFit &k = t.kernel;
+  ChainDesc chain = ffn(196, 256, 2304, 1024);
+  Plan p = makePlan({1, 4, 2, 8}, {64, 64, 1152, 128}, {4, 1, 1, 1}, 15,
+                    {Dim::m, Dim::n, Dim::k, Dim::l}, 4);
+  ASSERT_TRUE(isLowerable(p, chain));
+  Dataflow f = analyzeDataflow(chain, p, t);
+  ASSERT_TRUE(f.feasible) << f.reason;
+  EXPECT_EQ(f.numCtas, 32);
+  EXPECT_EQ(f.clusterSize, 8);
+  // The paper's all-exchange over the k pair (one fp32 64 x 64 tile) and
+  // the shuffle over cls_l / cls_k = 4 (three bf16 tiles).
+  const CollectiveTraffic *ex = find(f, Collective::allExchange);
+  ASSERT_TRUE(ex);
+  EXPECT_EQ(ex->groupSize, 2);
+  EXPECT_DOUBLE_EQ(ex->bytesPerCta, 64 * 64 * 4);
+  const CollectiveTraffic *sh = find(f, Collective::shuffle);
+  ASSERT_TRUE(sh);
+  EXPECT_EQ(sh->groupSize, 4);
+  EXPECT_FALSE(find(f, Collective::reduceScatter));
+  // smem: the partial, the reduced half, the slice and the gathered tiles
+  // (max(8 KiB / 2 + 4 x 8 KiB, 16 KiB x 1.5) = 36 KiB) lie over the four
+  // 16 KiB GEMM0 stages; two D stages of 64 x 128 bf16; 1 KiB reserved.
+  EXPECT_EQ(f.smemBytes, 1024 + 4 * 16384 + 2 * 16384);
+
+  // Kernel model at 32 active CTAs: stream rate min(100, 3620 / 32, HBM
+  // share x reuse) = 100 GB/s, a k step of 16 KiB in flight 3 stages deep
+  // (Little's law), 18 k steps of the 36 (K / 2); the pull of one 64 x 32
+  // fp32 half and the gather of seven 64 x 32 bf16 slices at the cluster of
+  // 8's per-SM DSM rate, two cluster barriers each; one l sub-tile of 128
+  // columns in 4 n steps of 64.
+  const int64_t active = 32;
+  ASSERT_GT(t.kernel.hbmEfficiency * t.hbmGbps / active *
+                getStreamReuse(chain, p),
+            100.0);
+  const double bw = std::min(k.smGbps, k.l2Gbps / active);
+  ASSERT_DOUBLE_EQ(bw, 100);
+  const double flopsPerNs = k.smTflops * 1e3 * k.oneWarpgroupRate;
+  const double bw0 = std::min(bw, 3 * 16384.0 / k.streamLatencyNs);
+  const double kStep =
+      std::max(16384.0 / bw0, 2.0 * 64 * 64 * 64 / flopsPerNs) + k.kStepNs;
+  const double dsmPerSm = 3000.0 / 132;
+  const double syncs = 2 * k.barrierNs * 3;
+  const double dStep =
+      std::max(64.0 * 128 * 2 / bw, 2.0 * 64 * 128 * 64 / flopsPerNs) +
+      k.shuffleStepNs;
+  EXPECT_NEAR(estimateCtaNs(chain, p, t, active),
+              18 * kStep + (64 * 32 * 4 / dsmPerSm + syncs) +
+                  (7 * 64 * 32 * 2 / dsmPerSm + syncs) + 4 * dStep,
+              1e-6);
+  // Twice the K: the same CTA with 18 more k steps.
+  ChainDesc longer = ffn(196, 256, 4608, 1024);
+  Plan q = p;
+  q.block[2] = 2304;
+  EXPECT_NEAR(estimateCtaNs(longer, q, t, active) -
+                  estimateCtaNs(chain, p, t, active),
+              18 * kStep, 1e-6);
+}
+
 // The lowerable family: cluster (1,4,1,1) along N, two clusters along N.
 TEST(CostModelTest, LowerableFfnByHand) {
   GpuTarget t = h100();

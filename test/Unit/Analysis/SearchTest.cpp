@@ -183,6 +183,93 @@ TEST(SearchTest, StreamedSplitTiles) {
   EXPECT_FALSE(passesClusterRule(four, 16, /*secondGemm=*/false));
 }
 
+// Split K in the shuffle family: cluster (1, c, k, c * k), every dim
+// spatial, order [m, n, k, l], blk_k = K / k, the act(C) slices whole
+// 64-column chunks or, for blk_n = 64, row slices; portable clusters only.
+TEST(SearchTest, GatheredSplitKLowerable) {
+  constexpr uint8_t kAll = 15;
+  // C7 at batch 1 as a matrix chain: N = 256, K = 2304, L = 1024.
+  ChainDesc chain = chainOf(ChainKind::ffn, 196, 256, 2304, 1024);
+  Plan rows = makePlan({1, 4, 2, 8}, {64, 64, 1152, 128}, {4, 1, 1, 1}, kAll,
+                       {Dim::m, Dim::n, Dim::k, Dim::l}, 4);
+  EXPECT_TRUE(rows.isShuffleFamily());
+  EXPECT_TRUE(rows.splitsGatheredK());
+  EXPECT_TRUE(isLowerable(rows, chain));
+  EXPECT_TRUE(splitsGatheredKByRows(64, 2));
+  EXPECT_EQ(getKernelFamily(rows), KernelFamily::shuffle);
+  EXPECT_EQ(rows.getCollectives(chain),
+            (llvm::SmallVector<Collective, 4>{Collective::allExchange,
+                                              Collective::shuffle}));
+  // Columns: each of the pair keeps 64 of a 128-wide n tile.
+  Plan cols = makePlan({1, 2, 2, 4}, {64, 128, 1152, 256}, {4, 1, 1, 1}, kAll,
+                       {Dim::m, Dim::n, Dim::k, Dim::l}, 4);
+  EXPECT_FALSE(splitsGatheredKByRows(128, 2));
+  EXPECT_TRUE(isLowerable(cols, chain));
+  // One n tile per cluster: the k group alone gathers.
+  Plan kOnly = makePlan({1, 1, 2, 2}, {64, 256, 1152, 512}, {4, 1, 1, 1}, kAll,
+                        {Dim::m, Dim::n, Dim::k, Dim::l}, 4);
+  EXPECT_TRUE(isLowerable(kOnly, chain));
+  // A 32-column slice of a 128-wide tile is neither chunks nor rows.
+  Plan narrow = makePlan({1, 2, 4, 8}, {64, 128, 576, 128}, {4, 1, 1, 1}, kAll,
+                         {Dim::m, Dim::n, Dim::k, Dim::l}, 4);
+  EXPECT_FALSE(isLowerable(narrow, chain));
+  EXPECT_FALSE(getGatheredSplitKViolation(false, 2304, 64, 128, 4).empty());
+  // A cluster of 16 needs the non-portable opt-in.
+  Plan sixteen = makePlan({1, 4, 4, 16}, {64, 64, 576, 64}, {4, 1, 1, 1}, kAll,
+                          {Dim::m, Dim::n, Dim::k, Dim::l}, 4);
+  EXPECT_FALSE(isLowerable(sixteen, chain));
+  // blk_k must be each CTA's whole share of K.
+  Plan q = rows;
+  q.block[2] = 576;
+  EXPECT_FALSE(isLowerable(q, chain));
+  // Gated chains would reduce gate and up before the activation.
+  EXPECT_FALSE(
+      isLowerable(rows, chainOf(ChainKind::gatedFfn, 196, 256, 2304, 1024)));
+  EXPECT_FALSE(getGatheredSplitKViolation(true, 2304, 64, 64, 2).empty());
+  // K of three k tiles per pair: the second rank would run past K.
+  EXPECT_FALSE(getGatheredSplitKViolation(false, 192, 64, 64, 2).empty());
+  EXPECT_TRUE(getGatheredSplitKViolation(false, 256, 64, 64, 2).empty());
+  // Split K needs k spatial and inside m and n.
+  q = rows;
+  q.spatialMask = kMN | bit(Dim::l);
+  EXPECT_FALSE(isLowerable(q, chain));
+}
+
+// The measured rule on the lowerable choice: split K only for a GEMM0
+// output of at most 16 tiles of 64 x 64 with K of at least 32 k tiles.
+TEST(SearchTest, SplitKRule) {
+  GpuTarget t = h100();
+  Plan rows = makePlan({1, 4, 2, 8}, {64, 64, 1152, 128}, {4, 1, 1, 1}, 15,
+                       {Dim::m, Dim::n, Dim::k, Dim::l}, 4);
+  ChainDesc c7 = chainOf(ChainKind::ffn, 196, 256, 2304, 1024);
+  EXPECT_TRUE(passesSplitKRule(rows, c7));
+  // 4 x 5 tiles (M = 257) or K = 1984 (31 k tiles): not split.
+  EXPECT_FALSE(
+      passesSplitKRule(rows, chainOf(ChainKind::ffn, 257, 256, 2304, 1024)));
+  EXPECT_FALSE(
+      passesSplitKRule(rows, chainOf(ChainKind::ffn, 196, 256, 1984, 1024)));
+  // Unsplit plans and single GEMMs are not concerned.
+  Plan unsplit =
+      makePlan({1, 4, 1, 4}, {64, 64, 64, 256}, {4, 1, 1, 1}, kMN | bit(Dim::l),
+               {Dim::m, Dim::n, Dim::l, Dim::k}, 4);
+  EXPECT_TRUE(passesSplitKRule(
+      unsplit, chainOf(ChainKind::ffn, 4096, 4096, 4096, 4096)));
+  // The search splits C8's K at batch 1 (8 output tiles, K = 4608) and
+  // keeps G7's (M = 128, N = K = 768) whole, though the kernel model alone
+  // ranks a split plan first there (13.0 us against 14.0; measured on an
+  // H100 17.0 against 13.2).
+  SearchResult c8 =
+      searchChain(chainOf(ChainKind::ffn, 49, 512, 4608, 2048), t);
+  ASSERT_TRUE(c8.bestLowerable);
+  EXPECT_GT(c8.bestLowerable->plan.cls(Dim::k), 1);
+  EXPECT_TRUE(c8.bestLowerable->plan.splitsGatheredK());
+  SearchResult g7 = searchChain(chainOf(ChainKind::ffn, 128, 768, 768, 768), t);
+  ASSERT_TRUE(g7.bestLowerable);
+  EXPECT_EQ(g7.bestLowerable->plan.cls(Dim::k), 1);
+  for (const Candidate &c : g7.rankedLowerable)
+    EXPECT_EQ(c.plan.cls(Dim::k), 1);
+}
+
 TEST(SearchTest, Lowerable) {
   ChainDesc chain = chainOf(ChainKind::ffn, 200, 1024, 512, 768);
   Plan p;

@@ -481,6 +481,7 @@ private:
   void emitShuffleProducer();
   Value shuffleSubTileL0(Value j);
   void emitShuffleConsumer(ArrayRef<Value> accs);
+  void emitSplitKSlice(Value acc);
   void emitRegisterOutput(Value acc, Value l0, int64_t width);
   void emitBulkOutput(Value acc, Value l0, int64_t width);
   void reduceIntoWorkspace(Value row, Value col, ArrayRef<Value> vals);
@@ -653,8 +654,10 @@ void KernelEmitter::emitSetup(gpu::GPUFuncOp func) {
   rank = p.clusterSize() > 1
              ? ClusterRankOp::create(b, loc, b.getIndexType()).getResult()
              : cst(0);
+  // Split K: rank r runs the k tiles of its place in its k group (a
+  // shuffle-family cluster holds cls_n groups, k fastest).
   if (p.clusterK > 1)
-    kOff = mul(rank, p.kTiles());
+    kOff = mul(p.shuffle ? rem(rank, p.clusterK) : rank, p.kTiles());
 
   auto smemType = MemRefType::get({ShapedType::kDynamic}, b.getI8Type(),
                                   AffineMap(), wsSpace);
@@ -669,11 +672,27 @@ void KernelEmitter::emitSetup(gpu::GPUFuncOp func) {
       auto type = BufferType::get(ctx, {rows, 64}, b.getBF16Type(), {1, 1});
       return AllocOp::create(b, loc, type, b.getI64IntegerAttr(offset));
     };
-    int64_t sliceRows = p.bn / 64 * p.bm;
+    int64_t sliceRows = p.sliceRows();
     // (An in-place push has no separate slice: act(C) goes to its slot.)
     if (!p.shufflePush)
       sliceBuf = alloc(sliceRows, p.smemC);
-    gatheredBuf = alloc(p.clusterN * sliceRows, p.smemGathered);
+    gatheredBuf = alloc(p.clusterSize() * sliceRows, p.smemGathered);
+    if (p.clusterK > 1) {
+      // Split K: the fp32 partial C tile each rank publishes to its k
+      // group, and the slice of the sum the group's reduce-scatter leaves.
+      auto allocF32 = [&](int64_t rows, int64_t cols, int64_t offset,
+                          Value &view) -> Value {
+        auto type = BufferType::get(ctx, {rows, cols}, f32, {1, 1});
+        Value buf = AllocOp::create(b, loc, type, b.getI64IntegerAttr(offset));
+        view = LocalViewOp::create(
+            b, loc, MemRefType::get({rows, cols}, f32, AffineMap(), wsSpace),
+            buf);
+        return buf;
+      };
+      partialBuf = allocF32(p.bm, p.bn, p.smemE, partialView);
+      reducedBuf = allocF32(p.reducedSliceRows(), p.reducedSliceCols(),
+                            p.smemReduced, reducedView);
+    }
   } else if ((p.kind != ChainKind::gemm && p.clusterN > 1) || p.clusterK > 1) {
     // Cluster buffers at the offsets the plan laid out (KernelPlan.cpp).
     auto alloc = [&](int64_t cols, int64_t offset) -> Value {
@@ -861,8 +880,9 @@ void KernelEmitter::emitTileLoads() {
         // n) lands as R * W rows of 128 B like a 2-D box; coordinates
         // outside the image (-1, H, W) are zero-filled: the padding.
         int64_t cTiles = p.convC / 64;
-        Value tap = div(k, cTiles);
-        Value c0 = mul(rem(k, cTiles), 64);
+        Value kg = kOff ? add(k, kOff) : k;
+        Value tap = div(kg, cTiles);
+        Value c0 = mul(rem(kg, cTiles), 64);
         Value col = add(rem(tap, 3), -1);
         Value row = add(add(h0, div(tap, 3)), -1);
         nvgpu::TmaAsyncLoadOp::create(
@@ -1202,7 +1222,7 @@ void KernelEmitter::emitFinisher() {
   LLVM::FenceOp::create(b, loc, LLVM::AtomicOrdering::release, "device");
   namedBarrier(8, threads);
   Value flagPtr = sharedPtr(cst(p.smemFlag));
-  Value counter = add(mul(mTile, p.clusterN), rank);
+  Value counter = add(mul(mTile, p.clusterSize()), rank);
   ifThen(eq(tid, 0), [&] {
     Value cntOff = add(mul(planeStart(cst(p.numPlanes())), 4), mul(counter, 4));
     // __threadfence(); atomicAdd(); __threadfence(): the explicit fences
@@ -1404,9 +1424,16 @@ void KernelEmitter::emitShuffleProducer() {
   // cluster has arrived.
   int64_t total = p.lTiles() * p.gatheredSteps();
   int64_t pre = std::min(p.dOwnStages, total);
+  // Split K: the k group's reduce-scatter (two cluster barriers) precedes
+  // the gather.
+  auto exchangeSyncs = [&] {
+    if (p.clusterK > 1)
+      reduceClusterSyncs();
+    shuffleClusterSyncs();
+  };
   forLoop(cst(0), cst(total), cst(1), [&](Value it) {
     if (pre < total)
-      ifThen(eq(it, pre), [&] { shuffleClusterSyncs(); });
+      ifThen(eq(it, pre), exchangeSyncs);
     Value slot = rem(it, p.dStages);
     waitParity(dempty, slot, notI1(parity(it, p.dStages)));
     leaderOnly(wgLeader, [&] {
@@ -1433,7 +1460,59 @@ void KernelEmitter::emitShuffleProducer() {
     });
   });
   if (pre == total)
-    shuffleClusterSyncs();
+    exchangeSyncs();
+}
+
+/// Split-K shuffle family: publishes this rank's fp32 partial C tile to its
+/// k group, pulls and sums its slice of the group's tiles (dsm.reduce
+/// between two cluster barriers), and writes act(slice) as bf16 into the
+/// act(C) slice the gather reads, in the 128B-swizzled K-major layout of
+/// the second GEMM's operand (KernelPlan::sliceRows).
+void KernelEmitter::emitSplitKSlice(Value acc) {
+  int64_t threads = p.numConsumers * kWarpgroupThreads;
+  // wgmma D fragment: value 4j + 2h + c sits at row warp*16 + lane/4 + 8h,
+  // column 8j + (lane%4)*2 + c of the warpgroup's 64-row tile.
+  Value rowInWg = add(mul(warp, 16), div(lane, 4));
+  Value colPair = mul(rem(lane, 4), 2);
+  for (int64_t h = 0; h < 2; ++h) {
+    Value r = add(add(wgRow0(), rowInWg), 8 * h);
+    for (int64_t j = 0; j < p.bn / 8; ++j) {
+      Value v =
+          vector({accElt(acc, 4 * j + 2 * h), accElt(acc, 4 * j + 2 * h + 1)});
+      vector::StoreOp::create(b, loc, v, partialView,
+                              ValueRange{r, add(colPair, 8 * j)},
+                              /*nontemporal=*/false, llvm::MaybeAlign(8));
+    }
+  }
+  // Ranks n * clusterK + [0, clusterK) form a k group; rank k of it keeps
+  // rows or columns [k, k + 1) / clusterK of the sum.
+  ReduceOp::create(b, loc, partialBuf, reducedBuf, ReduceMode::reduce_scatter,
+                   CombinerKind::add, /*axis=*/p.reduceRows ? 0 : 1, p.clusterK,
+                   /*group_stride=*/1, b.getI64IntegerAttr(threads));
+  // Quads of the slice: activation, bf16, and the swizzled store. Within
+  // each 1024-B atom of 8 rows the 16-B unit index is XORed with the row;
+  // a slice's rows start on an atom (KernelPlan: blk_m / cls_k % 8 == 0).
+  int64_t rows = p.reducedSliceRows(), cols = p.reducedSliceCols();
+  int64_t quadsPerRow = cols / 4;
+  forLoop(tid, cst(rows * quadsPerRow), cst(threads), [&](Value e) {
+    Value row = div(e, quadsPerRow);
+    Value col = mul(rem(e, quadsPerRow), 4);
+    Value sum = vector::LoadOp::create(
+        b, loc, VectorType::get({4}, f32), reducedView, ValueRange{row, col},
+        /*nontemporal=*/false, llvm::MaybeAlign(16));
+    SmallVector<Value> ys;
+    for (int64_t i = 0; i < 4; ++i)
+      ys.push_back(applyStages({extract(sum, i)}));
+    Value packed = LLVM::BitcastOp::create(b, loc, i64, vector(ys)).getResult();
+    Value chunk = div(col, 64);
+    Value inRow = mul(rem(col, 64), 2);
+    Value swz = arith::ShLIOp::create(b, loc, rem(row, 8), cst(4));
+    Value off = add(add(mul(chunk, rows * 128), mul(row, 128)),
+                    arith::XOrIOp::create(b, loc, inRow, swz));
+    LLVM::StoreOp::create(b, loc, packed, sharedPtr(add(off, p.smemC)), 8);
+  });
+  // The gather reads the slice through the generic proxy after its first
+  // cluster barrier: nothing more to order here.
 }
 
 void KernelEmitter::emitShuffleConsumer(ArrayRef<Value> accs) {
@@ -1455,18 +1534,21 @@ void KernelEmitter::emitShuffleConsumer(ArrayRef<Value> accs) {
     namedBarrier(9, threads);
     ShuffleOp::create(b, loc, /*src=*/Value(), gatheredBuf, gatherBarrier,
                       arith::ConstantIntOp::create(b, loc, b.getI1Type(), 0),
-                      /*axis=*/0, p.clusterN, /*group_stride=*/1,
+                      /*axis=*/0, p.clusterSize(), /*group_stride=*/1,
                       b.getI64IntegerAttr(threads), /*arrived=*/true);
   } else {
     // The slice and the gathered slices lie over the stage rings: no
     // consumer writes there before every consumer has retired its main
     // loop.
     namedBarrier(9, threads);
-    emitFfnEpilogue(accs);
+    if (p.clusterK > 1)
+      emitSplitKSlice(accs[0]);
+    else
+      emitFfnEpilogue(accs);
     // dsm.shuffle: every rank ends with the cluster's act(C) slices in
     // rank order (a pull all-gather between two cluster barriers).
     ShuffleOp::create(b, loc, sliceBuf, gatheredBuf, Value(), Value(),
-                      /*axis=*/0, p.clusterN, /*group_stride=*/1,
+                      /*axis=*/0, p.clusterSize(), /*group_stride=*/1,
                       b.getI64IntegerAttr(threads), /*arrived=*/false);
     // The gathered slices were written through the generic proxy; wgmma
     // reads them through the async proxy.

@@ -23,7 +23,7 @@ int64_t KernelPlan::workspaceBytesPerM() const {
   // One fp32 row of E (one per cluster along n when deterministic) plus
   // one arrival counter per (m tile, owner rank); a tile has at least one
   // row, so per-row sizing covers the counters.
-  return numPlanes() * shape.l * 4 + clusterN * 4;
+  return numPlanes() * shape.l * 4 + clusterSize() * 4;
 }
 
 int64_t KernelPlan::maxM() const {
@@ -488,16 +488,19 @@ FailureOr<KernelPlan> mlir::dsm::planKernel(FusedChainOp op,
   plan.ctasN = cl[1] * grid[1];
   auto dims = sched.getOrder();
   // Three cluster shapes: along n only (FFNs: reduce-scatter of E; a GEMM:
-  // A multicast), along n and l alike (shuffle groups of cls_n CTAs, no
-  // reduce-scatter), or for a single GEMM along k alone (split K, one CTA
-  // along n per cluster).
-  plan.shuffle = plan.kind != ChainKind::gemm && cl[3] > 1 && cl[3] == cl[1];
+  // A multicast), along l over the whole cluster (the shuffle family:
+  // cls_l = cls_n * cls_k, the k groups reducing C before the gather), or
+  // for a single GEMM along k alone (split K, one CTA along n per cluster).
+  plan.shuffle =
+      plan.kind != ChainKind::gemm && cl[3] > 1 && cl[3] == cl[1] * cl[2];
   bool splitK = plan.kind == ChainKind::gemm && cl[2] > 1 && cl[1] == 1 &&
                 cl[0] == 1 && cl[3] == 1;
-  if (cl[0] != 1 || (cl[2] != 1 && !splitK) || (cl[3] != 1 && !plan.shuffle)) {
-    why = "only clusters along n (cls_m = cls_k = cls_l = 1), along n and "
-          "l alike (cls_l = cls_n, cls_m = cls_k = 1), or for a single GEMM "
-          "along k alone are lowered";
+  bool gatheredK = plan.shuffle && cl[2] > 1;
+  if (cl[0] != 1 || (cl[2] != 1 && !splitK && !gatheredK) ||
+      (cl[3] != 1 && !plan.shuffle)) {
+    why = "only clusters along n (cls_m = cls_k = cls_l = 1), along l over "
+          "the cluster (cls_l = cls_n * cls_k, cls_m = 1), or for a single "
+          "GEMM along k alone are lowered";
     return failure();
   }
   if (grid[2] != 1 || grid[3] != 1) {
@@ -527,12 +530,14 @@ FailureOr<KernelPlan> mlir::dsm::planKernel(FusedChainOp op,
     // nTiles) and the cluster reduce-scatters E once at the end.
     plan.nTiles = plan.shape.n / (plan.bn * cl[1]);
   } else if (!sched.isSpatial(LoopDim::m) || !sched.isSpatial(LoopDim::n) ||
-             sched.isSpatial(LoopDim::k) != splitK ||
+             sched.isSpatial(LoopDim::k) != (splitK || gatheredK) ||
              sched.isSpatial(LoopDim::l) != plan.shuffle || dims.size() != 4 ||
              dims[0] != LoopDim::m || dims[1] != LoopDim::n) {
-    why = plan.shuffle ? "expected spatial = [m, n, l] and order = [m, n, l, k]"
-          : splitK     ? "expected spatial = [m, n, k] and order = [m, n, k, l]"
-                       : "expected spatial = [m, n] and order = [m, n, k, l]";
+    why = gatheredK ? "expected spatial = [m, n, k, l] and order = [m, n, k, l]"
+          : plan.shuffle
+              ? "expected spatial = [m, n, l] and order = [m, n, l, k]"
+          : splitK ? "expected spatial = [m, n, k] and order = [m, n, k, l]"
+                   : "expected spatial = [m, n] and order = [m, n, k, l]";
     return failure();
   }
   if (splitK) {
@@ -545,6 +550,18 @@ FailureOr<KernelPlan> mlir::dsm::planKernel(FusedChainOp op,
     }
     plan.clusterK = cl[2];
     plan.bk = 64;
+  }
+  if (gatheredK) {
+    // Each rank of a k group runs K / cls_k of GEMM0 (whole 64-wide tiles,
+    // rank r of the group from tile r * kTiles()); the group reduce-scatters
+    // the fp32 partials before the activation.
+    why = ff::getGatheredSplitKViolation(plan.kind == ChainKind::gated_ffn,
+                                         plan.shape.k, plan.bm, plan.bn, cl[2]);
+    if (!why.empty())
+      return failure();
+    plan.clusterK = cl[2];
+    plan.bk = 64;
+    plan.reduceRows = ff::splitsGatheredKByRows(plan.bn, plan.clusterK);
   }
   why = ff::getTileViolation(plan.shape.k, plan.bm, plan.bn, plan.bk);
   if (!why.empty())
@@ -592,8 +609,8 @@ FailureOr<KernelPlan> mlir::dsm::planKernel(FusedChainOp op,
       why = "cls_n must be in [1, 16]";
       return failure();
     }
-    why = ff::getLTileViolation(plan.shuffle, plan.shape.l, plan.clusterN,
-                                plan.bl);
+    why = ff::getLTileViolation(plan.shuffle, plan.shape.l,
+                                plan.shuffle ? cl[3] : plan.clusterN, plan.bl);
     if (!why.empty())
       return failure();
     if (plan.shuffle) {
@@ -646,10 +663,26 @@ FailureOr<KernelPlan> mlir::dsm::planKernel(FusedChainOp op,
     // main loop (a consumer barrier precedes the first write). The D ring
     // follows: the producer streams D while the consumers finish GEMM0 and
     // the exchange. Four D stages where they fit, else two.
+    //
+    // Split K: each rank publishes its 1 / cls_k of the tile (the slice
+    // its k group's reduce-scatter leaves), and the gathered slices are
+    // the cluster's n range as before. Before them the fp32 partial tile
+    // every rank publishes (smemE, at the base: the slice is written only
+    // after the reduce-scatter's second cluster barrier) and the slice the
+    // pull leaves (smemReduced: read while the act(C) slice is written, so
+    // past it; the gather overwrites it after its first cluster barrier).
     int64_t cTile = plan.bm * plan.bn * 2;
+    int64_t sliceBytes = cTile / plan.clusterK;
     plan.smemC = 0;
-    plan.smemGathered = cTile;
-    off = std::max(off, (plan.clusterN + 1) * cTile);
+    plan.smemGathered = sliceBytes;
+    int64_t actEnd = sliceBytes + plan.clusterN * cTile;
+    off = std::max(off, actEnd);
+    if (plan.clusterK > 1) {
+      int64_t partialBytes = plan.bm * plan.bn * 4;
+      plan.smemE = 0;
+      plan.smemReduced = alignUp(std::max(partialBytes, sliceBytes), 1024);
+      off = std::max(off, plan.smemReduced + partialBytes / plan.clusterK);
+    }
     plan.smemD = alignUp(off, 1024);
     plan.dStageBytes = 64 * plan.subL * 2;
     plan.dStages = 4;
@@ -663,7 +696,7 @@ FailureOr<KernelPlan> mlir::dsm::planKernel(FusedChainOp op,
     // consumer samples waiting on D): up to two more lie over the main-loop
     // ring past the act(C) regions, filled once the ring is dead.
     int64_t ringEnd = plan.smemB + plan.stages * plan.bStageBytes;
-    int64_t late = alignUp((plan.clusterN + 1) * cTile, 1024);
+    int64_t late = alignUp(actEnd, 1024);
     int64_t lateSlots = std::min<int64_t>(4 - plan.dStages,
                                           std::max<int64_t>(0, ringEnd - late) /
                                               plan.dStageBytes);

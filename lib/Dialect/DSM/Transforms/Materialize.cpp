@@ -208,8 +208,8 @@ DictionaryAttr DSMMaterializePass::materialize(FusedChainOp chain,
       // (their offset moves with M, onto rows an earlier launch's planes may
       // have left non-zero).
       if (plan.isDeterministic())
-        attrs.push_back(b.getNamedAttr("zero_bytes_per_m",
-                                       b.getI64IntegerAttr(plan.clusterN * 4)));
+        attrs.push_back(b.getNamedAttr(
+            "zero_bytes_per_m", b.getI64IntegerAttr(plan.clusterSize() * 4)));
       // A self-cleaning (small, atomic) workspace is left all-zero
       // by its finishers (sums cleared as read, counters reset): the runtime
       // clears it when it allocates it.
@@ -378,7 +378,10 @@ void DSMMaterializePass::runOnOperation() {
         plan->aMulticast = plan->canMulticastA();
       if (workspaceBulkReduce)
         plan->bulkCols = plan->chooseBulkCols();
-      plan->shufflePush = shufflePush && plan->shuffle;
+      // A split K publishes the slice its reduce-scatter leaves by the pull
+      // gather (the push writes act(C) straight into the slots, which lie
+      // over the partials the k group is still reading).
+      plan->shufflePush = shufflePush && plan->shuffle && plan->clusterK == 1;
       if (!lateDStages)
         plan->useOwnDStagesOnly();
       plan->approxTanh = approxTanh;

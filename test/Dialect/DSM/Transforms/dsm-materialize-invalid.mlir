@@ -45,7 +45,7 @@ func.func @gemm(%a: tensor<256x512xbf16>, %b: tensor<512x512xbf16>) -> tensor<25
 // -----
 
 // A cluster along m is not lowered by either kernel family.
-// expected-error @+2 {{schedule cannot be lowered: only clusters along n (cls_m = cls_k = cls_l = 1), along n and l alike (cls_l = cls_n, cls_m = cls_k = 1), or for a single GEMM along k alone are lowered}}
+// expected-error @+2 {{schedule cannot be lowered: only clusters along n (cls_m = cls_k = cls_l = 1), along l over the cluster (cls_l = cls_n * cls_k, cls_m = 1), or for a single GEMM along k alone are lowered}}
 func.func @gemm(%a: tensor<256x512xbf16>, %b: tensor<512x512xbf16>) -> tensor<256x512xbf16> {
   %r = dsm.fused_chain gemm (%a, %b) {schedule = #dsm.schedule<cluster = [2, 1, 1, 1], block = [128, 256, 64, 16], grid = [1, 2, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [], collectives = [], stages = 4, cost_ns = 1000>}
       : (tensor<256x512xbf16>, tensor<512x512xbf16>) -> tensor<256x512xbf16> {
@@ -433,7 +433,7 @@ func.func @one_stage(%a0: tensor<256x512xbf16>, %a1: tensor<512x256xbf16>, %a2: 
 
 // Shuffle groups of 2 inside reduce groups of 2 (cls_l = 2 != cls_n = 4):
 // a legal schedule that neither kernel family carries out.
-// expected-error @+2 {{schedule cannot be lowered: only clusters along n (cls_m = cls_k = cls_l = 1), along n and l alike (cls_l = cls_n, cls_m = cls_k = 1), or for a single GEMM along k alone are lowered}}
+// expected-error @+2 {{schedule cannot be lowered: only clusters along n (cls_m = cls_k = cls_l = 1), along l over the cluster (cls_l = cls_n * cls_k, cls_m = 1), or for a single GEMM along k alone are lowered}}
 func.func @ffn_cls_l_ne_cls_n(%a0: tensor<256x512xbf16>, %a1: tensor<512x256xbf16>, %a2: tensor<256x512xbf16>) -> tensor<256x512xbf16> {
   %r = dsm.fused_chain ffn (%a0, %a1, %a2) {schedule = #dsm.schedule<cluster = [1, 4, 1, 2], block = [128, 64, 64, 256], grid = [2, 1, 1, 1], order = [m, n, l, k], spatial = [m, n, l], residency = [dsm], collectives = [shuffle, reduce_scatter], stages = 4, cost_ns = 1000>}
       : (tensor<256x512xbf16>, tensor<512x256xbf16>, tensor<256x512xbf16>) -> tensor<256x512xbf16> {
@@ -854,4 +854,112 @@ func.func @streamed_split_narrow_halves(%arg0: tensor<256x64xbf16>, %arg1: tenso
     dsm.yield %10 : tensor<256x256xbf16>
   }
   return %0 : tensor<256x256xbf16>
+}
+
+// -----
+
+// Split K before a gated activation would reduce gate and up alike.
+// expected-error @+2 {{schedule cannot be lowered: split K in a fused chain is lowered for plain FFNs only}}
+func.func @gated_split_k(%a0: tensor<256x512xbf16>, %a1: tensor<512x256xbf16>, %a2: tensor<512x256xbf16>, %a3: tensor<256x512xbf16>) -> tensor<256x512xbf16> {
+  %r = dsm.fused_chain gated_ffn (%a0, %a1, %a2, %a3) {schedule = #dsm.schedule<cluster = [1, 2, 2, 4], block = [128, 128, 256, 128], grid = [2, 1, 1, 1], order = [m, n, k, l], spatial = [m, n, k, l], residency = [dsm, dsm], collectives = [multiply, shuffle], stages = 4, cost_ns = 1000>}
+      : (tensor<256x512xbf16>, tensor<512x256xbf16>, tensor<512x256xbf16>, tensor<256x512xbf16>) -> tensor<256x512xbf16> {
+  ^bb0(%x: tensor<256x512xbf16>, %w1: tensor<512x256xbf16>, %wu: tensor<512x256xbf16>, %w2: tensor<256x512xbf16>):
+    %zero = arith.constant 0.0 : f32
+    %g_e = tensor.empty() : tensor<256x256xf32>
+    %g_f = linalg.fill ins(%zero : f32) outs(%g_e : tensor<256x256xf32>) -> tensor<256x256xf32>
+    %g = linalg.matmul ins(%x, %w1 : tensor<256x512xbf16>, tensor<512x256xbf16>) outs(%g_f : tensor<256x256xf32>) -> tensor<256x256xf32>
+    %u_e = tensor.empty() : tensor<256x256xf32>
+    %u_f = linalg.fill ins(%zero : f32) outs(%u_e : tensor<256x256xf32>) -> tensor<256x256xf32>
+    %u = linalg.matmul ins(%x, %wu : tensor<256x512xbf16>, tensor<512x256xbf16>) outs(%u_f : tensor<256x256xf32>) -> tensor<256x256xf32>
+    %h_e = tensor.empty() : tensor<256x256xbf16>
+    %h = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%g, %u : tensor<256x256xf32>, tensor<256x256xf32>) outs(%h_e : tensor<256x256xbf16>) {
+    ^bb0(%gv: f32, %uv: f32, %o: bf16):
+      %one = arith.constant 1.0 : f32
+      %ng = arith.negf %gv : f32
+      %ex = math.exp %ng : f32
+      %den = arith.addf %ex, %one : f32
+      %sg = arith.divf %gv, %den : f32
+      %p = arith.mulf %sg, %uv : f32
+      %t = arith.truncf %p : f32 to bf16
+      linalg.yield %t : bf16
+    } -> tensor<256x256xbf16>
+    %e_e = tensor.empty() : tensor<256x512xf32>
+    %e_f = linalg.fill ins(%zero : f32) outs(%e_e : tensor<256x512xf32>) -> tensor<256x512xf32>
+    %e = linalg.matmul ins(%h, %w2 : tensor<256x256xbf16>, tensor<256x512xbf16>) outs(%e_f : tensor<256x512xf32>) -> tensor<256x512xf32>
+    %o_e = tensor.empty() : tensor<256x512xbf16>
+    %o = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%e : tensor<256x512xf32>) outs(%o_e : tensor<256x512xbf16>) {
+    ^bb0(%ev: f32, %oo: bf16):
+      %t = arith.truncf %ev : f32 to bf16
+      linalg.yield %t : bf16
+    } -> tensor<256x512xbf16>
+    dsm.yield %o : tensor<256x512xbf16>
+  }
+  return %r : tensor<256x512xbf16>
+}
+
+// -----
+
+// Four k ranks would each keep 32 columns of a 128-wide tile: not whole
+// chunks of the swizzled act(C) (and not rows: blk_n != 64).
+// expected-error @+2 {{schedule cannot be lowered: split K publishes act(C) in whole 64-column chunks (blk_n a multiple of 64 * cls_k) or, with blk_n = 64, in row slices}}
+func.func @split_k_narrow_slice(%a0: tensor<256x512xbf16>, %a1: tensor<512x256xbf16>, %a2: tensor<256x512xbf16>) -> tensor<256x512xbf16> {
+  %r = dsm.fused_chain ffn (%a0, %a1, %a2) {schedule = #dsm.schedule<cluster = [1, 2, 4, 8], block = [128, 128, 128, 64], grid = [2, 1, 1, 1], order = [m, n, k, l], spatial = [m, n, k, l], residency = [dsm], collectives = [all_exchange, shuffle], stages = 4, cost_ns = 1000>}
+      : (tensor<256x512xbf16>, tensor<512x256xbf16>, tensor<256x512xbf16>) -> tensor<256x512xbf16> {
+  ^bb0(%x: tensor<256x512xbf16>, %w1: tensor<512x256xbf16>, %w2: tensor<256x512xbf16>):
+    %zero = arith.constant 0.0 : f32
+    %g_e = tensor.empty() : tensor<256x256xf32>
+    %g_f = linalg.fill ins(%zero : f32) outs(%g_e : tensor<256x256xf32>) -> tensor<256x256xf32>
+    %g = linalg.matmul ins(%x, %w1 : tensor<256x512xbf16>, tensor<512x256xbf16>) outs(%g_f : tensor<256x256xf32>) -> tensor<256x256xf32>
+    %h_e = tensor.empty() : tensor<256x256xbf16>
+    %h = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%g : tensor<256x256xf32>) outs(%h_e : tensor<256x256xbf16>) {
+    ^bb0(%gv: f32, %o: bf16):
+      %y = arith.maximumf %gv, %zero : f32
+      %t = arith.truncf %y : f32 to bf16
+      linalg.yield %t : bf16
+    } -> tensor<256x256xbf16>
+    %e_e = tensor.empty() : tensor<256x512xf32>
+    %e_f = linalg.fill ins(%zero : f32) outs(%e_e : tensor<256x512xf32>) -> tensor<256x512xf32>
+    %e = linalg.matmul ins(%h, %w2 : tensor<256x256xbf16>, tensor<256x512xbf16>) outs(%e_f : tensor<256x512xf32>) -> tensor<256x512xf32>
+    %o_e = tensor.empty() : tensor<256x512xbf16>
+    %o = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%e : tensor<256x512xf32>) outs(%o_e : tensor<256x512xbf16>) {
+    ^bb0(%ev: f32, %oo: bf16):
+      %t = arith.truncf %ev : f32 to bf16
+      linalg.yield %t : bf16
+    } -> tensor<256x512xbf16>
+    dsm.yield %o : tensor<256x512xbf16>
+  }
+  return %r : tensor<256x512xbf16>
+}
+
+// -----
+
+// K = 192 in three k tiles: the second rank of a pair would run past K.
+// expected-error @+2 {{schedule cannot be lowered: split K needs K to be a multiple of 64 * cls_k}}
+func.func @split_k_ragged(%a0: tensor<256x192xbf16>, %a1: tensor<192x256xbf16>, %a2: tensor<256x512xbf16>) -> tensor<256x512xbf16> {
+  %r = dsm.fused_chain ffn (%a0, %a1, %a2) {schedule = #dsm.schedule<cluster = [1, 2, 2, 4], block = [128, 128, 96, 128], grid = [2, 1, 1, 1], order = [m, n, k, l], spatial = [m, n, k, l], residency = [dsm], collectives = [all_exchange, shuffle], stages = 4, cost_ns = 1000>}
+      : (tensor<256x192xbf16>, tensor<192x256xbf16>, tensor<256x512xbf16>) -> tensor<256x512xbf16> {
+  ^bb0(%x: tensor<256x192xbf16>, %w1: tensor<192x256xbf16>, %w2: tensor<256x512xbf16>):
+    %zero = arith.constant 0.0 : f32
+    %g_e = tensor.empty() : tensor<256x256xf32>
+    %g_f = linalg.fill ins(%zero : f32) outs(%g_e : tensor<256x256xf32>) -> tensor<256x256xf32>
+    %g = linalg.matmul ins(%x, %w1 : tensor<256x192xbf16>, tensor<192x256xbf16>) outs(%g_f : tensor<256x256xf32>) -> tensor<256x256xf32>
+    %h_e = tensor.empty() : tensor<256x256xbf16>
+    %h = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%g : tensor<256x256xf32>) outs(%h_e : tensor<256x256xbf16>) {
+    ^bb0(%gv: f32, %o: bf16):
+      %y = arith.maximumf %gv, %zero : f32
+      %t = arith.truncf %y : f32 to bf16
+      linalg.yield %t : bf16
+    } -> tensor<256x256xbf16>
+    %e_e = tensor.empty() : tensor<256x512xf32>
+    %e_f = linalg.fill ins(%zero : f32) outs(%e_e : tensor<256x512xf32>) -> tensor<256x512xf32>
+    %e = linalg.matmul ins(%h, %w2 : tensor<256x256xbf16>, tensor<256x512xbf16>) outs(%e_f : tensor<256x512xf32>) -> tensor<256x512xf32>
+    %o_e = tensor.empty() : tensor<256x512xbf16>
+    %o = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%e : tensor<256x512xf32>) outs(%o_e : tensor<256x512xbf16>) {
+    ^bb0(%ev: f32, %oo: bf16):
+      %t = arith.truncf %ev : f32 to bf16
+      linalg.yield %t : bf16
+    } -> tensor<256x512xbf16>
+    dsm.yield %o : tensor<256x512xbf16>
+  }
+  return %r : tensor<256x512xbf16>
 }

@@ -11,8 +11,10 @@
 // one CTA per m tile walks the n tiles, E in registers; C3's L = 256 over
 // two warpgroups that split the columns); C3, C4 and
 // C6-C8 at batch 1 and C4 and C6-C8 at batch 32 take shuffle-family plans
-// (cls_l = cls_n, block[3] = L / cls_l; inter_cluster_reduce only when grid n >
-// 1). RS lines: restricted to the reduce-scatter family
+// (cls_l = cls_n * cls_k, block[3] = L / cls_l; inter_cluster_reduce only when
+// grid n > 1); C7 and C8 at batch 1 (GEMM0 output of at most 16 tiles, K >=
+// 2048) split K over the cluster (cls_k > 1, spatial k, all_exchange before
+// the gather; C8's cls_n = 1: the k group's ranks gather each other's rows). RS lines: restricted to the reduce-scatter family
 // (family=reduce-scatter), chains whose N fits one cluster reduce E in DSM
 // only; the wide C4 (both batches) and C8 at batch 1 take tiles without
 // clusters (C4 at batch 32: 128x256, fastest on the H200 sweep) and reduce E
@@ -218,7 +220,7 @@ func.func @c6_b1(%a: tensor<784x1152xbf16>, %b: tensor<1152x128xbf16>, %d: tenso
 }
 
 // CHECK-LABEL: func.func @c7_b1(
-// ANY: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 4, 1, 4], block = [64, 64, 64, 256], grid = [4, 1, 1, 1], order = [m, n, l, k], spatial = [m, n, l], residency = [dsm], collectives = [shuffle], stages = 4, cost_ns = {{[0-9]+}}>}
+// ANY: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 4, 2, 8], block = [64, 64, 1152, 128], grid = [4, 1, 1, 1], order = [m, n, k, l], spatial = [m, n, k, l], residency = [dsm], collectives = [all_exchange, shuffle], stages = 4, cost_ns = {{[0-9]+}}>}
 // RS: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 4, 1, 1], block = [64, 64, 64, 256], grid = [4, 1, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [reduce_scatter], stages = 3, cost_ns = {{[0-9]+}}>}
 
 func.func @c7_b1(%a: tensor<196x2304xbf16>, %b: tensor<2304x256xbf16>, %d: tensor<256x1024xbf16>) -> tensor<196x1024xbf16> {
@@ -251,7 +253,7 @@ func.func @c7_b1(%a: tensor<196x2304xbf16>, %b: tensor<2304x256xbf16>, %d: tenso
 }
 
 // CHECK-LABEL: func.func @c8_b1(
-// ANY: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 8, 1, 8], block = [64, 64, 64, 256], grid = [1, 1, 1, 1], order = [m, n, l, k], spatial = [m, n, l], residency = [dsm], collectives = [shuffle], stages = 4, cost_ns = {{[0-9]+}}>}
+// ANY: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 1, 8, 8], block = [64, 64, 576, 256], grid = [1, 8, 1, 1], order = [m, n, k, l], spatial = [m, n, k, l], residency = [dsm], collectives = [all_exchange, inter_cluster_reduce], stages = 4, cost_ns = {{[0-9]+}}>}
 // RS: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 8, 1, 1], block = [64, 64, 64, 256], grid = [1, 1, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [reduce_scatter], stages = 3, cost_ns = {{[0-9]+}}>}
 
 func.func @c8_b1(%a: tensor<49x4608xbf16>, %b: tensor<4608x512xbf16>, %d: tensor<512x2048xbf16>) -> tensor<49x2048xbf16> {

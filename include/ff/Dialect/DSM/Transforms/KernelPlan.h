@@ -75,11 +75,18 @@ struct KernelPlan {
   int64_t clusterN = 1;
   /// CTAs along n for one m tile: clusterN * clusters along n.
   int64_t ctasN = 1;
-  /// GEMM kind, split K (cls_k > 1): the cluster's CTAs (the x cluster
-  /// extent) each run kTiles() of the k tiles, rank r from r * kTiles(),
-  /// and reduce-scatter their fp32 tiles over DSM; rank r stores columns
-  /// [r * bn / clusterK, (r + 1) * bn / clusterK) of the output tile.
+  /// Split K (cls_k > 1): the cluster's CTAs (the x cluster extent) each
+  /// run kTiles() of the k tiles, rank r from (r mod clusterK) * kTiles(),
+  /// and reduce-scatter their fp32 tiles over DSM. GEMM kind: rank r stores
+  /// columns [r * bn / clusterK, (r + 1) * bn / clusterK) of the output
+  /// tile. Shuffle family: ranks n * clusterK + k share an n tile (k
+  /// fastest); rank k of the group keeps 1 / clusterK of the summed C tile
+  /// (columns, or rows where reduceRows), applies the activation and
+  /// publishes that slice of act(C) to the cluster's gather.
   int64_t clusterK = 1;
+  /// Split-K shuffle family: the group's slices are blk_m / clusterK rows of
+  /// the (one 64-column chunk) tile instead of blk_n / clusterK columns.
+  bool reduceRows = false;
   int64_t numConsumers = 2;
   /// Whether partial E tiles of several clusters meet in an fp32 workspace.
   bool needsWorkspace = false;
@@ -99,8 +106,8 @@ struct KernelPlan {
   /// The columns of C and of E one consumer warpgroup computes.
   int64_t consumerN() const { return splitColumns ? bn / 2 : bn; }
   int64_t consumerL() const { return splitColumns ? bl / 2 : bl; }
-  /// FFN kinds, the shuffle family (cls_l = cls_n): the cluster splits L as
-  /// well as N. Every rank gathers the cluster's act(C) slices by
+  /// FFN kinds, the shuffle family (cls_l = cls_n * cls_k): the cluster splits
+  /// L as well as N. Every rank gathers the cluster's act(C) slices by
   /// dsm.shuffle and computes its own blk_l columns of E over the cluster's
   /// whole n range, in sub-tiles of `subL` columns: no reduce-scatter, and
   /// E crosses clusters only (the workspace) when grid_n > 1.
@@ -188,6 +195,10 @@ struct KernelPlan {
   /// Group of the cluster reduce-scatter, and the width of its slices.
   int64_t reduceGroup() const { return clusterK > 1 ? clusterK : clusterN; }
   int64_t reduceWidth() const { return clusterK > 1 ? bn : bl; }
+  /// Split-K shuffle family: the extent of the slice of C each rank's
+  /// reduce-scatter leaves, rows x columns.
+  int64_t reducedSliceRows() const { return reduceRows ? bm / clusterK : bm; }
+  int64_t reducedSliceCols() const { return reduceRows ? bn : bn / clusterK; }
 
   bool isConv() const { return convRows > 0; }
   /// Rows of an m tile that are output rows (the launch's grid_m_tile):
@@ -213,6 +224,10 @@ struct KernelPlan {
   /// Shuffle family: 64-wide n steps of the second GEMM per l sub-tile
   /// (the cluster's whole n range).
   int64_t gatheredSteps() const { return clusterN * bn / 64; }
+  /// Shuffle family: rows of 128 B (64 bf16 columns) of the act(C) slice a
+  /// rank publishes, 64-column chunk after chunk: its blk_n / 64 chunks of
+  /// blk_m rows, or with split K its 1 / clusterK of them.
+  int64_t sliceRows() const { return bn / 64 * bm / clusterK; }
   /// Width of a D ring stage's l extent.
   int64_t dChunkL() const { return shuffle ? subL : bl; }
   /// Rows of A each CTA loads per stage: with A multicast, its slice of
@@ -223,7 +238,8 @@ struct KernelPlan {
   /// case for the GEMM clusters the family takes; 3x3 convolutions load A
   /// as one 4-D box and do not split it.
   bool canMulticastA() const {
-    return clusterN > 1 && !isConv() && bm % (8 * clusterN) == 0;
+    return clusterN > 1 && clusterK == 1 && !isConv() &&
+           bm % (8 * clusterN) == 0;
   }
   /// Bytes between staged rows of `cols` fp32 columns in the bulk
   /// reduction: 32 bytes of padding put the 4 rows a half-warp stores in
@@ -232,18 +248,19 @@ struct KernelPlan {
   int64_t bulkRowBytes() const { return bulkRowBytes(bulkCols); }
   /// Staged columns for the bulk workspace reduction: the widest of 128,
   /// 64, 32 that divides the sub-tile and whose rows, for every consumer
-  /// warp, fit in the act(C) slice. 0 (red.global) where none does, the
-  /// plan has no atomic shuffle-family workspace, or the bulk path was
-  /// measured slower on an H200 (docs/validation.md, ninth session): one
-  /// consumer warpgroup (blk_m = 64, G4 +16 %), or 32 staged columns with
-  /// blk_l < 2048 (four single-buffered rounds per sub-tile; S1, S4, S7
-  /// +2-3 %). Where it is used it was 3-10 % faster (G5, the G5/S3 M
+  /// warp, fit in the act(C) slice (a split K's 1 / cls_k of the tile: past
+  /// it lie the gathered slices the second GEMM still reads). 0 (red.global)
+  /// where none does, the plan has no atomic shuffle-family workspace, or the
+  /// bulk path was measured slower on an H200 (docs/validation.md, ninth
+  /// session): one consumer warpgroup (blk_m = 64, G4 +16 %), or 32 staged
+  /// columns with blk_l < 2048 (four single-buffered rounds per sub-tile; S1,
+  /// S4, S7 +2-3 %). Where it is used it was 3-10 % faster (G5, the G5/S3 M
   /// sweeps, C3/C4 at batch 32).
   int64_t chooseBulkCols() const {
     if (!shuffle || !needsWorkspace || isDeterministic() || bm < 128)
       return 0;
     for (int64_t cols : {128, 64, 32})
-      if (subL % cols == 0 && bm * bulkRowBytes(cols) <= bm * bn * 2)
+      if (subL % cols == 0 && bm * bulkRowBytes(cols) <= sliceRows() * 128)
         return cols >= 64 || bl >= 2048 ? cols : 0;
     return 0;
   }
