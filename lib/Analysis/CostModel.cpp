@@ -448,9 +448,20 @@ static int64_t getShuffleSteps(const Plan &plan) {
 }
 
 double mlir::ff::getStreamReuse(const ChainDesc &chain, const Plan &plan) {
-  if (!chain.hasSecondGemm())
-    return 1;
   const double b = getByteWidth(chain.dtype);
+  if (!chain.hasSecondGemm()) {
+    // One GEMM: each CTA streams its k tiles (a split K's share) of A and
+    // B; the chain holds A, B and C.
+    const int64_t m = std::max<int64_t>(chain.m, 1);
+    const int64_t bm = plan.blk(Dim::m), bn = plan.blk(Dim::n);
+    const int64_t clsK = plan.cls(Dim::k);
+    const double cta =
+        ceilDiv(ceilDiv(chain.k, 64), clsK) * 64.0 * double(bm + bn) * b;
+    const double unique = (double(m) * chain.k + double(chain.k) * chain.n +
+                           double(m) * chain.n) *
+                          b;
+    return std::max(1.0, getKernelCtas(chain, plan) * cta / unique);
+  }
   const int64_t g = chain.getNumUpProjections();
   const int64_t m = std::max<int64_t>(chain.m, 1);
   const int64_t bm = plan.blk(Dim::m), bn = plan.blk(Dim::n);
@@ -532,23 +543,34 @@ double mlir::ff::estimateCtaNs(const ChainDesc &chain, const Plan &plan,
   // and the re-reads hit L2. (Charging every streamed byte to HBM made the
   // model prefer fewer, larger CTAs: G9's first choice measured 1.46x the
   // fastest plan, docs/cost-model.md.)
-  // Single GEMMs keep the plain HBM share: the fit that set l2Gbps has no
-  // GEMM in it, and its split-K choices measured slower under the reuse
-  // term (GEMM-4096 at M = 16: 14.8 -> 18.5 us).
+  // Single GEMMs take the reuse term too, with their own HBM efficiency,
+  // ring latency and wgmma rate (gemm*: fitted on a short-M GEMM-4096
+  // sweep) and no l2Gbps term (the FFN fit that set it has no GEMM in it;
+  // at M = 256 a GEMM's CTAs drew 5.5 TB/s from L2). With the plain HBM
+  // share and the FFN constants the split-K pair 128 x 256 chosen at
+  // M = 256 ran 1.38x the fastest plan, and the dynamic-M tables of
+  // GEMM-4096/8192 1.45x the new ones at M >= 1024 (docs/validation.md,
+  // twenty-second session).
   const double hbmShare = target.hbmGbps * k.hbmEfficiency / double(active);
   // Streamed-n plans read the same tiles in every CTA at once: their own
   // L2 rate.
   const bool streamed = plan.streamsN(chain);
   const double l2 = streamed ? k.streamL2Gbps : k.l2Gbps;
-  const double bw = chain.hasSecondGemm()
-                        ? std::min({k.smGbps, l2 / double(active),
-                                    hbmShare * getStreamReuse(chain, plan)})
-                        : std::min(k.smGbps, hbmShare);
+  const double bw =
+      chain.hasSecondGemm()
+          ? std::min({k.smGbps, l2 / double(active),
+                      hbmShare * getStreamReuse(chain, plan)})
+          : std::min(k.smGbps, target.hbmGbps * k.gemmHbmEfficiency /
+                                   double(active) *
+                                   getStreamReuse(chain, plan));
   // One consumer warpgroup (64-row tiles) issues its wgmmas alone, unless
   // a streamed plan splits the tile's columns over two.
   const bool oneWarpgroup = bm == 64 && !plan.splitsColumns(chain);
-  const double flopsPerNs = (streamed ? k.streamTflops : k.smTflops) * 1e3 *
-                            (oneWarpgroup ? k.oneWarpgroupRate : 1.0);
+  const double tflops = !chain.hasSecondGemm() ? k.gemmTflops
+                        : streamed             ? k.streamTflops
+                                               : k.smTflops;
+  const double flopsPerNs =
+      tflops * 1e3 * (oneWarpgroup ? k.oneWarpgroupRate : 1.0);
 
   // GEMM0 mainloop: per k step the larger of the stage's bytes and its
   // wgmmas, plus a fixed hand-off cost (full/empty barriers, TMA latency).
@@ -559,8 +581,9 @@ double mlir::ff::estimateCtaNs(const ChainDesc &chain, const Plan &plan,
   // (Little's law). Counting all `stages` priced 2-stage rings like 4-stage
   // ones where they measured up to 27 % slower (S2, S8 on an H100).
   const double inFlight = std::max<int64_t>(plan.stages - 1, 1);
-  const double bw0 =
-      std::min(bw, inFlight * stage / std::max(k.streamLatencyNs, 1.0));
+  const double latency =
+      chain.hasSecondGemm() ? k.streamLatencyNs : k.gemmStreamLatencyNs;
+  const double bw0 = std::min(bw, inFlight * stage / std::max(latency, 1.0));
   double cta = kSteps * (std::max(stage / bw0, mma0) + k.kStepNs);
   if (gemmSplitK) {
     // The cluster reduce-scatters its fp32 tiles (c - 1 slices per rank

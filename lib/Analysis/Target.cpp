@@ -229,24 +229,28 @@ llvm::Error mlir::ff::applyCalibration(GpuTarget &target,
       double *value;
       bool fraction;
       bool mayBeZero = false;
-    } fields[] = {{"sm_gbps", &kernel.smGbps, false},
-                  {"hbm_efficiency", &kernel.hbmEfficiency, true},
-                  {"l2_gbps", &kernel.l2Gbps, false},
-                  {"sm_tflops", &kernel.smTflops, false},
-                  {"one_warpgroup_rate", &kernel.oneWarpgroupRate, false},
-                  {"k_step_ns", &kernel.kStepNs, false, true},
-                  {"chunk_ns", &kernel.chunkNs, false},
-                  {"reduce_gbps", &kernel.reduceGbps, false},
-                  {"barrier_ns", &kernel.barrierNs, false, true},
-                  {"finisher_ns", &kernel.finisherNs, false},
-                  {"finisher_gbps", &kernel.finisherGbps, false},
-                  {"count_in_ns", &kernel.countInNs, false, true},
-                  {"launch_ns", &kernel.launchNs, false},
-                  {"shuffle_step_ns", &kernel.shuffleStepNs, false, true},
-                  {"stream_element_ns", &kernel.streamElementNs, false, true},
-                  {"stream_tflops", &kernel.streamTflops, false},
-                  {"stream_l2_gbps", &kernel.streamL2Gbps, false},
-                  {"stream_latency_ns", &kernel.streamLatencyNs, false}};
+    } fields[] = {
+        {"sm_gbps", &kernel.smGbps, false},
+        {"hbm_efficiency", &kernel.hbmEfficiency, true},
+        {"l2_gbps", &kernel.l2Gbps, false},
+        {"sm_tflops", &kernel.smTflops, false},
+        {"one_warpgroup_rate", &kernel.oneWarpgroupRate, false},
+        {"k_step_ns", &kernel.kStepNs, false, true},
+        {"chunk_ns", &kernel.chunkNs, false},
+        {"reduce_gbps", &kernel.reduceGbps, false},
+        {"barrier_ns", &kernel.barrierNs, false, true},
+        {"finisher_ns", &kernel.finisherNs, false},
+        {"finisher_gbps", &kernel.finisherGbps, false},
+        {"count_in_ns", &kernel.countInNs, false, true},
+        {"launch_ns", &kernel.launchNs, false},
+        {"shuffle_step_ns", &kernel.shuffleStepNs, false, true},
+        {"stream_element_ns", &kernel.streamElementNs, false, true},
+        {"stream_tflops", &kernel.streamTflops, false},
+        {"stream_l2_gbps", &kernel.streamL2Gbps, false},
+        {"stream_latency_ns", &kernel.streamLatencyNs, false},
+        {"gemm_stream_latency_ns", &kernel.gemmStreamLatencyNs, false},
+        {"gemm_hbm_efficiency", &kernel.gemmHbmEfficiency, true},
+        {"gemm_tflops", &kernel.gemmTflops, false}};
     for (const auto &[key, value] : *obj) {
       auto *f = llvm::find_if(
           fields, [&](const Field &f) { return key == f.key; });

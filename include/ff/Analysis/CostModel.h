@@ -126,10 +126,10 @@ Cost estimateCost(const ChainDesc &chain, const Plan &plan,
 double estimateKernelNs(const ChainDesc &chain, const Plan &plan,
                         const Dataflow &flow, const GpuTarget &target);
 
-/// Bytes the kernel family streams into the CTAs of a two-GEMM chain (every
-/// CTA's GEMM0 ring and D stream) over the chain's unique bytes (A, the
+/// Bytes the kernel family streams into its CTAs (every CTA's GEMM0 ring and,
+/// in a two-GEMM chain, its D stream) over the chain's unique bytes (A, the
 /// weights, the output), at least 1: how many times the average byte leaves
-/// L2 for an SM. 1 for one GEMM (its model keeps the plain HBM share).
+/// L2 for an SM.
 double getStreamReuse(const ChainDesc &chain, const Plan &plan);
 
 /// One CTA's time in estimateKernelNs while `active` CTAs share HBM and L2.

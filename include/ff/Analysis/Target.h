@@ -85,6 +85,21 @@ struct KernelFit {
   /// max(S - 1, 1)·B / streamLatencyNs bytes per ns (Little's law), which
   /// is what makes shallow rings slow.
   double streamLatencyNs = 670;
+  /// Single GEMMs: the latency streamLatencyNs stands for in their rings.
+  /// A short-M GEMM-4096 sweep on an H100 (docs/validation.md,
+  /// twenty-second session) streamed per CTA what (S - 1) stages cover in
+  /// about 2 us (128 x 256 tiles 66-73 GB/s, 64 x 256 58-62, 128 x 128
+  /// 43-52 at four stages), far below smGbps, while its L2 served several
+  /// times the HBM rate (A and the B panels re-read by other CTAs).
+  double gemmStreamLatencyNs = 2000;
+  /// Single GEMMs: of hbmGbps their CTAs stream in total (the unique bytes;
+  /// the same sweep reached 2.3-2.6 TB/s of them on one wave).
+  double gemmHbmEfficiency = 0.8;
+  /// Single GEMMs: the achieved wgmma rate of one SM (TFLOP/s). smTflops
+  /// is the FFN fit's, which also absorbs their epilogues and exchanges: a
+  /// 128 x 256 x 8192 tile ran at 5.4-5.7 TFLOP/s per SM on an H100
+  /// (GEMM-8192, and GEMM-8192 at M = 512 on one wave).
+  double gemmTflops = 5.6;
 };
 
 /// One GPU. Integers where the `#dsm.target` attribute holds integers.

@@ -199,14 +199,24 @@ TEST(TargetTest, CalibrationOfTheKernelModel) {
   GpuTarget t = h100();
   llvm::Error err = applyCalibration(t, R"({"target": "h100-sxm",
       "kernel": {"k_step_ns": 900, "sm_gbps": 50, "hbm_efficiency": 0.8,
-                 "count_in_ns": 0}})");
+                 "count_in_ns": 0, "gemm_stream_latency_ns": 1500,
+                 "gemm_hbm_efficiency": 0.7, "gemm_tflops": 6}})");
   ASSERT_FALSE(static_cast<bool>(err)) << llvm::toString(std::move(err));
   EXPECT_DOUBLE_EQ(t.kernel.kStepNs, 900);
   EXPECT_DOUBLE_EQ(t.kernel.countInNs, 0); // may be zero: the term is off
   EXPECT_DOUBLE_EQ(t.kernel.smGbps, 50);
   EXPECT_DOUBLE_EQ(t.kernel.hbmEfficiency, 0.8);
+  EXPECT_DOUBLE_EQ(t.kernel.gemmStreamLatencyNs, 1500);
+  EXPECT_DOUBLE_EQ(t.kernel.gemmHbmEfficiency, 0.7);
+  EXPECT_DOUBLE_EQ(t.kernel.gemmTflops, 6);
   EXPECT_DOUBLE_EQ(t.kernel.chunkNs, h100().kernel.chunkNs);
   EXPECT_EQ(t.dsmGbps, h100().dsmGbps);
+  // An efficiency is a fraction.
+  GpuTarget u = h100();
+  EXPECT_NE(errorOf(applyCalibration(u, R"({"target": "h100-sxm",
+      "kernel": {"gemm_hbm_efficiency": 1.2}})"))
+                .find("kernel.gemm_hbm_efficiency must be a number in (0, 1]"),
+            std::string::npos);
 }
 
 TEST(TargetTest, CalibrationFile) {
