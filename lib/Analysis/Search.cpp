@@ -381,7 +381,7 @@ SearchResult mlir::ff::searchChain(const ChainDesc &chain,
 llvm::SmallVector<MBin> mlir::ff::getDefaultMBins() {
   return {{1, 64, 64},        {65, 128, 128},          {129, 256, 256},
           {257, 512, 512},    {513, 1024, 1024},       {1025, 2048, 2048},
-          {2049, 4096, 4096}, {4097, kOpenBinHi, 8192}};
+          {2049, 4096, 4096}, {4097, 8192, 8192},  {8193, kOpenBinHi, 16384}};
 }
 
 std::vector<BinnedPlan> mlir::ff::searchDynamicM(const ChainDesc &chain,

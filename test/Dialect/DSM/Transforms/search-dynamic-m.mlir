@@ -3,7 +3,7 @@
 
 // Dynamic M: --dsm-search records a #dsm.schedule_table with one plan per M
 // bin (1-64, 65-128, 129-256, 257-512, 513-1024, 1025-2048, 2049-4096,
-// 4097-open, the open bin represented by 8192): among the lowerable
+// 4097-8192, 8193-open, the open bin represented by 16384): among the lowerable
 // candidates at a bin's upper end, the one whose worst estimate over the
 // best at the bin's lower end, middle and upper end is least;
 // neighbouring bins whose plans differ only in the M grid are merged. The
@@ -13,7 +13,7 @@
 // shuffle-family plan: clusters of 6 (block[3] = L / 6 = 128) up to M = 128,
 // where bins 1-64 and 65-128 merge; clusters of 3 (L / 3 = 256) for 129-256
 // and, with 64 x 256 tiles, 257-512; clusters of 2 (L / 2 = 384) from 513,
-// where bins 513-1024 to 4097-open are merged. RS lines: restricted to the
+// where bins 513-1024 to 8193-open are merged. RS lines: restricted to the
 // reduce-scatter family (family=reduce-scatter), clusters lie along n only;
 // bins 1-64 and 65-128 merge, and 257-512 to 1025-2048.
 
@@ -22,11 +22,11 @@
 // ANY-SAME: <cluster = [1, 6, 1, 6], block = [64, 64, 64, 128], grid = [2, 8, 1, 1], order = [m, n, l, k], spatial = [m, n, l], residency = [dsm], collectives = [shuffle, inter_cluster_reduce], stages = 4, cost_ns = {{[0-9]+}}, m_lo = 1, m_hi = 128>,
 // ANY-SAME: <cluster = [1, 3, 1, 3], block = [64, 128, 64, 256], grid = [4, 8, 1, 1], order = [m, n, l, k], spatial = [m, n, l], residency = [dsm], collectives = [shuffle, inter_cluster_reduce], stages = 4, cost_ns = {{[0-9]+}}, m_lo = 129, m_hi = 256>,
 // ANY-SAME: <cluster = [1, 3, 1, 3], block = [64, 256, 64, 256], grid = [8, 4, 1, 1], order = [m, n, l, k], spatial = [m, n, l], residency = [dsm], collectives = [shuffle, inter_cluster_reduce], stages = 4, cost_ns = {{[0-9]+}}, m_lo = 257, m_hi = 512>,
-// ANY-SAME: <cluster = [1, 2, 1, 2], block = [128, 256, 64, 384], grid = [64, 6, 1, 1], order = [m, n, l, k], spatial = [m, n, l], residency = [dsm], collectives = [shuffle, inter_cluster_reduce], stages = 4, cost_ns = {{[0-9]+}}, m_lo = 513, m_hi = 2147483647>]>}
+// ANY-SAME: <cluster = [1, 2, 1, 2], block = [128, 256, 64, 384], grid = [128, 6, 1, 1], order = [m, n, l, k], spatial = [m, n, l], residency = [dsm], collectives = [shuffle, inter_cluster_reduce], stages = 4, cost_ns = {{[0-9]+}}, m_lo = 513, m_hi = 2147483647>]>}
 // RS-SAME: <cluster = [1, 8, 1, 1], block = [64, 64, 64, 256], grid = [2, 6, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [reduce_scatter, inter_cluster_reduce], stages = 3, cost_ns = {{[0-9]+}}, m_lo = 1, m_hi = 128>,
 // RS-SAME: <cluster = [1, 4, 1, 1], block = [64, 128, 64, 128], grid = [4, 6, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [reduce_scatter, inter_cluster_reduce], stages = 4, cost_ns = {{[0-9]+}}, m_lo = 129, m_hi = 256>,
 // RS-SAME: <cluster = [1, 8, 1, 1], block = [128, 128, 64, 128], grid = [16, 3, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [reduce_scatter, inter_cluster_reduce], stages = 2, cost_ns = {{[0-9]+}}, m_lo = 257, m_hi = 2048>,
-// RS-SAME: <cluster = [1, 1, 1, 1], block = [128, 256, 64, 64], grid = [64, 12, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [inter_cluster_reduce], stages = 2, cost_ns = {{[0-9]+}}, m_lo = 2049, m_hi = 2147483647>]>}
+// RS-SAME: <cluster = [1, 1, 1, 1], block = [128, 256, 64, 64], grid = [128, 12, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [inter_cluster_reduce], stages = 2, cost_ns = {{[0-9]+}}, m_lo = 2049, m_hi = 2147483647>]>}
 
 func.func @ffn_dyn(%a: tensor<?x768xbf16>, %b: tensor<768x3072xbf16>, %d: tensor<3072x768xbf16>) -> tensor<?x768xbf16> {
   %e = dsm.fused_chain ffn (%a, %b, %d)
@@ -70,11 +70,11 @@ func.func @ffn_dyn(%a: tensor<?x768xbf16>, %b: tensor<768x3072xbf16>, %d: tensor
 // ANY-SAME: <cluster = [1, 2, 1, 2], block = [64, 128, 64, 2048], grid = [1, 43, 1, 1], order = [m, n, l, k], spatial = [m, n, l], residency = [dsm, dsm], collectives = [shuffle, inter_cluster_reduce], stages = 4, cost_ns = {{[0-9]+}}, m_lo = 1, m_hi = 64>,
 // ANY-SAME: <cluster = [1, 2, 1, 2], block = [128, 128, 64, 2048], grid = [1, 43, 1, 1], order = [m, n, l, k], spatial = [m, n, l], residency = [dsm, dsm], collectives = [shuffle, inter_cluster_reduce], stages = 4, cost_ns = {{[0-9]+}}, m_lo = 65, m_hi = 128>,
 // ANY-SAME: <cluster = [1, 4, 1, 4], block = [128, 64, 64, 1024], grid = [2, 43, 1, 1], order = [m, n, l, k], spatial = [m, n, l], residency = [dsm, dsm], collectives = [shuffle, inter_cluster_reduce], stages = 4, cost_ns = {{[0-9]+}}, m_lo = 129, m_hi = 256>,
-// ANY-SAME: <cluster = [1, 2, 1, 2], block = [128, 128, 64, 2048], grid = [64, 43, 1, 1], order = [m, n, l, k], spatial = [m, n, l], residency = [dsm, dsm], collectives = [shuffle, inter_cluster_reduce], stages = 4, cost_ns = {{[0-9]+}}, m_lo = 257, m_hi = 2147483647>]>}
+// ANY-SAME: <cluster = [1, 2, 1, 2], block = [128, 128, 64, 2048], grid = [128, 43, 1, 1], order = [m, n, l, k], spatial = [m, n, l], residency = [dsm, dsm], collectives = [shuffle, inter_cluster_reduce], stages = 4, cost_ns = {{[0-9]+}}, m_lo = 257, m_hi = 2147483647>]>}
 // RS-SAME: <cluster = [1, 1, 1, 1], block = [64, 128, 64, 256], grid = [1, 86, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem, smem], collectives = [inter_cluster_reduce], stages = 2, cost_ns = {{[0-9]+}}, m_lo = 1, m_hi = 64>,
 // RS-SAME: <cluster = [1, 1, 1, 1], block = [128, 128, 64, 128], grid = [1, 86, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem, smem], collectives = [inter_cluster_reduce], stages = 2, cost_ns = {{[0-9]+}}, m_lo = 65, m_hi = 128>,
 // RS-SAME: <cluster = [1, 1, 1, 1], block = [64, 128, 64, 256], grid = [4, 86, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem, smem], collectives = [inter_cluster_reduce], stages = 2, cost_ns = {{[0-9]+}}, m_lo = 129, m_hi = 256>,
-// RS-SAME: <cluster = [1, 1, 1, 1], block = [128, 128, 64, 128], grid = [64, 86, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem, smem], collectives = [inter_cluster_reduce], stages = 2, cost_ns = {{[0-9]+}}, m_lo = 257, m_hi = 2147483647>]>}
+// RS-SAME: <cluster = [1, 1, 1, 1], block = [128, 128, 64, 128], grid = [128, 86, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem, smem], collectives = [inter_cluster_reduce], stages = 2, cost_ns = {{[0-9]+}}, m_lo = 257, m_hi = 2147483647>]>}
 
 func.func @gated_dyn(%a: tensor<?x4096xbf16>, %b: tensor<4096x11008xbf16>, %bu: tensor<4096x11008xbf16>, %d: tensor<11008x4096xbf16>) -> tensor<?x4096xbf16> {
   %e = dsm.fused_chain gated_ffn (%a, %b, %bu, %d)
