@@ -95,3 +95,46 @@ func.func @split_k_rows(%a: tensor<64x256xbf16>, %b: tensor<256x128xbf16>, %d: t
   }
   return %r : tensor<64x256xf32>
 }
+
+// -----
+
+// cls_n = 1: the k group is the whole cluster of 4, each rank keeping 16
+// rows of the 64-column tile. E's two clusters along n meet in the
+// workspace, whose arrival counters are per (m tile, rank of the cluster):
+// 256 x 4 B of E plus 4 x 4 B per row of M.
+// CHECK: bytes_per_m = 1040
+// CHECK-LABEL: gpu.func @split_k_workspace_0
+// CHECK: %[[RANK:.*]] = dsm.cluster_rank : index
+// CHECK: %[[SLICE:.*]] = dsm.alloc at 0 : !dsm.buffer<16x64xbf16, split = [1, 1]>
+// CHECK: %[[GATHERED:.*]] = dsm.alloc at 2048 : !dsm.buffer<64x64xbf16, split = [1, 1]>
+// CHECK: %[[PARTIAL:.*]] = dsm.alloc at 0 : !dsm.buffer<64x64xf32, split = [1, 1]>
+// CHECK: %[[REDUCED:.*]] = dsm.alloc at 16384 : !dsm.buffer<16x64xf32, split = [1, 1]>
+// CHECK: dsm.reduce reduce_scatter add %[[PARTIAL]] into %[[REDUCED]] axis = 0 group(4, 1)
+// CHECK: dsm.shuffle %[[SLICE]] into %[[GATHERED]] axis = 0 group(4, 1)
+// The finisher's counter: m tile * 4 + rank.
+// CHECK: nvvm.barrier id = %c8_i32
+// CHECK: %[[MT4:.*]] = arith.muli %{{.*}}, %c4{{.*}} : index
+// CHECK-NEXT: arith.addi %[[MT4]], %[[RANK]] : index
+
+func.func @split_k_workspace(%a: tensor<64x256xbf16>, %b: tensor<256x128xbf16>, %d: tensor<128x256xbf16>) -> tensor<64x256xf32> {
+  %r = dsm.fused_chain ffn (%a, %b, %d) {schedule = #dsm.schedule<cluster = [1, 1, 4, 4], block = [64, 64, 64, 64], grid = [1, 2, 1, 1], order = [m, n, k, l], spatial = [m, n, k, l], residency = [dsm], collectives = [all_exchange, inter_cluster_reduce], stages = 2, cost_ns = 1000>}
+      : (tensor<64x256xbf16>, tensor<256x128xbf16>, tensor<128x256xbf16>) -> tensor<64x256xf32> {
+  ^bb0(%x: tensor<64x256xbf16>, %w1: tensor<256x128xbf16>, %w2: tensor<128x256xbf16>):
+    %zero = arith.constant 0.0 : f32
+    %c_e = tensor.empty() : tensor<64x128xf32>
+    %c_f = linalg.fill ins(%zero : f32) outs(%c_e : tensor<64x128xf32>) -> tensor<64x128xf32>
+    %c = linalg.matmul ins(%x, %w1 : tensor<64x256xbf16>, tensor<256x128xbf16>) outs(%c_f : tensor<64x128xf32>) -> tensor<64x128xf32>
+    %h_e = tensor.empty() : tensor<64x128xbf16>
+    %h = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%c : tensor<64x128xf32>) outs(%h_e : tensor<64x128xbf16>) {
+    ^bb0(%in: f32, %o: bf16):
+      %r = arith.maximumf %in, %zero : f32
+      %t = arith.truncf %r : f32 to bf16
+      linalg.yield %t : bf16
+    } -> tensor<64x128xbf16>
+    %e_e = tensor.empty() : tensor<64x256xf32>
+    %e_f = linalg.fill ins(%zero : f32) outs(%e_e : tensor<64x256xf32>) -> tensor<64x256xf32>
+    %e = linalg.matmul ins(%h, %w2 : tensor<64x128xbf16>, tensor<128x256xbf16>) outs(%e_f : tensor<64x256xf32>) -> tensor<64x256xf32>
+    dsm.yield %e : tensor<64x256xf32>
+  }
+  return %r : tensor<64x256xf32>
+}
