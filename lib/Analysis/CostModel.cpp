@@ -531,7 +531,8 @@ double mlir::ff::estimateCtaNs(const ChainDesc &chain, const Plan &plan,
   const int64_t bm = plan.blk(Dim::m), bn = plan.blk(Dim::n);
   // A split K's blk_k is the CTA's k slice, run in 64-wide steps.
   const int64_t clsK = plan.cls(Dim::k);
-  const bool gemmSplitK = !chain.hasSecondGemm() && clsK > 1;
+  const bool two = chain.hasSecondGemm();
+  const bool gemmSplitK = !two && clsK > 1;
   const bool splitK = gemmSplitK || plan.splitsGatheredK();
   const int64_t bk = splitK ? 64 : plan.blk(Dim::k);
   const int64_t kSteps =
@@ -551,24 +552,22 @@ double mlir::ff::estimateCtaNs(const ChainDesc &chain, const Plan &plan,
   // M = 256 ran 1.38x the fastest plan, and the dynamic-M tables of
   // GEMM-4096/8192 1.45x the new ones at M >= 1024 (docs/validation.md,
   // twenty-second session).
-  const double hbmShare = target.hbmGbps * k.hbmEfficiency / double(active);
+  const double hbmShare = target.hbmGbps *
+                          (two ? k.hbmEfficiency : k.gemmHbmEfficiency) /
+                          double(active);
   // Streamed-n plans read the same tiles in every CTA at once: their own
   // L2 rate.
   const bool streamed = plan.streamsN(chain);
   const double l2 = streamed ? k.streamL2Gbps : k.l2Gbps;
-  const double bw =
-      chain.hasSecondGemm()
-          ? std::min({k.smGbps, l2 / double(active),
-                      hbmShare * getStreamReuse(chain, plan)})
-          : std::min(k.smGbps, target.hbmGbps * k.gemmHbmEfficiency /
-                                   double(active) *
-                                   getStreamReuse(chain, plan));
+  const double streamShare = hbmShare * getStreamReuse(chain, plan);
+  const double bw = two ? std::min({k.smGbps, l2 / double(active), streamShare})
+                        : std::min(k.smGbps, streamShare);
   // One consumer warpgroup (64-row tiles) issues its wgmmas alone, unless
   // a streamed plan splits the tile's columns over two.
   const bool oneWarpgroup = bm == 64 && !plan.splitsColumns(chain);
-  const double tflops = !chain.hasSecondGemm() ? k.gemmTflops
-                        : streamed             ? k.streamTflops
-                                               : k.smTflops;
+  const double tflops = !two       ? k.gemmTflops
+                        : streamed ? k.streamTflops
+                                   : k.smTflops;
   const double flopsPerNs =
       tflops * 1e3 * (oneWarpgroup ? k.oneWarpgroupRate : 1.0);
 
@@ -581,8 +580,7 @@ double mlir::ff::estimateCtaNs(const ChainDesc &chain, const Plan &plan,
   // (Little's law). Counting all `stages` priced 2-stage rings like 4-stage
   // ones where they measured up to 27 % slower (S2, S8 on an H100).
   const double inFlight = std::max<int64_t>(plan.stages - 1, 1);
-  const double latency =
-      chain.hasSecondGemm() ? k.streamLatencyNs : k.gemmStreamLatencyNs;
+  const double latency = two ? k.streamLatencyNs : k.gemmStreamLatencyNs;
   const double bw0 = std::min(bw, inFlight * stage / std::max(latency, 1.0));
   double cta = kSteps * (std::max(stage / bw0, mma0) + k.kStepNs);
   if (gemmSplitK) {
@@ -595,7 +593,7 @@ double mlir::ff::estimateCtaNs(const ChainDesc &chain, const Plan &plan,
            2 * k.barrierNs * std::log2(double(clsK)) +
            bm * (bn / clsK) * b / bw;
   }
-  if (!chain.hasSecondGemm())
+  if (!two)
     return cta + bm * bn * b / bw;
 
   const int64_t bl = plan.blk(Dim::l);

@@ -147,6 +147,18 @@ def kernel_ctas(row):
             row["cluster_n"] * row.get("cluster_k", 1))
 
 
+def k_tile(row):
+    """The k step: 64 for a split K (the shuffle family's cls_k > 1, whose
+    blk_k is each CTA's share), else blk_k."""
+    return 64 if row.get("cluster_k", 1) > 1 else row["blk_k"]
+
+
+def k_steps(row):
+    """k steps one CTA runs: of all of K, or of its 1 / cls_k share."""
+    return math.ceil(math.ceil(row["k"] / k_tile(row)) /
+                     row.get("cluster_k", 1))
+
+
 def dsm_per_sm(c):
     """The per-SM DSM rate of a cluster of c CTAs (GpuTarget::getDsmGbps)."""
     return DSM_GBPS[min(x for x in DSM_GBPS if x >= max(c, 2))] / SMS
@@ -177,14 +189,9 @@ def cta_ns(row, p, hbm, active):
     """estimateCtaNs (lib/Analysis/CostModel.cpp), term for term."""
     (sm_gbps, sm_tflops, kstep, chunk, red_gbps, barrier, finisher,
      shuffle_step, stream_latency, l2_gbps, one_wg, fin_gbps, count_in) = p
-    c, bm, bn, bk, bl = (row[k] for k in ("cluster_n", "blk_m", "blk_n",
-                                         "blk_k", "blk_l"))
+    c, bm, bn, bl = (row[k] for k in ("cluster_n", "blk_m", "blk_n", "blk_l"))
+    bk, ck = k_tile(row), row.get("cluster_k", 1)
     g = 2 if row["kind"] == "gated_ffn" else 1
-    # Split K (the shuffle family's cls_k > 1): blk_k is each CTA's share,
-    # run in 64-wide steps.
-    ck = row.get("cluster_k", 1)
-    if ck > 1:
-        bk = 64
     if streamed(row):
         l2_gbps = STREAM_L2_GBPS
     bw = min(sm_gbps, l2_gbps / active, hbm * stream_reuse(row) / active)
@@ -195,8 +202,7 @@ def cta_ns(row, p, hbm, active):
     stage = (bm * bk + bk * bn * g) * 2
     mma0 = 2.0 * bm * bn * bk * g / flops
     bw0 = min(bw, in_flight(row["stages"]) * stage / max(stream_latency, 1.0))
-    cta = (math.ceil(math.ceil(row["k"] / bk) / ck) *
-           (max(stage / bw0, mma0) + kstep))
+    cta = k_steps(row) * (max(stage / bw0, mma0) + kstep)
     workspace = row["grid_n"] > 1
     if streamed(row):
         mma1 = 2.0 * bm * bl * bn / flops
@@ -270,7 +276,8 @@ def load(path):
 
 
 CSV_FIELDS = ["workload", "sweep_rank", "kind", "m", "n", "k", "l",
-              "cluster_n", "cluster_k", "cluster_l", "blk_m", "blk_n", "blk_k", "blk_l",
+              "cluster_n", "cluster_k", "cluster_l", "blk_m", "blk_n", "blk_k",
+              "blk_l",
               "grid_n", "stages", "ctas_per_sm", "status", "measured_us"]
 
 
@@ -307,7 +314,8 @@ def load_bundles(bundles, log, ff_opt, search_options):
             "kind": "gated_ffn" if kind in ("gated_ffn", "gated_conv")
             else kind, "m": chain["m"], "n": chain["n"], "k": chain["k"],
             "l": chain["l"], "cluster_n": plan["cluster"][1],
-            "cluster_k": plan["cluster"][2], "cluster_l": plan["cluster"][3], "blk_m": plan["block"][0],
+            "cluster_k": plan["cluster"][2], "cluster_l": plan["cluster"][3],
+            "blk_m": plan["block"][0],
             "blk_n": plan["block"][1], "blk_k": plan["block"][2],
             "blk_l": plan["block"][3], "grid_n": plan["grid"][1],
             "stages": plan["stages"],
@@ -357,7 +365,7 @@ class Batch:
         ck = col(lambda r: r.get("cluster_k", 1))
         bm, bn, bl = (col(lambda r, k=k: r[k])
                       for k in ("blk_m", "blk_n", "blk_l"))
-        bk = col(lambda r: 64 if r.get("cluster_k", 1) > 1 else r["blk_k"])
+        bk = col(k_tile)
         g = col(lambda r: 2 if r["kind"] == "gated_ffn" else 1)
         self.ws = col(lambda r: r["grid_n"] > 1)
         self.planes = self.ws * col(lambda r: r["grid_n"])
@@ -367,9 +375,7 @@ class Batch:
         self.stage = (bm * bk + bk * bn * g) * 2
         self.flops0 = 2.0 * bm * bn * bk * g
         self.depth = col(lambda r: in_flight(r["stages"])) * self.stage
-        self.ksteps = col(lambda r: math.ceil(
-            math.ceil(r["k"] / (64 if r.get("cluster_k", 1) > 1
-                                else r["blk_k"])) / r.get("cluster_k", 1)))
+        self.ksteps = col(k_steps)
         self.log2c = np.log2(c)
         ranks = c * ck
         # The shuffle family's terms (zero where the row is not one).

@@ -1487,7 +1487,8 @@ void KernelEmitter::emitSplitKSlice(Value acc) {
   // Ranks n * clusterK + [0, clusterK) form a k group; rank k of it keeps
   // rows or columns [k, k + 1) / clusterK of the sum.
   ReduceOp::create(b, loc, partialBuf, reducedBuf, ReduceMode::reduce_scatter,
-                   CombinerKind::add, /*axis=*/p.reduceRows ? 0 : 1, p.clusterK,
+                   CombinerKind::add, /*axis=*/p.reduceRows() ? 0 : 1,
+                   p.clusterK,
                    /*group_stride=*/1, b.getI64IntegerAttr(threads));
   // Quads of the slice: activation, bf16, and the swizzled store. Within
   // each 1024-B atom of 8 rows the 16-B unit index is XORed with the row;

@@ -26,6 +26,10 @@ int64_t KernelPlan::workspaceBytesPerM() const {
   return numPlanes() * shape.l * 4 + clusterSize() * 4;
 }
 
+bool KernelPlan::reduceRows() const {
+  return shuffle && clusterK > 1 && ff::splitsGatheredKByRows(bn, clusterK);
+}
+
 int64_t KernelPlan::maxM() const {
   if (schedule.hasMBin())
     return schedule.getMHi();
@@ -561,7 +565,6 @@ FailureOr<KernelPlan> mlir::dsm::planKernel(FusedChainOp op,
       return failure();
     plan.clusterK = cl[2];
     plan.bk = 64;
-    plan.reduceRows = ff::splitsGatheredKByRows(plan.bn, plan.clusterK);
   }
   why = ff::getTileViolation(plan.shape.k, plan.bm, plan.bn, plan.bk);
   if (!why.empty())

@@ -81,12 +81,9 @@ struct KernelPlan {
   /// columns [r * bn / clusterK, (r + 1) * bn / clusterK) of the output
   /// tile. Shuffle family: ranks n * clusterK + k share an n tile (k
   /// fastest); rank k of the group keeps 1 / clusterK of the summed C tile
-  /// (columns, or rows where reduceRows), applies the activation and
+  /// (columns, or rows where reduceRows()), applies the activation and
   /// publishes that slice of act(C) to the cluster's gather.
   int64_t clusterK = 1;
-  /// Split-K shuffle family: the group's slices are blk_m / clusterK rows of
-  /// the (one 64-column chunk) tile instead of blk_n / clusterK columns.
-  bool reduceRows = false;
   int64_t numConsumers = 2;
   /// Whether partial E tiles of several clusters meet in an fp32 workspace.
   bool needsWorkspace = false;
@@ -195,10 +192,13 @@ struct KernelPlan {
   /// Group of the cluster reduce-scatter, and the width of its slices.
   int64_t reduceGroup() const { return clusterK > 1 ? clusterK : clusterN; }
   int64_t reduceWidth() const { return clusterK > 1 ? bn : bl; }
-  /// Split-K shuffle family: the extent of the slice of C each rank's
-  /// reduce-scatter leaves, rows x columns.
-  int64_t reducedSliceRows() const { return reduceRows ? bm / clusterK : bm; }
-  int64_t reducedSliceCols() const { return reduceRows ? bn : bn / clusterK; }
+  /// Split-K shuffle family: whether the group's slices are blk_m / clusterK
+  /// rows of the (one 64-column chunk) tile instead of blk_n / clusterK
+  /// columns (ff::splitsGatheredKByRows), and the extent of the slice of C
+  /// each rank's reduce-scatter leaves, rows x columns.
+  bool reduceRows() const;
+  int64_t reducedSliceRows() const { return reduceRows() ? bm / clusterK : bm; }
+  int64_t reducedSliceCols() const { return reduceRows() ? bn : bn / clusterK; }
 
   bool isConv() const { return convRows > 0; }
   /// Rows of an m tile that are output rows (the launch's grid_m_tile):
