@@ -556,18 +556,27 @@ double mlir::ff::estimateCtaNs(const ChainDesc &chain, const Plan &plan,
                           (two ? k.hbmEfficiency : k.gemmHbmEfficiency) /
                           double(active);
   // Streamed-n plans read the same tiles in every CTA at once: their own
-  // L2 rate.
+  // L2 and wgmma rates. So do solo plans of a full wave or more (each CTA
+  // runs its m tile's chain alone, as a streamed CTA does without its n
+  // loop, and its l chunks have no cluster exchange): at the cluster
+  // family's rates and chunk cost the model chose C6-b32's and C5-b32's
+  // plans at 1.34x and 1.31x the fastest of their solo plans (H100,
+  // docs/validation.md, twenty-third session). Fewer solo CTAs keep the
+  // cluster family's rates: at the streamed ones a solo plan of G2 (2
+  // CTAs) measured 1.54x the fastest and one of C7-b32 (49) 1.79x.
   const bool streamed = plan.streamsN(chain);
-  const double l2 = streamed ? k.streamL2Gbps : k.l2Gbps;
+  const bool solo =
+      plan.isSolo(chain) && getKernelCtas(chain, plan) >= target.sms;
+  const double l2 = streamed || solo ? k.streamL2Gbps : k.l2Gbps;
   const double streamShare = hbmShare * getStreamReuse(chain, plan);
   const double bw = two ? std::min({k.smGbps, l2 / double(active), streamShare})
                         : std::min(k.smGbps, streamShare);
   // One consumer warpgroup (64-row tiles) issues its wgmmas alone, unless
   // a streamed plan splits the tile's columns over two.
   const bool oneWarpgroup = bm == 64 && !plan.splitsColumns(chain);
-  const double tflops = !two       ? k.gemmTflops
-                        : streamed ? k.streamTflops
-                                   : k.smTflops;
+  const double tflops = !two               ? k.gemmTflops
+                        : streamed || solo ? k.streamTflops
+                                           : k.smTflops;
   const double flopsPerNs =
       tflops * 1e3 * (oneWarpgroup ? k.oneWarpgroupRate : 1.0);
 
@@ -648,8 +657,8 @@ double mlir::ff::estimateCtaNs(const ChainDesc &chain, const Plan &plan,
     const double reduce =
         workspace ? bm * bl * 4.0 / c * active / k.reduceGbps : 0;
     const double sync = c > 1 ? 2 * k.barrierNs * std::log2(double(c)) : 0;
-    cta += ceilDiv(chain.l, bl) *
-           (std::max(dChunk / bw, mma1 + reduce) + k.chunkNs + sync);
+    cta += ceilDiv(chain.l, bl) * (std::max(dChunk / bw, mma1 + reduce) +
+                                   (solo ? k.soloChunkNs : k.chunkNs) + sync);
   }
   if (workspace) {
     // The last arriver reads back the fp32 sums of the columns its rank

@@ -119,6 +119,13 @@ struct Plan {
   bool streamsN(const ChainDesc &chain) const {
     return chain.hasSecondGemm() && !isSpatial(Dim::n);
   }
+  /// Whether a plan of two-GEMM `chain` has each CTA compute its m tile's
+  /// whole chain alone: a cluster of one, grid_n = 1 and n spatial (all of
+  /// C in one CTA), so no cluster exchange and no workspace.
+  bool isSolo(const ChainDesc &chain) const {
+    return chain.hasSecondGemm() && !streamsN(chain) && getClusterSize() == 1 &&
+           cls(Dim::l) == 1 && grd(Dim::n) == 1;
+  }
   /// Whether a streamed-n plan of `chain` splits its n loop over cls_n > 1
   /// CTAs of a cluster (which reduce-scatter E once, after the loop).
   bool splitsStreamedN(const ChainDesc &chain) const {

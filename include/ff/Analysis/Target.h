@@ -55,6 +55,10 @@ struct KernelFit {
   double oneWarpgroupRate = 0.8159;
   double kStepNs = 0;           ///< fixed cost of one mainloop k step
   double chunkNs = 1873;        ///< fixed cost of one l chunk of GEMM1
+  /// The same for a solo plan (Plan::isSolo): its chunk has no cluster
+  /// reduce-scatter, only the D wait and E's stores (fitted on 72 timed
+  /// solo plans of C5-C7 on an H100, docs/cost-model.md).
+  double soloChunkNs = 600;
   double reduceGbps = 7247;     ///< aggregate fp32 workspace reductions
   double barrierNs = 220.1;     ///< per cluster barrier and log2(cluster)
   double finisherNs = 2485;     ///< workspace count-in and last-arriver cast

@@ -129,6 +129,67 @@ TEST(CostModelTest, StreamedCtaByHand) {
 // (2 stages in flight x 24576 B / 670 ns); the second GEMM's D tile
 // (128 x 256 bf16 = 655.36 ns) outlasts its wgmmas (2x64x256x128 / 7500 =
 // 559.24 ns; at the one-warpgroup rate they would take 685.4).
+// A solo plan (C6-b32: 3x3 convolution over 28 x 28 images, M = 25088, N =
+// 128, K = 1152, L = 512): a cluster of one, grid_n = 1, each CTA computing
+// its m tile's (four image rows, 112 pixels) whole chain. With a full wave
+// of CTAs (224) it streams at the streamed family's rates: at 132 active bw
+// = min(100, 10000 / 132) = 75.76 B/ns (the HBM share times the reuse does
+// not bind); a k step of 32 KiB two stages deep (2 x 32768 / 670 = 97.8
+// B/ns, not binding) against 2x128x128x64 / 7500 = 279.6 ns of wgmmas, 18
+// of them; four l chunks of 128, each the larger of the D chunk (128 x 128
+// bf16) and its wgmmas, plus soloChunkNs (no cluster exchange).
+TEST(CostModelTest, SoloPlanByHand) {
+  GpuTarget t = h100();
+  const KernelFit &k = t.kernel;
+  ChainDesc chain = ffn(25088, 128, 1152, 512);
+  chain.convH = chain.convW = 28;
+  Plan p =
+      makePlan({1, 1, 1, 1}, {128, 128, 64, 128}, {196, 1, 1, 1},
+               bit(Dim::m) | bit(Dim::n), {Dim::m, Dim::n, Dim::k, Dim::l}, 3);
+  ASSERT_TRUE(isLowerable(p, chain));
+  ASSERT_TRUE(p.isSolo(chain));
+  const int64_t active = 132;
+  ASSERT_GT(k.hbmEfficiency * t.hbmGbps / active * getStreamReuse(chain, p),
+            k.streamL2Gbps / active);
+  const double bw = k.streamL2Gbps / active;
+  const double kStep =
+      std::max(32768.0 / bw, 2.0 * 128 * 128 * 64 / (k.streamTflops * 1e3)) +
+      k.kStepNs;
+  const double chunk =
+      std::max(128.0 * 128 * 2 / bw,
+               2.0 * 128 * 128 * 128 / (k.streamTflops * 1e3)) +
+      k.soloChunkNs;
+  EXPECT_NEAR(estimateCtaNs(chain, p, t, active), 18 * kStep + 4 * chunk, 1e-6);
+
+  // Below a full wave (100 CTAs) the same plan keeps the cluster family's
+  // rates and chunk cost (a solo G2 plan of 2 CTAs measured 1.54x the
+  // fastest, one of C7-b32 with 49 CTAs 1.79x, at the streamed rates).
+  ChainDesc fewer = chain;
+  fewer.m = 112 * 100;
+  Plan q = p;
+  q.grid[0] = 88; // ceil(11200 / 128): the grid counts blk_m tiles
+  ASSERT_TRUE(q.isSolo(fewer));
+  const double bw1 = std::min(k.smGbps, k.l2Gbps / 100);
+  ASSERT_GT(k.hbmEfficiency * t.hbmGbps / 100 * getStreamReuse(fewer, q), bw1);
+  const double bw0 = std::min(bw1, 2 * 32768.0 / k.streamLatencyNs);
+  const double kStep1 =
+      std::max(32768.0 / bw0, 2.0 * 128 * 128 * 64 / (k.smTflops * 1e3)) +
+      k.kStepNs;
+  const double chunk1 = std::max(128.0 * 128 * 2 / bw1,
+                                 2.0 * 128 * 128 * 128 / (k.smTflops * 1e3)) +
+                        k.chunkNs;
+  EXPECT_NEAR(estimateCtaNs(fewer, q, t, 100), 18 * kStep1 + 4 * chunk1, 1e-6);
+
+  // A workspace (grid_n > 1) or a cluster makes a plan not solo.
+  Plan ws = p;
+  ws.grid[1] = 2;
+  ws.block[1] = 64;
+  EXPECT_FALSE(ws.isSolo(chain));
+  Plan pair = p;
+  pair.cluster[1] = 2;
+  EXPECT_FALSE(pair.isSolo(chain));
+}
+
 TEST(CostModelTest, StreamedSplitColumnsByHand) {
   GpuTarget t = h100();
   ChainDesc chain = ffn(16384, 2048, 256, 256);

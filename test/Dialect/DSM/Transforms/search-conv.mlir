@@ -6,8 +6,12 @@
 // 1x1 convs are [N*H*W, IC] x [IC, OC1] matmuls, 3x3 convs an im2col
 // [N*H*W, 9*IC] x [9*IC, OC1] matmul; the second conv is 1x1.
 //
-// CHECK lines hold for both runs. ANY lines: by default (family=any) C1 (both
-// batches) and C2 and C3 at batch 32 take streamed-n plans (spatial = [m]:
+// CHECK lines hold for both runs. Solo plans (a cluster of one, grid n = 1:
+// each CTA computes its m tile's whole chain) of a full wave or more (C1,
+// C5 and C6 at batch 32) are priced at the streamed family's rates and
+// cost per l chunk; C1 at batch 32 thus takes one in both runs, C6 at batch
+// 32 64-row tiles at three stages. ANY lines: by default (family=any) C1 at
+// batch 1 and C2 and C3 at batch 32 take streamed-n plans (spatial = [m]:
 // one CTA per m tile walks the n tiles, E in registers; C3's L = 256 over
 // two warpgroups that split the columns); C3, C4 and
 // C6-C8 at batch 1 and C4 and C6-C8 at batch 32 take shuffle-family plans
@@ -286,8 +290,7 @@ func.func @c8_b1(%a: tensor<49x4608xbf16>, %b: tensor<4608x512xbf16>, %d: tensor
 }
 
 // CHECK-LABEL: func.func @c1_b32(
-// ANY: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 1, 1, 1], block = [128, 64, 64, 64], grid = [784, 1, 1, 1], order = [m, n, k, l], spatial = [m], residency = [smem], collectives = [], stages = 2, cost_ns = {{[0-9]+}}>}
-// RS: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 1, 1, 1], block = [128, 256, 64, 64], grid = [784, 1, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [], stages = 2, cost_ns = {{[0-9]+}}>}
+// CHECK: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 1, 1, 1], block = [128, 256, 64, 64], grid = [784, 1, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [], stages = 2, cost_ns = {{[0-9]+}}>}
 
 func.func @c1_b32(%a: tensor<100352x64xbf16>, %b: tensor<64x256xbf16>, %d: tensor<256x64xbf16>) -> tensor<100352x64xbf16> {
   %e = dsm.fused_chain ffn (%a, %b, %d)
@@ -450,8 +453,7 @@ func.func @c5_b32(%a: tensor<100352x576xbf16>, %b: tensor<576x64xbf16>, %d: tens
 }
 
 // CHECK-LABEL: func.func @c6_b32(
-// ANY: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 1, 1, 1], block = [128, 128, 64, 256], grid = [196, 1, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [], stages = 2, cost_ns = {{[0-9]+}}>}
-// RS: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 1, 1, 1], block = [128, 128, 64, 256], grid = [196, 1, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [], stages = 2, cost_ns = {{[0-9]+}}>}
+// CHECK: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 1, 1, 1], block = [64, 128, 64, 256], grid = [392, 1, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [], stages = 3, cost_ns = {{[0-9]+}}>}
 
 func.func @c6_b32(%a: tensor<25088x1152xbf16>, %b: tensor<1152x128xbf16>, %d: tensor<128x512xbf16>) -> tensor<25088x512xbf16> {
   %e = dsm.fused_chain ffn (%a, %b, %d)
