@@ -193,6 +193,21 @@ private:
   Value accElt(Value acc, int64_t i) {
     return LLVM::ExtractValueOp::create(b, loc, acc, ArrayRef<int64_t>{i});
   }
+  // A consumer thread's wgmma D fragment: element 4j + 2h + c of an
+  // accumulator sits at row fragRow() + 8h of its warpgroup's 64-row tile,
+  // column 8j + fragColPair() + c.
+  Value fragRow() { return add(mul(warp, 16), div(lane, 4)); }
+  Value fragColPair() { return mul(rem(lane, 4), 2); }
+  /// Elements 4j + 2h and 4j + 2h + 1 (two adjacent columns) as a vector.
+  Value fragPair(Value acc, int64_t j, int64_t h) {
+    return vector({accElt(acc, 4 * j + 2 * h), accElt(acc, 4 * j + 2 * h + 1)});
+  }
+  /// What a 128B-swizzled K-major tile (rows of 128 B) XORs into the byte
+  /// offset within row `row`: within each 1024-B atom of 8 rows the 16-B
+  /// unit index (bits [4:6]) is XORed with the row (bits [7:9]).
+  Value swizzle128Mask(Value row) {
+    return arith::ShLIOp::create(b, loc, rem(row, 8), cst(4));
+  }
 
   // Synchronisation.
   void namedBarrier(int64_t id, int64_t threads) {
@@ -655,9 +670,10 @@ void KernelEmitter::emitSetup(gpu::GPUFuncOp func) {
              ? ClusterRankOp::create(b, loc, b.getIndexType()).getResult()
              : cst(0);
   // Split K: rank r runs the k tiles of its place in its k group (a
-  // shuffle-family cluster holds cls_n groups, k fastest).
+  // shuffle-family cluster holds cls_n groups, k fastest; a split-K GEMM's
+  // cluster is one).
   if (p.clusterK > 1)
-    kOff = mul(p.shuffle ? rem(rank, p.clusterK) : rank, p.kTiles());
+    kOff = mul(rem(rank, p.clusterK), p.kTiles());
 
   auto smemType = MemRefType::get({ShapedType::kDynamic}, b.getI8Type(),
                                   AffineMap(), wsSpace);
@@ -1008,8 +1024,8 @@ void KernelEmitter::reduceScatterFragment(
   IntegerAttr threadsAttr = b.getI64IntegerAttr(threads);
   int64_t parts = p.reducePush ? p.reduceParts : 1;
   int64_t partW = width / parts, wp = w / parts;
-  Value rowInWg = add(mul(warp, 16), div(lane, 4));
-  Value colPair = mul(rem(lane, 4), 2);
+  Value rowInWg = fragRow();
+  Value colPair = fragColPair();
   if (fragCol0)
     colPair = add(colPair, fragCol0);
   if (fragWidth)
@@ -1023,8 +1039,7 @@ void KernelEmitter::reduceScatterFragment(
     for (int64_t h = 0; h < 2; ++h) {
       Value r = add(add(wgRow0(), rowInWg), 8 * h);
       for (int64_t j = i * partW / 8; j < (i + 1) * partW / 8; ++j) {
-        Value v = vector(
-            {accElt(acc, 4 * j + 2 * h), accElt(acc, 4 * j + 2 * h + 1)});
+        Value v = fragPair(acc, j, h);
         // Pushing: column c of the part is column c mod wp of slice
         // c / wp (rows of bm); static where a lane's 8-column group lies
         // in one slice.
@@ -1080,10 +1095,8 @@ void KernelEmitter::storeReducedSlice(int64_t w, Value colOwned, Value col0,
 
 void KernelEmitter::storeFragment(Value acc, linalg::GenericOp epi, Value col0,
                                   int64_t width, int64_t cols) {
-  // wgmma D fragment: value 4j + 2h + c sits at row warp*16 + lane/4 + 8h,
-  // column 8j + (lane%4)*2 + c of the warpgroup's 64-row tile.
-  Value rowBase = add(add(m0, wgRow0()), add(mul(warp, 16), div(lane, 4)));
-  Value colBase = add(col0, mul(rem(lane, 4), 2));
+  Value rowBase = add(add(m0, wgRow0()), fragRow());
+  Value colBase = add(col0, fragColPair());
   auto y = [&](int64_t i) { return applyEpilogue(epi, accElt(acc, i)); };
   for (int64_t h = 0; h < 2; ++h) {
     Value row = add(rowBase, 8 * h);
@@ -1110,8 +1123,8 @@ void KernelEmitter::emitFfnEpilogue(ArrayRef<Value> accs, Value tileBase) {
   // the 128B-swizzled K-major layout the second wgmma reads: 64-column
   // chunks of bm rows x 128 B; within each 1024-B atom of 8 rows the 16-B
   // unit index (address bits [4:6]) is XORed with the row (bits [7:9]).
-  Value rowInWg = add(mul(warp, 16), div(lane, 4));
-  Value colPair = mul(rem(lane, 4), 2);
+  Value rowInWg = fragRow();
+  Value colPair = fragColPair();
   Value base = tileBase ? tileBase : cst(p.smemC);
   // Split columns: this warpgroup's chunks follow the other's.
   if (p.splitColumns)
@@ -1119,7 +1132,7 @@ void KernelEmitter::emitFfnEpilogue(ArrayRef<Value> accs, Value tileBase) {
   for (int64_t h = 0; h < 2; ++h) {
     Value r = add(add(wgRow0(), rowInWg), 8 * h);
     Value rowOff = add(mul(r, 128), base);
-    Value swz = arith::ShLIOp::create(b, loc, rem(r, 8), cst(4));
+    Value swz = swizzle128Mask(r);
     for (int64_t j = 0; j < p.consumerN() / 8; ++j) {
       SmallVector<Value> ys;
       for (int64_t c = 0; c < 2; ++c) {
@@ -1324,7 +1337,7 @@ void KernelEmitter::emitBulkOutput(Value acc, Value l0, int64_t width) {
   int64_t cols = p.bulkCols, stride = p.bulkRowBytes();
   Value base = add(cst(p.smemC), mul(add(mul(wg, 4), warp), 16 * stride));
   Value rowInWarp = div(lane, 4);
-  Value colPair = mul(rem(lane, 4), 2);
+  Value colPair = fragColPair();
   Value issuer = ult(lane, cst(16));
   Value gRow = add(add(add(m0, wgRow0()), mul(warp, 16)), lane);
   Value issues = arith::AndIOp::create(b, loc, issuer, ult(gRow, rowEnd));
@@ -1341,8 +1354,7 @@ void KernelEmitter::emitBulkOutput(Value acc, Value l0, int64_t width) {
       Value rowOff = mul(add(rowInWarp, 8 * h), stride);
       for (int64_t j = c0 / 8; j < (c0 + cols) / 8; ++j) {
         Value col = add(colPair, 8 * j - c0);
-        Value v = vector(
-            {accElt(acc, 4 * j + 2 * h), accElt(acc, 4 * j + 2 * h + 1)});
+        Value v = fragPair(acc, j, h);
         LLVM::StoreOp::create(
             b, loc, v, sharedPtr(add(base, add(rowOff, mul(col, 4)))), 8);
       }
@@ -1367,8 +1379,8 @@ void KernelEmitter::emitRegisterOutput(Value acc, Value l0, int64_t width) {
     return emitBulkOutput(acc, l0, width);
   if (!p.needsWorkspace)
     return storeFragment(acc, p.lastEpilogue, l0, width, p.shape.l);
-  Value rowInWg = add(mul(warp, 16), div(lane, 4));
-  Value colPair = mul(rem(lane, 4), 2);
+  Value rowInWg = fragRow();
+  Value colPair = fragColPair();
   for (int64_t h = 0; h < 2; ++h) {
     Value row = add(add(add(m0, wgRow0()), rowInWg), 8 * h);
     ifThen(ult(row, rowEnd), [&] {
@@ -1470,15 +1482,12 @@ void KernelEmitter::emitShuffleProducer() {
 /// the second GEMM's operand (KernelPlan::sliceRows).
 void KernelEmitter::emitSplitKSlice(Value acc) {
   int64_t threads = p.numConsumers * kWarpgroupThreads;
-  // wgmma D fragment: value 4j + 2h + c sits at row warp*16 + lane/4 + 8h,
-  // column 8j + (lane%4)*2 + c of the warpgroup's 64-row tile.
-  Value rowInWg = add(mul(warp, 16), div(lane, 4));
-  Value colPair = mul(rem(lane, 4), 2);
+  Value rowInWg = fragRow();
+  Value colPair = fragColPair();
   for (int64_t h = 0; h < 2; ++h) {
     Value r = add(add(wgRow0(), rowInWg), 8 * h);
     for (int64_t j = 0; j < p.bn / 8; ++j) {
-      Value v =
-          vector({accElt(acc, 4 * j + 2 * h), accElt(acc, 4 * j + 2 * h + 1)});
+      Value v = fragPair(acc, j, h);
       vector::StoreOp::create(b, loc, v, partialView,
                               ValueRange{r, add(colPair, 8 * j)},
                               /*nontemporal=*/false, llvm::MaybeAlign(8));
@@ -1490,9 +1499,9 @@ void KernelEmitter::emitSplitKSlice(Value acc) {
                    CombinerKind::add, /*axis=*/p.reduceRows() ? 0 : 1,
                    p.clusterK,
                    /*group_stride=*/1, b.getI64IntegerAttr(threads));
-  // Quads of the slice: activation, bf16, and the swizzled store. Within
-  // each 1024-B atom of 8 rows the 16-B unit index is XORed with the row;
-  // a slice's rows start on an atom (KernelPlan: blk_m / cls_k % 8 == 0).
+  // Quads of the slice: activation, bf16, and the swizzled store (a
+  // slice's rows start on a 1024-B atom: KernelPlan, blk_m / cls_k % 8 ==
+  // 0).
   int64_t rows = p.reducedSliceRows(), cols = p.reducedSliceCols();
   int64_t quadsPerRow = cols / 4;
   forLoop(tid, cst(rows * quadsPerRow), cst(threads), [&](Value e) {
@@ -1507,9 +1516,8 @@ void KernelEmitter::emitSplitKSlice(Value acc) {
     Value packed = LLVM::BitcastOp::create(b, loc, i64, vector(ys)).getResult();
     Value chunk = div(col, 64);
     Value inRow = mul(rem(col, 64), 2);
-    Value swz = arith::ShLIOp::create(b, loc, rem(row, 8), cst(4));
     Value off = add(add(mul(chunk, rows * 128), mul(row, 128)),
-                    arith::XOrIOp::create(b, loc, inRow, swz));
+                    arith::XOrIOp::create(b, loc, inRow, swizzle128Mask(row)));
     LLVM::StoreOp::create(b, loc, packed, sharedPtr(add(off, p.smemC)), 8);
   });
   // The gather reads the slice through the generic proxy after its first

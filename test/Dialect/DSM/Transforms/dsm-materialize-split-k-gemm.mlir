@@ -13,7 +13,10 @@
 // CHECK: %[[BID:.*]] = gpu.block_id x
 // CHECK: %[[TILE:.*]] = arith.divui %[[BID]], %c4
 // CHECK: %[[RANK:.*]] = dsm.cluster_rank : index
-// CHECK: %[[KOFF:.*]] = arith.muli %[[RANK]], %c2
+// The rank's place in its k group (the whole cluster here: LLVM folds the
+// remainder, the cluster size being known) times its 2 k tiles.
+// CHECK: %[[KR:.*]] = arith.remui %[[RANK]], %c4
+// CHECK: %[[KOFF:.*]] = arith.muli %[[KR]], %c2
 // CHECK: %[[PART:.*]] = dsm.alloc at 0 : !dsm.buffer<128x256xf32, split = [1, 1]>
 // CHECK: %[[RED:.*]] = dsm.alloc at {{[0-9]+}} : !dsm.buffer<128x64xf32, split = [1, 1]>
 // The producer: k tiles from the rank's offset, then the reduce's two
