@@ -7,10 +7,11 @@
 // 1024) with K = 2304 split over the cluster, end to end: clusters of 8 =
 // 4 n tiles x 2 halves of K. Each CTA loads its 18 k tiles as 4-D boxes of
 // the NHWC image (the filter tap from the global k tile); the k pairs
-// reduce-scatter their fp32 C tiles by a pull (the sum of two peers' quads),
-// act() of the 32 rows each keeps and the gather of the cluster's 8 bf16
-// slices follow, then the second GEMM over D. ptxas assembles it without
-// spills or serialised wgmmas.
+// reduce-scatter their fp32 C tiles by a pull (the sum of two peers' quads);
+// then each CTA writes act() of the 32 rows it keeps into its slot of the
+// gathered slices and, after one cluster barrier, pushes the slot into its
+// 7 peers by TMA bulk copies (the in-place push), then the second GEMM over
+// D. ptxas assembles it without spills or serialised wgmmas.
 // CHECK: .maxntid 256, 1, 1
 // CHECK: .reqnctapercluster 8, 1, 1
 // CHECK: wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16
@@ -22,8 +23,14 @@
 // CHECK-NEXT: ld.shared::cluster.v4.b32
 // CHECK-NEXT: add.rn.f32
 // CHECK: barrier.cluster.wait.aligned
-// CHECK: mapa.shared::cluster
-// CHECK: ld.shared::cluster
+// CHECK-NOT: ld.shared::cluster
+// CHECK: fence.proxy.async.shared::cta
+// CHECK: barrier.cluster.arrive.aligned
+// CHECK: barrier.cluster.wait.aligned
+// CHECK: mbarrier.arrive.expect_tx.shared.b64 {{.*}}, [__dsm_barrier]
+// CHECK-COUNT-7: cp.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes
+// CHECK: mbarrier.try_wait.parity.acquire.cluster
+// CHECK-NOT: ld.shared::cluster
 // CHECK: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16
 // PTXAS-NOT: C75{{[0-9][0-9]}}
 // PTXAS: 0 bytes spill stores, 0 bytes spill loads

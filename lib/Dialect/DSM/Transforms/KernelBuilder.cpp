@@ -496,7 +496,7 @@ private:
   void emitShuffleProducer();
   Value shuffleSubTileL0(Value j);
   void emitShuffleConsumer(ArrayRef<Value> accs);
-  void emitSplitKSlice(Value acc);
+  void emitSplitKSlice(Value acc, Value slot = Value());
   void emitRegisterOutput(Value acc, Value l0, int64_t width);
   void emitBulkOutput(Value acc, Value l0, int64_t width);
   void reduceIntoWorkspace(Value row, Value col, ArrayRef<Value> vals);
@@ -1428,8 +1428,11 @@ void KernelEmitter::emitShuffleProducer() {
   // wait in the exchange, release one).
   Value tmD = tmaps.back();
   // A push's cluster barrier only needs the stage rings dead: every load
-  // the producer issued lands before a consumer retires its step.
-  if (p.shufflePush)
+  // the producer issued lands before a consumer retires its step. (Split
+  // K: the k group's reduce-scatter comes first, so the producer takes
+  // part in all three barriers at the late slots.)
+  bool earlyArrive = p.shufflePush && p.clusterK == 1;
+  if (earlyArrive)
     ClusterArriveOp::create(b, loc, UnitAttr());
   // Before the exchange's cluster barrier only the slots at smemD: the late
   // ones lie over the main-loop ring, dead once every consumer of the
@@ -1437,11 +1440,14 @@ void KernelEmitter::emitShuffleProducer() {
   int64_t total = p.lTiles() * p.gatheredSteps();
   int64_t pre = std::min(p.dOwnStages, total);
   // Split K: the k group's reduce-scatter (two cluster barriers) precedes
-  // the gather.
+  // the gather (a push's one barrier, or a pull's two).
   auto exchangeSyncs = [&] {
     if (p.clusterK > 1)
       reduceClusterSyncs();
-    shuffleClusterSyncs();
+    if (p.shufflePush && !earlyArrive)
+      clusterSync();
+    else
+      shuffleClusterSyncs();
   };
   forLoop(cst(0), cst(total), cst(1), [&](Value it) {
     if (pre < total)
@@ -1479,8 +1485,10 @@ void KernelEmitter::emitShuffleProducer() {
 /// k group, pulls and sums its slice of the group's tiles (dsm.reduce
 /// between two cluster barriers), and writes act(slice) as bf16 into the
 /// act(C) slice the gather reads, in the 128B-swizzled K-major layout of
-/// the second GEMM's operand (KernelPlan::sliceRows).
-void KernelEmitter::emitSplitKSlice(Value acc) {
+/// the second GEMM's operand (KernelPlan::sliceRows). With `slot` (a push
+/// gather) it writes its slot of the gathered slices instead, fenced for
+/// the async proxy.
+void KernelEmitter::emitSplitKSlice(Value acc, Value slot) {
   int64_t threads = p.numConsumers * kWarpgroupThreads;
   Value rowInWg = fragRow();
   Value colPair = fragColPair();
@@ -1499,6 +1507,7 @@ void KernelEmitter::emitSplitKSlice(Value acc) {
                    CombinerKind::add, /*axis=*/p.reduceRows() ? 0 : 1,
                    p.clusterK,
                    /*group_stride=*/1, b.getI64IntegerAttr(threads));
+  Value base = slot ? slot : cst(p.smemC);
   // Quads of the slice: activation, bf16, and the swizzled store (a
   // slice's rows start on a 1024-B atom: KernelPlan, blk_m / cls_k % 8 ==
   // 0).
@@ -1518,10 +1527,15 @@ void KernelEmitter::emitSplitKSlice(Value acc) {
     Value inRow = mul(rem(col, 64), 2);
     Value off = add(add(mul(chunk, rows * 128), mul(row, 128)),
                     arith::XOrIOp::create(b, loc, inRow, swizzle128Mask(row)));
-    LLVM::StoreOp::create(b, loc, packed, sharedPtr(add(off, p.smemC)), 8);
+    LLVM::StoreOp::create(b, loc, packed, sharedPtr(add(off, base)), 8);
   });
-  // The gather reads the slice through the generic proxy after its first
-  // cluster barrier: nothing more to order here.
+  // A pull gather reads the slice through the generic proxy after its first
+  // cluster barrier; a push's copies and the second GEMM's wgmmas read the
+  // slot through the async proxy.
+  if (slot)
+    NVVM::FenceProxyOp::create(
+        b, loc, NVVM::ProxyKindAttr::get(ctx, NVVM::ProxyKind::async_shared),
+        NVVM::SharedSpaceAttr::get(ctx, NVVM::SharedSpace::shared_cta));
 }
 
 void KernelEmitter::emitShuffleConsumer(ArrayRef<Value> accs) {
@@ -1534,17 +1548,31 @@ void KernelEmitter::emitShuffleConsumer(ArrayRef<Value> accs) {
     // before the copies needs only retired main loops: this thread's
     // wgmmas have retired, so it arrives now and waits in the exchange,
     // after the epilogue.
-    ClusterArriveOp::create(b, loc, UnitAttr());
-    namedBarrier(9, threads);
-    emitFfnEpilogue(accs, add(mul(rank, p.bm * p.bn * 2), p.smemGathered));
-    // The epilogue fenced each warpgroup's rows for the async proxy (the
-    // copies and the second GEMM's wgmmas); the slot is complete once both
-    // warpgroups are past it.
+    //
+    // Split K: the k group's reduce-scatter comes first (its two cluster
+    // barriers) and act(slice) goes to the slot, then the push's barrier
+    // (arrive and wait: the slot lies over the partial the peers read until
+    // the reduce's second barrier; an arrive before the writes left them
+    // ordered only by that barrier, which compute-sanitizer's racecheck
+    // reports). The reduced slice lies past the slots (KernelPlan).
+    if (p.clusterK > 1) {
+      namedBarrier(9, threads);
+      emitSplitKSlice(accs[0],
+                      add(mul(rank, p.sliceRows() * 128), p.smemGathered));
+    } else {
+      ClusterArriveOp::create(b, loc, UnitAttr());
+      namedBarrier(9, threads);
+      emitFfnEpilogue(accs, add(mul(rank, p.bm * p.bn * 2), p.smemGathered));
+    }
+    // The epilogue fenced each thread's or warpgroup's writes for the async
+    // proxy (the copies and the second GEMM's wgmmas); the slot is complete
+    // once every consumer is past it.
     namedBarrier(9, threads);
     ShuffleOp::create(b, loc, /*src=*/Value(), gatheredBuf, gatherBarrier,
                       arith::ConstantIntOp::create(b, loc, b.getI1Type(), 0),
                       /*axis=*/0, p.clusterSize(), /*group_stride=*/1,
-                      b.getI64IntegerAttr(threads), /*arrived=*/true);
+                      b.getI64IntegerAttr(threads),
+                      /*arrived=*/p.clusterK == 1);
   } else {
     // The slice and the gathered slices lie over the stage rings: no
     // consumer writes there before every consumer has retired its main

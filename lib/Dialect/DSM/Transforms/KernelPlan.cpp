@@ -669,11 +669,12 @@ FailureOr<KernelPlan> mlir::dsm::planKernel(FusedChainOp op,
     //
     // Split K: each rank publishes its 1 / cls_k of the tile (the slice
     // its k group's reduce-scatter leaves), and the gathered slices are
-    // the cluster's n range as before. Before them the fp32 partial tile
+    // the cluster's n range as before. Under them the fp32 partial tile
     // every rank publishes (smemE, at the base: the slice is written only
-    // after the reduce-scatter's second cluster barrier) and the slice the
-    // pull leaves (smemReduced: read while the act(C) slice is written, so
-    // past it; the gather overwrites it after its first cluster barrier).
+    // after the reduce-scatter's second cluster barrier, when no peer reads
+    // the partial any more); past them the slice the pull leaves
+    // (smemReduced: read while this rank's act(C) slice is written, when a
+    // push gather's peers may already write their slots).
     int64_t cTile = plan.bm * plan.bn * 2;
     int64_t sliceBytes = cTile / plan.clusterK;
     plan.smemC = 0;
@@ -683,8 +684,9 @@ FailureOr<KernelPlan> mlir::dsm::planKernel(FusedChainOp op,
     if (plan.clusterK > 1) {
       int64_t partialBytes = plan.bm * plan.bn * 4;
       plan.smemE = 0;
-      plan.smemReduced = alignUp(std::max(partialBytes, sliceBytes), 1024);
-      off = std::max(off, plan.smemReduced + partialBytes / plan.clusterK);
+      plan.smemReduced = alignUp(std::max(partialBytes, actEnd), 1024);
+      actEnd = plan.smemReduced + partialBytes / plan.clusterK;
+      off = std::max(off, actEnd);
     }
     plan.smemD = alignUp(off, 1024);
     plan.dStageBytes = 64 * plan.subL * 2;

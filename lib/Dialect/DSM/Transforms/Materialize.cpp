@@ -378,10 +378,7 @@ void DSMMaterializePass::runOnOperation() {
         plan->aMulticast = plan->canMulticastA();
       if (workspaceBulkReduce)
         plan->bulkCols = plan->chooseBulkCols();
-      // A split K publishes the slice its reduce-scatter leaves by the pull
-      // gather (the push writes act(C) straight into the slots, which lie
-      // over the partials the k group is still reading).
-      plan->shufflePush = shufflePush && plan->shuffle && plan->clusterK == 1;
+      plan->shufflePush = shufflePush && plan->shuffle;
       if (!lateDStages)
         plan->useOwnDStagesOnly();
       plan->approxTanh = approxTanh;

@@ -170,10 +170,12 @@ def DSMMaterialize : Pass<"dsm-materialize", "ModuleOp"> {
            "Shuffle-family plans gather the act(C) slices by an in-place "
            "push (each rank stores act(C) into its slot, one thread copies "
            "it to every peer with cp.async.bulk onto the peer's mbarrier; one "
-           "cluster barrier, arrived at right after the main loop); false: a "
-           "pull (ld.shared::cluster between two cluster barriers). The push "
+           "cluster barrier, arrived at right after the main loop, or with "
+           "split K after the slot is written); false: a pull "
+           "(ld.shared::cluster between two cluster barriers). The push "
            "measured faster on 23 of 31 shuffle workloads on an H200 (up to "
-           "13 %; geomean -2.3 %), at most 4.3 % slower (S8)">,
+           "13 %; geomean -2.3 %), at most 4.3 % slower (S8), and on both "
+           "split-K defaults on an H100 (C7-b1 1.08x)">,
     Option<"reducePush", "reduce-push", "bool", "true",
            "The cluster reduce-scatter (split-K GEMMs, FFN E chunks with "
            "cls_n > 1) pushes each peer's slice into a scratch slot of that "
