@@ -219,14 +219,16 @@ private:
     ClusterWaitOp::create(b, loc);
   }
   /// The cluster barriers of the consumers' dsm.shuffle, for the threads
-  /// that do not execute it (a push's arrive came earlier).
+  /// that do not execute it: a push's one (only its wait where the arrive
+  /// came earlier, KernelPlan::arrivesBeforeGather), a pull's two.
   void shuffleClusterSyncs() {
-    if (p.shufflePush) {
+    if (p.arrivesBeforeGather()) {
       ClusterWaitOp::create(b, loc);
       return;
     }
     clusterSync();
-    clusterSync();
+    if (!p.shufflePush)
+      clusterSync();
   }
   /// Shared offset of D ring slot `slot`: the shuffle family's late slots
   /// (KernelPlan::smemDLate) lie over the dead main-loop ring.
@@ -1428,11 +1430,8 @@ void KernelEmitter::emitShuffleProducer() {
   // wait in the exchange, release one).
   Value tmD = tmaps.back();
   // A push's cluster barrier only needs the stage rings dead: every load
-  // the producer issued lands before a consumer retires its step. (Split
-  // K: the k group's reduce-scatter comes first, so the producer takes
-  // part in all three barriers at the late slots.)
-  bool earlyArrive = p.shufflePush && p.clusterK == 1;
-  if (earlyArrive)
+  // the producer issued lands before a consumer retires its step.
+  if (p.arrivesBeforeGather())
     ClusterArriveOp::create(b, loc, UnitAttr());
   // Before the exchange's cluster barrier only the slots at smemD: the late
   // ones lie over the main-loop ring, dead once every consumer of the
@@ -1444,10 +1443,7 @@ void KernelEmitter::emitShuffleProducer() {
   auto exchangeSyncs = [&] {
     if (p.clusterK > 1)
       reduceClusterSyncs();
-    if (p.shufflePush && !earlyArrive)
-      clusterSync();
-    else
-      shuffleClusterSyncs();
+    shuffleClusterSyncs();
   };
   forLoop(cst(0), cst(total), cst(1), [&](Value it) {
     if (pre < total)
@@ -1551,19 +1547,17 @@ void KernelEmitter::emitShuffleConsumer(ArrayRef<Value> accs) {
     //
     // Split K: the k group's reduce-scatter comes first (its two cluster
     // barriers) and act(slice) goes to the slot, then the push's barrier
-    // (arrive and wait: the slot lies over the partial the peers read until
-    // the reduce's second barrier; an arrive before the writes left them
-    // ordered only by that barrier, which compute-sanitizer's racecheck
+    // (arrive and wait: an arrive before the writes left them ordered only
+    // by the reduce's second barrier, which compute-sanitizer's racecheck
     // reports). The reduced slice lies past the slots (KernelPlan).
-    if (p.clusterK > 1) {
-      namedBarrier(9, threads);
-      emitSplitKSlice(accs[0],
-                      add(mul(rank, p.sliceRows() * 128), p.smemGathered));
-    } else {
+    if (p.arrivesBeforeGather())
       ClusterArriveOp::create(b, loc, UnitAttr());
-      namedBarrier(9, threads);
-      emitFfnEpilogue(accs, add(mul(rank, p.bm * p.bn * 2), p.smemGathered));
-    }
+    namedBarrier(9, threads);
+    Value slot = add(mul(rank, p.sliceRows() * 128), p.smemGathered);
+    if (p.clusterK > 1)
+      emitSplitKSlice(accs[0], slot);
+    else
+      emitFfnEpilogue(accs, slot);
     // The epilogue fenced each thread's or warpgroup's writes for the async
     // proxy (the copies and the second GEMM's wgmmas); the slot is complete
     // once every consumer is past it.
@@ -1572,7 +1566,7 @@ void KernelEmitter::emitShuffleConsumer(ArrayRef<Value> accs) {
                       arith::ConstantIntOp::create(b, loc, b.getI1Type(), 0),
                       /*axis=*/0, p.clusterSize(), /*group_stride=*/1,
                       b.getI64IntegerAttr(threads),
-                      /*arrived=*/p.clusterK == 1);
+                      /*arrived=*/p.arrivesBeforeGather());
   } else {
     // The slice and the gathered slices lie over the stage rings: no
     // consumer writes there before every consumer has retired its main

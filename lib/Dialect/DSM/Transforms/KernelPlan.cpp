@@ -680,14 +680,16 @@ FailureOr<KernelPlan> mlir::dsm::planKernel(FusedChainOp op,
     plan.smemC = 0;
     plan.smemGathered = sliceBytes;
     int64_t actEnd = sliceBytes + plan.clusterN * cTile;
-    off = std::max(off, actEnd);
+    // Where the exchange's regions over the ring end: the act(C) ones, or
+    // for split K the reduced slice past them.
+    int64_t exchangeEnd = actEnd;
     if (plan.clusterK > 1) {
       int64_t partialBytes = plan.bm * plan.bn * 4;
       plan.smemE = 0;
       plan.smemReduced = alignUp(std::max(partialBytes, actEnd), 1024);
-      actEnd = plan.smemReduced + partialBytes / plan.clusterK;
-      off = std::max(off, actEnd);
+      exchangeEnd = plan.smemReduced + partialBytes / plan.clusterK;
     }
+    off = std::max(off, exchangeEnd);
     plan.smemD = alignUp(off, 1024);
     plan.dStageBytes = 64 * plan.subL * 2;
     plan.dStages = 4;
@@ -699,9 +701,9 @@ FailureOr<KernelPlan> mlir::dsm::planKernel(FusedChainOp op,
     off = plan.smemFlag + 16;
     // Two D stages starve the second GEMM (T4-k768-m4096 spent 23 % of its
     // consumer samples waiting on D): up to two more lie over the main-loop
-    // ring past the act(C) regions, filled once the ring is dead.
+    // ring past the exchange's regions, filled once the ring is dead.
     int64_t ringEnd = plan.smemB + plan.stages * plan.bStageBytes;
-    int64_t late = alignUp(actEnd, 1024);
+    int64_t late = alignUp(exchangeEnd, 1024);
     int64_t lateSlots = std::min<int64_t>(4 - plan.dStages,
                                           std::max<int64_t>(0, ringEnd - late) /
                                               plan.dStageBytes);

@@ -163,6 +163,11 @@ struct KernelPlan {
   /// mbarriers, one cluster barrier) instead of a pull between two cluster
   /// barriers (--dsm-materialize=shuffle-push).
   bool shufflePush = false;
+  /// Whether a push's cluster barrier is arrived at right after the main
+  /// loop (the epilogue then overlaps the peers' skew). With split K the
+  /// slot lies over the partial the k group reads until its reduce-scatter's
+  /// second barrier, so the arrive follows the slot's writes.
+  bool arrivesBeforeGather() const { return shufflePush && clusterK == 1; }
   /// The cluster reduce-scatter (split K, or the FFN's E chunks with
   /// cls_n > 1) pushes each peer's slice into a scratch slot of that peer
   /// by st.async onto its mbarrier (one cluster barrier) instead of pulling
