@@ -466,8 +466,14 @@ double mlir::ff::getStreamReuse(const ChainDesc &chain, const Plan &plan) {
   const int64_t m = std::max<int64_t>(chain.m, 1);
   const int64_t bm = plan.blk(Dim::m), bn = plan.blk(Dim::n);
   const int64_t bk = plan.blk(Dim::k), bl = plan.blk(Dim::l);
-  // What one CTA streams: its GEMM0 ring, then D (the second GEMM).
-  double cta = ceilDiv(chain.k, bk) * double(bm * bk + bk * bn * g) * b;
+  // What one CTA streams: its GEMM0 ring (a gathered split K's share of
+  // k, in 64-wide steps as estimateCtaNs runs it), then D (the second
+  // GEMM).
+  const double kStream =
+      plan.splitsGatheredK()
+          ? ceilDiv(ceilDiv(chain.k, 64), plan.cls(Dim::k)) * 64.0
+          : double(ceilDiv(chain.k, bk) * bk);
+  double cta = kStream * double(bm + bn * g) * b;
   cta += plan.isShuffleFamily()
              ? getShuffleSteps(plan) * 64.0 * getShuffleSubTile(plan) * b
              : ceilDiv(chain.l, bl) * double(bn * bl) * b;

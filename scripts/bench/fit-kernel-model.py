@@ -181,7 +181,10 @@ def stream_reuse(row):
     c, bm, bn, bk, bl = (row[k] for k in ("cluster_n", "blk_m", "blk_n",
                                          "blk_k", "blk_l"))
     g = 2 if row["kind"] == "gated_ffn" else 1
-    cta = math.ceil(row["k"] / bk) * (bm * bk + bk * bn * g) * 2.0
+    # A gathered split K streams its share of K in 64-wide steps.
+    k_len = (k_steps(row) * 64 if row.get("cluster_k", 1) > 1 else
+             math.ceil(row["k"] / bk) * bk)
+    cta = k_len * (bm + bn * g) * 2.0
     if row.get("cluster_l", 1) > 1:
         sub = min(bl, SHUFFLE_SUB_TILE)
         cta += math.ceil(bl / sub) * (c * bn // 64) * 64.0 * sub * 2

@@ -286,6 +286,14 @@ TEST(CostModelTest, GatheredSplitKByHand) {
   // 16 KiB GEMM0 stages; two D stages of 64 x 128 bf16; 1 KiB reserved.
   EXPECT_EQ(f.smemBytes, 1024 + 4 * 16384 + 2 * 16384);
 
+  // The re-reads: each of the 32 CTAs streams its share of K (18 k steps
+  // of 64 x (64 + 64) bf16, not all 36) and 4 n steps of a 64 x 128 D tile;
+  // the chain holds A, B, D and E once.
+  const double unique =
+      (196.0 * 2304 + 2304.0 * 256 + 256.0 * 1024 + 196.0 * 1024) * 2;
+  EXPECT_NEAR(getStreamReuse(chain, p),
+              32 * (18 * 64 * 128 * 2.0 + 4 * 64 * 128 * 2.0) / unique, 1e-9);
+
   // Kernel model at 32 active CTAs: stream rate min(100, 3620 / 32, HBM
   // share x reuse) = 100 GB/s, a k step of 16 KiB in flight 3 stages deep
   // (Little's law), 18 k steps of the 36 (K / 2); the pull of one 64 x 32
