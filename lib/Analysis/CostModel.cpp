@@ -81,6 +81,7 @@ Dataflow mlir::ff::analyzeDataflow(const ChainDesc &chain, const Plan &plan,
   // partial C tiles, then the whole cluster gathers.
   const bool gathered = two && rd == 1 && plan.isSpatial(Dim::l) &&
                         ((sh > 1 && clsK == 1) || plan.splitsGatheredK());
+  const bool solo = plan.isSolo(chain);
   const int64_t eW = gathered ? std::min<int64_t>(blkL, kShuffleSubTile) : blkL;
   const int64_t tp = tr(Dim::m) * tr(Dim::n);
   const int64_t flushes = two ? tr(Dim::m) * tr(Dim::l) : 0;
@@ -146,6 +147,13 @@ Dataflow mlir::ff::analyzeDataflow(const ChainDesc &chain, const Plan &plan,
       act = std::max(cTile / clsK + sh * cTile,
                      blkM * blkN * acc * (1 + 1.0 / clsK));
     fixed += std::max(plan.stages * stage0, act) + 2 * stage1;
+  } else if (solo) {
+    // A solo CTA (no cluster exchange, no workspace) has the GEMM0 ring,
+    // its act(C) tile and two whole blk_n x blk_l D stages, and stores E
+    // straight from the wgmma fragments: no staging tile. Counted like the
+    // others, C6-b32's fastest plan (4 stages, 27.3 us on an H100) failed
+    // the capacity check while the kernel fits it.
+    fixed += plan.stages * stage0 + cTile + 2 * blkN * blkL * b;
   } else
     fixed +=
         plan.stages * (stage0 + stage1) + (two ? cTile * (sh > 1 ? 2 : 1) : 0);
@@ -155,7 +163,7 @@ Dataflow mlir::ff::analyzeDataflow(const ChainDesc &chain, const Plan &plan,
   const double eTileAcc = blkM * blkL * acc;
   // A single GEMM stores its tile straight from the wgmma fragments.
   double staging = 0;
-  if (two && !gathered)
+  if (two && !gathered && !solo)
     staging = (rd > 1 || gridN > 1) ? eTileAcc : blkM * blkL * b;
   if (!two && clsK > 1)
     // A split-K GEMM publishes its fp32 tile over the dead ring; the slice
@@ -208,8 +216,16 @@ Dataflow mlir::ff::analyzeDataflow(const ChainDesc &chain, const Plan &plan,
   }
   f.smemBytes = static_cast<int64_t>(target.smemPerBlock - smemFree);
 
+  // ptxas gives every thread of the CTA the same count (in units of 8), the
+  // producer's too, unless the kernel reallocates them, which compiles it
+  // to the whole register file. Counting the producer at its 40 put
+  // 256-thread solo kernels of 97 registers at 3 CTAs per SM (2 run) and
+  // 384-thread ones with setmaxnreg at 2 (1 runs; C5-b32, twenty-fourth
+  // session).
   const int64_t regsPerCta =
-      128 * f.consumerWarpgroups * f.regsPerThread + 128 * kProducerRegs;
+      reallocatesRegisters(f.consumerWarpgroups, !two, plan.stages)
+          ? target.regsPerSm
+          : f.threadsPerCta * llvm::alignTo(f.regsPerThread, 8);
   f.ctasPerSm = std::min({target.getCtasPerSmBySmem(f.smemBytes),
                           target.regsPerSm / regsPerCta,
                           target.maxThreadsPerSm / f.threadsPerCta});
@@ -522,14 +538,16 @@ double mlir::ff::estimateKernelNs(const ChainDesc &chain, const Plan &plan,
   const int64_t fullWaves = ctas / slots, tail = ctas % slots;
   double total = k.launchNs;
   if (fullWaves)
-    total += fullWaves * estimateCtaNs(chain, plan, target, slots);
+    total += fullWaves * estimateCtaNs(chain, plan, target, slots, perSm == 1);
   if (tail)
-    total += estimateCtaNs(chain, plan, target, tail);
+    total += estimateCtaNs(chain, plan, target, tail,
+                           perSm == 1 || tail <= target.sms);
   return total;
 }
 
 double mlir::ff::estimateCtaNs(const ChainDesc &chain, const Plan &plan,
-                               const GpuTarget &target, int64_t active) {
+                               const GpuTarget &target, int64_t active,
+                               bool alone) {
   const KernelFit &k = target.kernel;
   const double b = getByteWidth(chain.dtype);
   const int64_t g = chain.getNumUpProjections();
@@ -665,6 +683,13 @@ double mlir::ff::estimateCtaNs(const ChainDesc &chain, const Plan &plan,
     const double sync = c > 1 ? 2 * k.barrierNs * std::log2(double(c)) : 0;
     cta += ceilDiv(chain.l, bl) * (std::max(dChunk / bw, mma1 + reduce) +
                                    (solo ? k.soloChunkNs : k.chunkNs) + sync);
+    // Each l chunk's E store drains under the next chunk's wgmmas; the
+    // last one's only under a co-resident CTA's work. Alone on its SM, a
+    // solo CTA exposes it (C5-b32 on an H100: a 256-wide chunk measured
+    // 1.4x the estimate without it, 64-wide ones 1.0x; docs/validation.md,
+    // twenty-fourth session).
+    if (solo && alone)
+      cta += bm * double(bl) * b / bw;
   }
   if (workspace) {
     // The last arriver reads back the fp32 sums of the columns its rank

@@ -200,8 +200,9 @@ def stream_reuse(row):
     return max(1.0, kernel_ctas(row) * cta / unique)
 
 
-def cta_ns(row, p, hbm, active):
-    """estimateCtaNs (lib/Analysis/CostModel.cpp), term for term."""
+def cta_ns(row, p, hbm, active, alone=False):
+    """estimateCtaNs (lib/Analysis/CostModel.cpp), term for term; `alone`:
+    no other CTA shares the SM."""
     (sm_gbps, sm_tflops, kstep, chunk, red_gbps, barrier, finisher,
      shuffle_step, stream_latency, l2_gbps, one_wg, fin_gbps, count_in,
      solo_chunk) = p
@@ -255,6 +256,9 @@ def cta_ns(row, p, hbm, active):
         cta += math.ceil(row["l"] / bl) * (
             max(bn * bl * 2 / bw, mma1 + reduce) +
             (solo_chunk if solo(row) else chunk) + sync)
+        # A solo CTA alone on its SM exposes its last chunk's E store.
+        if solo(row) and alone:
+            cta += bm * bl * 2.0 / bw
     if workspace:
         cta += (finisher + finisher_bytes(row) / fin_gbps +
                 count_in * row["grid_n"])
@@ -271,9 +275,9 @@ def predict_ns(row, p, hbm, launch):
     full, tail = divmod(ctas, s)
     t = launch
     if full:
-        t += full * cta_ns(row, p, hbm, s)
+        t += full * cta_ns(row, p, hbm, s, per_sm == 1)
     if tail:
-        t += cta_ns(row, p, hbm, tail)
+        t += cta_ns(row, p, hbm, tail, per_sm == 1 or tail <= SMS)
     return t
 
 
@@ -417,6 +421,7 @@ class Batch:
         self.chunks = (1 - sh) * col(lambda r: math.ceil(r["l"] / r["blk_l"]))
         self.solo = col(solo) > 0
         self.wbytes = bn * bl * 2
+        self.ebytes = self.solo * bm * bl * 2.0
         self.flops1 = 2.0 * bm * bl * bn
         self.rred = self.ws * bm * bl * 4.0 / c
         self.sync = (c > 1) * 2 * self.log2c
@@ -427,8 +432,13 @@ class Batch:
                                          r.get("ctas_per_sm", 1)))
         ctas = col(kernel_ctas)
         self.full, self.tail = np.divmod(ctas, self.slots)
+        # Whether a full wave's CTAs, a tail's, are alone on their SMs.
+        per_sm = col(lambda r: 1 if streamed(r) and r["cluster_n"] > 1
+                     else r.get("ctas_per_sm", 1))
+        self.alone_full = per_sm == 1
+        self.alone_tail = (per_sm == 1) | (self.tail <= SMS)
 
-    def cta(self, p, hbm, active):
+    def cta(self, p, hbm, active, alone):
         (sm_gbps, sm_tflops, kstep, chunk, red_gbps, barrier, finisher,
          shuffle_step, stream_latency, l2_gbps, one_wg, fin_gbps, count_in,
          solo_chunk) = p
@@ -449,13 +459,14 @@ class Batch:
             np.maximum(self.wbytes / bw,
                        self.flops1 / flops + self.rred * active / red_gbps) +
             np.where(self.solo, solo_chunk, chunk) + barrier * self.sync)
+        cta = cta + alone * self.ebytes / bw
         return (cta + self.ws * finisher + self.fbytes / fin_gbps +
                 count_in * self.planes)
 
     def predict(self, p, hbm, launch):
-        t = launch + self.full * self.cta(p, hbm, self.slots)
+        t = launch + self.full * self.cta(p, hbm, self.slots, self.alone_full)
         tail = np.maximum(self.tail, 1)
-        return t + (self.tail > 0) * self.cta(p, hbm, tail)
+        return t + (self.tail > 0) * self.cta(p, hbm, tail, self.alone_tail)
 
 
 class Objective:
@@ -586,25 +597,51 @@ def judge(rows, p, hbm, launch):
     return spearman(pred, meas), meas[choice] / min(meas)
 
 
+def row_key(r):
+    """The plan key (fidelity.plan_key) of a row."""
+    return ((1, r["cluster_n"], r.get("cluster_k", 1), r["cluster_l"]),
+            (r["blk_m"], r["blk_n"], r["blk_k"], r["blk_l"]),
+            (-(-r["m"] // r["blk_m"]), r["grid_n"], 1, 1), r["stages"])
+
+
+def refresh_cps(rows, ff_opt, search_options):
+    """Rows with the CTAs per SM the current search grants their plans;
+    rows of plans it no longer offers are left out."""
+    from fidelity import current_candidates
+    cands, out, changed = {}, [], 0
+    for r in rows:
+        w = r["workload"]
+        if w not in cands:
+            cands[w] = current_candidates(ff_opt, w, search_options)
+        cand = cands[w].get(row_key(r))
+        if cand is not None:
+            changed += cand["kernel_ctas_per_sm"] != r["ctas_per_sm"]
+            out.append(dict(r, ctas_per_sm=cand["kernel_ctas_per_sm"]))
+    print("refresh-cps: %d of %d rows kept, %d with new CTAs per SM" %
+          (len(out), len(rows), changed))
+    return out
+
+
 def check_mirror(rows, ff_opt, search_options, hbm, launch):
     """Whether this model at PARAMS gives the estimates --dsm-search
     records (rounded to 1 ns) for every row's plan that is one of its
     lowerable candidates (a row of a plan the search no longer offers, e.g.
     a split K outside passesSplitKRule, is counted as skipped)."""
-    from fidelity import current_estimates
+    from fidelity import current_candidates
     p = [v for _, v in PARAMS]
-    estimates, differ, skipped = {}, 0, 0
+    cands, differ, skipped = {}, 0, 0
     for r in rows:
         w = r["workload"]
-        if w not in estimates:
-            estimates[w] = current_estimates(ff_opt, w, search_options)
-        key = ((1, r["cluster_n"], r.get("cluster_k", 1), r["cluster_l"]),
-               (r["blk_m"], r["blk_n"], r["blk_k"], r["blk_l"]),
-               (-(-r["m"] // r["blk_m"]), r["grid_n"], 1, 1), r["stages"])
-        cxx, py = estimates[w].get(key), predict_ns(r, p, hbm, launch)
-        if cxx is None:
+        if w not in cands:
+            cands[w] = current_candidates(ff_opt, w, search_options)
+        cand = cands[w].get(row_key(r))
+        if cand is None:
             skipped += 1
             continue
+        # The CTAs per SM the search's dataflow grants the plan now (a
+        # row's own column is what it granted when the row was measured).
+        r = dict(r, ctas_per_sm=cand["kernel_ctas_per_sm"])
+        cxx, py = cand["cost_ns"], predict_ns(r, p, hbm, launch)
         if abs(cxx - py) > 1:
             differ += 1
             print("differs: %s r%d: ff-opt %s, here %.0f ns" %
@@ -631,6 +668,10 @@ def main():
                     help="compare this model at the compiled-in constants "
                     "with --ff-opt's estimates of every row's plan, then "
                     "exit (non-zero if any differs)")
+    ap.add_argument("--refresh-cps", action="store_true",
+                    help="take each CSV row's CTAs per SM from --ff-opt's "
+                    "search dump (the dataflow's occupancy now) and leave "
+                    "out rows whose plan it no longer offers")
     ap.add_argument("--write-csv", help="with --bundles: write the rows "
                     "(the input of a later fit without the bundles)")
     ap.add_argument("--hbm-gbps", type=float, default=4800)
@@ -671,6 +712,8 @@ def main():
                     out.writerow({k: r[k] for k in CSV_FIELDS})
     elif args.csv:
         rows = load(args.csv)
+        if args.refresh_cps:
+            rows = refresh_cps(rows, args.ff_opt, args.search_options)
     else:
         sys.exit("fit-kernel-model: give a CSV or --bundles DIR --log LOG")
     if not rows:

@@ -132,9 +132,11 @@ double estimateKernelNs(const ChainDesc &chain, const Plan &plan,
 /// L2 for an SM.
 double getStreamReuse(const ChainDesc &chain, const Plan &plan);
 
-/// One CTA's time in estimateKernelNs while `active` CTAs share HBM and L2.
+/// One CTA's time in estimateKernelNs while `active` CTAs share HBM and L2;
+/// `alone`: no other CTA shares its SM (so none hides its last output).
 double estimateCtaNs(const ChainDesc &chain, const Plan &plan,
-                     const GpuTarget &target, int64_t active);
+                     const GpuTarget &target, int64_t active,
+                     bool alone = false);
 
 } // namespace mlir::ff
 

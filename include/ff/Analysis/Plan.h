@@ -221,6 +221,18 @@ inline bool splitsGatheredKByRows(int64_t blkN, int64_t clsK) {
   return (blkN / clsK) % 64 != 0;
 }
 
+/// Whether the kernel of `consumers` consumer warpgroups moves registers
+/// from its producer warpgroup to them (setmaxnreg.dec 40 / inc 232): only
+/// the 1 + 2 warpgroup layout (ptxas ignores it at 256 threads), and for a
+/// two-GEMM chain only at a power-of-two stage count (with S = 3 such
+/// kernels hung on an H200, docs/lowering.md). Such a kernel is compiled
+/// to the whole register file: one CTA per SM.
+inline bool reallocatesRegisters(int64_t consumers, bool singleGemm,
+                                 int64_t stages) {
+  return consumers == 2 &&
+         (singleGemm || (stages > 0 && (stages & (stages - 1)) == 0));
+}
+
 /// Whether the lowering can carry `plan` out today (docs/cost-model.md,
 /// "The lowerable family"):
 /// - two-GEMM chains (ffn, gated_ffn), reduce-scatter family: cluster

@@ -160,6 +160,34 @@ TEST(CostModelTest, SoloPlanByHand) {
                2.0 * 128 * 128 * 128 / (k.streamTflops * 1e3)) +
       k.soloChunkNs;
   EXPECT_NEAR(estimateCtaNs(chain, p, t, active), 18 * kStep + 4 * chunk, 1e-6);
+  // Alone on its SM, the CTA also waits for its last chunk's E store
+  // (128 x 128 bf16 at the stream rate), which nothing overlaps.
+  EXPECT_NEAR(estimateCtaNs(chain, p, t, active, /*alone=*/true),
+              18 * kStep + 4 * chunk + 128 * 128 * 2 / bw, 1e-6);
+  // It is alone: 1 CTA per SM (the smem below), so the kernel's 224 CTAs
+  // (tiles of four 28-pixel image rows) run in a wave of 132 and one of
+  // 92, both alone.
+  Dataflow f = analyzeDataflow(chain, p, t);
+  ASSERT_TRUE(f.feasible) << f.reason;
+  ASSERT_EQ(f.ctasPerSm, 1);
+  ASSERT_EQ(chain.getMTileRows(128), 112);
+  EXPECT_NEAR(estimateKernelNs(chain, p, f, t),
+              k.launchNs + estimateCtaNs(chain, p, t, 132, true) +
+                  estimateCtaNs(chain, p, t, 92, true),
+              1e-6);
+  // Each wave's last E tile takes at least 32768 B / smGbps.
+  EXPECT_GE(estimateKernelNs(chain, p, f, t),
+            k.launchNs + estimateCtaNs(chain, p, t, 132) +
+                estimateCtaNs(chain, p, t, 92) + 2 * 32768 / k.smGbps);
+  // Shared memory as the kernel lays it out: the ring, the act(C) tile and
+  // two whole 128 x 128 D stages, no E staging tile (it stores E from the
+  // wgmma fragments). At 4 stages, 230400 bytes: C6-b32's fastest plan
+  // (27.3 us on an H100), which fits the kernel's 227 KiB.
+  Plan p4 = p;
+  p4.stages = 4;
+  Dataflow f4 = analyzeDataflow(chain, p4, t);
+  ASSERT_TRUE(f4.feasible) << f4.reason;
+  EXPECT_EQ(f4.smemBytes, 1024 + 4 * 32768 + 32768 + 2 * 32768);
 
   // Below a full wave (100 CTAs) the same plan keeps the cluster family's
   // rates and chunk cost (a solo G2 plan of 2 CTAs measured 1.54x the
@@ -188,6 +216,43 @@ TEST(CostModelTest, SoloPlanByHand) {
   Plan pair = p;
   pair.cluster[1] = 2;
   EXPECT_FALSE(pair.isSolo(chain));
+}
+
+// CTAs per SM as ptxas and the driver grant them: every thread of the CTA
+// (the producer's too) gets the consumers' register count, in units of 8,
+// unless the kernel moves registers with setmaxnreg (384 threads at a
+// power-of-two stage count), which takes the whole file. C5-b32's solo
+// plans on an H100 (ptxas: 97 registers at 256 threads, 63 at 384).
+TEST(CostModelTest, OccupancyAsPtxasGrantsIt) {
+  GpuTarget t = h100();
+  ChainDesc chain = ffn(100352, 64, 576, 256);
+  chain.convH = chain.convW = 56;
+  auto solo = [](int64_t bm, int64_t bl, int64_t stages) {
+    return makePlan({1, 1, 1, 1}, {bm, 64, 64, bl}, {100352 / bm, 1, 1, 1},
+                    bit(Dim::m) | bit(Dim::n), {Dim::m, Dim::n, Dim::k, Dim::l},
+                    stages);
+  };
+  // 64 x 128: 32 + 64 registers for 256 threads, 24576 of 65536: two CTAs
+  // (the producer counted at 40 registers made it three).
+  Dataflow a = analyzeDataflow(chain, solo(64, 128, 2), t);
+  ASSERT_TRUE(a.feasible) << a.reason;
+  EXPECT_EQ(a.threadsPerCta, 256);
+  EXPECT_EQ(a.regsPerThread, 96);
+  EXPECT_EQ(a.ctasPerSm, 2);
+  // 128 x 64 at 3 stages: no reallocation, 384 x 64 registers and 105 KiB
+  // of shared memory: two CTAs.
+  Dataflow b = analyzeDataflow(chain, solo(128, 64, 3), t);
+  ASSERT_TRUE(b.feasible) << b.reason;
+  EXPECT_EQ(b.smemBytes, 1024 + 3 * 24576 + 16384 + 2 * 8192);
+  EXPECT_EQ(b.ctasPerSm, 2);
+  // At 2 stages the kernel reallocates: one CTA, whatever its smem.
+  EXPECT_TRUE(reallocatesRegisters(2, /*singleGemm=*/false, 2));
+  EXPECT_FALSE(reallocatesRegisters(2, /*singleGemm=*/false, 3));
+  EXPECT_FALSE(reallocatesRegisters(1, /*singleGemm=*/true, 4));
+  Dataflow c = analyzeDataflow(chain, solo(128, 64, 2), t);
+  ASSERT_TRUE(c.feasible) << c.reason;
+  EXPECT_LT(c.smemBytes, t.smemPerBlock / 2);
+  EXPECT_EQ(c.ctasPerSm, 1);
 }
 
 TEST(CostModelTest, StreamedSplitColumnsByHand) {
@@ -558,9 +623,11 @@ TEST(CostModelTest, KernelFamilyModelHandComputed) {
   GpuTarget t = llvm::cantFail(lookupTarget("h200"));
   const KernelFit &c = t.kernel;
   const double flops = c.smTflops * 1e3; // per ns
-  // One CTA: M = 128, N = 256, K = 256, L = 256, block 128x256x64x128.
+  // One CTA: M = 128, N = 256, K = 256, L = 256, block 128x256x64x64 (a
+  // solo CTA holds two whole 256 x blk_l D stages: 128 columns would not
+  // fit beside its ring and C tile).
   ChainDesc one = ffn(128, 256, 256, 256);
-  Plan p = makePlan({1, 1, 1, 1}, {128, 256, 64, 128}, {1, 1, 1, 1}, kMN);
+  Plan p = makePlan({1, 1, 1, 1}, {128, 256, 64, 64}, {1, 1, 1, 1}, kMN);
   Dataflow f = analyzeDataflow(one, p, t);
   ASSERT_TRUE(f.feasible) << f.reason;
   // bw = min(smGbps, 4800 * 0.625 / 1) = smGbps; per k step the larger of
@@ -568,9 +635,9 @@ TEST(CostModelTest, KernelFamilyModelHandComputed) {
   ASSERT_LT((128.0 * 64 + 64 * 256) * 2 / c.smGbps,
             2.0 * 128 * 256 * 64 / flops);
   double k = 4 * (2.0 * 128 * 256 * 64 / flops + c.kStepNs);
-  // l chunk: D 256*128*2 bytes or the wgmma 2*128*128*256 (the wgmma).
-  ASSERT_LT(256.0 * 128 * 2 / c.smGbps, 2.0 * 128 * 128 * 256 / flops);
-  double l = 2 * (2.0 * 128 * 128 * 256 / flops + c.chunkNs);
+  // l chunk: D 256*64*2 bytes or the wgmma 2*128*64*256 (the wgmma).
+  ASSERT_LT(256.0 * 64 * 2 / c.smGbps, 2.0 * 128 * 64 * 256 / flops);
+  double l = 4 * (2.0 * 128 * 64 * 256 / flops + c.chunkNs);
   EXPECT_NEAR(estimateKernelNs(one, p, f, t), c.launchNs + k + l, 1e-6);
   // Of two stages one loads while the consumers hold the other: 48 KiB per
   // streamLatencyNs, slower than the per-SM cap but still under the wgmma;

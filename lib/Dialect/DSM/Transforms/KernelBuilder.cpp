@@ -24,6 +24,7 @@
 
 #include "KernelBuilder.h"
 
+#include "ff/Analysis/Plan.h"
 #include "ff/Dialect/DSM/IR/DSMOps.h"
 #include "ff/Dialect/DSM/Utils/MemRefDescriptor.h"
 #include "ff/Dialect/DSM/Utils/Ptx.h"
@@ -403,8 +404,8 @@ private:
   /// reallocation and were correct without it, while S = 2 and 4 were
   /// correct with it (docs/lowering.md).
   bool useRegisterReallocation() const {
-    return p.numConsumers == 2 &&
-           (p.kind == ChainKind::gemm || llvm::isPowerOf2_64(p.stages));
+    return ff::reallocatesRegisters(p.numConsumers, p.kind == ChainKind::gemm,
+                                    p.stages);
   }
 
   /// The consumer warpgroup's first row in the tile: its own 64 rows, or

@@ -10,7 +10,11 @@
 // each CTA computes its m tile's whole chain) of a full wave or more (C1,
 // C5 and C6 at batch 32) are priced at the streamed family's rates and
 // cost per l chunk; C1 at batch 32 thus takes one in both runs, C6 at batch
-// 32 64-row tiles at three stages. ANY lines: by default (family=any) C1 at
+// 32 64-row tiles at three stages. A solo CTA's shared memory is its ring,
+// C tile and two D stages, its registers as ptxas allots them (every
+// thread alike, or the whole file with setmaxnreg at 384 threads), and
+// one alone on its SM exposes its last l chunk's E store: C5 at batch 1
+// takes four stages, at batch 32 64 x 128 chunks two per SM. ANY lines: by default (family=any) C1 at
 // batch 1 and C2 and C3 at batch 32 take streamed-n plans (spatial = [m]:
 // one CTA per m tile walks the n tiles, E in registers; C3's L = 256 over
 // two warpgroups that split the columns); C3, C4 and
@@ -159,7 +163,7 @@ func.func @c4_b1(%a: tensor<49x512xbf16>, %b: tensor<512x2048xbf16>, %d: tensor<
 }
 
 // CHECK-LABEL: func.func @c5_b1(
-// CHECK: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 1, 1, 1], block = [64, 64, 64, 256], grid = [49, 1, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [], stages = 3, cost_ns = {{[0-9]+}}>}
+// CHECK: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 1, 1, 1], block = [64, 64, 64, 256], grid = [49, 1, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [], stages = 4, cost_ns = {{[0-9]+}}>}
 
 func.func @c5_b1(%a: tensor<3136x576xbf16>, %b: tensor<576x64xbf16>, %d: tensor<64x256xbf16>) -> tensor<3136x256xbf16> {
   %e = dsm.fused_chain ffn (%a, %b, %d)
@@ -421,7 +425,7 @@ func.func @c4_b32(%a: tensor<1568x512xbf16>, %b: tensor<512x2048xbf16>, %d: tens
 }
 
 // CHECK-LABEL: func.func @c5_b32(
-// CHECK: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 1, 1, 1], block = [128, 64, 64, 256], grid = [784, 1, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [], stages = 2, cost_ns = {{[0-9]+}}>}
+// CHECK: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 1, 1, 1], block = [64, 64, 64, 128], grid = [1568, 1, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [], stages = 4, cost_ns = {{[0-9]+}}>}
 
 func.func @c5_b32(%a: tensor<100352x576xbf16>, %b: tensor<576x64xbf16>, %d: tensor<64x256xbf16>) -> tensor<100352x256xbf16> {
   %e = dsm.fused_chain ffn (%a, %b, %d)
