@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ff/Analysis/CostModel.h"
+#include "ff/Runtime/LaunchPolicy.h"
 
 #include "llvm/Support/MathExtras.h"
 
@@ -453,6 +454,14 @@ static int64_t getKernelCtas(const ChainDesc &chain, const Plan &plan) {
          plan.cls(Dim::n) * plan.cls(Dim::k);
 }
 
+bool mlir::ff::runsPersistentSolo(const ChainDesc &chain, const Plan &plan,
+                                  const Dataflow &flow,
+                                  const GpuTarget &target) {
+  const int64_t ctas = getKernelCtas(chain, plan);
+  return plan.isSolo(chain) && flow.ctasPerSm == 1 && ctas > target.sms &&
+         uint64_t(ctas) <= ::ff::rt::kMaxPersistentWaves * uint64_t(target.sms);
+}
+
 /// The shuffle family's second GEMM: 64-row n steps of D per CTA, in l
 /// sub-tiles of `sub` columns.
 static int64_t getShuffleSubTile(const Plan &plan) {
@@ -535,6 +544,22 @@ double mlir::ff::estimateKernelNs(const ChainDesc &chain, const Plan &plan,
   const int64_t slots = target.getMaxActiveClusters(c, perSm) * c;
   if (slots <= 0)
     return std::numeric_limits<double>::infinity();
+  if (runsPersistentSolo(chain, plan, flow, target)) {
+    // The CTA with the most tiles runs them back to back: each tile after
+    // its first finds its first stage loaded (the producer ran ahead while
+    // the consumers finished the previous tile: one ring latency hidden),
+    // and only its last tile's E store is exposed.
+    const int64_t tiles = ceilDiv(ctas, slots);
+    const double bw =
+        std::min({k.smGbps, k.streamL2Gbps / double(slots),
+                  target.hbmGbps * k.hbmEfficiency / double(slots) *
+                      getStreamReuse(chain, plan)});
+    return k.launchNs +
+           tiles * estimateCtaNs(chain, plan, target, slots, false) -
+           (tiles - 1) * k.streamLatencyNs +
+           plan.blk(Dim::m) * double(plan.blk(Dim::l)) *
+               getByteWidth(chain.dtype) / bw;
+  }
   const int64_t fullWaves = ctas / slots, tail = ctas % slots;
   double total = k.launchNs;
   if (fullWaves)

@@ -37,6 +37,7 @@ void ff::buildLowerToNVVMPipeline(OpPassManager &pm,
   materialize.selfCleaningMaxKiB = options.selfCleaningMaxKiB;
   materialize.rasterGroupM = options.rasterGroupM;
   materialize.persistentGemm = options.persistentGemm;
+  materialize.persistentSolo = options.persistentSolo;
   pm.addPass(dsm::createDSMMaterialize(materialize));
   pm.addPass(ff::createConvertDSMToNVGPU());
 

@@ -100,6 +100,7 @@ SHUFFLE_SUB_TILE = 128
 STREAM_ELEMENT_NS = 0.06
 STREAM_TFLOPS = 7.5
 STREAM_L2_GBPS = 10000.0
+MAX_PERSISTENT_WAVES = 8
 
 
 def streamed(row):
@@ -125,6 +126,13 @@ def solo(row):
             row.get("cluster_k", 1) == 1 and row.get("cluster_l", 1) == 1 and
             row["grid_n"] == 1 and not streamed(row) and
             kernel_ctas(row) >= SMS)
+
+
+def persistent(row, per_sm):
+    """runsPersistentSolo: a solo plan at one CTA per SM over more than one
+    wave of the SMs and at most eight (the runtime's kMaxPersistentWaves)."""
+    return (solo(row) and per_sm == 1 and
+            SMS < kernel_ctas(row) <= MAX_PERSISTENT_WAVES * SMS)
 
 
 def slots(c, ctas_per_sm=1):
@@ -272,6 +280,13 @@ def predict_ns(row, p, hbm, launch):
     # A streamed n split over a cluster counts one CTA per SM.
     per_sm = 1 if streamed(row) and c > 1 else row.get("ctas_per_sm", 1)
     s = slots(c, per_sm)
+    if persistent(row, per_sm):
+        # The CTA with the most tiles: one ring latency hidden per tile
+        # after its first, only its last E store exposed.
+        tiles = -(-ctas // s)
+        bw = min(p[0], STREAM_L2_GBPS / s, hbm * stream_reuse(row) / s)
+        return (launch + tiles * cta_ns(row, p, hbm, s) -
+                (tiles - 1) * p[8] + row["blk_m"] * row["blk_l"] * 2.0 / bw)
     full, tail = divmod(ctas, s)
     t = launch
     if full:
@@ -437,6 +452,11 @@ class Batch:
                      else r.get("ctas_per_sm", 1))
         self.alone_full = per_sm == 1
         self.alone_tail = (per_sm == 1) | (self.tail <= SMS)
+        self.pers = col(lambda r: persistent(
+            r, 1 if streamed(r) and r["cluster_n"] > 1
+            else r.get("ctas_per_sm", 1))) > 0
+        self.ptiles = np.ceil(ctas / self.slots)
+        self.pbytes = bm * bl * 2.0
 
     def cta(self, p, hbm, active, alone):
         (sm_gbps, sm_tflops, kstep, chunk, red_gbps, barrier, finisher,
@@ -464,9 +484,16 @@ class Batch:
                 count_in * self.planes)
 
     def predict(self, p, hbm, launch):
-        t = launch + self.full * self.cta(p, hbm, self.slots, self.alone_full)
+        per_wave = self.cta(p, hbm, self.slots, self.alone_full)
+        t = launch + self.full * per_wave
         tail = np.maximum(self.tail, 1)
-        return t + (self.tail > 0) * self.cta(p, hbm, tail, self.alone_tail)
+        t = t + (self.tail > 0) * self.cta(p, hbm, tail, self.alone_tail)
+        # Persistent solo kernels (predict_ns).
+        bw = np.minimum(np.minimum(p[0], STREAM_L2_GBPS / self.slots),
+                        hbm * self.reuse / self.slots)
+        pers = (launch + self.ptiles * self.cta(p, hbm, self.slots, False) -
+                (self.ptiles - 1) * p[8] + self.pbytes / bw)
+        return np.where(self.pers, pers, t)
 
 
 class Objective:

@@ -96,6 +96,12 @@ struct LowerToNVVMOptions : public PassPipelineOptions<LowerToNVVMOptions> {
                      "over tiles and the runtime launches only the CTAs "
                      "that fit at once"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> persistentSolo{
+      *this, "persistent-solo",
+      llvm::cl::desc("Forwarded to --dsm-materialize: solo FFN kernels the "
+                     "cost model prices persistent loop over m tiles and "
+                     "the runtime launches only the CTAs that fit at once"),
+      llvm::cl::init(true)};
   PassOptions::Option<int64_t> selfCleaningMaxKiB{
       *this, "self-cleaning-workspace-max-kib",
       llvm::cl::desc("Forwarded to --dsm-materialize: atomic workspaces up "

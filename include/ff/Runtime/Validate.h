@@ -11,6 +11,7 @@
 #ifndef FF_RUNTIME_VALIDATE_H
 #define FF_RUNTIME_VALIDATE_H
 
+#include "ff/Runtime/LaunchPolicy.h"
 #include "ff/Runtime/Manifest.h"
 
 #include <array>
@@ -45,9 +46,6 @@ struct LaunchPlan {
 /// Fails when the result overflows or is not a whole number of clusters.
 bool computeGrid(const KernelSpec &kernel, int64_t m,
                  std::array<uint32_t, 3> &grid, std::string &error);
-
-/// Grids of more waves than this launch a persistent kernel one tile per CTA.
-constexpr uint64_t kMaxPersistentWaves = 8;
 
 /// A persistent kernel's grid: x cut to `maxActiveClusters` whole clusters
 /// (the clusters resident at once, cuOccupancyMaxActiveClusters) when the

@@ -164,21 +164,38 @@ TEST(CostModelTest, SoloPlanByHand) {
   // (128 x 128 bf16 at the stream rate), which nothing overlaps.
   EXPECT_NEAR(estimateCtaNs(chain, p, t, active, /*alone=*/true),
               18 * kStep + 4 * chunk + 128 * 128 * 2 / bw, 1e-6);
-  // It is alone: 1 CTA per SM (the smem below), so the kernel's 224 CTAs
-  // (tiles of four 28-pixel image rows) run in a wave of 132 and one of
-  // 92, both alone.
+  // One CTA per SM (the smem below) and 224 CTAs (tiles of four 28-pixel
+  // image rows), more than a wave: the kernel is persistent. The CTAs with
+  // two tiles set the time: the second finds its first stage loaded (one
+  // ring latency less) and only it exposes its last E store.
   Dataflow f = analyzeDataflow(chain, p, t);
   ASSERT_TRUE(f.feasible) << f.reason;
   ASSERT_EQ(f.ctasPerSm, 1);
   ASSERT_EQ(chain.getMTileRows(128), 112);
+  ASSERT_TRUE(runsPersistentSolo(chain, p, f, t));
+  const double bw132 =
+      std::min({k.smGbps, k.streamL2Gbps / 132,
+                t.hbmGbps * k.hbmEfficiency / 132 * getStreamReuse(chain, p)});
   EXPECT_NEAR(estimateKernelNs(chain, p, f, t),
-              k.launchNs + estimateCtaNs(chain, p, t, 132, true) +
-                  estimateCtaNs(chain, p, t, 92, true),
+              k.launchNs + 2 * estimateCtaNs(chain, p, t, 132) -
+                  k.streamLatencyNs + 128 * 128 * 2 / bw132,
               1e-6);
-  // Each wave's last E tile takes at least 32768 B / smGbps.
-  EXPECT_GE(estimateKernelNs(chain, p, f, t),
-            k.launchNs + estimateCtaNs(chain, p, t, 132) +
-                estimateCtaNs(chain, p, t, 92) + 2 * 32768 / k.smGbps);
+  // Not persistent: more than eight waves (the runtime then launches one
+  // tile per CTA), fewer CTAs than SMs, or two CTAs per SM (the
+  // co-resident CTA hides the epilogues already).
+  ChainDesc huge = chain;
+  huge.m = 112 * (8 * 132 + 1);
+  Plan ph = p;
+  ph.grid[0] = 8 * 132 + 1;
+  EXPECT_FALSE(runsPersistentSolo(huge, ph, f, t));
+  ChainDesc small = chain;
+  small.m = 112 * 132;
+  Plan ps = p;
+  ps.grid[0] = 132;
+  EXPECT_FALSE(runsPersistentSolo(small, ps, f, t));
+  Dataflow two = f;
+  two.ctasPerSm = 2;
+  EXPECT_FALSE(runsPersistentSolo(chain, p, two, t));
   // Shared memory as the kernel lays it out: the ring, the act(C) tile and
   // two whole 128 x 128 D stages, no E staging tile (it stores E from the
   // wgmma fragments). At 4 stages, 230400 bytes: C6-b32's fastest plan

@@ -441,6 +441,9 @@ private:
   void forEachTile(Fn &&fn);
   /// Ring iteration (stage and phase) of the tile's `k`-th k tile.
   Value ringIt(Value k) { return kBase ? add(kBase, k) : k; }
+  /// A persistent FFN kernel's D-ring iteration of its tile's first l
+  /// chunk (the tiles before it each took lTiles).
+  Value dRingBase() { return mul(div(kBase, p.kTiles()), p.lTiles()); }
   /// Marks operand stage `s` free in every CTA that multicasts into it.
   void releaseStage(Value s);
   void emitSetup(gpu::GPUFuncOp func);
@@ -611,7 +614,7 @@ void KernelEmitter::forEachTile(Fn &&fn) {
   fn();
   scf::YieldOp::create(b, loc, add(kBase, p.kTiles()));
   // The tile's values do not outlive the loop.
-  mTile = m0 = n0 = rowEnd = nCluster = kBase = Value();
+  mTile = m0 = n0 = rowEnd = nCluster = kBase = lRot = Value();
 }
 
 void KernelEmitter::releaseStage(Value s) {
@@ -810,6 +813,18 @@ void KernelEmitter::emitProducer() {
 
   if (p.streamsN())
     return emitStreamedProducer();
+  // A persistent solo FFN kernel: per tile its operands, then its D
+  // chunks; the next tile's operands fill the ring while the consumers run
+  // the last chunks.
+  if (p.persistent && p.kind != ChainKind::gemm) {
+    forEachTile([&] {
+      emitTileLoads();
+      Value d0 = dRingBase();
+      forLoop(cst(0), cst(p.lTiles()), cst(1),
+              [&](Value j) { loadD(add(d0, j), mul(chunkOf(j), p.bl)); });
+    });
+    return;
+  }
   forEachTile([&] { emitTileLoads(); });
   if (p.kind == ChainKind::gemm) {
     // Split K: the cluster barriers of the consumers' dsm.reduce.
@@ -1657,6 +1672,21 @@ void KernelEmitter::emitConsumer() {
   }
   if (p.streamsN())
     return emitStreamedConsumer();
+  if (p.persistent) {
+    // A solo kernel's tiles in turn: each warpgroup reads back only the
+    // act(C) rows it wrote, after its last second-GEMM wgmma of the
+    // previous tile retired, so no barrier is needed between tiles.
+    forEachTile([&] {
+      emitMainLoop(accs);
+      emitFfnEpilogue(accs);
+      Value d0 = dRingBase();
+      forLoop(cst(0), cst(p.lTiles()), cst(1), [&](Value j) {
+        emitRegisterOutput(secondGemm(Value(), add(d0, j)),
+                           mul(chunkOf(j), p.bl), p.bl);
+      });
+    });
+    return;
+  }
   emitMainLoop(accs);
   if (p.shuffle)
     return emitShuffleConsumer(accs);

@@ -6,9 +6,11 @@
 
 #include "KernelBuilder.h"
 
+#include "ff/Analysis/CostModel.h"
 #include "ff/Dialect/DSM/IR/DSMOps.h"
-#include "ff/Dialect/DSM/Transforms/Passes.h"
 #include "ff/Dialect/DSM/Transforms/KernelPlan.h"
+#include "ff/Dialect/DSM/Transforms/Passes.h"
+#include "ff/Dialect/DSM/Transforms/SearchSchedule.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -283,9 +285,34 @@ static LogicalResult verifyReplaceableHost(FunctionOpInterface host) {
   return success();
 }
 
+/// Whether the search priced `sched` as a persistent solo kernel
+/// (ff::runsPersistentSolo) on the module's target at the kernel's largest
+/// M, `maxM`: the lowering then builds it so. Without a known target (a
+/// hand-written module) kernels stay one tile per CTA.
+static bool pricedPersistentSolo(FusedChainOp op, ScheduleAttr sched,
+                                 int64_t maxM,
+                                 const std::optional<ff::GpuTarget> &target) {
+  if (!target)
+    return false;
+  FailureOr<ff::ChainDesc> chain = getChainDesc(op);
+  if (failed(chain))
+    return false;
+  chain->m = maxM;
+  ff::Plan plan = getPlan(sched);
+  ff::Dataflow flow = ff::analyzeDataflow(*chain, plan, *target);
+  return flow.feasible && ff::runsPersistentSolo(*chain, plan, flow, *target);
+}
+
 void DSMMaterializePass::runOnOperation() {
   ModuleOp module = getOperation();
   MLIRContext *ctx = module.getContext();
+  std::optional<ff::GpuTarget> target;
+  if (auto attr = module->getAttrOfType<TargetAttr>("dsm.target")) {
+    if (llvm::Expected<ff::GpuTarget> t = ff::lookupTarget(attr.getName()))
+      target = *t;
+    else
+      llvm::consumeError(t.takeError());
+  }
   SmallVector<FusedChainOp> chains;
   module.walk([&](FusedChainOp op) { chains.push_back(op); });
 
@@ -373,7 +400,12 @@ void DSMMaterializePass::runOnOperation() {
       bool tiled = plan->kind == ChainKind::gemm && plan->clusterK == 1;
       if (tiled && !plan->isConv() && plan->ctasN > 1)
         plan->rasterGroupM = rasterGroupM;
-      plan->persistent = persistentGemm && tiled;
+      // Solo FFN kernels: where the model prices them persistent (one CTA
+      // per SM, more than a wave of tiles).
+      plan->persistent =
+          tiled ? persistentGemm
+                : persistentSolo && plan->isSolo() &&
+                      pricedPersistentSolo(chain, sched, plan->maxM(), target);
       if (multicastA && plan->kind != ChainKind::gemm)
         plan->aMulticast = plan->canMulticastA();
       if (workspaceBulkReduce)

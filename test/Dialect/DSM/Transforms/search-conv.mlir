@@ -14,7 +14,10 @@
 // C tile and two D stages, its registers as ptxas allots them (every
 // thread alike, or the whole file with setmaxnreg at 384 threads), and
 // one alone on its SM exposes its last l chunk's E store: C5 at batch 1
-// takes four stages, at batch 32 64 x 128 chunks two per SM. ANY lines: by default (family=any) C1 at
+// takes four stages. At one CTA per SM and one to eight waves of tiles the
+// kernel is persistent (the next tile's operands load under the current
+// tile's last chunks): C5 at batch 32 takes one 256-wide chunk per tile at
+// one CTA per SM. ANY lines: by default (family=any) C1 at
 // batch 1 and C2 and C3 at batch 32 take streamed-n plans (spatial = [m]:
 // one CTA per m tile walks the n tiles, E in registers; C3's L = 256 over
 // two warpgroups that split the columns); C3, C4 and
@@ -425,7 +428,7 @@ func.func @c4_b32(%a: tensor<1568x512xbf16>, %b: tensor<512x2048xbf16>, %d: tens
 }
 
 // CHECK-LABEL: func.func @c5_b32(
-// CHECK: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 1, 1, 1], block = [64, 64, 64, 128], grid = [1568, 1, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [], stages = 4, cost_ns = {{[0-9]+}}>}
+// CHECK: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 1, 1, 1], block = [128, 64, 64, 256], grid = [784, 1, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [], stages = 4, cost_ns = {{[0-9]+}}>}
 
 func.func @c5_b32(%a: tensor<100352x576xbf16>, %b: tensor<576x64xbf16>, %d: tensor<64x256xbf16>) -> tensor<100352x256xbf16> {
   %e = dsm.fused_chain ffn (%a, %b, %d)

@@ -147,10 +147,11 @@ struct KernelPlan {
   /// group's m tiles in L2 (--dsm-materialize=raster-group-m); 0 or 1:
   /// n-fastest over all m tiles.
   int64_t rasterGroupM = 0;
-  /// GEMM kernels: each CTA loops over tiles (stride: the clusters in the
-  /// grid) and the runtime launches at most as many CTAs as fit at once
-  /// (manifest `persistent`), so a tile's epilogue overlaps the loads of
-  /// the next (--dsm-materialize=persistent-gemm).
+  /// GEMM and solo FFN kernels: each CTA loops over tiles (stride: the
+  /// clusters in the grid) and the runtime launches at most as many CTAs
+  /// as fit at once (manifest `persistent`), so a tile's epilogue overlaps
+  /// the loads of the next (--dsm-materialize=persistent-gemm,
+  /// persistent-solo).
   bool persistent = false;
   /// Shuffle family with an atomic workspace: each consumer warp stages
   /// this many columns of its 16 rows of a sub-tile in shared memory (over
@@ -217,6 +218,12 @@ struct KernelPlan {
   }
   /// CTAs of one cluster (the launch's x cluster extent).
   int64_t clusterSize() const { return clusterN * clusterK; }
+  /// FFN kinds with a cluster of one and one CTA per m tile, n spatial
+  /// (ff::Plan::isSolo): each CTA runs its m tile's whole chain alone.
+  bool isSolo() const {
+    return kind != ChainKind::gemm && clusterSize() == 1 && ctasN == 1 &&
+           !streamsN() && !shuffle && !needsWorkspace;
+  }
   /// CTAs per m tile (the manifest's grid x).
   int64_t ctasPerMTile() const { return ctasN * clusterK; }
   /// l chunks a CTA computes: of the whole L (reduce-scatter family), or
