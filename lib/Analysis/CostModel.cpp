@@ -454,11 +454,15 @@ static int64_t getKernelCtas(const ChainDesc &chain, const Plan &plan) {
          plan.cls(Dim::n) * plan.cls(Dim::k);
 }
 
-bool mlir::ff::runsPersistentSolo(const ChainDesc &chain, const Plan &plan,
-                                  const Dataflow &flow,
-                                  const GpuTarget &target) {
+bool mlir::ff::runsPersistent(const ChainDesc &chain, const Plan &plan,
+                              const Dataflow &flow, const GpuTarget &target) {
   const int64_t ctas = getKernelCtas(chain, plan);
-  return plan.isSolo(chain) && flow.ctasPerSm == 1 && ctas > target.sms &&
+  // A streamed tile whose columns two warpgroups split has no registers
+  // left for the loop (T3-k256 at M = 16384 spilled 28 bytes).
+  const bool alone = plan.isSolo(chain) ||
+                     (plan.streamsN(chain) && plan.getClusterSize() == 1 &&
+                      plan.grd(Dim::n) == 1 && !plan.splitsColumns(chain));
+  return alone && flow.ctasPerSm == 1 && ctas > target.sms &&
          uint64_t(ctas) <= ::ff::rt::kMaxPersistentWaves * uint64_t(target.sms);
 }
 
@@ -544,7 +548,7 @@ double mlir::ff::estimateKernelNs(const ChainDesc &chain, const Plan &plan,
   const int64_t slots = target.getMaxActiveClusters(c, perSm) * c;
   if (slots <= 0)
     return std::numeric_limits<double>::infinity();
-  if (runsPersistentSolo(chain, plan, flow, target)) {
+  if (runsPersistent(chain, plan, flow, target)) {
     // The CTA with the most tiles runs them back to back: each tile after
     // its first finds its first stage loaded (the producer ran ahead while
     // the consumers finished the previous tile: one ring latency hidden),
@@ -554,11 +558,14 @@ double mlir::ff::estimateKernelNs(const ChainDesc &chain, const Plan &plan,
         std::min({k.smGbps, k.streamL2Gbps / double(slots),
                   target.hbmGbps * k.hbmEfficiency / double(slots) *
                       getStreamReuse(chain, plan)});
-    return k.launchNs +
-           tiles * estimateCtaNs(chain, plan, target, slots, false) -
-           (tiles - 1) * k.streamLatencyNs +
-           plan.blk(Dim::m) * double(plan.blk(Dim::l)) *
-               getByteWidth(chain.dtype) / bw;
+    const double eStore = plan.blk(Dim::m) * double(plan.blk(Dim::l)) *
+                          getByteWidth(chain.dtype) / bw;
+    // A streamed CTA's time already ends in its E store; a solo one's
+    // (not alone) does not.
+    double cta = estimateCtaNs(chain, plan, target, slots, false);
+    if (plan.streamsN(chain))
+      cta -= eStore;
+    return k.launchNs + tiles * cta - (tiles - 1) * k.streamLatencyNs + eStore;
   }
   const int64_t fullWaves = ctas / slots, tail = ctas % slots;
   double total = k.launchNs;

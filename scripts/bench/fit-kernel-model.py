@@ -129,9 +129,12 @@ def solo(row):
 
 
 def persistent(row, per_sm):
-    """runsPersistentSolo: a solo plan at one CTA per SM over more than one
+    """runsPersistent: a solo plan, or a streamed one on a cluster of one
+    whose columns one warpgroup holds, at one CTA per SM over more than one
     wave of the SMs and at most eight (the runtime's kMaxPersistentWaves)."""
-    return (solo(row) and per_sm == 1 and
+    alone = solo(row) or (streamed(row) and row["cluster_n"] == 1 and
+                          row["grid_n"] == 1 and not splits_columns(row))
+    return (alone and per_sm == 1 and
             SMS < kernel_ctas(row) <= MAX_PERSISTENT_WAVES * SMS)
 
 
@@ -285,8 +288,10 @@ def predict_ns(row, p, hbm, launch):
         # after its first, only its last E store exposed.
         tiles = -(-ctas // s)
         bw = min(p[0], STREAM_L2_GBPS / s, hbm * stream_reuse(row) / s)
-        return (launch + tiles * cta_ns(row, p, hbm, s) -
-                (tiles - 1) * p[8] + row["blk_m"] * row["blk_l"] * 2.0 / bw)
+        e_store = row["blk_m"] * row["blk_l"] * 2.0 / bw
+        # A streamed CTA's time already ends in its E store.
+        cta = cta_ns(row, p, hbm, s) - (e_store if streamed(row) else 0)
+        return launch + tiles * cta - (tiles - 1) * p[8] + e_store
     full, tail = divmod(ctas, s)
     t = launch
     if full:

@@ -127,13 +127,14 @@ double estimateKernelNs(const ChainDesc &chain, const Plan &plan,
                         const Dataflow &flow, const GpuTarget &target);
 
 /// Whether the lowering makes `plan`'s kernel persistent and the runtime
-/// launches it so (--dsm-materialize=persistent-solo): a solo plan
-/// (Plan::isSolo) at one CTA per SM whose CTAs fill more than one wave of
+/// launches it so (--dsm-materialize=persistent-solo): a plan whose CTA
+/// runs its m tile's chain alone (Plan::isSolo, or a streamed n on a
+/// cluster of one) at one CTA per SM whose CTAs fill more than one wave of
 /// the SMs and at most ff::rt::kMaxPersistentWaves. Each CTA then runs its
 /// tiles in turn and the next tile's operands load while the current one
 /// finishes; at two CTAs per SM the co-resident CTA hides that already.
-bool runsPersistentSolo(const ChainDesc &chain, const Plan &plan,
-                        const Dataflow &flow, const GpuTarget &target);
+bool runsPersistent(const ChainDesc &chain, const Plan &plan,
+                    const Dataflow &flow, const GpuTarget &target);
 
 /// Bytes the kernel family streams into its CTAs (every CTA's GEMM0 ring and,
 /// in a two-GEMM chain, its D stream) over the chain's unique bytes (A, the

@@ -98,9 +98,10 @@ struct LowerToNVVMOptions : public PassPipelineOptions<LowerToNVVMOptions> {
       llvm::cl::init(true)};
   PassOptions::Option<bool> persistentSolo{
       *this, "persistent-solo",
-      llvm::cl::desc("Forwarded to --dsm-materialize: solo FFN kernels the "
-                     "cost model prices persistent loop over m tiles and "
-                     "the runtime launches only the CTAs that fit at once"),
+      llvm::cl::desc("Forwarded to --dsm-materialize: solo and streamed-n "
+                     "FFN kernels the cost model prices persistent loop "
+                     "over m tiles and the runtime launches only the CTAs "
+                     "that fit at once"),
       llvm::cl::init(true)};
   PassOptions::Option<int64_t> selfCleaningMaxKiB{
       *this, "self-cleaning-workspace-max-kib",

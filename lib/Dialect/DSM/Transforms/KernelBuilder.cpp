@@ -442,8 +442,12 @@ private:
   /// Ring iteration (stage and phase) of the tile's `k`-th k tile.
   Value ringIt(Value k) { return kBase ? add(kBase, k) : k; }
   /// A persistent FFN kernel's D-ring iteration of its tile's first l
-  /// chunk (the tiles before it each took lTiles).
-  Value dRingBase() { return mul(div(kBase, p.kTiles()), p.lTiles()); }
+  /// chunk, or streamed n tile (the m tiles before it each took lTiles, or
+  /// nTiles with nTiles * kTiles ring iterations).
+  Value dRingBase() {
+    return p.streamsN() ? div(kBase, p.kTiles())
+                        : mul(div(kBase, p.kTiles()), p.lTiles());
+  }
   /// Marks operand stage `s` free in every CTA that multicasts into it.
   void releaseStage(Value s);
   void emitSetup(gpu::GPUFuncOp func);
@@ -458,8 +462,9 @@ private:
   /// The second GEMM of the current n tile over the D ring's j-th stage:
   /// `acc` (null: a fresh one) += act(C) . D; releases the stage.
   Value secondGemm(Value acc, Value j);
-  /// Streamed n: sets n0 and the ring base of n tile `t`.
-  void setStreamedTile(Value t);
+  /// Streamed n: sets n0 and the ring base of n tile `t` (after `ring0`,
+  /// the m tile's first ring iteration in a persistent kernel).
+  void setStreamedTile(Value t, Value ring0 = Value());
   void emitStreamedProducer();
   void emitStreamedConsumer();
   Value emitMainLoop(SmallVector<Value> &accs);
@@ -612,7 +617,8 @@ void KernelEmitter::forEachTile(Fn &&fn) {
   setTile(r ? add(tileBid, r) : tileBid);
   kBase = loop.getRegionIterArg(0);
   fn();
-  scf::YieldOp::create(b, loc, add(kBase, p.kTiles()));
+  // A streamed m tile runs nTiles main loops through the ring.
+  scf::YieldOp::create(b, loc, add(kBase, p.kTiles() * p.nTiles));
   // The tile's values do not outlive the loop.
   mTile = m0 = n0 = rowEnd = nCluster = kBase = lRot = Value();
 }
@@ -851,7 +857,21 @@ void KernelEmitter::emitProducer() {
 void KernelEmitter::emitStreamedProducer() {
   // Per n tile t: its GEMM0 operands through the main-loop ring (ring
   // iterations continue from tile to tile), then D[t's n rows, all of L]
-  // into slot t mod 2 of the D ring.
+  // into slot t mod 2 of the D ring. A persistent kernel does so per m
+  // tile, both rings running on across m tiles.
+  if (p.persistent) {
+    forEachTile([&] {
+      Value ring0 = kBase, d0 = dRingBase();
+      forLoop(cst(0), cst(p.nTiles), cst(1), [&](Value t) {
+        setStreamedTile(t, ring0);
+        emitTileLoads();
+        loadD(add(d0, t), cst(0));
+      });
+      n0 = Value();
+      kBase = ring0;
+    });
+    return;
+  }
   forLoop(cst(0), cst(p.nTiles), cst(1), [&](Value t) {
     setStreamedTile(t);
     emitTileLoads();
@@ -1733,11 +1753,13 @@ Value KernelEmitter::secondGemm(Value acc, Value j) {
   return acc;
 }
 
-void KernelEmitter::setStreamedTile(Value t) {
+void KernelEmitter::setStreamedTile(Value t, Value ring0) {
   // Split over a cluster: this rank's share of the n tiles is contiguous.
   Value nTile = p.clusterN > 1 ? add(mul(rank, p.nTiles), t) : t;
   n0 = mul(nTile, p.bn);
   kBase = mul(t, p.kTiles());
+  if (ring0)
+    kBase = add(ring0, kBase);
 }
 
 void KernelEmitter::emitStreamedConsumer() {
@@ -1745,7 +1767,33 @@ void KernelEmitter::emitStreamedConsumer() {
   // of the C tile, then E += act(C) . D[t's n rows, :], E staying in
   // registers from tile to tile. The first tile starts E (no zero fill: a
   // zeroed accumulator costs ptxas-inserted warpgroup arrives,
-  // docs/validation.md), the loop carries it.
+  // docs/validation.md), the loop carries it. A persistent kernel (a
+  // cluster of one) does so per m tile and stores each m tile's E.
+  if (p.persistent) {
+    forEachTile([&] {
+      Value ring0 = kBase, d0 = dRingBase();
+      auto tile = [&](Value t, Value accE) {
+        setStreamedTile(t, ring0);
+        SmallVector<Value> accs;
+        emitMainLoop(accs);
+        if (p.splitColumns)
+          namedBarrier(2, p.numConsumers * kWarpgroupThreads);
+        emitFfnEpilogue(accs);
+        return secondGemm(accE, add(d0, t));
+      };
+      Value first = tile(cst(0), Value());
+      auto loop = scf::ForOp::create(
+          b, loc, cst(1), cst(p.nTiles), cst(1), ValueRange{first},
+          [&](OpBuilder &, Location, Value t, ValueRange iter) {
+            scf::YieldOp::create(b, loc, tile(t, iter[0]));
+          });
+      n0 = Value();
+      kBase = ring0;
+      Value l0 = p.splitColumns ? mul(wg, p.consumerL()) : cst(0);
+      emitRegisterOutput(loop.getResult(0), l0, p.consumerL());
+    });
+    return;
+  }
   auto tile = [&](Value t, Value accE) {
     setStreamedTile(t);
     SmallVector<Value> accs;

@@ -286,12 +286,11 @@ static LogicalResult verifyReplaceableHost(FunctionOpInterface host) {
 }
 
 /// Whether the search priced `sched` as a persistent solo kernel
-/// (ff::runsPersistentSolo) on the module's target at the kernel's largest
+/// (ff::runsPersistent) on the module's target at the kernel's largest
 /// M, `maxM`: the lowering then builds it so. Without a known target (a
 /// hand-written module) kernels stay one tile per CTA.
-static bool pricedPersistentSolo(FusedChainOp op, ScheduleAttr sched,
-                                 int64_t maxM,
-                                 const std::optional<ff::GpuTarget> &target) {
+static bool pricedPersistent(FusedChainOp op, ScheduleAttr sched, int64_t maxM,
+                             const std::optional<ff::GpuTarget> &target) {
   if (!target)
     return false;
   FailureOr<ff::ChainDesc> chain = getChainDesc(op);
@@ -300,7 +299,7 @@ static bool pricedPersistentSolo(FusedChainOp op, ScheduleAttr sched,
   chain->m = maxM;
   ff::Plan plan = getPlan(sched);
   ff::Dataflow flow = ff::analyzeDataflow(*chain, plan, *target);
-  return flow.feasible && ff::runsPersistentSolo(*chain, plan, flow, *target);
+  return flow.feasible && ff::runsPersistent(*chain, plan, flow, *target);
 }
 
 void DSMMaterializePass::runOnOperation() {
@@ -404,8 +403,8 @@ void DSMMaterializePass::runOnOperation() {
       // per SM, more than a wave of tiles).
       plan->persistent =
           tiled ? persistentGemm
-                : persistentSolo && plan->isSolo() &&
-                      pricedPersistentSolo(chain, sched, plan->maxM(), target);
+                : persistentSolo && plan->runsMTileAlone() &&
+                      pricedPersistent(chain, sched, plan->maxM(), target);
       if (multicastA && plan->kind != ChainKind::gemm)
         plan->aMulticast = plan->canMulticastA();
       if (workspaceBulkReduce)

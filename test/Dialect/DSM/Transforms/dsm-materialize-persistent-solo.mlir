@@ -3,7 +3,7 @@
 
 // Persistent solo FFN kernels (a cluster of one, grid n = 1): where the
 // cost model prices the plan persistent on the module's dsm.target
-// (ff::runsPersistentSolo: one CTA per SM and one to eight waves of
+// (ff::runsPersistent: one CTA per SM and one to eight waves of
 // tiles), producer and consumers each walk the tiles t = block index,
 // + grid size, ...; the operand ring's iteration continues across tiles
 // and the D ring's from (base / k tiles) * l chunks.
@@ -13,7 +13,9 @@
 // CTAs per SM, whose co-resident CTAs hide each other's epilogues: one tile
 // per CTA. @one_wave: 64 tiles, fewer than the SMs: one tile per CTA. The
 // second module has no dsm.target: one tile per CTA.
-// CHECK: name = "solo_0", params = {{.*}}persistent = true
+// CHECK: name = "solo_0", params
+// CHECK-NOT: plan =
+// CHECK-SAME: persistent = true
 // CHECK-SAME: name = "two_per_sm_1", params
 // CHECK-NOT: persistent
 // CHECK-SAME: name = "one_wave_2", params
@@ -148,6 +150,64 @@ func.func @one_wave(%a: tensor<8192x256xbf16>, %b: tensor<256x128xbf16>, %d: ten
     dsm.yield %o : tensor<8192x128xbf16>
   }
   return %r : tensor<8192x128xbf16>
+}
+func.func @streamed(%a: tensor<8960x64xbf16>, %b: tensor<64x256xbf16>, %d: tensor<256x64xbf16>) -> tensor<8960x64xbf16> {
+  %r = dsm.fused_chain ffn (%a, %b, %d) {schedule = #dsm.schedule<cluster = [1, 1, 1, 1], block = [64, 128, 64, 64], grid = [140, 1, 1, 1], order = [m, n, k, l], spatial = [m], residency = [smem], collectives = [], stages = 4, cost_ns = 1000>}
+      : (tensor<8960x64xbf16>, tensor<64x256xbf16>, tensor<256x64xbf16>) -> tensor<8960x64xbf16> {
+  ^bb0(%x: tensor<8960x64xbf16>, %w: tensor<64x256xbf16>, %w2: tensor<256x64xbf16>):
+    %cst = arith.constant 0.0 : f32
+    %e = tensor.empty() : tensor<8960x256xf32>
+    %f = linalg.fill ins(%cst : f32) outs(%e : tensor<8960x256xf32>) -> tensor<8960x256xf32>
+    %mm = linalg.matmul ins(%x, %w : tensor<8960x64xbf16>, tensor<64x256xbf16>) outs(%f : tensor<8960x256xf32>) -> tensor<8960x256xf32>
+    %e2 = tensor.empty() : tensor<8960x256xbf16>
+    %t = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%mm : tensor<8960x256xf32>) outs(%e2 : tensor<8960x256xbf16>) {
+    ^bb0(%in: f32, %o: bf16):
+      %z = arith.constant 0.0 : f32
+      %v = arith.maximumf %in, %z : f32
+      %v2 = arith.truncf %v : f32 to bf16
+      linalg.yield %v2 : bf16
+    }  -> tensor<8960x256xbf16>
+    %g = tensor.empty() : tensor<8960x64xf32>
+    %gf = linalg.fill ins(%cst : f32) outs(%g : tensor<8960x64xf32>) -> tensor<8960x64xf32>
+    %mm2 = linalg.matmul ins(%t, %w2 : tensor<8960x256xbf16>, tensor<256x64xbf16>) outs(%gf : tensor<8960x64xf32>) -> tensor<8960x64xf32>
+    %o0 = tensor.empty() : tensor<8960x64xbf16>
+    %o = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%mm2 : tensor<8960x64xf32>) outs(%o0 : tensor<8960x64xbf16>) {
+    ^bb0(%in: f32, %o1: bf16):
+      %v = arith.truncf %in : f32 to bf16
+      linalg.yield %v : bf16
+    } -> tensor<8960x64xbf16>
+    dsm.yield %o : tensor<8960x64xbf16>
+  }
+  return %r : tensor<8960x64xbf16>
+}
+func.func @split_columns(%a: tensor<16384x64xbf16>, %b: tensor<64x1024xbf16>, %d: tensor<1024x256xbf16>) -> tensor<16384x256xbf16> {
+  %r = dsm.fused_chain ffn (%a, %b, %d) {schedule = #dsm.schedule<cluster = [1, 1, 1, 1], block = [64, 128, 64, 256], grid = [256, 1, 1, 1], order = [m, n, k, l], spatial = [m], residency = [smem], collectives = [], stages = 2, cost_ns = 1000>}
+      : (tensor<16384x64xbf16>, tensor<64x1024xbf16>, tensor<1024x256xbf16>) -> tensor<16384x256xbf16> {
+  ^bb0(%x: tensor<16384x64xbf16>, %w: tensor<64x1024xbf16>, %w2: tensor<1024x256xbf16>):
+    %cst = arith.constant 0.0 : f32
+    %e = tensor.empty() : tensor<16384x1024xf32>
+    %f = linalg.fill ins(%cst : f32) outs(%e : tensor<16384x1024xf32>) -> tensor<16384x1024xf32>
+    %mm = linalg.matmul ins(%x, %w : tensor<16384x64xbf16>, tensor<64x1024xbf16>) outs(%f : tensor<16384x1024xf32>) -> tensor<16384x1024xf32>
+    %e2 = tensor.empty() : tensor<16384x1024xbf16>
+    %t = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%mm : tensor<16384x1024xf32>) outs(%e2 : tensor<16384x1024xbf16>) {
+    ^bb0(%in: f32, %o: bf16):
+      %z = arith.constant 0.0 : f32
+      %v = arith.maximumf %in, %z : f32
+      %v2 = arith.truncf %v : f32 to bf16
+      linalg.yield %v2 : bf16
+    }  -> tensor<16384x1024xbf16>
+    %g = tensor.empty() : tensor<16384x256xf32>
+    %gf = linalg.fill ins(%cst : f32) outs(%g : tensor<16384x256xf32>) -> tensor<16384x256xf32>
+    %mm2 = linalg.matmul ins(%t, %w2 : tensor<16384x1024xbf16>, tensor<1024x256xbf16>) outs(%gf : tensor<16384x256xf32>) -> tensor<16384x256xf32>
+    %o0 = tensor.empty() : tensor<16384x256xbf16>
+    %o = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%mm2 : tensor<16384x256xf32>) outs(%o0 : tensor<16384x256xbf16>) {
+    ^bb0(%in: f32, %o1: bf16):
+      %v = arith.truncf %in : f32 to bf16
+      linalg.yield %v : bf16
+    } -> tensor<16384x256xbf16>
+    dsm.yield %o : tensor<16384x256xbf16>
+  }
+  return %r : tensor<16384x256xbf16>
 }
 }
 // -----

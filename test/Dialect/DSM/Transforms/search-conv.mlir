@@ -17,7 +17,8 @@
 // takes four stages. At one CTA per SM and one to eight waves of tiles the
 // kernel is persistent (the next tile's operands load under the current
 // tile's last chunks): C5 at batch 32 takes one 256-wide chunk per tile at
-// one CTA per SM. ANY lines: by default (family=any) C1 at
+// one CTA per SM. So are streamed-n plans on a cluster of one: C2 at batch
+// 32 takes 392 64-row tiles at one CTA per SM (three waves). ANY lines: by default (family=any) C1 at
 // batch 1 and C2 and C3 at batch 32 take streamed-n plans (spatial = [m]:
 // one CTA per m tile walks the n tiles, E in registers; C3's L = 256 over
 // two warpgroups that split the columns); C3, C4 and
@@ -329,7 +330,7 @@ func.func @c1_b32(%a: tensor<100352x64xbf16>, %b: tensor<64x256xbf16>, %d: tenso
 }
 
 // CHECK-LABEL: func.func @c2_b32(
-// ANY: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 1, 1, 1], block = [128, 128, 64, 128], grid = [196, 1, 1, 1], order = [m, n, k, l], spatial = [m], residency = [smem], collectives = [], stages = 3, cost_ns = {{[0-9]+}}>}
+// ANY: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 1, 1, 1], block = [64, 128, 64, 128], grid = [392, 1, 1, 1], order = [m, n, k, l], spatial = [m], residency = [smem], collectives = [], stages = 4, cost_ns = {{[0-9]+}}>}
 // RS: dsm.fused_chain {{.*}} {schedule = #dsm.schedule<cluster = [1, 4, 1, 1], block = [128, 128, 64, 128], grid = [196, 1, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [reduce_scatter], stages = 2, cost_ns = {{[0-9]+}}>}
 
 func.func @c2_b32(%a: tensor<25088x128xbf16>, %b: tensor<128x512xbf16>, %d: tensor<512x128xbf16>) -> tensor<25088x128xbf16> {

@@ -219,10 +219,11 @@ struct KernelPlan {
   /// CTAs of one cluster (the launch's x cluster extent).
   int64_t clusterSize() const { return clusterN * clusterK; }
   /// FFN kinds with a cluster of one and one CTA per m tile, n spatial
-  /// (ff::Plan::isSolo): each CTA runs its m tile's whole chain alone.
-  bool isSolo() const {
+  /// (ff::Plan::isSolo) or streamed: each CTA runs its m tile's whole
+  /// chain alone, so it can walk m tiles in turn (persistent).
+  bool runsMTileAlone() const {
     return kind != ChainKind::gemm && clusterSize() == 1 && ctasN == 1 &&
-           !streamsN() && !shuffle && !needsWorkspace;
+           !shuffle && !needsWorkspace;
   }
   /// CTAs per m tile (the manifest's grid x).
   int64_t ctasPerMTile() const { return ctasN * clusterK; }

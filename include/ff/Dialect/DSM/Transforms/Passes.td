@@ -205,9 +205,10 @@ def DSMMaterialize : Pass<"dsm-materialize", "ModuleOp"> {
            "`persistent`, so the runtime launches only the CTAs that fit at "
            "once; a tile's epilogue then overlaps the next tile's loads">,
     Option<"persistentSolo", "persistent-solo", "bool", "true",
-           "Solo FFN kernels (a cluster of one, grid n = 1: each CTA runs "
-           "its m tile's whole chain) that the cost model prices persistent "
-           "(ff::runsPersistentSolo: one CTA per SM, one to eight waves of "
+           "FFN kernels whose CTA runs its m tile's whole chain alone (a "
+           "cluster of one, grid n = 1: solo or streamed n) that the cost "
+           "model prices persistent "
+           "(ff::runsPersistent: one CTA per SM, one to eight waves of "
            "tiles on the module's dsm.target) loop over tiles like GEMM "
            "kernels: the producer loads the next tile's operands while the "
            "consumers run the last l chunks and store E">,
