@@ -467,6 +467,10 @@ private:
   void setStreamedTile(Value t, Value ring0 = Value());
   void emitStreamedProducer();
   void emitStreamedConsumer();
+  /// Streamed n: the m tile's n tiles in turn (GEMM0, act(C), E += act(C)
+  /// . D), the ring from `ring0` and the D ring from `d0` (null: 0) on;
+  /// returns E. Leaves kBase at the last n tile's.
+  Value emitStreamedNLoop(Value ring0, Value d0);
   Value emitMainLoop(SmallVector<Value> &accs);
   void emitGemmEpilogue(Value acc);
   /// Split K: reduce-scatters the fp32 tile over the cluster and stores
@@ -1762,6 +1766,29 @@ void KernelEmitter::setStreamedTile(Value t, Value ring0) {
     kBase = add(ring0, kBase);
 }
 
+Value KernelEmitter::emitStreamedNLoop(Value ring0, Value d0) {
+  auto tile = [&](Value t, Value accE) {
+    setStreamedTile(t, ring0);
+    SmallVector<Value> accs;
+    emitMainLoop(accs);
+    // Split columns: the other warpgroup may still read the previous
+    // tile's act(C) in its second GEMM (the ring lets a warpgroup run a
+    // whole main loop ahead when K spans few stages).
+    if (p.splitColumns)
+      namedBarrier(2, p.numConsumers * kWarpgroupThreads);
+    emitFfnEpilogue(accs);
+    return secondGemm(accE, d0 ? add(d0, t) : t);
+  };
+  Value first = tile(cst(0), Value());
+  auto loop = scf::ForOp::create(
+      b, loc, cst(1), cst(p.nTiles), cst(1), ValueRange{first},
+      [&](OpBuilder &, Location, Value t, ValueRange iter) {
+        scf::YieldOp::create(b, loc, tile(t, iter[0]));
+      });
+  n0 = Value();
+  return loop.getResult(0);
+}
+
 void KernelEmitter::emitStreamedConsumer() {
   // Per n tile t: GEMM0 into registers, act(C) into this warpgroup's rows
   // of the C tile, then E += act(C) . D[t's n rows, :], E staying in
@@ -1771,57 +1798,25 @@ void KernelEmitter::emitStreamedConsumer() {
   // cluster of one) does so per m tile and stores each m tile's E.
   if (p.persistent) {
     forEachTile([&] {
-      Value ring0 = kBase, d0 = dRingBase();
-      auto tile = [&](Value t, Value accE) {
-        setStreamedTile(t, ring0);
-        SmallVector<Value> accs;
-        emitMainLoop(accs);
-        if (p.splitColumns)
-          namedBarrier(2, p.numConsumers * kWarpgroupThreads);
-        emitFfnEpilogue(accs);
-        return secondGemm(accE, add(d0, t));
-      };
-      Value first = tile(cst(0), Value());
-      auto loop = scf::ForOp::create(
-          b, loc, cst(1), cst(p.nTiles), cst(1), ValueRange{first},
-          [&](OpBuilder &, Location, Value t, ValueRange iter) {
-            scf::YieldOp::create(b, loc, tile(t, iter[0]));
-          });
-      n0 = Value();
+      Value ring0 = kBase;
+      Value e = emitStreamedNLoop(ring0, dRingBase());
       kBase = ring0;
       Value l0 = p.splitColumns ? mul(wg, p.consumerL()) : cst(0);
-      emitRegisterOutput(loop.getResult(0), l0, p.consumerL());
+      emitRegisterOutput(e, l0, p.consumerL());
     });
     return;
   }
-  auto tile = [&](Value t, Value accE) {
-    setStreamedTile(t);
-    SmallVector<Value> accs;
-    emitMainLoop(accs);
-    // Split columns: the other warpgroup may still read the previous
-    // tile's act(C) in its second GEMM (the ring lets a warpgroup run a
-    // whole main loop ahead when K spans few stages).
-    if (p.splitColumns)
-      namedBarrier(2, p.numConsumers * kWarpgroupThreads);
-    emitFfnEpilogue(accs);
-    return secondGemm(accE, t);
-  };
-  Value first = tile(cst(0), Value());
-  auto loop = scf::ForOp::create(
-      b, loc, cst(1), cst(p.nTiles), cst(1), ValueRange{first},
-      [&](OpBuilder &, Location, Value t, ValueRange iter) {
-        scf::YieldOp::create(b, loc, tile(t, iter[0]));
-      });
-  n0 = kBase = Value();
+  Value e = emitStreamedNLoop(Value(), Value());
+  kBase = Value();
   Value l0 = p.splitColumns ? mul(wg, p.consumerL()) : cst(0);
   if (p.clusterN == 1)
-    return emitRegisterOutput(loop.getResult(0), l0, p.consumerL());
+    return emitRegisterOutput(e, l0, p.consumerL());
   // Split over a cluster: E's partial goes over the dead rings, where the
   // other warpgroup's last wgmmas may still read C and D.
   if (p.numConsumers > 1)
     namedBarrier(9, p.numConsumers * kWarpgroupThreads);
   reduceScatterFragment(
-      loop.getResult(0), p.bl, p.clusterN, cst(0),
+      e, p.bl, p.clusterN, cst(0),
       [&](int64_t w, Value colOwned) {
         storeReducedSlice(w, colOwned, cst(0), p.lastEpilogue, p.shape.l);
       },
