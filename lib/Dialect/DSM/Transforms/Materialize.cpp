@@ -285,7 +285,7 @@ static LogicalResult verifyReplaceableHost(FunctionOpInterface host) {
   return success();
 }
 
-/// Whether the search priced `sched` as a persistent solo kernel
+/// Whether the search priced `sched` as a persistent kernel
 /// (ff::runsPersistent) on the module's target at the kernel's largest
 /// M, `maxM`: the lowering then builds it so. Without a known target (a
 /// hand-written module) kernels stay one tile per CTA.
@@ -399,8 +399,9 @@ void DSMMaterializePass::runOnOperation() {
       bool tiled = plan->kind == ChainKind::gemm && plan->clusterK == 1;
       if (tiled && !plan->isConv() && plan->ctasN > 1)
         plan->rasterGroupM = rasterGroupM;
-      // Solo FFN kernels: where the model prices them persistent (one CTA
-      // per SM, more than a wave of tiles).
+      // FFN kernels whose CTA runs its m tile alone (solo or streamed n):
+      // where the model prices them persistent (one CTA per SM, one to
+      // eight waves of tiles).
       plan->persistent =
           tiled ? persistentGemm
                 : persistentSolo && plan->runsMTileAlone() &&
