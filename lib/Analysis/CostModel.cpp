@@ -520,6 +520,48 @@ double mlir::ff::getStreamReuse(const ChainDesc &chain, const Plan &plan) {
   return std::max(1.0, getKernelCtas(chain, plan) * cta / unique);
 }
 
+/// One CTA's stream rate (B/ns) while `active` CTAs share HBM and L2
+/// (estimateCtaNs).
+static double getCtaStreamGbps(const ChainDesc &chain, const Plan &plan,
+                               const GpuTarget &target, int64_t active) {
+  const KernelFit &k = target.kernel;
+  const bool two = chain.hasSecondGemm();
+  // bytes / (GB/s) = ns: one SM's stream, capped by its share among the
+  // `active` CTAs of the L2's stream rate and of HBM. Only the chain's
+  // unique bytes come from HBM; the kernel streams each of them `reuse`
+  // times on average (m tiles re-reading the weights, n tiles re-reading A),
+  // and the re-reads hit L2. (Charging every streamed byte to HBM made the
+  // model prefer fewer, larger CTAs: G9's first choice measured 1.46x the
+  // fastest plan, docs/cost-model.md.)
+  // Single GEMMs take the reuse term too, with their own HBM efficiency,
+  // ring latency and wgmma rate (gemm*: fitted on a short-M GEMM-4096
+  // sweep) and no l2Gbps term (the FFN fit that set it has no GEMM in it;
+  // at M = 256 a GEMM's CTAs drew 5.5 TB/s from L2). With the plain HBM
+  // share and the FFN constants the split-K pair 128 x 256 chosen at
+  // M = 256 ran 1.38x the fastest plan, and the dynamic-M tables of
+  // GEMM-4096/8192 1.45x the new ones at M >= 1024 (docs/validation.md,
+  // twenty-second session).
+  const double hbmShare = target.hbmGbps *
+                          (two ? k.hbmEfficiency : k.gemmHbmEfficiency) /
+                          double(active);
+  // Streamed-n plans read the same tiles in every CTA at once: their own
+  // L2 and wgmma rates. So do solo plans of a full wave or more (each CTA
+  // runs its m tile's chain alone, as a streamed CTA does without its n
+  // loop, and its l chunks have no cluster exchange): at the cluster
+  // family's rates and chunk cost the model chose C6-b32's and C5-b32's
+  // plans at 1.34x and 1.31x the fastest of their solo plans (H100,
+  // docs/validation.md, twenty-third session). Fewer solo CTAs keep the
+  // cluster family's rates: at the streamed ones a solo plan of G2 (2
+  // CTAs) measured 1.54x the fastest and one of C7-b32 (49) 1.79x.
+  const bool streamed = plan.streamsN(chain);
+  const bool solo =
+      plan.isSolo(chain) && getKernelCtas(chain, plan) >= target.sms;
+  const double l2 = streamed || solo ? k.streamL2Gbps : k.l2Gbps;
+  const double streamShare = hbmShare * getStreamReuse(chain, plan);
+  return two ? std::min({k.smGbps, l2 / double(active), streamShare})
+             : std::min(k.smGbps, streamShare);
+}
+
 double mlir::ff::estimateKernelNs(const ChainDesc &chain, const Plan &plan,
                                   const Dataflow &flow,
                                   const GpuTarget &target) {
@@ -554,10 +596,7 @@ double mlir::ff::estimateKernelNs(const ChainDesc &chain, const Plan &plan,
     // the consumers finished the previous tile: one ring latency hidden),
     // and only its last tile's E store is exposed.
     const int64_t tiles = ceilDiv(ctas, slots);
-    const double bw =
-        std::min({k.smGbps, k.streamL2Gbps / double(slots),
-                  target.hbmGbps * k.hbmEfficiency / double(slots) *
-                      getStreamReuse(chain, plan)});
+    const double bw = getCtaStreamGbps(chain, plan, target, slots);
     const double eStore = plan.blk(Dim::m) * double(plan.blk(Dim::l)) *
                           getByteWidth(chain.dtype) / bw;
     // A streamed CTA's time already ends in its E store; a solo one's
@@ -593,40 +632,12 @@ double mlir::ff::estimateCtaNs(const ChainDesc &chain, const Plan &plan,
   const int64_t bk = splitK ? 64 : plan.blk(Dim::k);
   const int64_t kSteps =
       splitK ? ceilDiv(ceilDiv(chain.k, bk), clsK) : ceilDiv(chain.k, bk);
-  // bytes / (GB/s) = ns: one SM's stream, capped by its share among the
-  // `active` CTAs of the L2's stream rate and of HBM. Only the chain's
-  // unique bytes come from HBM; the kernel streams each of them `reuse`
-  // times on average (m tiles re-reading the weights, n tiles re-reading A),
-  // and the re-reads hit L2. (Charging every streamed byte to HBM made the
-  // model prefer fewer, larger CTAs: G9's first choice measured 1.46x the
-  // fastest plan, docs/cost-model.md.)
-  // Single GEMMs take the reuse term too, with their own HBM efficiency,
-  // ring latency and wgmma rate (gemm*: fitted on a short-M GEMM-4096
-  // sweep) and no l2Gbps term (the FFN fit that set it has no GEMM in it;
-  // at M = 256 a GEMM's CTAs drew 5.5 TB/s from L2). With the plain HBM
-  // share and the FFN constants the split-K pair 128 x 256 chosen at
-  // M = 256 ran 1.38x the fastest plan, and the dynamic-M tables of
-  // GEMM-4096/8192 1.45x the new ones at M >= 1024 (docs/validation.md,
-  // twenty-second session).
-  const double hbmShare = target.hbmGbps *
-                          (two ? k.hbmEfficiency : k.gemmHbmEfficiency) /
-                          double(active);
-  // Streamed-n plans read the same tiles in every CTA at once: their own
-  // L2 and wgmma rates. So do solo plans of a full wave or more (each CTA
-  // runs its m tile's chain alone, as a streamed CTA does without its n
-  // loop, and its l chunks have no cluster exchange): at the cluster
-  // family's rates and chunk cost the model chose C6-b32's and C5-b32's
-  // plans at 1.34x and 1.31x the fastest of their solo plans (H100,
-  // docs/validation.md, twenty-third session). Fewer solo CTAs keep the
-  // cluster family's rates: at the streamed ones a solo plan of G2 (2
-  // CTAs) measured 1.54x the fastest and one of C7-b32 (49) 1.79x.
+  // Streamed and solo plans (of a full wave) take the streamed family's
+  // rates (getCtaStreamGbps).
   const bool streamed = plan.streamsN(chain);
   const bool solo =
       plan.isSolo(chain) && getKernelCtas(chain, plan) >= target.sms;
-  const double l2 = streamed || solo ? k.streamL2Gbps : k.l2Gbps;
-  const double streamShare = hbmShare * getStreamReuse(chain, plan);
-  const double bw = two ? std::min({k.smGbps, l2 / double(active), streamShare})
-                        : std::min(k.smGbps, streamShare);
+  const double bw = getCtaStreamGbps(chain, plan, target, active);
   // One consumer warpgroup (64-row tiles) issues its wgmmas alone, unless
   // a streamed plan splits the tile's columns over two.
   const bool oneWarpgroup = bm == 64 && !plan.splitsColumns(chain);
