@@ -462,6 +462,9 @@ private:
   /// The second GEMM of the current n tile over the D ring's j-th stage:
   /// `acc` (null: a fresh one) += act(C) . D; releases the stage.
   Value secondGemm(Value acc, Value j);
+  /// The reduce-scatter family's l chunks: each chunk's second GEMM over
+  /// the D ring's (d0 + j)-th stage (d0 null: 0), then its output.
+  void emitChunks(Value d0);
   /// Streamed n: sets n0 and the ring base of n tile `t` (after `ring0`,
   /// the m tile's first ring iteration in a persistent kernel).
   void setStreamedTile(Value t, Value ring0 = Value());
@@ -1703,11 +1706,7 @@ void KernelEmitter::emitConsumer() {
     forEachTile([&] {
       emitMainLoop(accs);
       emitFfnEpilogue(accs);
-      Value d0 = dRingBase();
-      forLoop(cst(0), cst(p.lTiles()), cst(1), [&](Value j) {
-        emitRegisterOutput(secondGemm(Value(), add(d0, j)),
-                           mul(chunkOf(j), p.bl), p.bl);
-      });
+      emitChunks(dRingBase());
     });
     return;
   }
@@ -1715,13 +1714,16 @@ void KernelEmitter::emitConsumer() {
   if (p.shuffle)
     return emitShuffleConsumer(accs);
   emitFfnEpilogue(accs);
-
-  forLoop(cst(0), cst(p.lTiles()), cst(1), [&](Value j) {
-    Value acc2 = secondGemm(Value(), j);
-    emitChunkOutput(acc2, chunkOf(j), j);
-  });
+  emitChunks(Value());
   if (p.needsWorkspace)
     emitFinisher();
+}
+
+void KernelEmitter::emitChunks(Value d0) {
+  forLoop(cst(0), cst(p.lTiles()), cst(1), [&](Value j) {
+    Value acc2 = secondGemm(Value(), d0 ? add(d0, j) : j);
+    emitChunkOutput(acc2, chunkOf(j), j);
+  });
 }
 
 Value KernelEmitter::secondGemm(Value acc, Value j) {
