@@ -466,6 +466,26 @@ bool mlir::ff::runsPersistent(const ChainDesc &chain, const Plan &plan,
          uint64_t(ctas) <= ::ff::rt::kMaxPersistentWaves * uint64_t(target.sms);
 }
 
+int64_t mlir::ff::getResidentWeightsSmemBytes(const ChainDesc &chain,
+                                              const Plan &plan) {
+  const int64_t b = getByteWidth(chain.dtype);
+  const int64_t bm = plan.blk(Dim::m), bn = plan.blk(Dim::n);
+  const int64_t bk = plan.blk(Dim::k);
+  const int64_t bytes =
+      plan.stages * bm * bk * b +
+      ceilDiv(chain.k, bk) * chain.getNumUpProjections() * bk * bn * b +
+      bm * bn * b + bn * chain.l * b + 16;
+  return ceilDiv(bytes, 1024) * 1024;
+}
+
+bool mlir::ff::keepsWeightsResident(const ChainDesc &chain, const Plan &plan,
+                                    const Dataflow &flow,
+                                    const GpuTarget &target) {
+  return plan.isSolo(chain) && runsPersistent(chain, plan, flow, target) &&
+         getResidentWeightsSmemBytes(chain, plan) <=
+             target.smemPerBlock - target.smemReserved;
+}
+
 /// The shuffle family's second GEMM: 64-row n steps of D per CTA, in l
 /// sub-tiles of `sub` columns.
 static int64_t getShuffleSubTile(const Plan &plan) {

@@ -38,6 +38,7 @@ void ff::buildLowerToNVVMPipeline(OpPassManager &pm,
   materialize.rasterGroupM = options.rasterGroupM;
   materialize.persistentGemm = options.persistentGemm;
   materialize.persistentSolo = options.persistentSolo;
+  materialize.residentWeights = options.residentWeights;
   pm.addPass(dsm::createDSMMaterialize(materialize));
   pm.addPass(ff::createConvertDSMToNVGPU());
 

@@ -103,6 +103,12 @@ struct LowerToNVVMOptions : public PassPipelineOptions<LowerToNVVMOptions> {
                      "over m tiles and the runtime launches only the CTAs "
                      "that fit at once"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> residentWeights{
+      *this, "resident-weights",
+      llvm::cl::desc("Forwarded to --dsm-materialize: persistent solo FFN "
+                     "kernels whose weights fit beside the A ring load "
+                     "them once per CTA"),
+      llvm::cl::init(true)};
   PassOptions::Option<int64_t> selfCleaningMaxKiB{
       *this, "self-cleaning-workspace-max-kib",
       llvm::cl::desc("Forwarded to --dsm-materialize: atomic workspaces up "

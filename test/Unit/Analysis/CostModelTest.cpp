@@ -300,6 +300,44 @@ TEST(CostModelTest, StreamedSplitColumnsByHand) {
 // us against 18.25 one tile per CTA on an H100); its CTA time already ends
 // in the E store, which only the last m tile exposes. A plan whose two
 // warpgroups split the columns has no registers left for the loop.
+// Resident weights: C5-b32's persistent solo plan (K = 576, N = 64, L =
+// 256, 128-row tiles, 4 stages) holds its A ring (4 x 16 KB), all 9 k tiles
+// of B (8 KB each), the act(C) tile (16 KB) and D (32 KB) in 184 KB plus a
+// flag; 227 KB per CTA. C6-b32's (K = 1152, N = 128) B alone is 288 KB.
+TEST(CostModelTest, ResidentWeightsByHand) {
+  GpuTarget t = h100();
+  ChainDesc chain = ffn(100352, 64, 576, 256);
+  chain.convH = chain.convW = 56;
+  Plan p =
+      makePlan({1, 1, 1, 1}, {128, 64, 64, 256}, {784, 1, 1, 1},
+               bit(Dim::m) | bit(Dim::n), {Dim::m, Dim::n, Dim::k, Dim::l}, 4);
+  ASSERT_TRUE(p.isSolo(chain));
+  EXPECT_EQ(getResidentWeightsSmemBytes(chain, p),
+            (4 * 16384 + 9 * 8192 + 16384 + 32768 + 1024));
+  Dataflow f = analyzeDataflow(chain, p, t);
+  ASSERT_TRUE(f.feasible) << f.reason;
+  ASSERT_TRUE(runsPersistent(chain, p, f, t));
+  EXPECT_TRUE(keepsWeightsResident(chain, p, f, t));
+
+  ChainDesc c6 = ffn(25088, 128, 1152, 512);
+  c6.convH = c6.convW = 28;
+  Plan p6 =
+      makePlan({1, 1, 1, 1}, {128, 128, 64, 128}, {196, 1, 1, 1},
+               bit(Dim::m) | bit(Dim::n), {Dim::m, Dim::n, Dim::k, Dim::l}, 4);
+  Dataflow f6 = analyzeDataflow(c6, p6, t);
+  ASSERT_TRUE(f6.feasible) << f6.reason;
+  ASSERT_TRUE(runsPersistent(c6, p6, f6, t));
+  EXPECT_GT(getResidentWeightsSmemBytes(c6, p6), t.smemPerBlock);
+  EXPECT_FALSE(keepsWeightsResident(c6, p6, f6, t));
+
+  // One tile per CTA (fewer CTAs than SMs): nothing to keep.
+  ChainDesc wave = chain;
+  wave.m = 128 * 100;
+  Plan pw = p;
+  pw.grid[0] = 100;
+  EXPECT_FALSE(keepsWeightsResident(wave, pw, analyzeDataflow(wave, pw, t), t));
+}
+
 TEST(CostModelTest, PersistentStreamedByHand) {
   GpuTarget t = h100();
   const KernelFit &k = t.kernel;

@@ -455,6 +455,13 @@ private:
   /// The producer's loads of the current tile's GEMM0 operands (A and B,
   /// for every k tile) through the main-loop ring.
   void emitTileLoads();
+  /// B's k tile (gate and up) at shared offset `bOff` onto barrier `idx`
+  /// of `group`; `col0`: the tile's first n column.
+  void loadBTile(Value bOff, Value group, Value idx, Value k0, Value col0);
+  /// D[col0 + (0, blk_n), l0 + (0, blk_l)] at shared offset `base`.
+  void loadDTile(Value base, Value group, Value idx, Value col0, Value l0);
+  /// residentWeights: every k tile of B and l chunk of D, onto wfull.
+  void loadResidentWeights();
   /// D[n0 + (0, blk_n), l0 + (0, blk_l)] into slot j mod 2 of the D ring
   /// (its j-th use).
   void loadD(Value j, Value l0);
@@ -542,6 +549,7 @@ private:
   Value nCluster; // index of this CTA's cluster along n
   Value lRot; // first l chunk of this cluster (FFN kinds)
   Value full, empty, dfull, dempty, ticks;
+  Value wfull; // residentWeights: B and D have landed
   // FFN clusters (split-K GEMMs: the C tile): the partial E chunk each rank
   // publishes and the slice of it the cluster's reduce-scatter leaves here
   // (dsm buffers and views).
@@ -801,6 +809,10 @@ void KernelEmitter::emitSetup(gpu::GPUFuncOp func) {
                                     cst(s), t0);
     }
   }
+  if (p.residentWeights) {
+    wfull = group(1);
+    nvgpu::MBarrierInitOp::create(b, loc, wfull, cst(1), cst(0), t0);
+  }
   if (p.shufflePush)
     gatherBarrier = BarrierCreateOp::create(b, loc, BarrierType::get(ctx),
                                             b.getI64IntegerAttr(1));
@@ -830,6 +842,12 @@ void KernelEmitter::emitProducer() {
   // chunks; the next tile's operands fill the ring while the consumers run
   // the last chunks.
   if (p.persistent && p.kind != ChainKind::gemm) {
+    // Resident weights: B and D once, then A alone per tile.
+    if (p.residentWeights) {
+      loadResidentWeights();
+      forEachTile([&] { emitTileLoads(); });
+      return;
+    }
     forEachTile([&] {
       emitTileLoads();
       Value d0 = dRingBase();
@@ -891,34 +909,75 @@ void KernelEmitter::emitStreamedProducer() {
 }
 
 void KernelEmitter::loadD(Value j, Value l0) {
-  Value tmD = tmaps.back();
   Value slot = rem(j, 2);
   waitParity(dempty, slot, notI1(parity(j, 2)));
   leaderOnly(wgLeader, [&] {
     nvgpu::MBarrierArriveExpectTxOp::create(b, loc, dfull, cst(p.dStageBytes),
                                             slot, Value());
-    Value base = add(mul(slot, p.dStageBytes), p.smemD);
-    if (p.dKMajor) {
-      // D[L, N]: per 64-wide n chunk q, bl rows (l) of 128 B.
-      for (int64_t q = 0; q < p.bn / 64; ++q)
-        nvgpu::TmaAsyncLoadOp::create(
-            b, loc, smemView(add(base, q * p.bl * 128), {p.bl, 64}), dfull, tmD,
-            ValueRange{add(n0, 64 * q), l0}, slot, Value(), Value());
-    } else {
-      for (int64_t q = 0; q < p.bl / 64; ++q)
-        nvgpu::TmaAsyncLoadOp::create(
-            b, loc, smemView(add(base, q * p.bn * 128), {p.bn, 64}), dfull, tmD,
-            ValueRange{add(l0, 64 * q), n0}, slot, Value(), Value());
-    }
+    loadDTile(add(mul(slot, p.dStageBytes), p.smemD), dfull, slot, n0, l0);
+  });
+}
+
+void KernelEmitter::loadDTile(Value base, Value group, Value idx, Value col0,
+                              Value l0) {
+  Value tmD = tmaps.back();
+  if (p.dKMajor) {
+    // D[L, N]: per 64-wide n chunk q, bl rows (l) of 128 B.
+    for (int64_t q = 0; q < p.bn / 64; ++q)
+      nvgpu::TmaAsyncLoadOp::create(
+          b, loc, smemView(add(base, q * p.bl * 128), {p.bl, 64}), group, tmD,
+          ValueRange{add(col0, 64 * q), l0}, idx, Value(), Value());
+    return;
+  }
+  for (int64_t q = 0; q < p.bl / 64; ++q)
+    nvgpu::TmaAsyncLoadOp::create(
+        b, loc, smemView(add(base, q * p.bn * 128), {p.bn, 64}), group, tmD,
+        ValueRange{add(l0, 64 * q), col0}, idx, Value(), Value());
+}
+
+void KernelEmitter::loadBTile(Value bOff, Value group, Value idx, Value k0,
+                              Value col0) {
+  Value tmB = tmaps[1];
+  Value tmB2 = p.kind == ChainKind::gated_ffn ? tmaps[2] : Value();
+  int64_t boxB = 64 * 64 * 2;
+  // Row-major B: box j = 64 k rows x 64 n columns (MN-major, one
+  // 64-column chunk of bn after the other); K-major B: box j = 64 n
+  // rows x 64 k (bn rows of 128 B, the same layout as A).
+  for (int64_t j = 0; j < p.bn / 64; ++j) {
+    SmallVector<Value, 2> coord{add(col0, 64 * j), k0};
+    if (p.bKMajor)
+      std::swap(coord[0], coord[1]);
+    nvgpu::TmaAsyncLoadOp::create(b, loc,
+                                  smemView(add(bOff, j * boxB), {64, 64}),
+                                  group, tmB, coord, idx, Value(), Value());
+    if (tmB2)
+      nvgpu::TmaAsyncLoadOp::create(
+          b, loc, smemView(add(bOff, p.bn * 64 * 2 + j * boxB), {64, 64}),
+          group, tmB2, coord, idx, Value(), Value());
+  }
+}
+
+void KernelEmitter::loadResidentWeights() {
+  leaderOnly(wgLeader, [&] {
+    nvgpu::MBarrierArriveExpectTxOp::create(
+        b, loc, wfull,
+        cst(p.kTiles() * p.bStageBytes + p.lTiles() * p.dStageBytes), cst(0),
+        Value());
+    for (int64_t k = 0; k < p.kTiles(); ++k)
+      loadBTile(cst(p.smemB + k * p.bStageBytes), wfull, cst(0), cst(k * p.bk),
+                cst(0));
+    for (int64_t c = 0; c < p.lTiles(); ++c)
+      loadDTile(cst(p.smemD + c * p.dStageBytes), wfull, cst(0), cst(0),
+                cst(c * p.bl));
   });
 }
 
 void KernelEmitter::emitTileLoads() {
-  Value tmA = tmaps[0], tmB = tmaps[1];
-  Value tmB2 = p.kind == ChainKind::gated_ffn ? tmaps[2] : Value();
+  Value tmA = tmaps[0];
   int64_t aRows = p.aRowsPerCta();
-  int64_t boxB = 64 * 64 * 2;
   int64_t aLoadBytes = p.isConv() ? p.tileRows() * 128 : p.aStageBytes;
+  // Resident weights: the ring carries A only.
+  int64_t bLoadBytes = p.residentWeights ? 0 : p.bStageBytes;
   // 3x3 convolutions: the tile's image and first row.
   Value image, h0;
   if (p.isConv()) {
@@ -932,7 +991,7 @@ void KernelEmitter::emitTileLoads() {
     waitParity(empty, s, notI1(parity(it, p.stages)));
     leaderOnly(wgLeader, [&] {
       nvgpu::MBarrierArriveExpectTxOp::create(
-          b, loc, full, cst(aLoadBytes + p.bStageBytes), s, Value());
+          b, loc, full, cst(aLoadBytes + bLoadBytes), s, Value());
       Value k0 = mul(kOff ? add(k, kOff) : k, p.bk);
       Value aOff = add(mul(s, p.aStageBytes), p.smemA);
       if (p.isConv()) {
@@ -962,23 +1021,8 @@ void KernelEmitter::emitTileLoads() {
         nvgpu::TmaAsyncLoadOp::create(b, loc, smemView(aOff, {aRows, 64}), full,
                                       tmA, ValueRange{k0, aRow}, s, mask,
                                       Value());
-      Value bOff = add(mul(s, p.bStageBytes), p.smemB);
-      // Row-major B: box j = 64 k rows x 64 n columns (MN-major, one
-      // 64-column chunk of bn after the other); K-major B: box j = 64 n
-      // rows x 64 k (bn rows of 128 B, the same layout as A).
-      for (int64_t j = 0; j < p.bn / 64; ++j) {
-        Value col = add(n0, 64 * j);
-        SmallVector<Value, 2> coord{col, k0};
-        if (p.bKMajor)
-          std::swap(coord[0], coord[1]);
-        nvgpu::TmaAsyncLoadOp::create(b, loc,
-                                      smemView(add(bOff, j * boxB), {64, 64}),
-                                      full, tmB, coord, s, Value(), Value());
-        if (tmB2)
-          nvgpu::TmaAsyncLoadOp::create(
-              b, loc, smemView(add(bOff, p.bn * 64 * 2 + j * boxB), {64, 64}),
-              full, tmB2, coord, s, Value(), Value());
-      }
+      if (!p.residentWeights)
+        loadBTile(add(mul(s, p.bStageBytes), p.smemB), full, s, k0, n0);
     });
   });
 }
@@ -991,7 +1035,8 @@ Value KernelEmitter::emitMainLoop(SmallVector<Value> &accs) {
     Value s = rem(it, p.stages);
     waitParity(full, s, parity(it, p.stages));
     Value aOff = add(add(mul(s, p.aStageBytes), p.smemA), mul(wgRow0(), 128));
-    Value bOff = add(mul(s, p.bStageBytes), p.smemB);
+    // Resident weights: B's k tile k, not the ring slot.
+    Value bOff = add(mul(p.residentWeights ? k : s, p.bStageBytes), p.smemB);
     // Split columns: this warpgroup's half of the n tile, whole 64-column
     // chunks (8 KB each in either B layout).
     if (p.splitColumns)
@@ -1703,10 +1748,12 @@ void KernelEmitter::emitConsumer() {
     // A solo kernel's tiles in turn: each warpgroup reads back only the
     // act(C) rows it wrote, after its last second-GEMM wgmma of the
     // previous tile retired, so no barrier is needed between tiles.
+    if (p.residentWeights)
+      waitParity(wfull, cst(0), arith::ConstantIntOp::create(b, loc, i1, 0));
     forEachTile([&] {
       emitMainLoop(accs);
       emitFfnEpilogue(accs);
-      emitChunks(dRingBase());
+      emitChunks(p.residentWeights ? Value() : dRingBase());
     });
     return;
   }
@@ -1721,14 +1768,20 @@ void KernelEmitter::emitConsumer() {
 
 void KernelEmitter::emitChunks(Value d0) {
   forLoop(cst(0), cst(p.lTiles()), cst(1), [&](Value j) {
-    Value acc2 = secondGemm(Value(), d0 ? add(d0, j) : j);
+    // Resident weights: chunk c of D lies in slot c.
+    Value acc2 = secondGemm(Value(), p.residentWeights ? chunkOf(j)
+                                     : d0              ? add(d0, j)
+                                                       : j);
     emitChunkOutput(acc2, chunkOf(j), j);
   });
 }
 
 Value KernelEmitter::secondGemm(Value acc, Value j) {
-  Value slot = rem(j, 2);
-  waitParity(dfull, slot, parity(j, 2));
+  // Resident weights: j is the chunk, its slot loaded before the first
+  // tile (the consumers waited on wfull).
+  Value slot = p.residentWeights ? j : rem(j, 2);
+  if (!p.residentWeights)
+    waitParity(dfull, slot, parity(j, 2));
   Value cBase = add(mul(wgRow0(), 128), p.smemC);
   Value dBase = add(mul(slot, p.dStageBytes), p.smemD);
   // Split columns: this warpgroup's half of E's columns, whole 64-column
@@ -1754,8 +1807,9 @@ Value KernelEmitter::secondGemm(Value acc, Value j) {
   // next tile's epilogue overwrites C (a streamed-n kernel), the producer
   // refills the slot.
   NVVM::WgmmaWaitGroupSyncOp::create(b, loc, b.getI64IntegerAttr(0));
-  leaderOnly(wgLeader,
-             [&] { nvgpu::MBarrierArriveOp::create(b, loc, dempty, slot); });
+  if (!p.residentWeights)
+    leaderOnly(wgLeader,
+               [&] { nvgpu::MBarrierArriveOp::create(b, loc, dempty, slot); });
   return acc;
 }
 

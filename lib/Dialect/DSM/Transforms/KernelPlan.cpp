@@ -814,6 +814,20 @@ FailureOr<KernelPlan> mlir::dsm::planKernel(FusedChainOp op,
   return plan;
 }
 
+void KernelPlan::useResidentWeights() {
+  residentWeights = true;
+  int64_t off = stages * aStageBytes;
+  smemA = 0;
+  smemB = off;
+  off += kTiles() * bStageBytes;
+  smemC = off;
+  off += bm * bn * 2;
+  smemD = off;
+  off += lTiles() * dStageBytes;
+  smemFlag = off;
+  smemBytes = alignUp(off + 16, 1024);
+}
+
 std::optional<std::pair<int64_t, int64_t>>
 mlir::dsm::getConvImageShape(FusedChainOp op) {
   FailureOr<ChainShape> shape = op.getChainShape();

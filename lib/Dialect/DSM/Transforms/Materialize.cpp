@@ -285,21 +285,29 @@ static LogicalResult verifyReplaceableHost(FunctionOpInterface host) {
   return success();
 }
 
-/// Whether the search priced `sched` as a persistent kernel
-/// (ff::runsPersistent) on the module's target at the kernel's largest
-/// M, `maxM`: the lowering then builds it so. Without a known target (a
-/// hand-written module) kernels stay one tile per CTA.
-static bool pricedPersistent(FusedChainOp op, ScheduleAttr sched, int64_t maxM,
-                             const std::optional<ff::GpuTarget> &target) {
+/// How the search priced `sched` on the module's target at the kernel's
+/// largest M, `maxM`: as a persistent kernel (ff::runsPersistent), and one
+/// that keeps its weights resident (ff::keepsWeightsResident). The lowering
+/// builds it so. Without a known target (a hand-written module) kernels
+/// stay one tile per CTA.
+struct PricedAs {
+  bool persistent = false;
+  bool residentWeights = false;
+};
+static PricedAs getPricedAs(FusedChainOp op, ScheduleAttr sched, int64_t maxM,
+                            const std::optional<ff::GpuTarget> &target) {
   if (!target)
-    return false;
+    return {};
   FailureOr<ff::ChainDesc> chain = getChainDesc(op);
   if (failed(chain))
-    return false;
+    return {};
   chain->m = maxM;
   ff::Plan plan = getPlan(sched);
   ff::Dataflow flow = ff::analyzeDataflow(*chain, plan, *target);
-  return flow.feasible && ff::runsPersistent(*chain, plan, flow, *target);
+  if (!flow.feasible)
+    return {};
+  return {ff::runsPersistent(*chain, plan, flow, *target),
+          ff::keepsWeightsResident(*chain, plan, flow, *target)};
 }
 
 void DSMMaterializePass::runOnOperation() {
@@ -402,10 +410,16 @@ void DSMMaterializePass::runOnOperation() {
       // FFN kernels whose CTA runs its m tile alone (solo or streamed n):
       // where the model prices them persistent (one CTA per SM, one to
       // eight waves of tiles).
+      PricedAs priced;
+      if (!tiled && plan->runsMTileAlone())
+        priced = getPricedAs(chain, sched, plan->maxM(), target);
       plan->persistent =
-          tiled ? persistentGemm
-                : persistentSolo && plan->runsMTileAlone() &&
-                      pricedPersistent(chain, sched, plan->maxM(), target);
+          tiled ? persistentGemm : persistentSolo && priced.persistent;
+      // A persistent solo kernel whose B and D fit beside the A ring loads
+      // them once.
+      if (plan->persistent && residentWeights && priced.residentWeights &&
+          !plan->streamsN())
+        plan->useResidentWeights();
       if (multicastA && plan->kind != ChainKind::gemm)
         plan->aMulticast = plan->canMulticastA();
       if (workspaceBulkReduce)

@@ -1,4 +1,4 @@
-// RUN: ff-opt %s --split-input-file --dsm-materialize | FileCheck %s
+// RUN: ff-opt %s --split-input-file --dsm-materialize=resident-weights=false | FileCheck %s
 // RUN: ff-opt %s --split-input-file --dsm-materialize=persistent-solo=false | FileCheck %s --check-prefix=OFF
 
 // Persistent solo FFN kernels (a cluster of one, grid n = 1): where the
@@ -7,6 +7,8 @@
 // tiles), producer and consumers each walk the tiles t = block index,
 // + grid size, ...; the operand ring's iteration continues across tiles
 // and the D ring's from (base / k tiles) * l chunks.
+// (resident-weights=false: dsm-materialize-resident-weights.mlir has
+// kernels that load B and D once.)
 //
 // @solo: 256 tiles of 128 rows at one CTA per SM (setmaxnreg at 2 stages
 // takes the register file): persistent. @two_per_sm: 64-row tiles at four

@@ -153,6 +153,14 @@ struct KernelPlan {
   /// the loads of the next (--dsm-materialize=persistent-gemm,
   /// persistent-solo).
   bool persistent = false;
+  /// Persistent solo FFN kernels (ff::keepsWeightsResident): B's k tiles
+  /// and D's l chunks stay in shared memory for all of the CTA's m tiles,
+  /// loaded once onto their own barrier; the ring carries A only
+  /// (--dsm-materialize=resident-weights, useResidentWeights()).
+  bool residentWeights = false;
+  /// Lays shared memory out for residentWeights: the A ring, then every k
+  /// tile of B, the act(C) tile and every l chunk of D.
+  void useResidentWeights();
   /// Shuffle family with an atomic workspace: each consumer warp stages
   /// this many columns of its 16 rows of a sub-tile in shared memory (over
   /// the act(C) slice, dead after the gather) and the TMA unit adds each
