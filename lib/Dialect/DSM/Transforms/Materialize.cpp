@@ -285,11 +285,11 @@ static LogicalResult verifyReplaceableHost(FunctionOpInterface host) {
   return success();
 }
 
-/// How the search priced `sched` on the module's target at the kernel's
-/// largest M, `maxM`: as a persistent kernel (ff::runsPersistent), and one
-/// that keeps its weights resident (ff::keepsWeightsResident). The lowering
-/// builds it so. Without a known target (a hand-written module) kernels
-/// stay one tile per CTA.
+/// How the Analysis library runs `sched` on the module's target at the
+/// kernel's largest M, `maxM`: persistent (ff::runsPersistent, which the
+/// search priced), and with its weights resident (ff::keepsWeightsResident,
+/// priced as the streaming kernel). The lowering builds it so. Without a
+/// known target (a hand-written module) kernels stay one tile per CTA.
 struct PricedAs {
   bool persistent = false;
   bool residentWeights = false;
@@ -416,10 +416,17 @@ void DSMMaterializePass::runOnOperation() {
       plan->persistent =
           tiled ? persistentGemm : persistentSolo && priced.persistent;
       // A persistent solo kernel whose B and D fit beside the A ring loads
-      // them once.
-      if (plan->persistent && residentWeights && priced.residentWeights &&
-          !plan->streamsN())
+      // them once. The layout is KernelPlan's own: it must agree with
+      // ff::getResidentWeightsSmemBytes, which decided that it fits.
+      if (plan->persistent && residentWeights && priced.residentWeights) {
         plan->useResidentWeights();
+        if (plan->smemBytes > kMaxDynamicSmemBytes) {
+          chain.emitOpError("resident-weights layout needs ")
+              << plan->smemBytes << " bytes of shared memory; at most "
+              << kMaxDynamicSmemBytes;
+          return signalPassFailure();
+        }
+      }
       if (multicastA && plan->kind != ChainKind::gemm)
         plan->aMulticast = plan->canMulticastA();
       if (workspaceBulkReduce)

@@ -213,10 +213,9 @@ def DSMMaterialize : Pass<"dsm-materialize", "ModuleOp"> {
            "kernels: the producer loads the next tile's operands while the "
            "consumers run the last l chunks and store E">,
     Option<"residentWeights", "resident-weights", "bool", "true",
-           "Persistent solo FFN kernels the cost model prices with resident "
-           "weights (ff::keepsWeightsResident: B and D fit beside the A "
-           "ring) load B and D into shared memory once per CTA; only A "
-           "streams per m tile">,
+           "Persistent solo FFN kernels whose B and D fit beside the A ring "
+           "(ff::keepsWeightsResident) load them into shared memory once per "
+           "CTA; only A streams per m tile">,
     Option<"selfCleaningMaxKiB", "self-cleaning-workspace-max-kib",
            "int64_t", "400",
            "Atomic inter-cluster workspaces of at most this many KiB (at the "
