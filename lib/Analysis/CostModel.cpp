@@ -486,6 +486,39 @@ bool mlir::ff::keepsWeightsResident(const ChainDesc &chain, const Plan &plan,
              target.smemPerBlock - target.smemReserved;
 }
 
+/// Bytes of one warpgroup's halo slot of a conv-halo kernel.
+static int64_t getHaloSlotBytes(const ChainDesc &chain) {
+  const int64_t w = chain.convW + 2;
+  return ceilDiv(std::max(3 * w, 2 * w + 2 + 64) * 128, 1024) * 1024;
+}
+
+int64_t mlir::ff::getConvHaloSmemBytes(const ChainDesc &chain, const Plan &plan,
+                                       int64_t stages) {
+  // The resident layout with the plan's A stages replaced by halo slots.
+  const int64_t b = getByteWidth(chain.dtype);
+  const int64_t bm = plan.blk(Dim::m), bk = plan.blk(Dim::k);
+  const int64_t aRing = plan.stages * bm * bk * b;
+  const int64_t resident =
+      getResidentWeightsSmemBytes(chain, plan) - ceilDiv(aRing, 1024) * 1024;
+  return stages * (bm / 64) * getHaloSlotBytes(chain) + resident;
+}
+
+int64_t mlir::ff::getConvHaloStages(const ChainDesc &chain, const Plan &plan,
+                                    const Dataflow &flow,
+                                    const GpuTarget &target) {
+  const int64_t bm = plan.blk(Dim::m), b = getByteWidth(chain.dtype);
+  if (!chain.convW || bm != 128 || plan.blk(Dim::k) * b != 128 ||
+      chain.convW + 2 > 256 || (chain.k / 9) % 64 != 0 ||
+      getConvTileImageRows(chain.convH, chain.convW, bm) != 2 ||
+      !keepsWeightsResident(chain, plan, flow, target))
+    return 0;
+  for (int64_t stages = plan.stages; stages >= 2; --stages)
+    if (getConvHaloSmemBytes(chain, plan, stages) <=
+        target.smemPerBlock - target.smemReserved)
+      return stages;
+  return 0;
+}
+
 /// The shuffle family's second GEMM: 64-row n steps of D per CTA, in l
 /// sub-tiles of `sub` columns.
 static int64_t getShuffleSubTile(const Plan &plan) {
@@ -621,7 +654,16 @@ double mlir::ff::estimateKernelNs(const ChainDesc &chain, const Plan &plan,
                           getByteWidth(chain.dtype) / bw;
     // A streamed CTA's time already ends in its E store; a solo one's
     // (not alone) does not.
-    double cta = estimateCtaNs(chain, plan, target, slots, false);
+    // A conv halo loads 3 (W + 2) rows per warpgroup and 64 channels
+    // where nine boxes load 9 W. Its ring is shallower (two whole-tile
+    // slots per warpgroup for C5-b32) but runs a tile ahead: the plan's
+    // depth is kept (Little's law over the halved ring priced C5-b32's halo
+    // plan above a plan that measured 1.7x slower).
+    const double aScale =
+        getConvHaloStages(chain, plan, flow, target)
+            ? 6.0 * (chain.convW + 2) / (9.0 * plan.blk(Dim::m))
+            : 1.0;
+    double cta = estimateCtaNs(chain, plan, target, slots, false, aScale);
     if (plan.streamsN(chain))
       cta -= eStore;
     return k.launchNs + tiles * cta - (tiles - 1) * k.streamLatencyNs + eStore;
@@ -638,7 +680,7 @@ double mlir::ff::estimateKernelNs(const ChainDesc &chain, const Plan &plan,
 
 double mlir::ff::estimateCtaNs(const ChainDesc &chain, const Plan &plan,
                                const GpuTarget &target, int64_t active,
-                               bool alone) {
+                               bool alone, double aScale) {
   const KernelFit &k = target.kernel;
   const double b = getByteWidth(chain.dtype);
   const int64_t g = chain.getNumUpProjections();
@@ -669,7 +711,7 @@ double mlir::ff::estimateCtaNs(const ChainDesc &chain, const Plan &plan,
 
   // GEMM0 mainloop: per k step the larger of the stage's bytes and its
   // wgmmas, plus a fixed hand-off cost (full/empty barriers, TMA latency).
-  const double stage = (bm * bk + bk * bn * g) * b;
+  const double stage = (aScale * bm * bk + bk * bn * g) * b;
   const double mma0 = 2.0 * bm * bn * bk * g / flopsPerNs;
   // While the consumers hold one stage of the ring the others load: below
   // smGbps · streamLatencyNs bytes in flight the stream is latency-bound

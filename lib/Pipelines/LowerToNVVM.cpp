@@ -39,6 +39,8 @@ void ff::buildLowerToNVVMPipeline(OpPassManager &pm,
   materialize.persistentGemm = options.persistentGemm;
   materialize.persistentSolo = options.persistentSolo;
   materialize.residentWeights = options.residentWeights;
+  materialize.warpgroupTiles = options.warpgroupTiles;
+  materialize.convHalo = options.convHalo;
   pm.addPass(dsm::createDSMMaterialize(materialize));
   pm.addPass(ff::createConvertDSMToNVGPU());
 

@@ -138,6 +138,42 @@ def persistent(row, per_sm):
             SMS < kernel_ctas(row) <= MAX_PERSISTENT_WAVES * SMS)
 
 
+SMEM_LIMIT = 227 * 1024 - 1024  # smemPerBlock - smemReserved
+
+
+def halo_stages(row, per_sm):
+    """getConvHaloStages: the ring depth of a persistent resident-weights
+    3x3 convolution whose 128-row tile is two image rows (0: no halo)."""
+    image = CONV_IMAGES.get(row["workload"].split("-")[0])
+    if image is None:
+        return 0
+    w = image[1]
+    bm, bn, bk, st = row["blk_m"], row["blk_n"], k_tile(row), row["stages"]
+    if (bm != 128 or bk != 64 or w + 2 > 256 or (row["k"] // 9) % 64 or
+            tile_rows(row) != 2 * w or not solo(row) or
+            not persistent(row, per_sm)):
+        return 0
+    g = 2 if row["kind"] == "gated_ffn" else 1
+    ring = st * bm * bk * 2
+    resident = -(-(ring + math.ceil(row["k"] / bk) * g * bk * bn * 2 +
+                   bm * bn * 2 + bn * row["l"] * 2 + 16) // 1024) * 1024
+    if resident > SMEM_LIMIT:
+        return 0
+    slot = -(-max(3 * (w + 2), 2 * (w + 2) + 66) * 128 // 1024) * 1024
+    for stages in range(st, 1, -1):
+        if stages * 2 * slot + resident - ring <= SMEM_LIMIT:
+            return stages
+    return 0
+
+
+def a_scale(row, per_sm):
+    """The share of A's ring bytes a conv halo loads (estimateKernelNs)."""
+    if not halo_stages(row, per_sm):
+        return 1.0
+    w = CONV_IMAGES[row["workload"].split("-")[0]][1]
+    return 6.0 * (w + 2) / (9.0 * row["blk_m"])
+
+
 def slots(c, ctas_per_sm=1):
     n = sum(g * ctas_per_sm // c for g in GPC_SMS)
     if c in RESIDENT_CLUSTERS:
@@ -211,9 +247,9 @@ def stream_reuse(row):
     return max(1.0, kernel_ctas(row) * cta / unique)
 
 
-def cta_ns(row, p, hbm, active, alone=False):
+def cta_ns(row, p, hbm, active, alone=False, ascale=1.0):
     """estimateCtaNs (lib/Analysis/CostModel.cpp), term for term; `alone`:
-    no other CTA shares the SM."""
+    no other CTA shares the SM; `ascale`: its aScale."""
     (sm_gbps, sm_tflops, kstep, chunk, red_gbps, barrier, finisher,
      shuffle_step, stream_latency, l2_gbps, one_wg, fin_gbps, count_in,
      solo_chunk) = p
@@ -229,7 +265,7 @@ def cta_ns(row, p, hbm, active, alone=False):
         sm_tflops = STREAM_TFLOPS
     one = bm == 64 and not splits_columns(row)
     flops = sm_tflops * 1e3 * (one_wg if one else 1.0)
-    stage = (bm * bk + bk * bn * g) * 2
+    stage = (ascale * bm * bk + bk * bn * g) * 2
     mma0 = 2.0 * bm * bn * bk * g / flops
     bw0 = min(bw, in_flight(row["stages"]) * stage / max(stream_latency, 1.0))
     cta = k_steps(row) * (max(stage / bw0, mma0) + kstep)
@@ -290,7 +326,8 @@ def predict_ns(row, p, hbm, launch):
         bw = min(p[0], STREAM_L2_GBPS / s, hbm * stream_reuse(row) / s)
         e_store = row["blk_m"] * row["blk_l"] * 2.0 / bw
         # A streamed CTA's time already ends in its E store.
-        cta = cta_ns(row, p, hbm, s) - (e_store if streamed(row) else 0)
+        cta = (cta_ns(row, p, hbm, s, ascale=a_scale(row, per_sm)) -
+               (e_store if streamed(row) else 0))
         return launch + tiles * cta - (tiles - 1) * p[8] + e_store
     full, tail = divmod(ctas, s)
     t = launch
@@ -415,7 +452,12 @@ class Batch:
         self.reuse = col(stream_reuse)
         self.bm64 = col(lambda r: r["blk_m"] == 64) > 0
         self.shuffle = col(lambda r: r.get("cluster_l", 1) > 1)
-        self.stage = (bm * bk + bk * bn * g) * 2
+        # A conv halo's A bytes (persistent rows only, whose estimate is
+        # the persistent one).
+        ascale = col(lambda r: a_scale(
+            r, 1 if streamed(r) and r["cluster_n"] > 1
+            else r.get("ctas_per_sm", 1)))
+        self.stage = (ascale * bm * bk + bk * bn * g) * 2
         self.flops0 = 2.0 * bm * bn * bk * g
         self.depth = col(lambda r: in_flight(r["stages"])) * self.stage
         self.ksteps = col(k_steps)

@@ -153,6 +153,24 @@ int64_t getResidentWeightsSmemBytes(const ChainDesc &chain, const Plan &plan);
 bool keepsWeightsResident(const ChainDesc &chain, const Plan &plan,
                           const Dataflow &flow, const GpuTarget &target);
 
+/// Shared memory of a resident-weights conv-halo kernel (getConvHaloStages)
+/// at a ring of `stages`, as KernelPlan lays it out: per stage one halo slot
+/// per consumer warpgroup (3 (W + 2) rows of 128 B, or the rows the last
+/// tap's 64-row window reaches), then B, the act(C) tile, D and a flag.
+int64_t getConvHaloSmemBytes(const ChainDesc &chain, const Plan &plan,
+                             int64_t stages);
+
+/// The ring depth of the lowering's conv-halo kernel for `plan`, 0 where it
+/// does not apply (--dsm-materialize=conv-halo): a resident-weights
+/// (keepsWeightsResident) 3x3 convolution whose 128-row CTA tile is two
+/// image rows, one per consumer warpgroup, with W + 2 <= 256. Each
+/// warpgroup then walks tiles of its own and reads the nine taps of a 64
+/// channel step as windows of one halo (rows h - 1 .. h + 1) instead of
+/// nine boxes: 3 (W + 2) rows of A from L2 instead of 9 W. The deepest ring
+/// of at most plan.stages (and at least 2) that fits.
+int64_t getConvHaloStages(const ChainDesc &chain, const Plan &plan,
+                          const Dataflow &flow, const GpuTarget &target);
+
 /// Bytes the kernel family streams into its CTAs (every CTA's GEMM0 ring and,
 /// in a two-GEMM chain, its D stream) over the chain's unique bytes (A, the
 /// weights, the output), at least 1: how many times the average byte leaves
@@ -161,9 +179,11 @@ double getStreamReuse(const ChainDesc &chain, const Plan &plan);
 
 /// One CTA's time in estimateKernelNs while `active` CTAs share HBM and L2;
 /// `alone`: no other CTA shares its SM (so none hides its last output).
+/// `aScale`: the share of A's ring bytes the kernel loads (a conv halo's
+/// 6 (W + 2) / (9 blk_m)).
 double estimateCtaNs(const ChainDesc &chain, const Plan &plan,
                      const GpuTarget &target, int64_t active,
-                     bool alone = false);
+                     bool alone = false, double aScale = 1.0);
 
 } // namespace mlir::ff
 

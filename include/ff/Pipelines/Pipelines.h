@@ -109,6 +109,17 @@ struct LowerToNVVMOptions : public PassPipelineOptions<LowerToNVVMOptions> {
                      "kernels whose weights fit beside the A ring load "
                      "them once per CTA"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> warpgroupTiles{
+      *this, "warpgroup-tiles",
+      llvm::cl::desc("Forwarded to --dsm-materialize: resident-weights "
+                     "kernels run one m tile per consumer warpgroup"),
+      llvm::cl::init(false)};
+  PassOptions::Option<bool> convHalo{
+      *this, "conv-halo",
+      llvm::cl::desc("Forwarded to --dsm-materialize: resident-weights "
+                     "3x3 convolutions read the taps from one halo per "
+                     "image row"),
+      llvm::cl::init(true)};
   PassOptions::Option<int64_t> selfCleaningMaxKiB{
       *this, "self-cleaning-workspace-max-kib",
       llvm::cl::desc("Forwarded to --dsm-materialize: atomic workspaces up "

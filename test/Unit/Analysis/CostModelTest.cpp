@@ -338,6 +338,51 @@ TEST(CostModelTest, ResidentWeightsByHand) {
   EXPECT_FALSE(keepsWeightsResident(wave, pw, analyzeDataflow(wave, pw, t), t));
 }
 
+TEST(CostModelTest, ConvHaloByHand) {
+  GpuTarget t = h100();
+  // C5-b32: 3x3, W = 56, C = 64; a 128-row tile is two image rows.
+  ChainDesc chain = ffn(100352, 64, 576, 256);
+  chain.convH = chain.convW = 56;
+  Plan p =
+      makePlan({1, 1, 1, 1}, {128, 64, 64, 256}, {784, 1, 1, 1},
+               bit(Dim::m) | bit(Dim::n), {Dim::m, Dim::n, Dim::k, Dim::l}, 4);
+  Dataflow f = analyzeDataflow(chain, p, t);
+  ASSERT_TRUE(f.feasible) << f.reason;
+  ASSERT_TRUE(keepsWeightsResident(chain, p, f, t));
+  // A halo slot: the last tap's window reaches 2 * 58 + 2 + 64 = 182 rows
+  // (past the 174 loaded), 23296 bytes, 23552 aligned; two per stage.
+  const int64_t resident = 9 * 8192 + 16384 + 32768 + 1024;
+  EXPECT_EQ(getConvHaloSmemBytes(chain, p, 2), 2 * 2 * 23552 + resident);
+  EXPECT_EQ(getConvHaloSmemBytes(chain, p, 3), 3 * 2 * 23552 + resident);
+  // 3 stages need 264208 bytes: the ring is cut to 2 (218112).
+  EXPECT_EQ(getConvHaloStages(chain, p, f, t), 2);
+  Plan noHalo = p;
+  noHalo.block[size_t(Dim::k)] = 32; // the halo needs 64-channel k tiles
+  EXPECT_EQ(getConvHaloStages(chain, noHalo, f, t), 0);
+  // The halo's A bytes are priced: 10 % or more below the same GEMMs
+  // without the image (priced as the resident kernel streaming A).
+  ChainDesc flat = chain;
+  flat.convH = flat.convW = 0;
+  Dataflow ff = analyzeDataflow(flat, p, t);
+  ASSERT_TRUE(ff.feasible) << ff.reason;
+  EXPECT_LT(estimateKernelNs(chain, p, f, t),
+            0.9 * estimateKernelNs(flat, p, ff, t));
+
+  // C6-b32 (W = 28): a 128-row tile is four image rows, no halo.
+  ChainDesc c6 = ffn(25088, 128, 1152, 512);
+  c6.convH = c6.convW = 28;
+  Plan p6 =
+      makePlan({1, 1, 1, 1}, {128, 64, 64, 128}, {196, 1, 1, 1},
+               bit(Dim::m) | bit(Dim::n), {Dim::m, Dim::n, Dim::k, Dim::l}, 4);
+  EXPECT_EQ(getConvHaloStages(c6, p6, analyzeDataflow(c6, p6, t), t), 0);
+  // Not resident (one wave of tiles, not persistent): no halo.
+  ChainDesc wave = chain;
+  wave.m = 56 * 2 * 100;
+  Plan pw = p;
+  pw.grid[0] = 100;
+  EXPECT_EQ(getConvHaloStages(wave, pw, analyzeDataflow(wave, pw, t), t), 0);
+}
+
 TEST(CostModelTest, PersistentStreamedByHand) {
   GpuTarget t = h100();
   const KernelFit &k = t.kernel;

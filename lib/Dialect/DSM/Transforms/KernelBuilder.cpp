@@ -47,9 +47,12 @@ SmallVector<KernelParam> mlir::dsm::getKernelParams(const KernelPlan &p) {
   SmallVector<KernelParam> params;
   // 3x3 convolutions read A as one {64 channels, W, R rows, 1 image} box
   // of the NHWC input per k tile.
-  if (p.isConv())
+  // With convHalo: {64 channels, W + 2, 3 rows, 1 image}, the row's halo.
+  if (p.convHalo)
+    params.push_back({K::TensorMap, (int)p.argA, {64, p.convW + 2, 3, 1}});
+  else if (p.isConv())
     params.push_back(
-        {K::TensorMap, (int)p.argA, {64, p.convW, p.convRows, 1}});
+        {K::TensorMap, (int)p.argA, {64, p.convW, p.convBoxRows(), 1}});
   else
     params.push_back({K::TensorMap, (int)p.argA, {64, p.aRowsPerCta()}});
   params.push_back({K::TensorMap, (int)p.argB, {64, 64}});
@@ -409,8 +412,16 @@ private:
   }
 
   /// The consumer warpgroup's first row in the tile: its own 64 rows, or
-  /// all 64 where the two warpgroups split the columns.
+  /// all 64 where the two warpgroups split the columns. With warpgroup
+  /// tiles, its rows of the shared-memory tiles (its m tile's output rows
+  /// start at m0).
   Value wgRow0() { return p.splitColumns ? cst(0) : mul(wg, 64); }
+  Value outRow0() { return p.warpgroupTiles ? cst(0) : wgRow0(); }
+  /// The barrier of ring slot `s` this thread's pair of producer warp and
+  /// consumer warpgroup uses (warpgroup tiles: one set per warpgroup).
+  Value ringSlot(Value s) {
+    return p.warpgroupTiles ? add(mul(ringWg, p.stages), s) : s;
+  }
 
   /// Rows [m0, rowEnd) of the fp32 workspace `[M, L]` (deterministic: of
   /// this cluster's plane) as a `memref<?xLxf32>` subview of a descriptor
@@ -445,8 +456,8 @@ private:
   /// chunk, or streamed n tile (the m tiles before it each took lTiles, or
   /// nTiles with nTiles * kTiles ring iterations).
   Value dRingBase() {
-    return p.streamsN() ? div(kBase, p.kTiles())
-                        : mul(div(kBase, p.kTiles()), p.lTiles());
+    return p.streamsN() ? div(kBase, p.ringSteps())
+                        : mul(div(kBase, p.ringSteps()), p.lTiles());
   }
   /// Marks operand stage `s` free in every CTA that multicasts into it.
   void releaseStage(Value s);
@@ -545,6 +556,10 @@ private:
   Value tid, wg, warp, lane, wgLeader, rank;
   Value mTile, m0, n0;
   Value kBase;    // persistent kernels: ring iteration of the tile's first k
+  // Warpgroup tiles: the consumer warpgroup whose tiles this thread walks
+  // (a consumer's own, a producer warp's index), and the producer thread
+  // that issues its loads (else the producer warpgroup's leader).
+  Value ringWg, loadLeader;
   Value kOff;     // split K: this rank's first k tile
   Value nCluster; // index of this CTA's cluster along n
   Value lRot; // first l chunk of this cluster (FFN kinds)
@@ -585,7 +600,7 @@ void KernelEmitter::setTile(Value bid) {
     int64_t group = p.rasterGroupM, clustersN = p.ctasN / p.clusterN;
     Value cid = div(bid, p.clusterN);
     Value mTiles =
-        arith::CeilDivUIOp::create(b, loc, numRows, cst(p.tileRows()));
+        arith::CeilDivUIOp::create(b, loc, numRows, cst(p.wgTileRows()));
     Value g = div(cid, group * clustersN);
     Value first = mul(g, group);
     Value size = arith::MinUIOp::create(b, loc, sub(mTiles, first), cst(group));
@@ -594,13 +609,13 @@ void KernelEmitter::setTile(Value bid) {
     Value nc = div(local, size);
     nIdx = p.clusterN > 1 ? add(mul(nc, p.clusterN), rem(bid, p.clusterN)) : nc;
   }
-  m0 = mul(mTile, p.tileRows());
+  m0 = mul(mTile, p.wgTileRows());
   // Rows past the tile's output rows (a conv tile of R * W < blk_m rows
   // holds stale shared memory there) or past M are never stored.
-  rowEnd = p.isConv()
-               ? arith::MinUIOp::create(b, loc, numRows, add(m0, p.tileRows()))
-                     .getResult()
-               : numRows;
+  rowEnd = p.isConv() ? arith::MinUIOp::create(b, loc, numRows,
+                                               add(m0, p.wgTileRows()))
+                            .getResult()
+                      : numRows;
   n0 = mul(nIdx, p.bn);
   nCluster = div(nIdx, p.clusterN);
   // Every cluster walks the l chunks from a different start: the fp32
@@ -620,7 +635,14 @@ void KernelEmitter::forEachTile(Fn &&fn) {
   // tiles a wave of that grid would, and shares their operands in L2.
   Value bid = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
   Value ctas = gpu::GridDimOp::create(b, loc, gpu::Dimension::x);
-  Value mTiles = arith::CeilDivUIOp::create(b, loc, numRows, cst(p.tileRows()));
+  // Warpgroup tiles: the CTA's tile of a one-tile-per-CTA grid is its
+  // warpgroups' tiles, in order.
+  if (p.warpgroupTiles) {
+    bid = add(mul(bid, p.numConsumers), ringWg);
+    ctas = mul(ctas, p.numConsumers);
+  }
+  Value mTiles =
+      arith::CeilDivUIOp::create(b, loc, numRows, cst(p.wgTileRows()));
   Value tiles = mul(mTiles, p.ctasN / p.clusterN);
   Value r = p.clusterN > 1 ? rem(bid, p.clusterN) : Value();
   auto loop = scf::ForOp::create(b, loc, div(bid, p.clusterN), tiles,
@@ -633,7 +655,7 @@ void KernelEmitter::forEachTile(Fn &&fn) {
   kBase = loop.getRegionIterArg(0);
   fn();
   // A streamed m tile runs nTiles main loops through the ring.
-  scf::YieldOp::create(b, loc, add(kBase, p.kTiles() * p.nTiles));
+  scf::YieldOp::create(b, loc, add(kBase, p.ringSteps() * p.nTiles));
   // The tile's values do not outlive the loop.
   mTile = m0 = n0 = rowEnd = nCluster = kBase = lRot = Value();
 }
@@ -791,12 +813,15 @@ void KernelEmitter::emitSetup(gpu::GPUFuncOp func) {
     return nvgpu::MBarrierCreateOp::create(
         b, loc, nvgpu::MBarrierGroupType::get(ctx, wsSpace, n));
   };
-  full = group(p.stages);
-  empty = group(p.stages);
+  int64_t slots = p.stages * p.ringBarrierGroups();
+  full = group(slots);
+  empty = group(slots);
   Value t0 = eq(tid, 0);
-  // A consumer releases a stage in every CTA that multicasts into it.
-  int64_t emptyCount = p.numConsumers * (p.aMulticast ? p.clusterN : 1);
-  forLoop(cst(0), cst(p.stages), cst(1), [&](Value s) {
+  // A consumer releases a stage in every CTA that multicasts into it; with
+  // warpgroup tiles each releases its own.
+  int64_t emptyCount =
+      p.warpgroupTiles ? 1 : p.numConsumers * (p.aMulticast ? p.clusterN : 1);
+  forLoop(cst(0), cst(slots), cst(1), [&](Value s) {
     nvgpu::MBarrierInitOp::create(b, loc, full, cst(1), s, t0);
     nvgpu::MBarrierInitOp::create(b, loc, empty, cst(emptyCount), s, t0);
   });
@@ -842,10 +867,17 @@ void KernelEmitter::emitProducer() {
   // chunks; the next tile's operands fill the ring while the consumers run
   // the last chunks.
   if (p.persistent && p.kind != ChainKind::gemm) {
-    // Resident weights: B and D once, then A alone per tile.
+    // Resident weights: B and D once, then A alone per tile; with
+    // warpgroup tiles, producer warp w loads warpgroup w's.
     if (p.residentWeights) {
       loadResidentWeights();
-      forEachTile([&] { emitTileLoads(); });
+      if (!p.warpgroupTiles)
+        return forEachTile([&] { emitTileLoads(); });
+      ifThen(ult(warp, cst(p.numConsumers)), [&] {
+        ringWg = warp;
+        loadLeader = eq(lane, 0);
+        forEachTile([&] { emitTileLoads(); });
+      });
       return;
     }
     forEachTile([&] {
@@ -975,26 +1007,40 @@ void KernelEmitter::loadResidentWeights() {
 void KernelEmitter::emitTileLoads() {
   Value tmA = tmaps[0];
   int64_t aRows = p.aRowsPerCta();
-  int64_t aLoadBytes = p.isConv() ? p.tileRows() * 128 : p.aStageBytes;
+  int64_t aLoadBytes = p.convHalo   ? 3 * (p.convW + 2) * 128
+                       : p.isConv() ? p.wgTileRows() * 128
+                                    : aRows * 128;
   // Resident weights: the ring carries A only.
   int64_t bLoadBytes = p.residentWeights ? 0 : p.bStageBytes;
   // 3x3 convolutions: the tile's image and first row.
   Value image, h0;
   if (p.isConv()) {
-    int64_t tilesPerImage = p.convH / p.convRows;
+    int64_t tilesPerImage = p.convH / p.convBoxRows();
     image = div(mTile, tilesPerImage);
-    h0 = mul(rem(mTile, tilesPerImage), p.convRows);
+    h0 = mul(rem(mTile, tilesPerImage), p.convBoxRows());
   }
-  forLoop(cst(0), cst(p.kTiles()), cst(1), [&](Value k) {
+  forLoop(cst(0), cst(p.ringSteps()), cst(1), [&](Value k) {
     Value it = ringIt(k);
     Value s = rem(it, p.stages);
-    waitParity(empty, s, notI1(parity(it, p.stages)));
-    leaderOnly(wgLeader, [&] {
+    Value slot = ringSlot(s);
+    waitParity(empty, slot, notI1(parity(it, p.stages)));
+    leaderOnly(loadLeader ? loadLeader : wgLeader, [&] {
       nvgpu::MBarrierArriveExpectTxOp::create(
-          b, loc, full, cst(aLoadBytes + bLoadBytes), s, Value());
+          b, loc, full, cst(aLoadBytes + bLoadBytes), slot, Value());
       Value k0 = mul(kOff ? add(k, kOff) : k, p.bk);
       Value aOff = add(mul(s, p.aStageBytes), p.smemA);
-      if (p.isConv()) {
+      // Warpgroup tiles: the warpgroup's rows of the stage (its halo slot).
+      if (p.warpgroupTiles)
+        aOff =
+            add(aOff, mul(ringWg, p.convHalo ? p.haloSlotBytes() : 64 * 128));
+      if (p.convHalo) {
+        // Ring step k: channels [64k, 64k + 64) of input rows h0 - 1 ..
+        // h0 + 1, pixels -1 .. W (zero-filled outside the image).
+        nvgpu::TmaAsyncLoadOp::create(
+            b, loc, smemView(aOff, {1, 3, p.convW + 2, 64}), full, tmA,
+            ValueRange{mul(k, 64), cst(-1), add(h0, -1), image}, slot, Value(),
+            Value());
+      } else if (p.isConv()) {
         // k tile -> filter tap (r, s) = divmod(k / (C/64), 3) and channels
         // 64 (k mod C/64): the box {64, W, R, 1} at (c0, s - 1, h0 + r - 1,
         // n) lands as R * W rows of 128 B like a 2-D box; coordinates
@@ -1006,8 +1052,8 @@ void KernelEmitter::emitTileLoads() {
         Value col = add(rem(tap, 3), -1);
         Value row = add(add(h0, div(tap, 3)), -1);
         nvgpu::TmaAsyncLoadOp::create(
-            b, loc, smemView(aOff, {1, p.convRows, p.convW, 64}), full, tmA,
-            ValueRange{c0, col, row, image}, s, Value(), Value());
+            b, loc, smemView(aOff, {1, p.convBoxRows(), p.convW, 64}), full,
+            tmA, ValueRange{c0, col, row, image}, slot, Value(), Value());
       }
       Value aRow = m0;
       Value mask;
@@ -1019,7 +1065,7 @@ void KernelEmitter::emitTileLoads() {
       }
       if (!p.isConv())
         nvgpu::TmaAsyncLoadOp::create(b, loc, smemView(aOff, {aRows, 64}), full,
-                                      tmA, ValueRange{k0, aRow}, s, mask,
+                                      tmA, ValueRange{k0, aRow}, slot, mask,
                                       Value());
       if (!p.residentWeights)
         loadBTile(add(mul(s, p.bStageBytes), p.smemB), full, s, k0, n0);
@@ -1033,10 +1079,36 @@ Value KernelEmitter::emitMainLoop(SmallVector<Value> &accs) {
   auto step = [&](Value k, SmallVector<Value> acc) {
     Value it = ringIt(k);
     Value s = rem(it, p.stages);
-    waitParity(full, s, parity(it, p.stages));
+    waitParity(full, ringSlot(s), parity(it, p.stages));
     Value aOff = add(add(mul(s, p.aStageBytes), p.smemA), mul(wgRow0(), 128));
     // Resident weights: B's k tile k, not the ring slot.
     Value bOff = add(mul(p.residentWeights ? k : s, p.bStageBytes), p.smemB);
+    if (p.convHalo) {
+      // The nine taps of the halo at ring step k (channel chunk k): tap
+      // (r, s) is the 64-row window r * (W + 2) + s rows in, against B's
+      // k tile tap * C/64 + k. The windows start off the 8-row swizzle
+      // atoms; wgmma swizzles by address like the TMA did (setting the
+      // descriptor's base offset to rows mod 8 read wrong data on an H100).
+      Value halo =
+          add(add(mul(s, p.aStageBytes), p.smemA), mul(wg, p.haloSlotBytes()));
+      int64_t cTiles = p.convC / 64;
+      // Every descriptor is one of two bases plus a constant: 36 computed
+      // ones spilled with MN-major B.
+      Value descA = descriptor(halo, 16, 1024);
+      Value descB = descriptor(bOff, p.bKMajor ? 16 : 64 * 128, 1024);
+      NVVM::WgmmaFenceAlignedOp::create(b, loc);
+      for (int64_t tap = 0; tap < 9; ++tap) {
+        int64_t rows = (tap / 3) * (p.convW + 2) + tap % 3;
+        for (int64_t kk = 0; kk < p.k16Steps; ++kk)
+          acc[0] = wgmma(acc[0], advance(descA, rows * 128 + kk * 32),
+                         advance(descB, tap * cTiles * p.bStageBytes +
+                                            kk * (p.bKMajor ? 32 : 2048)),
+                         p.consumerN(), p.bKMajor);
+      }
+      NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
+      NVVM::WgmmaWaitGroupSyncOp::create(b, loc, b.getI64IntegerAttr(1));
+      return std::make_pair(acc, it);
+    }
     // Split columns: this warpgroup's half of the n tile, whole 64-column
     // chunks (8 KB each in either B layout).
     if (p.splitColumns)
@@ -1071,20 +1143,20 @@ Value KernelEmitter::emitMainLoop(SmallVector<Value> &accs) {
   // previous stage to release.
   SmallVector<Value> first =
       step(cst(0), SmallVector<Value>(gated ? 2 : 1, Value())).first;
-  auto loop =
-      scf::ForOp::create(b, loc, cst(1), cst(p.kTiles()), cst(1), first,
-                         [&](OpBuilder &, Location, Value k, ValueRange iter) {
-                           auto [acc, it] = step(k, SmallVector<Value>(iter));
-                           Value prev = rem(add(it, p.stages - 1), p.stages);
-                           leaderOnly(wgLeader, [&] { releaseStage(prev); });
-                           scf::YieldOp::create(b, loc, acc);
-                         });
+  auto loop = scf::ForOp::create(
+      b, loc, cst(1), cst(p.ringSteps()), cst(1), first,
+      [&](OpBuilder &, Location, Value k, ValueRange iter) {
+        auto [acc, it] = step(k, SmallVector<Value>(iter));
+        Value prev = rem(add(it, p.stages - 1), p.stages);
+        leaderOnly(wgLeader, [&] { releaseStage(ringSlot(prev)); });
+        scf::YieldOp::create(b, loc, acc);
+      });
   NVVM::WgmmaWaitGroupSyncOp::create(b, loc, b.getI64IntegerAttr(0));
   // A persistent kernel's producer goes on to the next tile through the
   // same ring: the last stage must be released too.
   if (kBase)
     leaderOnly(wgLeader, [&] {
-      releaseStage(rem(ringIt(cst(p.kTiles() - 1)), p.stages));
+      releaseStage(ringSlot(rem(ringIt(cst(p.ringSteps() - 1)), p.stages)));
     });
   accs.assign(loop.getResults().begin(), loop.getResults().end());
   return accs[0];
@@ -1185,7 +1257,7 @@ void KernelEmitter::storeReducedSlice(int64_t w, Value colOwned, Value col0,
 
 void KernelEmitter::storeFragment(Value acc, linalg::GenericOp epi, Value col0,
                                   int64_t width, int64_t cols) {
-  Value rowBase = add(add(m0, wgRow0()), fragRow());
+  Value rowBase = add(add(m0, outRow0()), fragRow());
   Value colBase = add(col0, fragColPair());
   auto y = [&](int64_t i) { return applyEpilogue(epi, accElt(acc, i)); };
   for (int64_t h = 0; h < 2; ++h) {
@@ -1750,6 +1822,7 @@ void KernelEmitter::emitConsumer() {
     // previous tile retired, so no barrier is needed between tiles.
     if (p.residentWeights)
       waitParity(wfull, cst(0), arith::ConstantIntOp::create(b, loc, i1, 0));
+    ringWg = wg;
     forEachTile([&] {
       emitMainLoop(accs);
       emitFfnEpilogue(accs);

@@ -828,6 +828,13 @@ void KernelPlan::useResidentWeights() {
   smemBytes = alignUp(off + 16, 1024);
 }
 
+void KernelPlan::useConvHalo(int64_t ringStages) {
+  warpgroupTiles = convHalo = true;
+  stages = ringStages;
+  aStageBytes = numConsumers * haloSlotBytes();
+  useResidentWeights();
+}
+
 std::optional<std::pair<int64_t, int64_t>>
 mlir::dsm::getConvImageShape(FusedChainOp op) {
   FailureOr<ChainShape> shape = op.getChainShape();

@@ -288,11 +288,13 @@ static LogicalResult verifyReplaceableHost(FunctionOpInterface host) {
 /// How the Analysis library runs `sched` on the module's target at the
 /// kernel's largest M, `maxM`: persistent (ff::runsPersistent, which the
 /// search priced), and with its weights resident (ff::keepsWeightsResident,
-/// priced as the streaming kernel). The lowering builds it so. Without a
+/// priced as the streaming kernel), and the ring depth of its conv halo
+/// (ff::getConvHaloStages, 0: none). The lowering builds it so. Without a
 /// known target (a hand-written module) kernels stay one tile per CTA.
 struct PricedAs {
   bool persistent = false;
   bool residentWeights = false;
+  int64_t haloStages = 0;
 };
 static PricedAs getPricedAs(FusedChainOp op, ScheduleAttr sched, int64_t maxM,
                             const std::optional<ff::GpuTarget> &target) {
@@ -307,7 +309,8 @@ static PricedAs getPricedAs(FusedChainOp op, ScheduleAttr sched, int64_t maxM,
   if (!flow.feasible)
     return {};
   return {ff::runsPersistent(*chain, plan, flow, *target),
-          ff::keepsWeightsResident(*chain, plan, flow, *target)};
+          ff::keepsWeightsResident(*chain, plan, flow, *target),
+          ff::getConvHaloStages(*chain, plan, flow, *target)};
 }
 
 void DSMMaterializePass::runOnOperation() {
@@ -425,6 +428,22 @@ void DSMMaterializePass::runOnOperation() {
               << plan->smemBytes << " bytes of shared memory; at most "
               << kMaxDynamicSmemBytes;
           return signalPassFailure();
+        }
+        plan->warpgroupTiles = warpgroupTiles && plan->canUseWarpgroupTiles();
+        // A 3x3 convolution of two image rows per tile reads each
+        // warpgroup's row from one halo per 64 channels.
+        if (convHalo && priced.haloStages) {
+          if (!plan->canUseConvHalo()) {
+            chain.emitOpError("conv-halo does not fit the kernel plan");
+            return signalPassFailure();
+          }
+          plan->useConvHalo(priced.haloStages);
+          if (plan->smemBytes > kMaxDynamicSmemBytes) {
+            chain.emitOpError("conv-halo layout needs ")
+                << plan->smemBytes << " bytes of shared memory; at most "
+                << kMaxDynamicSmemBytes;
+            return signalPassFailure();
+          }
         }
       }
       if (multicastA && plan->kind != ChainKind::gemm)

@@ -161,6 +161,59 @@ struct KernelPlan {
   /// Lays shared memory out for residentWeights: the A ring, then every k
   /// tile of B, the act(C) tile and every l chunk of D.
   void useResidentWeights();
+  /// Resident-weights kernels: each consumer warpgroup walks m tiles of its
+  /// own (wgTileRows() rows: tile j of CTA c's stride is number c * NC + w
+  /// of warpgroup w), fed by producer warp w through its own barriers of
+  /// the A ring (slot s of warpgroup w: the warpgroup's rows of ring stage
+  /// s). Nothing couples the warpgroups but the weights, so one's act(C)
+  /// and E store run under the other's GEMMs
+  /// (--dsm-materialize=warpgroup-tiles).
+  bool warpgroupTiles = false;
+  /// Whether warpgroupTiles applies: resident weights, two consumer
+  /// warpgroups of 64 rows each, and a 3x3 convolution's image rows split
+  /// evenly between them.
+  bool canUseWarpgroupTiles() const {
+    return residentWeights && numConsumers == 2 && !splitColumns &&
+           !aMulticast && bm == 64 * numConsumers &&
+           (!isConv() || convRows % numConsumers == 0);
+  }
+  /// Output rows of a warpgroup's m tile (warpgroupTiles), else of the
+  /// CTA's.
+  int64_t wgTileRows() const {
+    return warpgroupTiles ? tileRows() / numConsumers : tileRows();
+  }
+  /// Image rows of a 3x3 convolution's A box.
+  int64_t convBoxRows() const {
+    return warpgroupTiles ? convRows / numConsumers : convRows;
+  }
+  /// Warpgroup tiles of a 3x3 convolution, one image row each: per 64
+  /// channels of the input the producer loads the row's halo (rows h - 1,
+  /// h, h + 1 of W + 2 pixels, the padding zero-filled) once, and the nine
+  /// taps are nine 64-row windows of it, (r * (W + 2) + s) rows in: a third
+  /// of the bytes of nine shifted boxes (--dsm-materialize=conv-halo).
+  bool convHalo = false;
+  /// Whether convHalo applies (ff::getConvHaloStages decides it).
+  bool canUseConvHalo() const {
+    return residentWeights && canUseWarpgroupTiles() && isConv() &&
+           convRows == numConsumers && convW + 2 <= 256 && convC % 64 == 0;
+  }
+  /// Bytes of one warpgroup's halo slot: the 3 (W + 2) loaded rows, or the
+  /// rows the last tap's 64-row window reaches if more (they feed only
+  /// rows past the image row, never stored), 1024-aligned.
+  int64_t haloSlotBytes() const {
+    return llvm::alignTo(
+        std::max(3 * (convW + 2), 2 * (convW + 2) + 2 + 64) * 128, 1024);
+  }
+  /// Main-loop ring steps of one tile: its k tiles, or with convHalo one
+  /// per 64 input channels.
+  int64_t ringSteps() const { return convHalo ? convC / 64 : kTiles(); }
+  /// Switches a resident-weights layout to warpgroup tiles with a ring of
+  /// `ringStages` halo slots (ff::getConvHaloStages chose the depth).
+  void useConvHalo(int64_t ringStages);
+  /// Per ring slot, the barriers of each warpgroup that keeps its own.
+  int64_t ringBarrierGroups() const {
+    return warpgroupTiles ? numConsumers : 1;
+  }
   /// Shuffle family with an atomic workspace: each consumer warp stages
   /// this many columns of its 16 rows of a sub-tile in shared memory (over
   /// the act(C) slice, dead after the gather) and the TMA unit adds each
@@ -251,9 +304,12 @@ struct KernelPlan {
   int64_t sliceRows() const { return bn / 64 * bm / clusterK; }
   /// Width of a D ring stage's l extent.
   int64_t dChunkL() const { return shuffle ? subL : bl; }
-  /// Rows of A each CTA loads per stage: with A multicast, its slice of
-  /// the tile the cluster shares, delivered into every CTA.
-  int64_t aRowsPerCta() const { return aMulticast ? bm / clusterN : bm; }
+  /// Rows of A one load of a stage brings: with A multicast, the CTA's
+  /// slice of the tile the cluster shares, delivered into every CTA; with
+  /// warpgroup tiles, one warpgroup's.
+  int64_t aRowsPerCta() const {
+    return aMulticast ? bm / clusterN : warpgroupTiles ? bm / numConsumers : bm;
+  }
   /// Whether the CTAs of an n-cluster can share A by multicast: every CTA
   /// then loads a slice of whole 128B-swizzle atoms (8 rows). Always the
   /// case for the GEMM clusters the family takes; 3x3 convolutions load A

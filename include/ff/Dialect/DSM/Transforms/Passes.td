@@ -216,6 +216,17 @@ def DSMMaterialize : Pass<"dsm-materialize", "ModuleOp"> {
            "Persistent solo FFN kernels whose B and D fit beside the A ring "
            "(ff::keepsWeightsResident) load them into shared memory once per "
            "CTA; only A streams per m tile">,
+    Option<"warpgroupTiles", "warpgroup-tiles", "bool", "false",
+           "Resident-weights kernels with two consumer warpgroups give each "
+           "warpgroup its own m tiles (half the CTA's rows), its own A ring "
+           "barriers and producer warp: the warpgroups drift apart, so one's "
+           "act(C) and E store overlap the other's GEMMs">,
+    Option<"convHalo", "conv-halo", "bool", "true",
+           "Resident-weights 3x3 convolutions of two image rows per tile "
+           "(ff::getConvHaloStages) run warpgroup tiles of one row each, "
+           "load the row's halo (three input rows, padding zero-filled) "
+           "once per 64 channels and read the nine taps as shifted windows "
+           "of it, instead of nine shifted boxes">,
     Option<"selfCleaningMaxKiB", "self-cleaning-workspace-max-kib",
            "int64_t", "400",
            "Atomic inter-cluster workspaces of at most this many KiB (at the "
