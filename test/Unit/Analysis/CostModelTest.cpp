@@ -300,17 +300,29 @@ TEST(CostModelTest, StreamedSplitColumnsByHand) {
 // us against 18.25 one tile per CTA on an H100); its CTA time already ends
 // in the E store, which only the last m tile exposes. A plan whose two
 // warpgroups split the columns has no registers left for the loop.
+/// A 3x3 convolution chain on H x W images (im2col A), and a solo
+/// plan of 128-row tiles with `bn`-wide n and `bl`-wide l tiles over
+/// `tiles` m tiles.
+static ChainDesc convChain(int64_t m, int64_t n, int64_t k, int64_t l,
+                           int64_t hw) {
+  ChainDesc chain = ffn(m, n, k, l);
+  chain.convH = chain.convW = hw;
+  return chain;
+}
+static Plan soloConvPlan(int64_t bn, int64_t bl, int64_t tiles) {
+  return makePlan({1, 1, 1, 1}, {128, bn, 64, bl}, {tiles, 1, 1, 1},
+                  bit(Dim::m) | bit(Dim::n), {Dim::m, Dim::n, Dim::k, Dim::l},
+                  4);
+}
+
 // Resident weights: C5-b32's persistent solo plan (K = 576, N = 64, L =
 // 256, 128-row tiles, 4 stages) holds its A ring (4 x 16 KB), all 9 k tiles
 // of B (8 KB each), the act(C) tile (16 KB) and D (32 KB) in 184 KB plus a
 // flag; 227 KB per CTA. C6-b32's (K = 1152, N = 128) B alone is 288 KB.
 TEST(CostModelTest, ResidentWeightsByHand) {
   GpuTarget t = h100();
-  ChainDesc chain = ffn(100352, 64, 576, 256);
-  chain.convH = chain.convW = 56;
-  Plan p =
-      makePlan({1, 1, 1, 1}, {128, 64, 64, 256}, {784, 1, 1, 1},
-               bit(Dim::m) | bit(Dim::n), {Dim::m, Dim::n, Dim::k, Dim::l}, 4);
+  ChainDesc chain = convChain(100352, 64, 576, 256, 56);
+  Plan p = soloConvPlan(64, 256, 784);
   ASSERT_TRUE(p.isSolo(chain));
   EXPECT_EQ(getResidentWeightsSmemBytes(chain, p),
             (4 * 16384 + 9 * 8192 + 16384 + 32768 + 1024));
@@ -319,11 +331,8 @@ TEST(CostModelTest, ResidentWeightsByHand) {
   ASSERT_TRUE(runsPersistent(chain, p, f, t));
   EXPECT_TRUE(keepsWeightsResident(chain, p, f, t));
 
-  ChainDesc c6 = ffn(25088, 128, 1152, 512);
-  c6.convH = c6.convW = 28;
-  Plan p6 =
-      makePlan({1, 1, 1, 1}, {128, 128, 64, 128}, {196, 1, 1, 1},
-               bit(Dim::m) | bit(Dim::n), {Dim::m, Dim::n, Dim::k, Dim::l}, 4);
+  ChainDesc c6 = convChain(25088, 128, 1152, 512, 28);
+  Plan p6 = soloConvPlan(128, 128, 196);
   Dataflow f6 = analyzeDataflow(c6, p6, t);
   ASSERT_TRUE(f6.feasible) << f6.reason;
   ASSERT_TRUE(runsPersistent(c6, p6, f6, t));
@@ -341,11 +350,8 @@ TEST(CostModelTest, ResidentWeightsByHand) {
 TEST(CostModelTest, ConvHaloByHand) {
   GpuTarget t = h100();
   // C5-b32: 3x3, W = 56, C = 64; a 128-row tile is two image rows.
-  ChainDesc chain = ffn(100352, 64, 576, 256);
-  chain.convH = chain.convW = 56;
-  Plan p =
-      makePlan({1, 1, 1, 1}, {128, 64, 64, 256}, {784, 1, 1, 1},
-               bit(Dim::m) | bit(Dim::n), {Dim::m, Dim::n, Dim::k, Dim::l}, 4);
+  ChainDesc chain = convChain(100352, 64, 576, 256, 56);
+  Plan p = soloConvPlan(64, 256, 784);
   Dataflow f = analyzeDataflow(chain, p, t);
   ASSERT_TRUE(f.feasible) << f.reason;
   ASSERT_TRUE(keepsWeightsResident(chain, p, f, t));
@@ -369,11 +375,8 @@ TEST(CostModelTest, ConvHaloByHand) {
             0.9 * estimateKernelNs(flat, p, ff, t));
 
   // C6-b32 (W = 28): a 128-row tile is four image rows, no halo.
-  ChainDesc c6 = ffn(25088, 128, 1152, 512);
-  c6.convH = c6.convW = 28;
-  Plan p6 =
-      makePlan({1, 1, 1, 1}, {128, 64, 64, 128}, {196, 1, 1, 1},
-               bit(Dim::m) | bit(Dim::n), {Dim::m, Dim::n, Dim::k, Dim::l}, 4);
+  ChainDesc c6 = convChain(25088, 128, 1152, 512, 28);
+  Plan p6 = soloConvPlan(64, 128, 196);
   EXPECT_EQ(getConvHaloStages(c6, p6, analyzeDataflow(c6, p6, t), t), 0);
   // Not resident (one wave of tiles, not persistent): no halo.
   ChainDesc wave = chain;
