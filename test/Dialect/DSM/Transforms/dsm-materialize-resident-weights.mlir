@@ -1,5 +1,6 @@
 // RUN: ff-opt %s --dsm-materialize | FileCheck %s
 // RUN: ff-opt %s --dsm-materialize=resident-weights=false | FileCheck %s --check-prefix=OFF
+// RUN: ff-opt %s --dsm-materialize=warpgroup-tiles=true | FileCheck %s --check-prefix=WG
 
 // Resident weights (ff::keepsWeightsResident): a persistent solo FFN
 // kernel reads the same B (N = blk_n) and D in every tile, so where all
@@ -32,6 +33,24 @@
 // CHECK: gpu.grid_dim x
 // CHECK: nvgpu.mbarrier.arrive.expect_tx %{{.*}}, %c32768
 // CHECK: gpu.return
+
+// Warpgroup tiles (a resident kernel only): each consumer warpgroup on 64-row
+// tiles of its own (A boxes of 64 rows, 8 KB per stage), tiles 2 * block +
+// warp in steps of 2 * grid, a full and an empty barrier per stage and
+// warpgroup, each empty one released by its warpgroup alone. @no_room
+// streams B: the CTA's 128-row tile.
+// WG: box = array<i64: 64, 64>, {{[^}]*}}tensor = "in0"
+// WG: box = array<i64: 64, 128>, {{[^}]*}}tensor = "in0"
+// WG-LABEL: gpu.func @solo_0
+// WG: %[[FULL:.*]] = nvgpu.mbarrier.create -> <memorySpace = #gpu.address_space<workgroup>, num_barriers = 4>
+// WG: %[[EMPTY:.*]] = nvgpu.mbarrier.create -> <memorySpace = #gpu.address_space<workgroup>, num_barriers = 4>
+// WG: nvgpu.mbarrier.init %[[EMPTY]][%{{.*}}], %c1
+// WG: gpu.grid_dim x
+// WG: arith.muli %{{.*}}, %c2
+// WG: nvgpu.mbarrier.arrive.expect_tx %[[FULL]][%{{.*}}], %c8192
+// WG: nvgpu.tma.async.load {{.*}} -> memref<64x64xbf16, #gpu.address_space<workgroup>>
+// WG-LABEL: gpu.func @no_room_1
+// WG: nvgpu.mbarrier.create -> <memorySpace = #gpu.address_space<workgroup>, num_barriers = 2>
 
 // OFF-LABEL: gpu.func @solo_0
 // OFF-NOT: nvgpu.mbarrier.create -> <memorySpace = #gpu.address_space<workgroup>>
