@@ -466,16 +466,35 @@ bool mlir::ff::runsPersistent(const ChainDesc &chain, const Plan &plan,
          uint64_t(ctas) <= ::ff::rt::kMaxPersistentWaves * uint64_t(target.sms);
 }
 
-int64_t mlir::ff::getResidentWeightsSmemBytes(const ChainDesc &chain,
-                                              const Plan &plan) {
+ResidentLayout mlir::ff::getResidentLayout(int64_t ringBytes, int64_t bBytes,
+                                           int64_t cBytes, int64_t dBytes) {
+  ResidentLayout layout;
+  layout.b = ringBytes;
+  layout.c = layout.b + bBytes;
+  layout.d = layout.c + cBytes;
+  layout.flag = layout.d + dBytes;
+  layout.bytes = ceilDiv(layout.flag + 16, 1024) * 1024;
+  return layout;
+}
+
+/// The resident layout of `plan`'s weights behind an A ring of `ringBytes`.
+static int64_t getResidentBytes(const ChainDesc &chain, const Plan &plan,
+                                int64_t ringBytes) {
   const int64_t b = getByteWidth(chain.dtype);
   const int64_t bm = plan.blk(Dim::m), bn = plan.blk(Dim::n);
   const int64_t bk = plan.blk(Dim::k);
-  const int64_t bytes =
-      plan.stages * bm * bk * b +
-      ceilDiv(chain.k, bk) * chain.getNumUpProjections() * bk * bn * b +
-      bm * bn * b + bn * chain.l * b + 16;
-  return ceilDiv(bytes, 1024) * 1024;
+  return getResidentLayout(ringBytes,
+                           ceilDiv(chain.k, bk) * chain.getNumUpProjections() *
+                               bk * bn * b,
+                           bm * bn * b, bn * chain.l * b)
+      .bytes;
+}
+
+int64_t mlir::ff::getResidentWeightsSmemBytes(const ChainDesc &chain,
+                                              const Plan &plan) {
+  return getResidentBytes(chain, plan,
+                          plan.stages * plan.blk(Dim::m) * plan.blk(Dim::k) *
+                              getByteWidth(chain.dtype));
 }
 
 bool mlir::ff::keepsWeightsResident(const ChainDesc &chain, const Plan &plan,
@@ -486,21 +505,17 @@ bool mlir::ff::keepsWeightsResident(const ChainDesc &chain, const Plan &plan,
              target.smemPerBlock - target.smemReserved;
 }
 
-/// Bytes of one warpgroup's halo slot of a conv-halo kernel.
-static int64_t getHaloSlotBytes(const ChainDesc &chain) {
-  const int64_t w = chain.convW + 2;
+int64_t mlir::ff::getConvHaloSlotBytes(int64_t convW) {
+  const int64_t w = convW + 2;
   return ceilDiv(std::max(3 * w, 2 * w + 2 + 64) * 128, 1024) * 1024;
 }
 
 int64_t mlir::ff::getConvHaloSmemBytes(const ChainDesc &chain, const Plan &plan,
                                        int64_t stages) {
   // The resident layout with the plan's A stages replaced by halo slots.
-  const int64_t b = getByteWidth(chain.dtype);
-  const int64_t bm = plan.blk(Dim::m), bk = plan.blk(Dim::k);
-  const int64_t aRing = plan.stages * bm * bk * b;
-  const int64_t resident =
-      getResidentWeightsSmemBytes(chain, plan) - ceilDiv(aRing, 1024) * 1024;
-  return stages * (bm / 64) * getHaloSlotBytes(chain) + resident;
+  return getResidentBytes(chain, plan,
+                          stages * (plan.blk(Dim::m) / 64) *
+                              getConvHaloSlotBytes(chain.convW));
 }
 
 int64_t mlir::ff::getConvHaloStages(const ChainDesc &chain, const Plan &plan,

@@ -136,10 +136,27 @@ double estimateKernelNs(const ChainDesc &chain, const Plan &plan,
 bool runsPersistent(const ChainDesc &chain, const Plan &plan,
                     const Dataflow &flow, const GpuTarget &target);
 
+/// Shared memory of a resident-weights kernel, regions in order from offset
+/// 0, in bytes: the A ring (`ringBytes`), every k tile of B, the act(C)
+/// tile, every l chunk of D and a 16-byte flag; `bytes` is the 1024-aligned
+/// total. KernelPlan lays the kernel out by it and the cost model sizes the
+/// kernel by it, so the two agree.
+struct ResidentLayout {
+  int64_t b = 0, c = 0, d = 0, flag = 0, bytes = 0;
+};
+ResidentLayout getResidentLayout(int64_t ringBytes, int64_t bBytes,
+                                 int64_t cBytes, int64_t dBytes);
+
 /// Shared memory of a solo kernel whose weights stay resident
-/// (keepsWeightsResident), as KernelPlan lays it out: the plan's A ring,
-/// every k tile of B (gate and up), the act(C) tile, all of D and a flag.
+/// (keepsWeightsResident): getResidentLayout of the plan's A ring, every k
+/// tile of B (gate and up), the act(C) tile and all of D.
 int64_t getResidentWeightsSmemBytes(const ChainDesc &chain, const Plan &plan);
+
+/// Bytes of one warpgroup's halo slot in a conv-halo kernel for images
+/// `convW` pixels wide: the 3 (W + 2) loaded rows of 128 B, or the rows the
+/// last tap's 64-row window reaches if more (they feed only rows past the
+/// image row, never stored), 1024-aligned.
+int64_t getConvHaloSlotBytes(int64_t convW);
 
 /// Whether the lowering keeps a persistent solo kernel's weights in shared
 /// memory (--dsm-materialize=resident-weights): every tile of a solo plan

@@ -326,6 +326,13 @@ TEST(CostModelTest, ResidentWeightsByHand) {
   ASSERT_TRUE(p.isSolo(chain));
   EXPECT_EQ(getResidentWeightsSmemBytes(chain, p),
             (4 * 16384 + 9 * 8192 + 16384 + 32768 + 1024));
+  // The regions KernelPlan lays out (C5-b32's manifest: 189440 bytes).
+  ResidentLayout layout = getResidentLayout(4 * 16384, 9 * 8192, 16384, 32768);
+  EXPECT_EQ(layout.b, 65536);
+  EXPECT_EQ(layout.c, 65536 + 73728);
+  EXPECT_EQ(layout.d, 65536 + 73728 + 16384);
+  EXPECT_EQ(layout.flag, 65536 + 73728 + 16384 + 32768);
+  EXPECT_EQ(layout.bytes, 189440);
   Dataflow f = analyzeDataflow(chain, p, t);
   ASSERT_TRUE(f.feasible) << f.reason;
   ASSERT_TRUE(runsPersistent(chain, p, f, t));

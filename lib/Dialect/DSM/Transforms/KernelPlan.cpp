@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ff/Dialect/DSM/Transforms/KernelPlan.h"
+#include "ff/Analysis/CostModel.h"
 #include "ff/Analysis/Plan.h"
 #include "ff/Dialect/DSM/Utils/Activation.h"
 
@@ -824,16 +825,19 @@ FailureOr<KernelPlan> mlir::dsm::planKernel(FusedChainOp op,
 
 void KernelPlan::useResidentWeights() {
   residentWeights = true;
-  int64_t off = stages * aStageBytes;
+  ff::ResidentLayout layout =
+      ff::getResidentLayout(stages * aStageBytes, kTiles() * bStageBytes,
+                            bm * bn * 2, lTiles() * dStageBytes);
   smemA = 0;
-  smemB = off;
-  off += kTiles() * bStageBytes;
-  smemC = off;
-  off += bm * bn * 2;
-  smemD = off;
-  off += lTiles() * dStageBytes;
-  smemFlag = off;
-  smemBytes = alignUp(off + 16, 1024);
+  smemB = layout.b;
+  smemC = layout.c;
+  smemD = layout.d;
+  smemFlag = layout.flag;
+  smemBytes = layout.bytes;
+}
+
+int64_t KernelPlan::haloSlotBytes() const {
+  return ff::getConvHaloSlotBytes(convW);
 }
 
 void KernelPlan::useConvHalo(int64_t ringStages) {

@@ -419,8 +419,9 @@ void DSMMaterializePass::runOnOperation() {
       plan->persistent =
           tiled ? persistentGemm : persistentSolo && priced.persistent;
       // A persistent solo kernel whose B and D fit beside the A ring loads
-      // them once. The layout is KernelPlan's own: it must agree with
-      // ff::getResidentWeightsSmemBytes, which decided that it fits.
+      // them once. KernelPlan lays it out by ff::getResidentLayout, which
+      // also sized it for ff::keepsWeightsResident; the check below fails
+      // only if the two sides' region sizes ever differ.
       if (plan->persistent && residentWeights && priced.residentWeights) {
         plan->useResidentWeights();
         if (plan->smemBytes > kMaxDynamicSmemBytes) {

@@ -159,7 +159,8 @@ struct KernelPlan {
   /// (--dsm-materialize=resident-weights, useResidentWeights()).
   bool residentWeights = false;
   /// Lays shared memory out for residentWeights: the A ring, then every k
-  /// tile of B, the act(C) tile and every l chunk of D.
+  /// tile of B, the act(C) tile and every l chunk of D
+  /// (ff::getResidentLayout, which the cost model sizes them by).
   void useResidentWeights();
   /// Resident-weights kernels: each consumer warpgroup walks m tiles of its
   /// own (wgTileRows() rows: tile j of CTA c's stride is number c * NC + w
@@ -197,13 +198,8 @@ struct KernelPlan {
     return residentWeights && canUseWarpgroupTiles() && isConv() &&
            convRows == numConsumers && convW + 2 <= 256 && convC % 64 == 0;
   }
-  /// Bytes of one warpgroup's halo slot: the 3 (W + 2) loaded rows, or the
-  /// rows the last tap's 64-row window reaches if more (they feed only
-  /// rows past the image row, never stored), 1024-aligned.
-  int64_t haloSlotBytes() const {
-    return llvm::alignTo(
-        std::max(3 * (convW + 2), 2 * (convW + 2) + 2 + 64) * 128, 1024);
-  }
+  /// Bytes of one warpgroup's halo slot (ff::getConvHaloSlotBytes).
+  int64_t haloSlotBytes() const;
   /// Main-loop ring steps of one tile: its k tiles, or with convHalo one
   /// per 64 input channels.
   int64_t ringSteps() const { return convHalo ? convC / 64 : kTiles(); }
