@@ -227,11 +227,25 @@ static bool isLowerableStreamed(const Plan &plan, const ChainDesc &chain) {
       .empty();
 }
 
-bool mlir::ff::isLowerable(const Plan &plan, const ChainDesc &chain) {
-  // The kernel's ring releases a stage one k step late: at least 2.
-  if (plan.stages < 2 || plan.stages > 4)
+bool mlir::ff::isLowerable(const Plan &plan, const ChainDesc &chain,
+                           bool wideGemmTiles) {
+  // The kernel's ring releases a stage one k step late: at least 2. The
+  // kernels take up to 8 (KernelPlan); the fitted families up to 4.
+  bool wide = wideGemmTiles && !chain.hasSecondGemm() &&
+              plan.cluster == std::array<int64_t, 4>{1, 1, 1, 1};
+  if (plan.stages < 2 || plan.stages > (wide ? 8 : 4))
     return false;
   int64_t blkM = plan.blk(Dim::m);
+  if (wide)
+    return (blkM == 64 || blkM == 128) &&
+           llvm::is_contained({64, 128, 256}, plan.blk(Dim::n)) &&
+           plan.blk(Dim::k) == 64 &&
+           plan.order == std::array<Dim, 4>{Dim::m, Dim::n, Dim::k, Dim::l} &&
+           plan.isSpatial(Dim::m) && plan.isSpatial(Dim::n) &&
+           !plan.isSpatial(Dim::k) && !plan.isSpatial(Dim::l) &&
+           plan.grd(Dim::n) * plan.blk(Dim::n) == chain.n &&
+           (chain.m <= 0 ||
+            plan.grd(Dim::m) == llvm::divideCeil(chain.m, blkM));
   if (!chain.hasSecondGemm()) {
     if (plan.order != std::array<Dim, 4>{Dim::m, Dim::n, Dim::k, Dim::l})
       return false;

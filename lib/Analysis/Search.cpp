@@ -282,7 +282,8 @@ SearchResult mlir::ff::searchChain(const ChainDesc &chain,
     cand.cost = estimateCost(chain, cand.plan, cand.flow, target);
     bool inFamily = !two || options.family == KernelFamily::any ||
                     getKernelFamily(plan) == options.family;
-    cand.lowerable = inFamily && isLowerable(cand.plan, chain) &&
+    cand.lowerable = inFamily &&
+                     isLowerable(cand.plan, chain, options.wideGemmTiles) &&
                      passesSplitKRule(cand.plan, chain);
     Dataflow kernelFlow = cand.flow;
     if (cand.lowerable && options.kernelSmemBytes) {
@@ -358,13 +359,15 @@ SearchResult mlir::ff::searchChain(const ChainDesc &chain,
               lTiles = {align16(ceilDiv(chain.l, cl))};
             else
               lTiles = wideTiles(chain.l);
+            // Wide GEMM tiles take deeper rings (isLowerable).
+            int64_t maxStages = !two && options.wideGemmTiles ? 8 : 4;
             for (int64_t bm : {64, 128}) {
               int64_t gm = isSpatial(Dim::m) ? ceilDiv(chain.m, cm * bm) : 1;
               for (int64_t bn : wideTiles(chain.n)) {
                 int64_t gn = isSpatial(Dim::n) ? ceilDiv(chain.n, cn * bn) : 1;
                 for (int64_t bk : kTiles)
                   for (int64_t bl : lTiles)
-                    for (int64_t stages = 1; stages <= 4; ++stages) {
+                    for (int64_t stages = 1; stages <= maxStages; ++stages) {
                       Plan p = base;
                       p.block = {bm, bn, bk, bl};
                       p.grid = {gm, gn, 1, 1};

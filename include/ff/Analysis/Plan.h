@@ -255,7 +255,12 @@ inline bool reallocatesRegisters(int64_t consumers, bool singleGemm,
 /// - one GEMM: cluster (1,1,1,1) or (2,1,1,1) (B multicast), block
 ///   128 x 256 x 64, order [m, n, k, l], m spatial, 2 <= stages <= 4.
 /// `m` may be unknown (dynamic): pass chain.m = 0 to skip the grid check.
-bool isLowerable(const Plan &plan, const ChainDesc &chain);
+/// `wideGemmTiles` (--dsm-search=wide-gemm-tiles, for sweeps): one GEMM on
+/// a cluster of one also takes blk_m in {64, 128} and blk_n in {64, 128,
+/// 256} over all of K (blk_k = 64) at 2 to 8 stages, which the lowering
+/// builds but the GEMM constants were not fitted on.
+bool isLowerable(const Plan &plan, const ChainDesc &chain,
+                 bool wideGemmTiles = false);
 
 } // namespace mlir::ff
 

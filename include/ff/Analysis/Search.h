@@ -89,6 +89,10 @@ struct SearchOptions {
   bool deterministic = false;
   /// Only plans of this family count as lowerable (two-GEMM chains).
   KernelFamily family = KernelFamily::any;
+  /// One GEMM: also 64- and 128-wide tiles over all of K at up to 8 stages
+  /// (isLowerable's wideGemmTiles), for sweeps: the GEMM constants were
+  /// fitted on 128 x 256 tiles and split K.
+  bool wideGemmTiles = false;
 };
 
 struct Candidate {

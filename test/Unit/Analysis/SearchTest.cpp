@@ -389,6 +389,29 @@ TEST(SearchTest, Lowerable) {
   rows64.spatialMask = kMN;
   rows64.block[2] = 64;
   EXPECT_FALSE(isLowerable(rows64, shortM));
+  // --dsm-search=wide-gemm-tiles: 64-wide tiles over all of K, up to 8
+  // stages, on a cluster of one only.
+  Plan wide = rows64;
+  wide.block = {64, 64, 64, 16};
+  wide.grid = {2, 64, 1, 1};
+  wide.stages = 8;
+  EXPECT_FALSE(isLowerable(wide, shortM));
+  EXPECT_TRUE(isLowerable(wide, shortM, /*wideGemmTiles=*/true));
+  wide.stages = 9;
+  EXPECT_FALSE(isLowerable(wide, shortM, true));
+  wide.stages = 8;
+  wide.block[1] = 96; // n tiles of 64, 128 or 256
+  wide.grid[1] = 43;
+  EXPECT_FALSE(isLowerable(wide, shortM, true));
+  wide.block[1] = 64;
+  wide.grid[1] = 32;
+  wide.cluster = {1, 2, 1, 1}; // A multicast keeps its 128 x 256 tiles
+  EXPECT_FALSE(isLowerable(wide, shortM, true));
+  // Two-GEMM chains are unaffected by the option.
+  Plan ffnWide = makePlan({1, 1, 1, 1}, {64, 64, 64, 64}, {2, 64, 1, 1}, kMN,
+                          {Dim::m, Dim::n, Dim::k, Dim::l}, 8);
+  EXPECT_FALSE(
+      isLowerable(ffnWide, chainOf(ChainKind::ffn, 128, 4096, 4096, 64), true));
   Plan bad = sk;
   bad.block[1] = 64; // 128- or 256-wide n tiles only
   bad.grid[1] = 64;

@@ -276,6 +276,7 @@ LogicalResult DSMSearchPass::searchOne(FusedChainOp op,
   options.lowerableOnly = lowerableOnly;
   options.deterministic = deterministic;
   options.family = family;
+  options.wideGemmTiles = wideGemmTiles;
   // A dump keeps enough of the ranking to pick measurement sets from.
   options.keep = std::max<int64_t>(
       {32, topK, int64_t(rank) + 1, dumpFile.empty() ? 0 : 512});
