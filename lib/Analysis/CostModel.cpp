@@ -588,6 +588,13 @@ double mlir::ff::getStreamReuse(const ChainDesc &chain, const Plan &plan) {
   return std::max(1.0, getKernelCtas(chain, plan) * cta / unique);
 }
 
+/// Whether a solo plan fills a wave or more: its CTAs then run at the
+/// streamed family's rates (getCtaStreamGbps, estimateCtaNs).
+static bool isWaveSolo(const ChainDesc &chain, const Plan &plan,
+                       const GpuTarget &target) {
+  return plan.isSolo(chain) && getKernelCtas(chain, plan) >= target.sms;
+}
+
 /// One CTA's stream rate (B/ns) while `active` CTAs share HBM and L2
 /// (estimateCtaNs).
 static double getCtaStreamGbps(const ChainDesc &chain, const Plan &plan,
@@ -621,10 +628,9 @@ static double getCtaStreamGbps(const ChainDesc &chain, const Plan &plan,
   // docs/validation.md, twenty-third session). Fewer solo CTAs keep the
   // cluster family's rates: at the streamed ones a solo plan of G2 (2
   // CTAs) measured 1.54x the fastest and one of C7-b32 (49) 1.79x.
-  const bool streamed = plan.streamsN(chain);
-  const bool solo =
-      plan.isSolo(chain) && getKernelCtas(chain, plan) >= target.sms;
-  const double l2 = streamed || solo ? k.streamL2Gbps : k.l2Gbps;
+  const double l2 = plan.streamsN(chain) || isWaveSolo(chain, plan, target)
+                        ? k.streamL2Gbps
+                        : k.l2Gbps;
   const double streamShare = hbmShare * getStreamReuse(chain, plan);
   return two ? std::min({k.smGbps, l2 / double(active), streamShare})
              : std::min(k.smGbps, streamShare);
@@ -712,8 +718,7 @@ double mlir::ff::estimateCtaNs(const ChainDesc &chain, const Plan &plan,
   // Streamed and solo plans (of a full wave) take the streamed family's
   // rates (getCtaStreamGbps).
   const bool streamed = plan.streamsN(chain);
-  const bool solo =
-      plan.isSolo(chain) && getKernelCtas(chain, plan) >= target.sms;
+  const bool solo = isWaveSolo(chain, plan, target);
   const double bw = getCtaStreamGbps(chain, plan, target, active);
   // One consumer warpgroup (64-row tiles) issues its wgmmas alone, unless
   // a streamed plan splits the tile's columns over two.

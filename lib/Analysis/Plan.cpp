@@ -236,16 +236,6 @@ bool mlir::ff::isLowerable(const Plan &plan, const ChainDesc &chain,
   if (plan.stages < 2 || plan.stages > (wide ? 8 : 4))
     return false;
   int64_t blkM = plan.blk(Dim::m);
-  if (wide)
-    return (blkM == 64 || blkM == 128) &&
-           llvm::is_contained({64, 128, 256}, plan.blk(Dim::n)) &&
-           plan.blk(Dim::k) == 64 &&
-           plan.order == std::array<Dim, 4>{Dim::m, Dim::n, Dim::k, Dim::l} &&
-           plan.isSpatial(Dim::m) && plan.isSpatial(Dim::n) &&
-           !plan.isSpatial(Dim::k) && !plan.isSpatial(Dim::l) &&
-           plan.grd(Dim::n) * plan.blk(Dim::n) == chain.n &&
-           (chain.m <= 0 ||
-            plan.grd(Dim::m) == llvm::divideCeil(chain.m, blkM));
   if (!chain.hasSecondGemm()) {
     if (plan.order != std::array<Dim, 4>{Dim::m, Dim::n, Dim::k, Dim::l})
       return false;
@@ -260,10 +250,12 @@ bool mlir::ff::isLowerable(const Plan &plan, const ChainDesc &chain,
         !splitK)
       return false;
     // Split K also takes 128-wide n tiles (more CTAs for short M) and
-    // 64-row m tiles (one consumer warpgroup: M <= 64 wastes no wgmma rows).
+    // 64-row m tiles (one consumer warpgroup: M <= 64 wastes no wgmma rows);
+    // wide GEMM tiles 64-row m tiles and 64- or 128-wide n tiles.
     int64_t blkN = plan.blk(Dim::n);
-    if ((blkM != 128 && !(splitK && blkM == 64)) ||
-        (blkN != 256 && !(splitK && blkN == 128)) ||
+    if ((blkM != 128 && !((splitK || wide) && blkM == 64)) ||
+        (blkN != 256 && !(splitK && blkN == 128) &&
+         !(wide && (blkN == 64 || blkN == 128))) ||
         (!splitK && plan.blk(Dim::k) != 64))
       return false;
     if (!plan.isSpatial(Dim::m) || !plan.isSpatial(Dim::n) ||

@@ -420,16 +420,20 @@ void DSMMaterializePass::runOnOperation() {
           tiled ? persistentGemm : persistentSolo && priced.persistent;
       // A persistent solo kernel whose B and D fit beside the A ring loads
       // them once. KernelPlan lays it out by ff::getResidentLayout, which
-      // also sized it for ff::keepsWeightsResident; the check below fails
+      // also sized it for ff::keepsWeightsResident; the checks below fail
       // only if the two sides' region sizes ever differ.
+      auto exceedsSmem = [&](StringRef layout) {
+        if (plan->smemBytes <= kMaxDynamicSmemBytes)
+          return false;
+        chain.emitOpError()
+            << layout << " layout needs " << plan->smemBytes
+            << " bytes of shared memory; at most " << kMaxDynamicSmemBytes;
+        return true;
+      };
       if (plan->persistent && residentWeights && priced.residentWeights) {
         plan->useResidentWeights();
-        if (plan->smemBytes > kMaxDynamicSmemBytes) {
-          chain.emitOpError("resident-weights layout needs ")
-              << plan->smemBytes << " bytes of shared memory; at most "
-              << kMaxDynamicSmemBytes;
+        if (exceedsSmem("resident-weights"))
           return signalPassFailure();
-        }
         plan->warpgroupTiles = warpgroupTiles && plan->canUseWarpgroupTiles();
         // A 3x3 convolution of two image rows per tile reads each
         // warpgroup's row from one halo per 64 channels.
@@ -439,12 +443,8 @@ void DSMMaterializePass::runOnOperation() {
             return signalPassFailure();
           }
           plan->useConvHalo(priced.haloStages);
-          if (plan->smemBytes > kMaxDynamicSmemBytes) {
-            chain.emitOpError("conv-halo layout needs ")
-                << plan->smemBytes << " bytes of shared memory; at most "
-                << kMaxDynamicSmemBytes;
+          if (exceedsSmem("conv-halo"))
             return signalPassFailure();
-          }
         }
       }
       if (multicastA && plan->kind != ChainKind::gemm)

@@ -195,8 +195,8 @@ struct KernelPlan {
   bool convHalo = false;
   /// Whether convHalo applies (ff::getConvHaloStages decides it).
   bool canUseConvHalo() const {
-    return residentWeights && canUseWarpgroupTiles() && isConv() &&
-           convRows == numConsumers && convW + 2 <= 256 && convC % 64 == 0;
+    return canUseWarpgroupTiles() && isConv() && convRows == numConsumers &&
+           convW + 2 <= 256 && convC % 64 == 0;
   }
   /// Bytes of one warpgroup's halo slot (ff::getConvHaloSlotBytes).
   int64_t haloSlotBytes() const;
