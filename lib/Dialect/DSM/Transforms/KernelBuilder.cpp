@@ -1007,9 +1007,13 @@ void KernelEmitter::loadResidentWeights() {
 void KernelEmitter::emitTileLoads() {
   Value tmA = tmaps[0];
   int64_t aRows = p.aRowsPerCta();
-  int64_t aLoadBytes = p.convHalo   ? 3 * (p.convW + 2) * 128
-                       : p.isConv() ? p.wgTileRows() * 128
-                                    : aRows * 128;
+  // With A multicast every CTA receives the whole A tile (its slice and
+  // its peers'), and the full barrier must count all of it: counting the
+  // own slice alone let the phase complete before the peers' rows landed.
+  int64_t aLoadBytes = p.convHalo     ? 3 * (p.convW + 2) * 128
+                       : p.isConv()   ? p.wgTileRows() * 128
+                       : p.aMulticast ? p.bm * 128
+                                      : aRows * 128;
   // Resident weights: the ring carries A only.
   int64_t bLoadBytes = p.residentWeights ? 0 : p.bStageBytes;
   // 3x3 convolutions: the tile's image and first row.

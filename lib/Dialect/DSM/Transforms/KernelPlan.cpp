@@ -605,14 +605,6 @@ FailureOr<KernelPlan> mlir::dsm::planKernel(FusedChainOp op,
       why = "multicast A slices must be a multiple of 8 rows";
       return failure();
     }
-    // The shape A multicast was measured in (ff::isLowerable's); a cluster
-    // of 64 x 64 tiles at 8 stages hung on an H100 (docs/validation.md,
-    // twenty-sixth session) and the cause is not known yet.
-    if (plan.aMulticast && (plan.bm != 128 || plan.bn != 256)) {
-      why = "a GEMM cluster along n takes 128 x 256 tiles (A multicast is "
-            "measured only there; 64 x 64 tiles hung on an H100)";
-      return failure();
-    }
   } else {
     // Any cluster of up to 16 CTAs: ranks, peers and tile offsets are
     // computed with divisions, and shuffle groups of 3, 6 or 12 CTAs cover

@@ -9,6 +9,8 @@
 // CHECK-LABEL: gpu.func @ffn_cluster_0
 // CHECK: %[[EIGHT:.*]] = arith.constant 8 : index
 // CHECK: nvgpu.mbarrier.init %{{.*}}[%{{.*}}], %[[EIGHT]]
+// Every CTA receives all 128 A rows (16384 B) and its 128 x 64 B tile.
+// CHECK: nvgpu.mbarrier.arrive.expect_tx %{{.*}}, %c32768
 // CHECK: %[[MASK:.*]] = arith.constant 15 : i16
 // CHECK: nvgpu.tma.async.load %{{.*}}[%{{.*}}, %{{.*}}], %{{.*}}[%{{.*}}] to %{{.*}} multicast_mask = %[[MASK]] : <tensor = memref<32x64xbf16, 3>
 // CHECK-COUNT-4: nvvm.mbarrier.arrive %{{.*}} : !llvm.ptr<7>

@@ -80,12 +80,16 @@ func.func @gemm(%a: tensor<256x512xbf16>, %b: tensor<512x512xbf16>) -> tensor<25
 // -----
 
 // A (1,2) cluster GEMM: A rows multicast, stages released in both CTAs.
+// Each CTA loads 64 of the 128 A rows, but both halves land in every CTA:
+// the full barrier expects the whole tile, 128 * 128 + 256 * 128 = 49152
+// bytes (counting only the own half let a stage complete early).
 // CHECK-LABEL: gpu.func @gemmc2_0
 // CHECK-SAME: known_cluster_size = array<i32: 2, 1, 1>
 // CHECK: %[[RANK:.*]] = dsm.cluster_rank : index
 // CHECK: nvvm.fence.mbarrier.init
 // CHECK: dsm.cluster_arrive relaxed
 // CHECK: dsm.cluster_wait
+// CHECK: nvgpu.mbarrier.arrive.expect_tx %{{.*}}, %c49152
 // CHECK: nvgpu.tma.async.load {{.*}} multicast_mask = %{{.*}} : {{.*}} -> memref<64x64xbf16, #gpu.address_space<workgroup>>
 // CHECK: nvgpu.mbarrier.get
 // CHECK: nvvm.mapa %{{.*}}, %{{.*}} : !llvm.ptr<3> -> !llvm.ptr<7>
@@ -96,6 +100,36 @@ func.func @gemm(%a: tensor<256x512xbf16>, %b: tensor<512x512xbf16>) -> tensor<25
 // CHECK: gpu.launch_func @gemmc2_0_module::@gemmc2_0 clusters in (%{{.*}}, %{{.*}}, %{{.*}}) blocks in
 func.func @gemmc2(%a: tensor<256x512xbf16>, %b: tensor<512x512xbf16>) -> tensor<256x512xbf16> {
   %r = dsm.fused_chain gemm (%a, %b) {schedule = #dsm.schedule<cluster = [1, 2, 1, 1], block = [128, 256, 64, 16], grid = [2, 1, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [], collectives = [], stages = 4, cost_ns = 1000>}
+      : (tensor<256x512xbf16>, tensor<512x512xbf16>) -> tensor<256x512xbf16> {
+  ^bb0(%x: tensor<256x512xbf16>, %w: tensor<512x512xbf16>):
+    %cst = arith.constant 0.0 : f32
+    %e = tensor.empty() : tensor<256x512xf32>
+    %f = linalg.fill ins(%cst : f32) outs(%e : tensor<256x512xf32>) -> tensor<256x512xf32>
+    %mm = linalg.matmul ins(%x, %w : tensor<256x512xbf16>, tensor<512x512xbf16>) outs(%f : tensor<256x512xf32>) -> tensor<256x512xf32>
+    %e2 = tensor.empty() : tensor<256x512xbf16>
+    %t = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%mm : tensor<256x512xf32>) outs(%e2 : tensor<256x512xbf16>) {
+    ^bb0(%in: f32, %o: bf16):
+      %v = arith.truncf %in : f32 to bf16
+      linalg.yield %v : bf16
+    }  -> tensor<256x512xbf16>
+    dsm.yield %t : tensor<256x512xbf16>
+  }
+  return %r : tensor<256x512xbf16>
+}
+
+
+// -----
+
+// A (1,2) cluster of 64 x 64 tiles at 8 stages (it hung on an H100 while
+// the full barrier counted only the CTA's own 32 A rows): each CTA loads 32
+// rows into both, and expects all 64 A rows plus its B tile, 64 * 128 +
+// 64 * 128 = 16384 bytes.
+// CHECK-LABEL: gpu.func @gemmc2small_0
+// CHECK-SAME: known_cluster_size = array<i32: 2, 1, 1>
+// CHECK: nvgpu.mbarrier.arrive.expect_tx %{{.*}}, %c16384
+// CHECK: nvgpu.tma.async.load {{.*}} multicast_mask = %{{.*}} : {{.*}} -> memref<32x64xbf16, #gpu.address_space<workgroup>>
+func.func @gemmc2small(%a: tensor<256x512xbf16>, %b: tensor<512x512xbf16>) -> tensor<256x512xbf16> {
+  %r = dsm.fused_chain gemm (%a, %b) {schedule = #dsm.schedule<cluster = [1, 2, 1, 1], block = [64, 64, 64, 16], grid = [4, 4, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [], collectives = [], stages = 8, cost_ns = 1000>}
       : (tensor<256x512xbf16>, tensor<512x512xbf16>) -> tensor<256x512xbf16> {
   ^bb0(%x: tensor<256x512xbf16>, %w: tensor<512x512xbf16>):
     %cst = arith.constant 0.0 : f32
