@@ -740,7 +740,13 @@ double mlir::ff::estimateCtaNs(const ChainDesc &chain, const Plan &plan,
   const double inFlight = std::max<int64_t>(plan.stages - 1, 1);
   const double latency = two ? k.streamLatencyNs : k.gemmStreamLatencyNs;
   const double bw0 = std::min(bw, inFlight * stage / std::max(latency, 1.0));
-  double cta = kSteps * (std::max(stage / bw0, mma0) + k.kStepNs);
+  // A single GEMM's k step also waits on the SM's shared-memory port: the
+  // TMA writes the stage and each consumer warpgroup's wgmmas read its 64
+  // rows of A and all of B (narrow tiles read B more often per flop).
+  const double smem =
+      two ? 0.0
+          : (stage + (bm * bk + (bm / 64) * bk * bn) * b) / k.gemmSmemGbps;
+  double cta = kSteps * (std::max({stage / bw0, mma0, smem}) + k.kStepNs);
   if (gemmSplitK) {
     // The cluster reduce-scatters its fp32 tiles (c - 1 slices per rank
     // over DSM; two cluster barriers for a pull, one for the kernels'

@@ -252,15 +252,16 @@ inline bool reallocatesRegisters(int64_t consumers, bool singleGemm,
 ///   blk_n + blk_l <=
 ///   kMaxStreamedAccColumns, or split over two warpgroups
 ///   (splitsStreamedColumns); plain FFNs (not gated);
-/// - one GEMM: cluster (1,1,1,1) or (2,1,1,1) (B multicast), block
-///   128 x 256 x 64, order [m, n, k, l], m spatial, 2 <= stages <= 4.
+/// - one GEMM: cluster (1,1,1,1) or (1,2,1,1) (A multicast), block
+///   128 x 256 x 64, order [m, n, k, l], m and n spatial, 2 <= stages <= 4;
+///   or split K: cluster (1,1,c,1), c in {2, 4, 8}, blk_m in {64, 128},
+///   blk_n in {128, 256}.
 /// `m` may be unknown (dynamic): pass chain.m = 0 to skip the grid check.
-/// `wideGemmTiles` (--dsm-search=wide-gemm-tiles, for sweeps): one GEMM on
-/// a cluster of one also takes blk_m in {64, 128} and blk_n in {64, 128,
-/// 256} over all of K (blk_k = 64) at 2 to 8 stages, which the lowering
-/// builds but the GEMM constants were not fitted on.
+/// `wideGemmTiles` (--dsm-search=wide-gemm-tiles, on by default): one GEMM
+/// on a cluster of one also takes blk_m in {64, 128} and blk_n in {64, 128,
+/// 256} over all of K (blk_k = 64) at 2 to 8 stages.
 bool isLowerable(const Plan &plan, const ChainDesc &chain,
-                 bool wideGemmTiles = false);
+                 bool wideGemmTiles = true);
 
 } // namespace mlir::ff
 

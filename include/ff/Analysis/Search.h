@@ -90,9 +90,9 @@ struct SearchOptions {
   /// Only plans of this family count as lowerable (two-GEMM chains).
   KernelFamily family = KernelFamily::any;
   /// One GEMM: also 64- and 128-wide tiles over all of K at up to 8 stages
-  /// (isLowerable's wideGemmTiles), for sweeps: the GEMM constants were
-  /// fitted on 128 x 256 tiles and split K.
-  bool wideGemmTiles = false;
+  /// (isLowerable's wideGemmTiles); the GEMM constants are fitted on both
+  /// families (docs/cost-model.md).
+  bool wideGemmTiles = true;
 };
 
 struct Candidate {

@@ -100,10 +100,18 @@ struct KernelFit {
   /// the same sweep reached 2.3-2.6 TB/s of them on one wave).
   double gemmHbmEfficiency = 0.8;
   /// Single GEMMs: the achieved wgmma rate of one SM (TFLOP/s). smTflops
-  /// is the FFN fit's, which also absorbs their epilogues and exchanges: a
-  /// 128 x 256 x 8192 tile ran at 5.4-5.7 TFLOP/s per SM on an H100
-  /// (GEMM-8192, and GEMM-8192 at M = 512 on one wave).
-  double gemmTflops = 5.6;
+  /// is the FFN fit's, which also absorbs their epilogues and exchanges.
+  /// Fitted with gemmSmemGbps on 111 timed plans of 16 single GEMMs (M =
+  /// 16 to 8192) on an H100 (docs/benchmarks/gemm-sweep-h100-s27.csv,
+  /// scripts/bench/fit-gemm-model.py; the twenty-second session's 5.6 had
+  /// no shared-memory term).
+  double gemmTflops = 4.938;
+  /// Single GEMMs: one SM's shared-memory port (bytes per ns), which the
+  /// TMA's writes of a stage and the consumer warpgroups' wgmma reads of it
+  /// (each its 64 rows of A and all of B) share. Without it 128 x 128 tiles
+  /// tied with 128 x 256 ones at 4096^3 and 8192^3 and measured 1.25-1.37x
+  /// slower.
+  double gemmSmemGbps = 180.0;
 };
 
 /// One GPU. Integers where the `#dsm.target` attribute holds integers.

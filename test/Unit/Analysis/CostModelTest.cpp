@@ -566,8 +566,13 @@ TEST(CostModelTest, GemmStreamByHand) {
   const double bw = std::min(k.smGbps, t.hbmGbps * k.gemmHbmEfficiency /
                                            active * 128 * 1048576.0 / unique);
   const double bw0 = std::min(bw, 3 * 32768.0 / k.gemmStreamLatencyNs);
+  // The shared-memory port: the stage's TMA writes plus each of the two
+  // consumer warpgroups' wgmma reads of its 64 A rows and all of B.
+  const double smem =
+      (32768.0 + (128 * 64 + 2 * 64 * 128) * 2) / k.gemmSmemGbps;
   const double kStep =
-      std::max(32768.0 / bw0, 2.0 * 128 * 128 * 64 / (k.gemmTflops * 1e3)) +
+      std::max(
+          {32768.0 / bw0, 2.0 * 128 * 128 * 64 / (k.gemmTflops * 1e3), smem}) +
       k.kStepNs;
   // The pair's reduce-scatter: one 128 x 64 fp32 slice pulled at the
   // pair's per-SM DSM rate, two barriers, then this rank's 64 columns.
@@ -583,6 +588,44 @@ TEST(CostModelTest, GemmStreamByHand) {
   EXPECT_NEAR(kernelNs(p), kernelNs(splitK(64, 256, 4)), 0.01 * kernelNs(p));
   EXPECT_LT(1.15 * kernelNs(p), wide);
   EXPECT_LT(1.15 * kernelNs(splitK(64, 256, 4)), wide);
+}
+
+// The shared-memory port of a single GEMM's SM: the TMA writes each stage
+// and every consumer warpgroup's wgmmas read its 64 rows of A and all of
+// B, so narrow tiles move more bytes per flop. At 4096^3 on an H100 the
+// 128 x 128 tiles (7 stages) measured 253 us against 184 for 128 x 256 (4
+// stages), which the wgmma rate alone priced alike (docs/cost-model.md,
+// twenty-seventh session).
+TEST(CostModelTest, GemmSmemPortByHand) {
+  GpuTarget t = h100();
+  const KernelFit &k = t.kernel;
+  ChainDesc chain = chainOf(ChainKind::gemm, 4096, 4096, 4096, 0);
+  auto tiles = [](int64_t bn, int64_t stages) {
+    return makePlan({1, 1, 1, 1}, {128, bn, 64, 16}, {32, 4096 / bn, 1, 1}, kMN,
+                    {Dim::m, Dim::n, Dim::k, Dim::l}, stages);
+  };
+  Plan narrow = tiles(128, 7), wide = tiles(256, 4);
+  ASSERT_TRUE(isLowerable(narrow, chain));
+  ASSERT_TRUE(isLowerable(wide, chain));
+  // 128 x 128: 32768 B written and (128 x 64 + 2 x 64 x 128) x 2 = 49152
+  // read per k step, above its 2 x 128 x 128 x 64 flops at gemmTflops.
+  const double port = (32768.0 + 49152) / k.gemmSmemGbps;
+  const double mma = 2.0 * 128 * 128 * 64 / (k.gemmTflops * 1e3);
+  ASSERT_GT(port, mma);
+  // 1024 CTAs in waves of 132: the full waves' CTAs stream at most
+  // smGbps; the port binds before the stream does.
+  const double bw = std::min(k.smGbps, t.hbmGbps * k.gemmHbmEfficiency / 132 *
+                                           getStreamReuse(chain, narrow));
+  ASSERT_LT(32768.0 / std::min(bw, 6 * 32768.0 / k.gemmStreamLatencyNs), port);
+  EXPECT_NEAR(estimateCtaNs(chain, narrow, t, 132),
+              64 * (port + k.kStepNs) + 128 * 128 * 2 / bw, 1e-6);
+  // 128 x 256: 49152 B written and (128 x 64 + 2 x 64 x 256) x 2 = 81920
+  // read against twice the flops: the wgmma rate binds.
+  EXPECT_LT((49152.0 + 81920) / k.gemmSmemGbps, 2 * mma);
+  auto kernelNs = [&](const Plan &q) {
+    return estimateKernelNs(chain, q, analyzeDataflow(chain, q, t), t);
+  };
+  EXPECT_GT(kernelNs(narrow), 1.03 * kernelNs(wide));
 }
 
 // The lowerable family: cluster (1,4,1,1) along N, two clusters along N.

@@ -2,7 +2,7 @@
 # Twenty-seventh session, first call. (1) The A-multicast GEMM hang of
 # s26q/s26r with the full barrier's expect_tx fixed (every CTA receives the
 # whole A tile, not its slice): the hand-set GEMM-4096-m128 cluster plans
-# (.device/s27b, /tmp/d/gemmhang.py + gemmhand.py patterns) and FFN
+# (.device/s27b, gemmhang.py and gemmhand.py here) and FFN
 # clusters with multicast-a (.device/s27c), each --check'ed with a 20 s
 # limit. (2) The wider single-GEMM family: the 6-12 best plans of every
 # single GEMM under --dsm-search=wide-gemm-tiles (.device/s27a) against the

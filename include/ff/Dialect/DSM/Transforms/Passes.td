@@ -302,12 +302,10 @@ def DSMSearch : Pass<"dsm-search", "ModuleOp"> {
     Option<"rank", "rank", "unsigned", "0",
            "Record the candidate of this rank instead of the best (0); for "
            "measuring the model's ranking on a GPU (static M only)">,
-    Option<"wideGemmTiles", "wide-gemm-tiles", "bool", "false",
+    Option<"wideGemmTiles", "wide-gemm-tiles", "bool", "true",
            "Single GEMMs: also rank 64- and 128-wide tiles over all of K at "
-           "up to 8 stages, which the lowering builds but the GEMM constants "
-           "were not fitted on (for measuring sweeps: a 64 x 64 plan at 8 "
-           "stages ran GEMM-4096-m128 in 16.6 us against the default's "
-           "20.4 on an H100)">,
+           "up to 8 stages (false: 128 x 256 tiles and split K only, the "
+           "family before the twenty-seventh session)">,
     Option<"family", "family", "::mlir::ff::KernelFamily",
            "::mlir::ff::KernelFamily::any",
            "Restrict the lowerable plans of two-GEMM chains to one kernel "
