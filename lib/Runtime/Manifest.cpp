@@ -118,6 +118,14 @@ int Manifest::selectKernel(int64_t m) const {
   return -1;
 }
 
+std::vector<int> Manifest::selectKernels(int64_t m) const {
+  std::vector<int> out;
+  for (size_t i = 0; i < kernels.size(); ++i)
+    if (m >= kernels[i].mLo && m <= kernels[i].mHi)
+      out.push_back(int(i));
+  return out;
+}
+
 //===----------------------------------------------------------------------===//
 // Field readers
 //===----------------------------------------------------------------------===//
@@ -347,12 +355,13 @@ bool parseParam(const JsonValue &v, const std::string &path, ParamSpec &p,
     std::string name;
     if (!r.str("tensor", name))
       return false;
-    for (size_t i = 0; i < m.numTensors(); ++i)
+    for (size_t i = 0; i < m.numAllTensors(); ++i)
       if (m.tensor(i).name == name)
         p.tensor = int(i);
     if (p.tensor < 0)
-      return r.fail(".tensor",
-                    "no chain input or output named \"" + name + "\"");
+      return r.fail(".tensor", "no chain input, output or intermediate "
+                               "named \"" +
+                                   name + "\"");
     if (p.kind != ParamKind::TensorMap && p.kind != ParamKind::TensorMapPtr)
       return true;
     const TensorSpec &t = m.tensor(size_t(p.tensor));
@@ -596,8 +605,24 @@ bool ff::rt::parseManifest(std::string_view text, Manifest &m,
       dst.push_back(std::move(t));
     }
   }
+  if (const JsonValue *inter = root.get("intermediates")) {
+    if (!inter->isArray())
+      return r.fail("intermediates", "expected an array");
+    for (size_t i = 0; i < inter->array.size(); ++i) {
+      TensorSpec t;
+      std::string where = "intermediates[" + std::to_string(i) + "]";
+      if (!parseTensor(inter->array[i], where, t, error))
+        return false;
+      // The runtime allocates it contiguous; TMA needs 16-byte rows.
+      if (t.shape.size() < 2 || t.shape.back() * dtypeSize(t.dtype) % 16 != 0)
+        return r.fail(where + ".shape",
+                      "an intermediate needs rank >= 2 and rows of a "
+                      "multiple of 16 bytes");
+      m.intermediates.push_back(std::move(t));
+    }
+  }
   std::set<std::string> names;
-  for (size_t i = 0; i < m.numTensors(); ++i)
+  for (size_t i = 0; i < m.numAllTensors(); ++i)
     if (!names.insert(m.tensor(i).name).second)
       return cr.fail("", "duplicate tensor name \"" + m.tensor(i).name + "\"");
   size_t expectedInputs = c.kind == ChainKind::Gemm       ? 2
@@ -625,15 +650,42 @@ bool ff::rt::parseManifest(std::string_view text, Manifest &m,
       return false;
     m.kernels.push_back(std::move(k));
   }
-  // M bins must not overlap, so the kernel for an M is unambiguous.
+  // M bins are equal (a sequence, launched in manifest order) or disjoint,
+  // so the kernels for an M are unambiguous.
   for (size_t i = 0; i < m.kernels.size(); ++i)
-    for (size_t j = i + 1; j < m.kernels.size(); ++j)
-      if (m.kernels[i].mLo <= m.kernels[j].mHi &&
-          m.kernels[j].mLo <= m.kernels[i].mHi)
+    for (size_t j = i + 1; j < m.kernels.size(); ++j) {
+      const KernelSpec &a = m.kernels[i], &b = m.kernels[j];
+      if (a.mLo <= b.mHi && b.mLo <= a.mHi &&
+          (a.mLo != b.mLo || a.mHi != b.mHi))
         return r.fail("kernels[" + std::to_string(j) + "]",
-                      "M bin [" + std::to_string(m.kernels[j].mLo) + ", " +
-                          std::to_string(m.kernels[j].mHi) +
-                          "] overlaps kernels[" + std::to_string(i) + "]");
+                      "M bin [" + std::to_string(b.mLo) + ", " +
+                          std::to_string(b.mHi) + "] overlaps kernels[" +
+                          std::to_string(i) + "] without equalling it");
+    }
+  // Every intermediate is written by a kernel of its sequence (a raw
+  // pointer param) before a later kernel of it reads the tensor.
+  for (size_t t = m.numTensors(); t < m.numAllTensors(); ++t) {
+    for (size_t i = 0; i < m.kernels.size(); ++i) {
+      auto uses = [&](const KernelSpec &k, bool write) {
+        for (const ParamSpec &p : k.params)
+          if (p.tensor == int(t) && (p.kind == ParamKind::Ptr ||
+                                     p.kind == ParamKind::Memref) == write)
+            return true;
+        return false;
+      };
+      if (!uses(m.kernels[i], false))
+        continue;
+      bool written = false;
+      for (size_t w = 0; w < i && !written; ++w)
+        written = m.kernels[w].mLo == m.kernels[i].mLo &&
+                  m.kernels[w].mHi == m.kernels[i].mHi &&
+                  uses(m.kernels[w], true);
+      if (!written)
+        return r.fail("kernels[" + std::to_string(i) + "]",
+                      "reads intermediate \"" + m.tensor(t).name +
+                          "\" that no earlier kernel of its sequence writes");
+    }
+  }
   if (c.m > 0 && m.selectKernel(c.m) < 0)
     return r.fail("chain.m", "no kernel's M bin holds the static M " +
                                  std::to_string(c.m));

@@ -154,6 +154,8 @@ struct LoadedBundle::ContextState {
   std::vector<Kernel> kernels;
   /// Workspace buffer per (kernel, param).
   std::map<std::pair<int, int>, std::pair<CUdeviceptr, size_t>> workspaces;
+  /// Buffer per intermediate tensor (sequences), grown with M.
+  std::vector<std::pair<CUdeviceptr, size_t>> intermediates;
   /// Encoded tensor maps keyed by (kernel, param, pointer, shape).
   struct MapEntry {
     CUtensorMap map;
@@ -188,6 +190,9 @@ LoadedBundle::~LoadedBundle() {
         d->cuMemFree(entry->deviceCopy);
     for (auto &[key, ws] : ctx->workspaces)
       d->cuMemFree(ws.first);
+    for (auto &buf : ctx->intermediates)
+      if (buf.first)
+        d->cuMemFree(buf.first);
     for (auto &k : ctx->kernels)
       if (k.module)
         d->cuModuleUnload(k.module);
@@ -442,12 +447,71 @@ bool LoadedBundle::launch(const std::vector<TensorArg> &args, void *stream,
     return false;
   if (!loadKernels(*c, error))
     return false;
-  const KernelSpec &ks = man.kernels[size_t(plan.kernel)];
-  const ContextState::Kernel &k = c->kernels[size_t(plan.kernel)];
-  capPersistentGrid(ks, k.maxActiveClusters, plan.grid);
+  for (size_t i = 0; i < plan.kernels.size(); ++i)
+    capPersistentGrid(man.kernels[size_t(plan.kernels[i])],
+                      c->kernels[size_t(plan.kernels[i])].maxActiveClusters,
+                      plan.grids[i]);
+  plan.grid = plan.grids.front();
   if (planOut)
     *planOut = plan;
   CUstream s = static_cast<CUstream>(stream);
+
+  // The intermediates a sequence passes between its kernels, as arguments
+  // after the caller's: buffers of this context, grown for a larger M.
+  const std::vector<TensorArg> *all = &args;
+  std::vector<TensorArg> withIntermediates;
+  if (!man.intermediates.empty()) {
+    c->intermediates.resize(man.intermediates.size());
+    withIntermediates = args;
+    for (size_t t = 0; t < man.intermediates.size(); ++t) {
+      const TensorSpec &spec = man.intermediates[t];
+      TensorArg a;
+      a.dtype = spec.dtype;
+      a.shape = spec.shape;
+      size_t bytes = size_t(dtypeSize(spec.dtype));
+      for (int64_t &e : a.shape) {
+        e = e == -1 ? plan.m : e;
+        bytes *= size_t(e);
+      }
+      auto &buf = c->intermediates[t];
+      if (buf.second < bytes) {
+        if (buf.first) {
+          d.cuCtxSynchronize();
+          d.cuMemFree(buf.first);
+          buf = {0, 0};
+          epoch.fetch_add(1, std::memory_order_acq_rel);
+        }
+        CUresult r = d.cuMemAlloc(&buf.first, bytes);
+        if (r != CUDA_SUCCESS) {
+          buf = {0, 0};
+          error = "intermediate '" + spec.name +
+                  "': " + d.errorString("cuMemAlloc", r) + " for " +
+                  std::to_string(bytes) + " bytes";
+          return false;
+        }
+        buf.second = bytes;
+      }
+      a.data = buf.first;
+      withIntermediates.push_back(std::move(a));
+    }
+    all = &withIntermediates;
+  }
+  for (size_t i = 0; i < plan.kernels.size(); ++i)
+    if (!launchKernel(*c, plan.kernels[i], plan.grids[i], plan.m, *all, s,
+                      error))
+      return false;
+  return true;
+}
+
+bool LoadedBundle::launchKernel(ContextState &cs, int kernel,
+                                const std::array<uint32_t, 3> &grid, int64_t m,
+                                const std::vector<TensorArg> &args, CUstream s,
+                                std::string &error) {
+  ContextState *c = &cs;
+  const Driver &d = *getDriver(error);
+  const Manifest &man = bundle.manifest;
+  const KernelSpec &ks = man.kernels[size_t(kernel)];
+  const ContextState::Kernel &k = c->kernels[size_t(kernel)];
 
   // Every scalar and pointer param lives in `words`; reserve so the addresses
   // handed to the driver stay valid.
@@ -511,19 +575,19 @@ bool LoadedBundle::launch(const std::vector<TensorArg> &args, void *stream,
       break;
     }
     case ParamKind::I64:
-      push(uint64_t(p.scalarIsM ? plan.m : p.scalarValue));
+      push(uint64_t(p.scalarIsM ? m : p.scalarValue));
       break;
     case ParamKind::I32: {
-      int32_t v = int32_t(p.scalarIsM ? plan.m : p.scalarValue);
+      int32_t v = int32_t(p.scalarIsM ? m : p.scalarValue);
       uint64_t w = 0;
       std::memcpy(&w, &v, sizeof(v));
       push(w);
       break;
     }
     case ParamKind::Workspace: {
-      size_t bytes = size_t(p.bytesFixed + p.bytesPerM * plan.m);
+      size_t bytes = size_t(p.bytesFixed + p.bytesPerM * m);
       bytes = bytes ? bytes : 16;
-      auto &ws = c->workspaces[{plan.kernel, int(pi)}];
+      auto &ws = c->workspaces[{kernel, int(pi)}];
       if (ws.second < bytes) {
         if (ws.first) {
           // An in-flight launch may still use the old buffer; a captured
@@ -551,12 +615,11 @@ bool LoadedBundle::launch(const std::vector<TensorArg> &args, void *stream,
       }
       if (p.zero && !p.selfCleaning) {
         // All of it, or only the trailing zero_bytes_per_m * M bytes.
-        size_t from = p.zeroBytesPerM
-                          ? size_t(p.bytesFixed +
-                                   (p.bytesPerM - p.zeroBytesPerM) * plan.m)
-                          : 0;
-        size_t count =
-            p.zeroBytesPerM ? size_t(p.zeroBytesPerM * plan.m) : bytes;
+        size_t from =
+            p.zeroBytesPerM
+                ? size_t(p.bytesFixed + (p.bytesPerM - p.zeroBytesPerM) * m)
+                : 0;
+        size_t count = p.zeroBytesPerM ? size_t(p.zeroBytesPerM * m) : bytes;
         CUresult r = count ? d.cuMemsetD8Async(ws.first + from, 0, count, s)
                            : CUDA_SUCCESS;
         if (r != CUDA_SUCCESS) {
@@ -570,7 +633,7 @@ bool LoadedBundle::launch(const std::vector<TensorArg> &args, void *stream,
     case ParamKind::TensorMap:
     case ParamKind::TensorMapPtr: {
       const TensorArg &a = args[size_t(p.tensor)];
-      ContextState::MapKey key{plan.kernel, int(pi), a.data, a.shape};
+      ContextState::MapKey key{kernel, int(pi), a.data, a.shape};
       auto it = c->maps.find(key);
       if (it == c->maps.end()) {
         auto entry = std::make_unique<ContextState::MapEntry>();
@@ -641,7 +704,7 @@ bool LoadedBundle::launch(const std::vector<TensorArg> &args, void *stream,
   }
 
   CUlaunchAttribute attr;
-  CUlaunchConfig cfg = makeLaunchConfig(ks, plan.grid, s, attr);
+  CUlaunchConfig cfg = makeLaunchConfig(ks, grid, s, attr);
   CUresult r = d.cuLaunchKernelEx(&cfg, k.function, params.data(), nullptr);
   if (r != CUDA_SUCCESS) {
     error = "kernel " + ks.name + ": " + d.errorString("cuLaunchKernelEx", r);

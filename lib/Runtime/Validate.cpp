@@ -66,7 +66,7 @@ bool ff::rt::validateArgs(const Manifest &man,
     return false;
   }
   // Tensors that some kernel reads through TMA need 16-byte row strides.
-  std::vector<bool> viaTma(n, false);
+  std::vector<bool> viaTma(man.numAllTensors(), false);
   for (const KernelSpec &k : man.kernels)
     for (const ParamSpec &p : k.params)
       if (p.kind == ParamKind::TensorMap || p.kind == ParamKind::TensorMapPtr)
@@ -176,7 +176,8 @@ bool ff::rt::validateArgs(const Manifest &man,
             " but the bundle was built for M = " + std::to_string(man.chain.m);
     return false;
   }
-  int k = man.selectKernel(m);
+  std::vector<int> seq = man.selectKernels(m);
+  int k = seq.empty() ? -1 : seq.front();
   if (k < 0) {
     std::string bins;
     for (const KernelSpec &ks : man.kernels)
@@ -186,12 +187,14 @@ bool ff::rt::validateArgs(const Manifest &man,
             bins + ")";
     return false;
   }
-  const KernelSpec &ks = man.kernels[size_t(k)];
-  if (m % ks.mMultiple != 0) {
-    error = "M = " + std::to_string(m) + " is not a multiple of " +
-            std::to_string(ks.mMultiple) + ", which kernel " + ks.name +
-            " requires";
-    return false;
+  for (int i : seq) {
+    const KernelSpec &ks = man.kernels[size_t(i)];
+    if (m % ks.mMultiple != 0) {
+      error = "M = " + std::to_string(m) + " is not a multiple of " +
+              std::to_string(ks.mMultiple) + ", which kernel " + ks.name +
+              " requires";
+      return false;
+    }
   }
   // Outputs must not overlap any other argument: a kernel reads inputs while
   // it writes outputs.
@@ -216,5 +219,11 @@ bool ff::rt::validateArgs(const Manifest &man,
     }
   plan.m = m;
   plan.kernel = k;
-  return computeGrid(ks, m, plan.grid, error);
+  plan.kernels = seq;
+  plan.grids.assign(seq.size(), {1, 1, 1});
+  for (size_t i = 0; i < seq.size(); ++i)
+    if (!computeGrid(man.kernels[size_t(seq[i])], m, plan.grids[i], error))
+      return false;
+  plan.grid = plan.grids.front();
+  return true;
 }

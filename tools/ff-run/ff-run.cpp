@@ -339,17 +339,28 @@ int main(int argc, char **argv) {
                  d.errorString("cuCtxSynchronize", r).c_str());
     return kCuda;
   }
-  const KernelSpec &ks = man.kernels[size_t(plan.kernel)];
   bool usesWorkspace = false;
-  for (const ParamSpec &p : ks.params)
-    usesWorkspace |= p.kind == ParamKind::Workspace;
+  for (int ki : plan.kernels)
+    for (const ParamSpec &p : man.kernels[size_t(ki)].params)
+      usesWorkspace |= p.kind == ParamKind::Workspace;
   // A deterministic plan (#dsm.schedule deterministic = true) sums its
   // workspace planes in cluster order: only atomic workspaces may differ.
   const JsonValue *det = man.plan.get("deterministic");
   bool deterministic = det && det->isBool() && det->boolean;
   bool atomicWorkspace = usesWorkspace && !deterministic;
-  std::printf("launch: kernel %s grid %ux%ux%u%s\n", ks.name.c_str(),
+  // A sequence's kernels are named in order, "k0+k1".
+  std::string kernelNames;
+  for (int ki : plan.kernels)
+    kernelNames +=
+        (kernelNames.empty() ? "" : "+") + man.kernels[size_t(ki)].name;
+  const KernelSpec &ks = man.kernels[size_t(plan.kernel)];
+  std::printf("launch: kernel %s grid %ux%ux%u%s%s\n", ks.name.c_str(),
               plan.grid[0], plan.grid[1], plan.grid[2],
+              plan.kernels.size() > 1
+                  ? (", then " + std::to_string(plan.kernels.size() - 1) +
+                     " more kernel(s) of its sequence")
+                        .c_str()
+                  : "",
               usesWorkspace ? ", with a workspace" : "");
 
   // Reads every output's bytes back.
@@ -566,7 +577,7 @@ int main(int argc, char **argv) {
               "max_rel=%.3e median_us=%.2f inputs=%s nonfinite_out=%zu "
               "nonfinite_ref=%lld identical=%d runs=%d workspace=%d "
               "deterministic=%d status=%s\n",
-              bundleDir.c_str(), (long long)m, ks.name.c_str(),
+              bundleDir.c_str(), (long long)m, kernelNames.c_str(),
               unwritten ? "no" : "all", relL2, relMax, medianUs,
               run::inputModeName(inputMode), nonfiniteOut, nonfiniteRef,
               identical ? 1 : 0, repeat, usesWorkspace ? 1 : 0,

@@ -105,6 +105,10 @@ struct Manifest {
   ChainSpec chain;
   JsonValue plan;
   std::vector<KernelSpec> kernels;
+  /// Tensors that one kernel of a sequence writes and a later one reads
+  /// (a chain run as two kernels): allocated by the runtime, never passed
+  /// in; a -1 extent is M. Indexed after the inputs and outputs.
+  std::vector<TensorSpec> intermediates;
   std::string hash;
   /// Byte range of the hash string's 64 hex digits in the manifest text.
   size_t hashDigitsBegin = 0;
@@ -114,13 +118,24 @@ struct Manifest {
   size_t numTensors() const {
     return chain.inputs.size() + chain.outputs.size();
   }
+  /// Arguments, then intermediates.
+  size_t numAllTensors() const { return numTensors() + intermediates.size(); }
   const TensorSpec &tensor(size_t i) const {
-    return i < chain.inputs.size() ? chain.inputs[i]
-                                   : chain.outputs[i - chain.inputs.size()];
+    if (i < chain.inputs.size())
+      return chain.inputs[i];
+    if (i < numTensors())
+      return chain.outputs[i - chain.inputs.size()];
+    return intermediates[i - numTensors()];
   }
-  bool isOutput(size_t i) const { return i >= chain.inputs.size(); }
-  /// Index of the kernel whose [m_lo, m_hi] holds m, or -1.
+  bool isOutput(size_t i) const {
+    return i >= chain.inputs.size() && i < numTensors();
+  }
+  bool isIntermediate(size_t i) const { return i >= numTensors(); }
+  /// Index of the first kernel whose [m_lo, m_hi] holds m, or -1.
   int selectKernel(int64_t m) const;
+  /// The kernels to launch for m, in order: those whose bin holds m. Kernels
+  /// with the same bin form a sequence; bins that differ do not overlap.
+  std::vector<int> selectKernels(int64_t m) const;
 };
 
 /// Parses and validates manifest text. The error names the offending field

@@ -15,12 +15,15 @@
 #include "ff/Runtime/Manifest.h"
 #include "ff/Runtime/Validate.h"
 
+#include <array>
 #include <atomic>
 #include <cstdint>
 #include <memory>
 #include <mutex>
 #include <string>
 #include <vector>
+
+struct CUstream_st;
 
 namespace ff::rt {
 
@@ -86,6 +89,12 @@ private:
   LoadedBundle() = default;
   ContextState *getContext(std::string &error);
   bool loadKernels(ContextState &ctx, std::string &error);
+  /// Launches kernel `kernel` of the manifest on `args` (the caller's, then
+  /// any intermediates) with the mutex held.
+  bool launchKernel(ContextState &ctx, int kernel,
+                    const std::array<uint32_t, 3> &grid, int64_t m,
+                    const std::vector<TensorArg> &args, CUstream_st *stream,
+                    std::string &error);
 
   Bundle bundle;
   std::mutex mutex;

@@ -38,8 +38,13 @@ using PointerQuery =
 
 struct LaunchPlan {
   int64_t m = 0;
+  /// The first kernel to launch and its grid.
   int kernel = -1;
   std::array<uint32_t, 3> grid{1, 1, 1};
+  /// Every kernel to launch, in order (a sequence shares one M bin), and
+  /// their grids; kernels[0] == kernel.
+  std::vector<int> kernels;
+  std::vector<std::array<uint32_t, 3>> grids;
 };
 
 /// Launch grid for `kernel` at `m`: grid with x scaled by ceil(m / tile).

@@ -9,6 +9,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <unistd.h>
 
@@ -85,6 +86,59 @@ struct Mutation {
   const char *from, *to, *message;
 };
 
+// A sequence: kernels with one M bin run in manifest order, passing the
+// intermediate "c" (indexed after the arguments, not an argument itself).
+TEST(ManifestTest, ParsesSequencesWithIntermediates) {
+  Manifest m;
+  std::string error;
+  ASSERT_TRUE(parseManifest(ff::rt::test::sequenceManifest(), m, error))
+      << error;
+  EXPECT_EQ(m.numTensors(), 4u);
+  ASSERT_EQ(m.numAllTensors(), 5u);
+  EXPECT_EQ(m.tensor(4).name, "c");
+  EXPECT_TRUE(m.isIntermediate(4));
+  EXPECT_FALSE(m.isOutput(4));
+  EXPECT_TRUE(m.isOutput(3));
+  EXPECT_EQ(m.kernels[0].params[2].tensor, 4);
+  EXPECT_EQ(m.kernels[1].params[0].tensor, 4);
+  EXPECT_EQ(m.selectKernels(128), (std::vector<int>{0, 1}));
+  EXPECT_EQ(m.selectKernel(128), 0);
+  EXPECT_TRUE(m.selectKernels(129).empty());
+}
+
+TEST(ManifestTest, RejectsBrokenSequences) {
+  const Mutation cases[] = {
+      // A bin that overlaps another without equalling it is ambiguous.
+      {"\"cubin\": \"k1.cubin\", \"m_lo\": 1",
+       "\"cubin\": \"k1.cubin\", \"m_lo\": 2",
+       "kernels[1]: M bin [2, 128] overlaps kernels[0] without equalling it"},
+      // The second kernel would read "c" before anything wrote it.
+      {"{\"kind\": \"ptr\", \"tensor\": \"c\"}",
+       "{\"kind\": \"ptr\", \"tensor\": \"out\"}",
+       "kernels[1]: reads intermediate \"c\" that no earlier kernel of its "
+       "sequence writes"},
+      {"\"name\": \"c\", \"shape\": [-1, 2048]",
+       "\"name\": \"x\", \"shape\": [-1, 2048]", "duplicate tensor name \"x\""},
+      {"\"shape\": [-1, 2048], \"dtype\": \"bf16\"}]",
+       "\"shape\": [-1, 2047], \"dtype\": \"bf16\"}]",
+       "intermediates[0].shape: an intermediate needs rank >= 2 and rows of a "
+       "multiple of 16 bytes"},
+      {"\"intermediates\": [", "\"intermediates\": {\"a\": 1}, \"unused\": [",
+       "intermediates: expected an array"},
+  };
+  for (const Mutation &c : cases) {
+    std::string text = ff::rt::test::sequenceManifest();
+    size_t at = text.find(c.from);
+    ASSERT_NE(at, std::string::npos) << c.from;
+    text.replace(at, std::strlen(c.from), c.to);
+    Manifest m;
+    std::string error;
+    EXPECT_FALSE(parseManifest(text, m, error)) << c.from;
+    EXPECT_NE(error.find(c.message), std::string::npos)
+        << "got: " << error << "\nwant: " << c.message;
+  }
+}
+
 TEST(ManifestTest, RejectsInvalidManifestsNamingTheField) {
   const Mutation cases[] = {
       {"\"flashfuser-bundle\"", "\"other\"", "format: expected"},
@@ -123,7 +177,8 @@ TEST(ManifestTest, RejectsInvalidManifestsNamingTheField) {
       {"\"cubin\": \"ff_chain0.cubin\"", "\"cubin\": \"../x.cubin\"",
        "kernels[0].cubin: must be a file name inside the bundle"},
       {"\"tensor\": \"x\", \"box\"", "\"tensor\": \"y\", \"box\"",
-       "kernels[0].params[0].tensor: no chain input or output named \"y\""},
+       "kernels[0].params[0].tensor: no chain input, output or intermediate "
+       "named \"y\""},
       {"\"box\": [64, 128]", "\"box\": [64]",
        "kernels[0].params[0].box: expected 2 elements, got 1"},
       {"\"box\": [64, 128]", "\"box\": [128, 128]",

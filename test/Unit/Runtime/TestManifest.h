@@ -49,6 +49,44 @@ inline std::string validManifest() {
 )";
 }
 
+/// An FFN at M = 128 run as a sequence of two kernels sharing one M bin:
+/// act(x w1) into the intermediate "c", then c w2 into "out".
+inline std::string sequenceManifest() {
+  return R"({
+  "format": "flashfuser-bundle", "version": 1,
+  "compiler": "FlashFuser 0.1.0",
+  "source_hash": "1111111111111111111111111111111111111111111111111111111111111111",
+  "target": {"name": "h100-sxm", "chip": "sm_90a"},
+  "chain": {"kind": "ffn", "activation": "gelu_erf", "dtype": "bf16",
+            "m": 128, "n": 2048, "k": 512, "l": 512,
+            "inputs": [{"name": "x", "shape": [128, 512], "dtype": "bf16"},
+                       {"name": "w1", "shape": [2048, 512], "dtype": "bf16",
+                        "layout": "nk"},
+                       {"name": "w2", "shape": [512, 2048], "dtype": "bf16",
+                        "layout": "nk"}],
+            "outputs": [{"name": "out", "shape": [128, 512], "dtype": "bf16"}]},
+  "intermediates": [{"name": "c", "shape": [-1, 2048], "dtype": "bf16"}],
+  "kernels": [
+    {"name": "ff_gemm_0", "cubin": "k0.cubin", "m_lo": 1, "m_hi": 128,
+     "block": [384, 1, 1], "cluster": [1, 1, 1], "grid": [32, 1, 1],
+     "grid_m_tile": 128, "dynamic_smem": 196608,
+     "params": [
+       {"kind": "tensormap", "tensor": "x", "box": [64, 128], "swizzle": "128B"},
+       {"kind": "tensormap", "tensor": "w1", "box": [64, 64], "swizzle": "128B"},
+       {"kind": "ptr", "tensor": "c"}, {"kind": "i64", "value": "M"}]},
+    {"name": "ff_gemm_0", "cubin": "k1.cubin", "m_lo": 1, "m_hi": 128,
+     "block": [256, 1, 1], "cluster": [1, 1, 1], "grid": [8, 1, 1],
+     "grid_m_tile": 64, "dynamic_smem": 131072,
+     "params": [
+       {"kind": "tensormap", "tensor": "c", "box": [64, 64], "swizzle": "128B"},
+       {"kind": "tensormap", "tensor": "w2", "box": [64, 64], "swizzle": "128B"},
+       {"kind": "ptr", "tensor": "out"}, {"kind": "i64", "value": "M"}]}
+  ],
+  "hash": "0000000000000000000000000000000000000000000000000000000000000000"
+}
+)";
+}
+
 } // namespace ff::rt::test
 
 #endif // FF_TEST_UNIT_RUNTIME_TESTMANIFEST_H

@@ -59,6 +59,38 @@ TEST_F(ValidateTest, AcceptsGoodArgumentsAndPlansTheLaunch) {
   EXPECT_EQ(plan.grid, (std::array<uint32_t, 3>{8, 4, 1}));
 }
 
+// A sequence plans every kernel of the bin, each with its own grid, and
+// takes only the chain's inputs and outputs as arguments.
+TEST(ValidateSequenceTest, PlansEveryKernelOfTheBin) {
+  Manifest man;
+  std::string error;
+  ASSERT_TRUE(parseManifest(ff::rt::test::sequenceManifest(), man, error))
+      << error;
+  auto t = [](uint64_t p, std::vector<int64_t> shape) {
+    TensorArg a;
+    a.data = p;
+    a.shape = std::move(shape);
+    return a;
+  };
+  std::vector<TensorArg> args{
+      t(0x10000000, {128, 512}), t(0x20000000, {2048, 512}),
+      t(0x30000000, {512, 2048}), t(0x40000000, {128, 512})};
+  LaunchPlan plan;
+  ASSERT_TRUE(validateArgs(man, args, nullptr, -1, plan, error)) << error;
+  EXPECT_EQ(plan.kernels, (std::vector<int>{0, 1}));
+  ASSERT_EQ(plan.grids.size(), 2u);
+  // grid x scaled by ceil(128 / 128) = 1, then by ceil(128 / 64) = 2.
+  EXPECT_EQ(plan.grids[0], (std::array<uint32_t, 3>{32, 1, 1}));
+  EXPECT_EQ(plan.grids[1], (std::array<uint32_t, 3>{16, 1, 1}));
+  EXPECT_EQ(plan.kernel, 0);
+  EXPECT_EQ(plan.grid, plan.grids[0]);
+  args.push_back(t(0x50000000, {128, 2048}));
+  EXPECT_FALSE(validateArgs(man, args, nullptr, -1, plan, error));
+  EXPECT_NE(error.find("expected 4 arguments (x, w1, w2, out), got 5"),
+            std::string::npos)
+      << error;
+}
+
 TEST_F(ValidateTest, ExplicitContiguousStridesAndUnitDims) {
   auto a = args(1);
   a[0].strides = {512, 1};
