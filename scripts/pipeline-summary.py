@@ -57,6 +57,14 @@ def main():
         for i, m in enumerate(re.finditer(r"schedule = #dsm\.schedule", text)):
             plan = balanced(text, text.index("<", m.end() - 1))
             print(f"plan {i}:         #dsm.schedule{plan}")
+        # A chain the search runs as two GEMM kernels (its `sequence`).
+        for m in re.finditer(r"sequence = \[", text):
+            at = m.end()
+            for j in range(2):
+                at = text.index("#dsm.schedule", at)
+                plan = balanced(text, text.index("<", at))
+                print(f"  kernel {j} of its sequence: #dsm.schedule{plan}")
+                at += len(plan)
     if a.bundle and os.path.isfile(os.path.join(a.bundle, "manifest.json")):
         with open(os.path.join(a.bundle, "manifest.json")) as f:
             manifest = json.load(f)

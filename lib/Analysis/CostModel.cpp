@@ -848,3 +848,12 @@ double mlir::ff::estimateCtaNs(const ChainDesc &chain, const Plan &plan,
     cta += (plan.grd(Dim::n) - 1) * bm * double(chain.l) / c * 4.0 / bw;
   return cta;
 }
+
+double mlir::ff::estimateSequenceIntermediateNs(int64_t m, int64_t n,
+                                                int64_t bytesPerElement,
+                                                const GpuTarget &target) {
+  const double bytes = double(m) * double(n) * double(bytesPerElement);
+  if (bytes <= double(target.l2Bytes))
+    return 0.0;
+  return 2.0 * bytes / (target.hbmGbps * target.hbmEfficiency);
+}

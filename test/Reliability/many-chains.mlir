@@ -6,7 +6,7 @@
 // super-linear pass into a failure instead of a stuck run.
 //
 // RUN: %python %S/Inputs/gen-chains.py 150 > %t.mlir
-// RUN: timeout 300 ff-opt %t.mlir --dsm-fuse --dsm-search --lower-to-nvvm -o %t.out
+// RUN: timeout 300 ff-opt %t.mlir --dsm-fuse --dsm-search=sequences=false --lower-to-nvvm -o %t.out
 // RUN: grep -o "gpu.binary @chain_[0-9]*_" %t.out | sort -u | count 150
 // RUN: FileCheck %s < %t.out
 

@@ -118,6 +118,17 @@ struct Cost {
 Cost estimateCost(const ChainDesc &chain, const Plan &plan,
                   const Dataflow &flow, const GpuTarget &target);
 
+/// What a kernel sequence (an FFN as two GEMM kernels) pays for its
+/// intermediate act(C), M x N elements of `bytesPerElement`, beyond the two
+/// GEMM estimates: nothing while it fits in L2, else its write and read
+/// back at HBM bandwidth. The single-GEMM estimates stream C's store and
+/// load at their L2-inflated rates; at M = 16384 two narrow-chain
+/// sequences with 64-134 MB intermediates ran 1.25-1.27x their fused plans
+/// on an H100 where the estimates put them at 0.76-0.80x.
+double estimateSequenceIntermediateNs(int64_t m, int64_t n,
+                                      int64_t bytesPerElement,
+                                      const GpuTarget &target);
+
 /// Run time of `plan` as FlashFuser's kernel family executes it (the plan
 /// must be in that family: cluster along n, spatial m and n, temporal k and
 /// l), from the measured constants of `target.kernel`. The search ranks the

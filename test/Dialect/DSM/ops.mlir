@@ -41,6 +41,33 @@ func.func @ffn(%a: tensor<128x512xbf16>, %b: tensor<512x512xbf16>, %d: tensor<51
   return %e : tensor<128x512xbf16>
 }
 
+// A chain run as a kernel sequence: the fused plan and the two GEMMs'.
+// CHECK-LABEL: func.func @ffn_sequence
+// CHECK: dsm.fused_chain ffn(%{{.*}}, %{{.*}}, %{{.*}}) {schedule = #dsm.schedule<{{.*}}cost_ns = 17500>, sequence = [#dsm.schedule<cluster = [1, 1, 1, 1], block = [64, 64, 64, 16], grid = [2, 8, 1, 1]{{.*}}stages = 8, cost_ns = 3000>, #dsm.schedule<cluster = [1, 1, 1, 1], block = [128, 256, 64, 16], grid = [1, 2, 1, 1]{{.*}}stages = 4, cost_ns = 4000>]}
+func.func @ffn_sequence(%a: tensor<128x512xbf16>, %b: tensor<512x512xbf16>, %d: tensor<512x512xbf16>) -> tensor<128x512xbf16> {
+  %e = dsm.fused_chain ffn(%a, %b, %d) {schedule = #dsm.schedule<cluster = [1, 4, 1, 1], block = [128, 128, 64, 128], grid = [1, 1, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [reduce_scatter], stages = 4, cost_ns = 17500>, sequence = [#dsm.schedule<cluster = [1, 1, 1, 1], block = [64, 64, 64, 16], grid = [2, 8, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [], collectives = [], stages = 8, cost_ns = 3000>, #dsm.schedule<cluster = [1, 1, 1, 1], block = [128, 256, 64, 16], grid = [1, 2, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [], collectives = [], stages = 4, cost_ns = 4000>]} : (tensor<128x512xbf16>, tensor<512x512xbf16>, tensor<512x512xbf16>) -> tensor<128x512xbf16> {
+  ^bb0(%x: tensor<128x512xbf16>, %w1: tensor<512x512xbf16>, %w2: tensor<512x512xbf16>):
+    %z = arith.constant 0.0 : f32
+    %c0 = tensor.empty() : tensor<128x512xf32>
+    %c1 = linalg.fill ins(%z : f32) outs(%c0 : tensor<128x512xf32>) -> tensor<128x512xf32>
+    %c = linalg.matmul ins(%x, %w1 : tensor<128x512xbf16>, tensor<512x512xbf16>) outs(%c1 : tensor<128x512xf32>) -> tensor<128x512xf32>
+    %cb = tensor.empty() : tensor<128x512xbf16>
+    %h = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%c : tensor<128x512xf32>) outs(%cb : tensor<128x512xbf16>) {
+    ^bb0(%in: f32, %out: bf16):
+      %t = arith.truncf %in : f32 to bf16
+      linalg.yield %t : bf16
+    } -> tensor<128x512xbf16>
+    %e1 = linalg.matmul ins(%h, %w2 : tensor<128x512xbf16>, tensor<512x512xbf16>) outs(%c1 : tensor<128x512xf32>) -> tensor<128x512xf32>
+    %o = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%e1 : tensor<128x512xf32>) outs(%cb : tensor<128x512xbf16>) {
+    ^bb0(%in: f32, %out: bf16):
+      %t = arith.truncf %in : f32 to bf16
+      linalg.yield %t : bf16
+    } -> tensor<128x512xbf16>
+    dsm.yield %o : tensor<128x512xbf16>
+  }
+  return %e : tensor<128x512xbf16>
+}
+
 // A dynamic-M chain of one GEMM with a plan table.
 // CHECK-LABEL: func.func @gemm_dynamic
 // CHECK: dsm.fused_chain gemm(%{{.*}}, %{{.*}}) {schedule = #dsm.schedule_table<[#dsm.schedule<{{.*}}m_lo = 1, m_hi = 64>, #dsm.schedule<{{.*}}m_lo = 65, m_hi = 1048576>]>}

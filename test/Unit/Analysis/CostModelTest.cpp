@@ -628,6 +628,20 @@ TEST(CostModelTest, GemmSmemPortByHand) {
   EXPECT_GT(kernelNs(narrow), 1.03 * kernelNs(wide));
 }
 
+// A kernel sequence's intermediate act(C): free while it fits in L2 (50 MiB
+// on an H100), else written and read back at HBM bandwidth.
+TEST(CostModelTest, SequenceIntermediateByHand) {
+  GpuTarget t = h100();
+  // G8: 128 x 8192 bf16 = 2 MiB stays in L2.
+  EXPECT_EQ(estimateSequenceIntermediateNs(128, 8192, 2, t), 0.0);
+  // Exactly the L2 still fits.
+  EXPECT_EQ(estimateSequenceIntermediateNs(t.l2Bytes / 2, 1, 2, t), 0.0);
+  // T3 at M = 16384: 16384 x 2048 bf16 = 64 MiB, twice over HBM.
+  const double bytes = 16384.0 * 2048 * 2;
+  EXPECT_DOUBLE_EQ(estimateSequenceIntermediateNs(16384, 2048, 2, t),
+                   2 * bytes / (t.hbmGbps * t.hbmEfficiency));
+}
+
 // The lowerable family: cluster (1,4,1,1) along N, two clusters along N.
 TEST(CostModelTest, LowerableFfnByHand) {
   GpuTarget t = h100();

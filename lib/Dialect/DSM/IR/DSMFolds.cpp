@@ -81,9 +81,9 @@ struct SimplifyFusedChainInputs : public OpRewritePattern<FusedChainOp> {
     if (newInputs.size() == op.getInputs().size())
       return failure();
 
-    auto newOp = FusedChainOp::create(rewriter, op.getLoc(),
-                                      op.getResultTypes(), newInputs,
-                                      op.getKindAttr(), op.getScheduleAttr());
+    auto newOp = FusedChainOp::create(
+        rewriter, op.getLoc(), op.getResultTypes(), newInputs, op.getKindAttr(),
+        op.getScheduleAttr(), op.getSequenceAttr());
     newOp->setDiscardableAttrs(op->getDiscardableAttrDictionary());
     Block *newBody = rewriter.createBlock(&newOp.getBody());
     for (Value v : newInputs)

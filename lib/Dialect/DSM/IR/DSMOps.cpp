@@ -141,6 +141,25 @@ FailureOr<ChainShape> FusedChainOp::getChainShape() {
 }
 
 LogicalResult FusedChainOp::verify() {
+  if (std::optional<ArrayAttr> seq = getSequence()) {
+    if (getKind() != ChainKind::ffn)
+      return emitOpError("only an ffn chain runs as a kernel sequence");
+    if (seq->size() != 2)
+      return emitOpError("a kernel sequence has two schedules, got ")
+             << seq->size();
+    if (!getSchedule() || !isa<ScheduleAttr>(*getSchedule()))
+      return emitOpError("a kernel sequence needs a static-M #dsm.schedule "
+                         "beside it");
+    for (Attribute a : *seq) {
+      auto plan = cast<ScheduleAttr>(a);
+      if (plan.hasMBin() || plan.getCluster()[3] != 1)
+        return emitOpError("a sequence schedule is a single GEMM's, without "
+                           "an M bin or an l dimension");
+      if (failed(plan.verifyCollectives(ChainKind::gemm,
+                                        [&] { return emitOpError(); })))
+        return failure();
+    }
+  }
   if (!getSchedule())
     return success();
   SmallVector<ScheduleAttr> plans;

@@ -188,6 +188,9 @@ LogicalResult DSMEmitBundlePass::emitBundle(DictionaryAttr bundle,
       {"chain", toJson(bundle.get("chain"))},
       {"plan", toJson(bundle.get("plan"))},
       {"kernels", std::move(kernels)}};
+  // A kernel sequence's intermediates (docs/bundle.md).
+  if (Attribute inter = bundle.get("intermediates"))
+    manifest["intermediates"] = toJson(inter);
 
   // The bundle hash of docs/bundle.md: SHA-256 over the manifest text with
   // the hash's 64 digits written as '0', then each kernel's cubin and PTX.

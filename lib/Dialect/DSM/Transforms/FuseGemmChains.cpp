@@ -968,7 +968,8 @@ LogicalResult BlockFuser::rewrite(Chain &chain) {
   OpBuilder builder(lastOp);
   auto fused = FusedChainOp::create(builder, builder.getFusedLoc(locs),
                                     TypeRange{result.getType()}, bb.inputs,
-                                    chain.kind, /*schedule=*/Attribute());
+                                    chain.kind, /*schedule=*/Attribute(),
+                                    /*sequence=*/ArrayAttr());
   fused.getBody().push_back(bb.release());
   result.replaceAllUsesWith(fused->getResult(0));
   if (llvm::any_of(chain.gemms, [](Gemm *g) { return g->isConv; }) ||

@@ -11,6 +11,7 @@
 #include "ff/Dialect/DSM/Transforms/KernelPlan.h"
 #include "ff/Dialect/DSM/Transforms/Passes.h"
 #include "ff/Dialect/DSM/Transforms/SearchSchedule.h"
+#include "ff/Dialect/DSM/Transforms/SequenceChains.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -67,9 +68,22 @@ struct DSMMaterializePass
   void runOnOperation() override;
 
   /// Materialises one plan of `chain` as kernel `name`; returns its
-  /// manifest entry.
+  /// manifest entry. The kernel's tensors are the bundle's "in<i>" and
+  /// "out", or for a kernel of a sequence `inputNames[i]` and `outName`.
   DictionaryAttr materialize(FusedChainOp chain, const KernelPlan &plan,
-                             StringRef name);
+                             StringRef name,
+                             ArrayRef<std::string> inputNames = {},
+                             StringRef outName = "out");
+  /// The kernel plan of `sched` for `chain` as the pass's options and the
+  /// target's pricing configure it; fails after a diagnostic.
+  FailureOr<KernelPlan> configurePlan(FusedChainOp chain, ScheduleAttr sched,
+                                      const std::optional<ff::GpuTarget> &t);
+  /// The two kernels of a chain with a `sequence` into `kernels`, the
+  /// bundle's intermediate into `intermediates`.
+  LogicalResult materializeSequence(FusedChainOp chain, StringRef base,
+                                    const std::optional<ff::GpuTarget> &t,
+                                    SmallVectorImpl<Attribute> &kernels,
+                                    SmallVectorImpl<Attribute> &intermediates);
   DictionaryAttr chainInfo(FusedChainOp chain, const KernelPlan &plan);
   DictionaryAttr planInfo(ScheduleAttr sched);
 };
@@ -138,7 +152,9 @@ DictionaryAttr DSMMaterializePass::planInfo(ScheduleAttr sched) {
 
 DictionaryAttr DSMMaterializePass::materialize(FusedChainOp chain,
                                                const KernelPlan &plan,
-                                               StringRef name) {
+                                               StringRef name,
+                                               ArrayRef<std::string> inputNames,
+                                               StringRef outName) {
   ModuleOp module = getOperation();
   MLIRContext *ctx = module.getContext();
   Location loc = chain.getLoc();
@@ -181,14 +197,17 @@ DictionaryAttr DSMMaterializePass::materialize(FusedChainOp chain,
     SmallVector<NamedAttribute> attrs;
     switch (param.kind) {
     case KernelParam::Kind::TensorMap:
-      attrs = {b.getNamedAttr("kind", b.getStringAttr("tensormap")),
-               b.getNamedAttr("tensor", b.getStringAttr(
-                                            "in" + std::to_string(param.input))),
-               b.getNamedAttr("box", b.getDenseI64ArrayAttr(param.box)),
-               b.getNamedAttr("swizzle", b.getStringAttr("128B")),
-               b.getNamedAttr("l2_promotion", b.getStringAttr("256B")),
-               b.getNamedAttr("oob_fill", b.getStringAttr("zero")),
-               b.getNamedAttr("interleave", b.getStringAttr("none"))};
+      attrs = {
+          b.getNamedAttr("kind", b.getStringAttr("tensormap")),
+          b.getNamedAttr(
+              "tensor", b.getStringAttr(inputNames.empty()
+                                            ? "in" + std::to_string(param.input)
+                                            : inputNames[param.input])),
+          b.getNamedAttr("box", b.getDenseI64ArrayAttr(param.box)),
+          b.getNamedAttr("swizzle", b.getStringAttr("128B")),
+          b.getNamedAttr("l2_promotion", b.getStringAttr("256B")),
+          b.getNamedAttr("oob_fill", b.getStringAttr("zero")),
+          b.getNamedAttr("interleave", b.getStringAttr("none"))};
       // A conv chain's input seen as a 2-d GEMM operand: the runtime builds
       // the tensormap over this [rows, cols] view of the row-major tensor.
       if (auto it = plan.inputViews.find(param.input);
@@ -198,7 +217,7 @@ DictionaryAttr DSMMaterializePass::materialize(FusedChainOp chain,
       break;
     case KernelParam::Kind::Ptr:
       attrs = {b.getNamedAttr("kind", b.getStringAttr("ptr")),
-               b.getNamedAttr("tensor", b.getStringAttr("out"))};
+               b.getNamedAttr("tensor", b.getStringAttr(outName))};
       break;
     case KernelParam::Kind::Workspace:
       attrs = {b.getNamedAttr("kind", b.getStringAttr("workspace")),
@@ -313,6 +332,132 @@ static PricedAs getPricedAs(FusedChainOp op, ScheduleAttr sched, int64_t maxM,
           ff::getConvHaloStages(*chain, plan, flow, *target)};
 }
 
+LogicalResult DSMMaterializePass::materializeSequence(
+    FusedChainOp chain, StringRef base, const std::optional<ff::GpuTarget> &t,
+    SmallVectorImpl<Attribute> &kernels,
+    SmallVectorImpl<Attribute> &intermediates) {
+  OpBuilder b(chain);
+  std::string why;
+  FailureOr<std::pair<FusedChainOp, FusedChainOp>> halves =
+      buildSequenceChains(b, chain, why);
+  if (failed(halves))
+    return chain.emitOpError("kernel sequence cannot be lowered: ") << why;
+  auto [first, second] = *halves;
+  ArrayAttr seq = *chain.getSequence();
+  first.setScheduleAttr(seq[0]);
+  second.setScheduleAttr(seq[1]);
+  // Kernel 0 reads in0 and in1 and writes the intermediate "c"; kernel 1
+  // reads "c" and in2 and writes the chain's output.
+  const std::string cName = "c";
+  SmallVector<SmallVector<std::string>> inputs{{"in0", "in1"}, {cName, "in2"}};
+  LogicalResult result = success();
+  FusedChainOp halvesInOrder[] = {first, second};
+  for (unsigned i = 0; i < 2; ++i) {
+    FusedChainOp half = halvesInOrder[i];
+    FailureOr<KernelPlan> plan =
+        configurePlan(half, cast<ScheduleAttr>(seq[i]), t);
+    if (failed(plan)) {
+      result = failure();
+      break;
+    }
+    kernels.push_back(materialize(half, *plan, (base + "_s" + Twine(i)).str(),
+                                  inputs[i],
+                                  i == 0 ? StringRef(cName) : "out"));
+  }
+  // The intermediate: act(A B), [M, N] (-1 for a dynamic M).
+  auto cType = cast<ShapedType>(first->getResult(0).getType());
+  SmallVector<int64_t> shape(cType.getShape());
+  for (int64_t &d : shape)
+    d = ShapedType::isDynamic(d) ? -1 : d;
+  Builder bb(chain.getContext());
+  intermediates.push_back(bb.getDictionaryAttr(
+      {bb.getNamedAttr("name", bb.getStringAttr(cName)),
+       bb.getNamedAttr("shape", bb.getDenseI64ArrayAttr(shape)),
+       bb.getNamedAttr("dtype",
+                       bb.getStringAttr(typeName(cType.getElementType())))}));
+  second->erase();
+  first->erase();
+  return result;
+}
+
+FailureOr<KernelPlan>
+DSMMaterializePass::configurePlan(FusedChainOp chain, ScheduleAttr sched,
+                                  const std::optional<ff::GpuTarget> &target) {
+  std::string why;
+  FailureOr<KernelPlan> plan = planKernel(chain, sched, why);
+  if (failed(plan)) {
+    chain.emitOpError("schedule cannot be lowered: ") << why;
+    return failure();
+  }
+  plan->testOmitBarrier = testOmitBarrier;
+  // Deterministic planes are not cleared by their readers (see the
+  // workspace param); small atomic workspaces are cheaper to clear in
+  // the finishers than with a memset launch, large ones are not.
+  plan->selfCleaningWorkspace =
+      plan->needsWorkspace && !plan->isDeterministic() &&
+      selfCleaningMaxKiB > 0 &&
+      plan->workspaceBytesPerM() * plan->maxM() <= selfCleaningMaxKiB * 1024;
+  // Measured on plain GEMMs only (docs/lowering.md); a lone n tile has
+  // nothing to share.
+  // Split-K clusters are one tile each (no raster, not persistent).
+  bool tiled = plan->kind == ChainKind::gemm && plan->clusterK == 1;
+  if (tiled && !plan->isConv() && plan->ctasN > 1)
+    plan->rasterGroupM = rasterGroupM;
+  // FFN kernels whose CTA runs its m tile alone (solo or streamed n):
+  // where the model prices them persistent (one CTA per SM, one to
+  // eight waves of tiles).
+  PricedAs priced;
+  if (!tiled && plan->runsMTileAlone())
+    priced = getPricedAs(chain, sched, plan->maxM(), target);
+  plan->persistent =
+      tiled ? persistentGemm : persistentSolo && priced.persistent;
+  // A persistent solo kernel whose B and D fit beside the A ring loads
+  // them once. KernelPlan lays it out by ff::getResidentLayout, which
+  // also sized it for ff::keepsWeightsResident; the checks below fail
+  // only if the two sides' region sizes ever differ.
+  auto exceedsSmem = [&](StringRef layout) {
+    if (plan->smemBytes <= kMaxDynamicSmemBytes)
+      return false;
+    chain.emitOpError() << layout << " layout needs " << plan->smemBytes
+                        << " bytes of shared memory; at most "
+                        << kMaxDynamicSmemBytes;
+    return true;
+  };
+  if (plan->persistent && residentWeights && priced.residentWeights) {
+    plan->useResidentWeights();
+    if (exceedsSmem("resident-weights"))
+      return failure();
+    plan->warpgroupTiles = warpgroupTiles && plan->canUseWarpgroupTiles();
+    // A 3x3 convolution of two image rows per tile reads each
+    // warpgroup's row from one halo per 64 channels.
+    if (convHalo && priced.haloStages) {
+      if (!plan->canUseConvHalo()) {
+        chain.emitOpError("conv-halo does not fit the kernel plan");
+        return failure();
+      }
+      plan->useConvHalo(priced.haloStages);
+      if (exceedsSmem("conv-halo"))
+        return failure();
+    }
+  }
+  if (multicastA && plan->kind != ChainKind::gemm)
+    plan->aMulticast = plan->canMulticastA();
+  if (workspaceBulkReduce)
+    plan->bulkCols = plan->chooseBulkCols();
+  plan->shufflePush = shufflePush && plan->shuffle;
+  if (!lateDStages)
+    plan->useOwnDStagesOnly();
+  plan->approxTanh = approxTanh;
+  if (reducePush && plan->canReducePush())
+    plan->useReducePush();
+  if (testOmitBarrier && !plan->needsWorkspace) {
+    chain.emitOpError("test-omit-barrier needs a plan with an "
+                      "inter-cluster workspace reduction (grid_n > 1)");
+    return failure();
+  }
+  return plan;
+}
+
 void DSMMaterializePass::runOnOperation() {
   ModuleOp module = getOperation();
   MLIRContext *ctx = module.getContext();
@@ -388,80 +533,39 @@ void DSMMaterializePass::runOnOperation() {
                        std::to_string(chainIdx);
     SmallVector<Attribute> kernels;
     DictionaryAttr chainDict, planDict;
-    for (auto [planIdx, sched] : llvm::enumerate(plans)) {
+    if (chain.getSequence()) {
+      // Two GEMM kernels; the chain's description comes from its fused plan
+      // (kind, activation, weight layouts), the plan from the sequence.
       std::string why;
-      FailureOr<KernelPlan> plan = planKernel(chain, sched, why);
-      if (failed(plan)) {
+      FailureOr<KernelPlan> fused = planKernel(chain, plans.front(), why);
+      if (failed(fused)) {
         chain.emitOpError("schedule cannot be lowered: ") << why;
         return signalPassFailure();
       }
-      plan->testOmitBarrier = testOmitBarrier;
-      // Deterministic planes are not cleared by their readers (see the
-      // workspace param); small atomic workspaces are cheaper to clear in
-      // the finishers than with a memset launch, large ones are not.
-      plan->selfCleaningWorkspace = plan->needsWorkspace &&
-                                    !plan->isDeterministic() &&
-                                    selfCleaningMaxKiB > 0 &&
-                                    plan->workspaceBytesPerM() * plan->maxM() <=
-                                        selfCleaningMaxKiB * 1024;
-      // Measured on plain GEMMs only (docs/lowering.md); a lone n tile has
-      // nothing to share.
-      // Split-K clusters are one tile each (no raster, not persistent).
-      bool tiled = plan->kind == ChainKind::gemm && plan->clusterK == 1;
-      if (tiled && !plan->isConv() && plan->ctasN > 1)
-        plan->rasterGroupM = rasterGroupM;
-      // FFN kernels whose CTA runs its m tile alone (solo or streamed n):
-      // where the model prices them persistent (one CTA per SM, one to
-      // eight waves of tiles).
-      PricedAs priced;
-      if (!tiled && plan->runsMTileAlone())
-        priced = getPricedAs(chain, sched, plan->maxM(), target);
-      plan->persistent =
-          tiled ? persistentGemm : persistentSolo && priced.persistent;
-      // A persistent solo kernel whose B and D fit beside the A ring loads
-      // them once. KernelPlan lays it out by ff::getResidentLayout, which
-      // also sized it for ff::keepsWeightsResident; the checks below fail
-      // only if the two sides' region sizes ever differ.
-      auto exceedsSmem = [&](StringRef layout) {
-        if (plan->smemBytes <= kMaxDynamicSmemBytes)
-          return false;
-        chain.emitOpError()
-            << layout << " layout needs " << plan->smemBytes
-            << " bytes of shared memory; at most " << kMaxDynamicSmemBytes;
-        return true;
-      };
-      if (plan->persistent && residentWeights && priced.residentWeights) {
-        plan->useResidentWeights();
-        if (exceedsSmem("resident-weights"))
-          return signalPassFailure();
-        plan->warpgroupTiles = warpgroupTiles && plan->canUseWarpgroupTiles();
-        // A 3x3 convolution of two image rows per tile reads each
-        // warpgroup's row from one halo per 64 channels.
-        if (convHalo && priced.haloStages) {
-          if (!plan->canUseConvHalo()) {
-            chain.emitOpError("conv-halo does not fit the kernel plan");
-            return signalPassFailure();
-          }
-          plan->useConvHalo(priced.haloStages);
-          if (exceedsSmem("conv-halo"))
-            return signalPassFailure();
-        }
-      }
-      if (multicastA && plan->kind != ChainKind::gemm)
-        plan->aMulticast = plan->canMulticastA();
-      if (workspaceBulkReduce)
-        plan->bulkCols = plan->chooseBulkCols();
-      plan->shufflePush = shufflePush && plan->shuffle;
-      if (!lateDStages)
-        plan->useOwnDStagesOnly();
-      plan->approxTanh = approxTanh;
-      if (reducePush && plan->canReducePush())
-        plan->useReducePush();
-      if (testOmitBarrier && !plan->needsWorkspace) {
-        chain.emitOpError("test-omit-barrier needs a plan with an "
-                          "inter-cluster workspace reduction (grid_n > 1)");
+      SmallVector<Attribute> intermediates;
+      if (failed(
+              materializeSequence(chain, base, target, kernels, intermediates)))
         return signalPassFailure();
-      }
+      SmallVector<Attribute> seqPlans;
+      ArrayAttr sequence = *chain.getSequence();
+      for (Attribute s : sequence)
+        seqPlans.push_back(planInfo(cast<ScheduleAttr>(s)));
+      bundles.push_back(b.getDictionaryAttr(
+          {b.getNamedAttr("name", b.getStringAttr(base)),
+           b.getNamedAttr("source_hash", b.getStringAttr(sourceHash)),
+           b.getNamedAttr("chain", chainInfo(chain, *fused)),
+           b.getNamedAttr("plan", b.getDictionaryAttr({b.getNamedAttr(
+                                      "sequence", b.getArrayAttr(seqPlans))})),
+           b.getNamedAttr("intermediates", b.getArrayAttr(intermediates)),
+           b.getNamedAttr("kernels", b.getArrayAttr(kernels))}));
+      if (parent)
+        hosts.insert(parent);
+      continue;
+    }
+    for (auto [planIdx, sched] : llvm::enumerate(plans)) {
+      FailureOr<KernelPlan> plan = configurePlan(chain, sched, target);
+      if (failed(plan))
+        return signalPassFailure();
       std::string name =
           plans.size() == 1 ? base : base + "_m" + std::to_string(planIdx);
       kernels.push_back(materialize(chain, *plan, name));

@@ -7,8 +7,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "ff/Dialect/DSM/Transforms/KernelPlan.h"
 #include "ff/Dialect/DSM/Transforms/SearchSchedule.h"
+#include "ff/Dialect/DSM/Transforms/KernelPlan.h"
+#include "ff/Dialect/DSM/Transforms/SequenceChains.h"
 
 #include "ff/Analysis/Search.h"
 #include "ff/Dialect/DSM/Transforms/Passes.h"
@@ -232,6 +233,12 @@ private:
   FailureOr<const ff::Candidate *> choose(FusedChainOp op,
                                           const ff::SearchResult &result);
   void emitNoDeterministicPlan(FusedChainOp op);
+  /// Prices `op` (a plain FFN chain of static M with its fused schedule
+  /// chosen) as a sequence of its two GEMMs, each searched as a chain of
+  /// its own; records their schedules in `sequence` when they cost less
+  /// than the fused plan. Fills `record` with the comparison.
+  LogicalResult searchSequence(FusedChainOp op, const ff::GpuTarget &target,
+                               llvm::json::Object &record);
 };
 
 } // namespace
@@ -259,6 +266,59 @@ DSMSearchPass::choose(FusedChainOp op, const ff::SearchResult &result) {
     op.emitWarning("no plan is in the lowerable family; recording the best "
                    "plan of the full space");
   return chosen;
+}
+
+LogicalResult DSMSearchPass::searchSequence(FusedChainOp op,
+                                            const ff::GpuTarget &target,
+                                            llvm::json::Object &record) {
+  OpBuilder b(op);
+  std::string why;
+  FailureOr<std::pair<FusedChainOp, FusedChainOp>> halves =
+      buildSequenceChains(b, op, why);
+  if (failed(halves))
+    return success(); // not a plain FFN: fused only
+  auto [first, second] = *halves;
+  // The halves are searched like any single GEMM, quietly: their records
+  // and remarks are not the module's.
+  llvm::json::Array scratch;
+  unsigned savedTopK = topK;
+  topK = 0;
+  LogicalResult searched = success();
+  if (failed(searchOne(first, target, scratch)) ||
+      failed(searchOne(second, target, scratch)))
+    searched = failure();
+  topK = savedTopK;
+  auto erase = [&] {
+    second->erase();
+    first->erase();
+  };
+  if (failed(searched)) {
+    erase();
+    return failure();
+  }
+  auto s0 = dyn_cast_or_null<ScheduleAttr>(first.getScheduleAttr());
+  auto s1 = dyn_cast_or_null<ScheduleAttr>(second.getScheduleAttr());
+  auto fused = cast<ScheduleAttr>(*op.getSchedule());
+  std::string why0, why1;
+  bool lowerable = s0 && s1 && succeeded(planKernel(first, s0, why0)) &&
+                   succeeded(planKernel(second, s1, why1));
+  auto cType = cast<ShapedType>(first->getResult(0).getType());
+  int64_t cost =
+      lowerable ? s0.getCostNs() + s1.getCostNs() +
+                      int64_t(std::llround(ff::estimateSequenceIntermediateNs(
+                          cType.getDimSize(0), cType.getDimSize(1),
+                          cType.getElementTypeBitWidth() / 8, target)))
+                : 0;
+  erase();
+  if (!lowerable)
+    return success();
+  bool chosen = cost < fused.getCostNs();
+  if (chosen)
+    op.setSequenceAttr(ArrayAttr::get(op.getContext(), {s0, s1}));
+  record["sequence"] = llvm::json::Object{{"cost_ns", cost},
+                                          {"fused_cost_ns", fused.getCostNs()},
+                                          {"chosen", chosen}};
+  return success();
 }
 
 void DSMSearchPass::emitNoDeterministicPlan(FusedChainOp op) {
@@ -365,6 +425,12 @@ LogicalResult DSMSearchPass::searchOne(FusedChainOp op,
     if (!s)
       return failure();
     op.setScheduleAttr(s);
+    op.removeSequenceAttr();
+    if (sequences && rank == 0 && !deterministic &&
+        family == ff::KernelFamily::any && chosen->lowerable &&
+        op.getKind() == ChainKind::ffn &&
+        failed(searchSequence(op, target, record)))
+      return failure();
     if (topK > 0) {
       op.emitRemark("evaluated ")
           << result.stats.evaluated << " plans (" << result.stats.lowerable
@@ -411,13 +477,12 @@ void DSMSearchPass::runOnOperation() {
   module->setAttr("dsm.target", getTargetAttr(&getContext(), *target));
 
   llvm::json::Array dump;
-  WalkResult walk = module.walk([&](FusedChainOp op) {
+  // Collected first: pricing a kernel sequence builds (and erases) chains.
+  SmallVector<FusedChainOp> chains;
+  module.walk([&](FusedChainOp op) { chains.push_back(op); });
+  for (FusedChainOp op : chains)
     if (failed(searchOne(op, *target, dump)))
-      return WalkResult::interrupt();
-    return WalkResult::advance();
-  });
-  if (walk.wasInterrupted())
-    return signalPassFailure();
+      return signalPassFailure();
 
   if (!dumpFile.empty()) {
     std::error_code ec;

@@ -1,4 +1,4 @@
-// RUN: ff-opt %s --dsm-search -verify-diagnostics | FileCheck %s --check-prefixes=CHECK,ANY
+// RUN: ff-opt %s --dsm-search=sequences=false -verify-diagnostics | FileCheck %s --check-prefixes=CHECK,ANY
 // RUN: ff-opt %s --dsm-search="family=reduce-scatter" -verify-diagnostics | FileCheck %s --check-prefixes=CHECK,RS
 
 // The plans --dsm-search chooses for the GEMM chains G1-G10 of FlashFuser

@@ -30,7 +30,11 @@ def DSM_FusedChainOp : DSM_Op<"fused_chain", [
     the chain's inputs in operand order, and `dsm.yield` returns its results.
     `kind` says what `--dsm-fuse` recognised; `schedule`, written only by
     `--dsm-search`, is a `#dsm.schedule` (static M) or a
-    `#dsm.schedule_table` (dynamic M).
+    `#dsm.schedule_table` (dynamic M). `sequence`, also written only by
+    `--dsm-search`, says that a plain FFN chain of static M runs as two
+    single-GEMM kernels instead, act(A B) into an intermediate and then
+    C D: the schedules of those two GEMMs, in that order (`schedule` keeps
+    the best fused plan, for the record).
 
     Example:
 
@@ -48,7 +52,9 @@ def DSM_FusedChainOp : DSM_Op<"fused_chain", [
   let arguments = (ins
     Variadic<AnyType>:$inputs,
     DSM_ChainKindAttr:$kind,
-    OptionalAttr<AnyAttrOf<[DSM_ScheduleAttr, DSM_ScheduleTableAttr]>>:$schedule);
+    OptionalAttr<AnyAttrOf<[DSM_ScheduleAttr, DSM_ScheduleTableAttr]>>:$schedule,
+    OptionalAttr<TypedArrayAttrBase<DSM_ScheduleAttr,
+        "the schedules of a kernel sequence">>:$sequence);
   let results = (outs Variadic<AnyType>:$results);
   let regions = (region SizedRegion<1>:$body);
   let assemblyFormat = [{

@@ -321,7 +321,13 @@ def DSMSearch : Pass<"dsm-search", "ModuleOp"> {
                         "clusters along n and l, act(C) gathered over DSM"),
              clEnumValN(::mlir::ff::KernelFamily::streamed, "streamed",
                         "n temporal: one CTA per m tile walks the n tiles, "
-                        "E in registers"))}]>
+                        "E in registers"))}]>,
+    Option<"sequences", "sequences", "bool", "true",
+           "Also price a plain FFN chain of static M as two single-GEMM "
+           "kernels (act(A B) into an intermediate, then C D) and record "
+           "them in the chain's `sequence` attribute where the model puts "
+           "them below the best fused plan (not with rank, family or "
+           "deterministic)">
   ];
 }
 

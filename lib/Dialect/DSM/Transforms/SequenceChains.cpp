@@ -1,0 +1,111 @@
+//===- SequenceChains.cpp - An FFN chain as two GEMM chains -----*- C++ -*-===//
+//
+// Part of the FlashFuser project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ff/Dialect/DSM/Transforms/SequenceChains.h"
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/IR/IRMapping.h"
+#include "llvm/ADT/SetVector.h"
+
+using namespace mlir;
+using namespace mlir::dsm;
+
+/// The ops of `body` that `root` depends on (operands of nested regions
+/// included), not looking through `stop`.
+static llvm::SmallPtrSet<Operation *, 16> getSlice(Block &body, Value root,
+                                                   Value stop) {
+  llvm::SmallPtrSet<Operation *, 16> slice;
+  SmallVector<Value> work{root};
+  while (!work.empty()) {
+    Value v = work.pop_back_val();
+    if (v == stop)
+      continue;
+    Operation *def = v.getDefiningOp();
+    if (!def || def->getBlock() != &body || !slice.insert(def).second)
+      continue;
+    def->walk([&](Operation *nested) {
+      for (Value operand : nested->getOperands())
+        work.push_back(operand);
+    });
+  }
+  return slice;
+}
+
+/// A gemm chain before `op` on `inputs` whose body is the ops of `slice` in
+/// `op`'s order, with `mapping` seeded for its block arguments' sources,
+/// yielding the image of `result`.
+static FusedChainOp buildChain(OpBuilder &b, FusedChainOp op, ValueRange inputs,
+                               ArrayRef<Value> argSources,
+                               const llvm::SmallPtrSet<Operation *, 16> &slice,
+                               Value result) {
+  Location loc = op.getLoc();
+  auto chain = FusedChainOp::create(b, loc, TypeRange{result.getType()}, inputs,
+                                    ChainKind::gemm, Attribute(), ArrayAttr());
+  Block *block = new Block();
+  chain.getBody().push_back(block);
+  IRMapping mapping;
+  for (auto [input, source] : llvm::zip(inputs, argSources))
+    mapping.map(source, block->addArgument(input.getType(), loc));
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToEnd(block);
+  for (Operation &inner : op.getBodyBlock().without_terminator())
+    if (slice.contains(&inner))
+      b.clone(inner, mapping);
+  YieldOp::create(b, loc, ValueRange{mapping.lookup(result)});
+  return chain;
+}
+
+FailureOr<std::pair<FusedChainOp, FusedChainOp>>
+mlir::dsm::buildSequenceChains(OpBuilder &b, FusedChainOp op,
+                               std::string &why) {
+  if (op.getKind() != ChainKind::ffn || op->getNumResults() != 1) {
+    why = "only plain FFN chains of one result run as two GEMM kernels";
+    return failure();
+  }
+  FailureOr<ChainShape> shape = op.getChainShape();
+  if (failed(shape) || shape->gemms.size() != 2) {
+    why = "body does not match its chain kind";
+    return failure();
+  }
+  auto up = dyn_cast<linalg::MatmulOp>(shape->gemms[0].op);
+  auto down = dyn_cast<linalg::MatmulOp>(shape->gemms[1].op);
+  Block &body = op.getBodyBlock();
+  auto argOf = [&](Value v) -> BlockArgument {
+    auto arg = dyn_cast<BlockArgument>(v);
+    return arg && arg.getOwner() == &body ? arg : BlockArgument();
+  };
+  // A convolution reads its operands through views of the chain inputs
+  // (im2col, collapse_shape): not split.
+  if (!up || !down || !argOf(up.getInputs()[0]) || !argOf(up.getInputs()[1]) ||
+      !argOf(down.getInputs()[1])) {
+    why = "the matmuls must read chain inputs directly (no convolutions)";
+    return failure();
+  }
+  Value act = down.getInputs()[0];
+  Value result = cast<YieldOp>(body.getTerminator()).getValues()[0];
+  if (!act.getDefiningOp() || act.getDefiningOp()->getBlock() != &body ||
+      !act.hasOneUse() || cast<ShapedType>(result.getType()).getRank() != 2) {
+    why = "the activation must be computed in the chain and read only by the "
+          "down matmul, and the result must be rank 2";
+    return failure();
+  }
+  llvm::SmallPtrSet<Operation *, 16> first = getSlice(body, act, Value());
+  llvm::SmallPtrSet<Operation *, 16> second = getSlice(body, result, act);
+  if (second.contains(up)) {
+    why = "the down matmul's result must not depend on the first matmul "
+          "except through the activation";
+    return failure();
+  }
+  auto outer = [&](Value v) { return op.getInputs()[argOf(v).getArgNumber()]; };
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPoint(op);
+  Value a = up.getInputs()[0], w1 = up.getInputs()[1], w2 = down.getInputs()[1];
+  FusedChainOp c0 =
+      buildChain(b, op, {outer(a), outer(w1)}, {a, w1}, first, act);
+  FusedChainOp c1 = buildChain(b, op, {c0->getResult(0), outer(w2)}, {act, w2},
+                               second, result);
+  return std::make_pair(c0, c1);
+}
