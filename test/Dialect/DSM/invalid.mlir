@@ -930,7 +930,7 @@ func.func @sequence_of_one(%a: tensor<128x128xbf16>, %b: tensor<128x256xbf16>, %
 // -----
 
 func.func @sequence_without_schedule(%a: tensor<128x128xbf16>, %b: tensor<128x256xbf16>, %d: tensor<256x256xbf16>) -> tensor<128x256xf32> {
-  // expected-error @+1 {{a kernel sequence needs a static-M #dsm.schedule beside it}}
+  // expected-error @+1 {{a kernel sequence needs a #dsm.schedule or #dsm.schedule_table beside it}}
   %r = dsm.fused_chain ffn(%a, %b, %d) {sequence = [#dsm.schedule<cluster = [1, 1, 1, 1], block = [64, 64, 64, 16], grid = [2, 4, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [], collectives = [], stages = 2, cost_ns = 3000>, #dsm.schedule<cluster = [1, 1, 1, 1], block = [128, 256, 64, 16], grid = [1, 1, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [], collectives = [], stages = 4, cost_ns = 4000>]} : (tensor<128x128xbf16>, tensor<128x256xbf16>, tensor<256x256xbf16>) -> tensor<128x256xf32> {
   ^bb0(%x: tensor<128x128xbf16>, %w1: tensor<128x256xbf16>, %w2: tensor<256x256xbf16>):
     %z = arith.constant 0.0 : f32
@@ -954,7 +954,7 @@ func.func @sequence_without_schedule(%a: tensor<128x128xbf16>, %b: tensor<128x25
 // -----
 
 func.func @sequence_splits_l(%a: tensor<128x128xbf16>, %b: tensor<128x256xbf16>, %d: tensor<256x256xbf16>) -> tensor<128x256xf32> {
-  // expected-error @+1 {{a sequence schedule is a single GEMM's, without an M bin or an l dimension}}
+  // expected-error @+1 {{a sequence schedule is a single GEMM's, without an l dimension, with an M bin exactly when the chain's M is dynamic}}
   %r = dsm.fused_chain ffn(%a, %b, %d) {schedule = #dsm.schedule<cluster = [1, 1, 1, 1], block = [128, 256, 64, 256], grid = [1, 1, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [], stages = 2, cost_ns = 9000>, sequence = [#dsm.schedule<cluster = [1, 1, 1, 1], block = [64, 64, 64, 16], grid = [2, 4, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [], collectives = [], stages = 2, cost_ns = 3000>, #dsm.schedule<cluster = [1, 1, 1, 2], block = [128, 256, 64, 16], grid = [1, 1, 1, 1], order = [m, n, k, l], spatial = [m, n, l], residency = [], collectives = [], stages = 4, cost_ns = 4000>]} : (tensor<128x128xbf16>, tensor<128x256xbf16>, tensor<256x256xbf16>) -> tensor<128x256xf32> {
   ^bb0(%x: tensor<128x128xbf16>, %w1: tensor<128x256xbf16>, %w2: tensor<256x256xbf16>):
     %z = arith.constant 0.0 : f32

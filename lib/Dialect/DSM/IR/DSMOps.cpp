@@ -144,20 +144,38 @@ LogicalResult FusedChainOp::verify() {
   if (std::optional<ArrayAttr> seq = getSequence()) {
     if (getKind() != ChainKind::ffn)
       return emitOpError("only an ffn chain runs as a kernel sequence");
-    if (seq->size() != 2)
+    if (!getSchedule())
+      return emitOpError("a kernel sequence needs a #dsm.schedule or "
+                         "#dsm.schedule_table beside it");
+    auto table = dyn_cast<ScheduleTableAttr>(*getSchedule());
+    // Static M: one pair without bins. Dynamic M: a pair per M bin that
+    // runs as a sequence, each sharing a bin of the schedule table.
+    if (!table && seq->size() != 2)
       return emitOpError("a kernel sequence has two schedules, got ")
              << seq->size();
-    if (!getSchedule() || !isa<ScheduleAttr>(*getSchedule()))
-      return emitOpError("a kernel sequence needs a static-M #dsm.schedule "
-                         "beside it");
-    for (Attribute a : *seq) {
+    if (table && (seq->empty() || seq->size() % 2 != 0))
+      return emitOpError("a kernel sequence of dynamic M has two schedules "
+                         "per M bin, got ")
+             << seq->size();
+    for (auto [i, a] : llvm::enumerate(*seq)) {
       auto plan = cast<ScheduleAttr>(a);
-      if (plan.hasMBin() || plan.getCluster()[3] != 1)
+      if (plan.getCluster()[3] != 1 || plan.hasMBin() != bool(table))
         return emitOpError("a sequence schedule is a single GEMM's, without "
-                           "an M bin or an l dimension");
+                           "an l dimension, with an M bin exactly when the "
+                           "chain's M is dynamic");
       if (failed(plan.verifyCollectives(ChainKind::gemm,
                                         [&] { return emitOpError(); })))
         return failure();
+      if (!table || i % 2 == 0)
+        continue;
+      auto first = cast<ScheduleAttr>((*seq)[i - 1]);
+      bool inTable = llvm::any_of(table.getPlans(), [&](ScheduleAttr p) {
+        return p.getMLo() == plan.getMLo() && p.getMHi() == plan.getMHi();
+      });
+      if (first.getMLo() != plan.getMLo() || first.getMHi() != plan.getMHi() ||
+          !inTable)
+        return emitOpError("the two schedules of a sequence share one M bin "
+                           "of the schedule table");
     }
   }
   if (!getSchedule())

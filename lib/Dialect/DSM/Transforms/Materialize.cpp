@@ -80,7 +80,16 @@ struct DSMMaterializePass
                                       const std::optional<ff::GpuTarget> &t);
   /// The two kernels of a chain with a `sequence` into `kernels`, the
   /// bundle's intermediate into `intermediates`.
-  LogicalResult materializeSequence(FusedChainOp chain, StringRef base,
+  /// One pair of sequence schedules and its kernels' base name.
+  struct SequencePair {
+    ScheduleAttr first, second;
+    std::string name;
+  };
+  /// The kernels of `chain`'s sequence pairs (two per pair, "<name>_s0"
+  /// and "<name>_s1") into `kernels`, the bundle's intermediate into
+  /// `intermediates`.
+  LogicalResult materializeSequence(FusedChainOp chain,
+                                    ArrayRef<SequencePair> pairs,
                                     const std::optional<ff::GpuTarget> &t,
                                     SmallVectorImpl<Attribute> &kernels,
                                     SmallVectorImpl<Attribute> &intermediates);
@@ -333,8 +342,8 @@ static PricedAs getPricedAs(FusedChainOp op, ScheduleAttr sched, int64_t maxM,
 }
 
 LogicalResult DSMMaterializePass::materializeSequence(
-    FusedChainOp chain, StringRef base, const std::optional<ff::GpuTarget> &t,
-    SmallVectorImpl<Attribute> &kernels,
+    FusedChainOp chain, ArrayRef<SequencePair> pairs,
+    const std::optional<ff::GpuTarget> &t, SmallVectorImpl<Attribute> &kernels,
     SmallVectorImpl<Attribute> &intermediates) {
   OpBuilder b(chain);
   std::string why;
@@ -343,26 +352,26 @@ LogicalResult DSMMaterializePass::materializeSequence(
   if (failed(halves))
     return chain.emitOpError("kernel sequence cannot be lowered: ") << why;
   auto [first, second] = *halves;
-  ArrayAttr seq = *chain.getSequence();
-  first.setScheduleAttr(seq[0]);
-  second.setScheduleAttr(seq[1]);
   // Kernel 0 reads in0 and in1 and writes the intermediate "c"; kernel 1
   // reads "c" and in2 and writes the chain's output.
   const std::string cName = "c";
   SmallVector<SmallVector<std::string>> inputs{{"in0", "in1"}, {cName, "in2"}};
-  LogicalResult result = success();
   FusedChainOp halvesInOrder[] = {first, second};
-  for (unsigned i = 0; i < 2; ++i) {
-    FusedChainOp half = halvesInOrder[i];
-    FailureOr<KernelPlan> plan =
-        configurePlan(half, cast<ScheduleAttr>(seq[i]), t);
-    if (failed(plan)) {
-      result = failure();
-      break;
+  LogicalResult result = success();
+  for (const SequencePair &pair : pairs) {
+    ScheduleAttr scheds[] = {pair.first, pair.second};
+    for (unsigned i = 0; i < 2 && succeeded(result); ++i) {
+      FusedChainOp half = halvesInOrder[i];
+      half.setScheduleAttr(scheds[i]);
+      FailureOr<KernelPlan> plan = configurePlan(half, scheds[i], t);
+      if (failed(plan)) {
+        result = failure();
+        break;
+      }
+      kernels.push_back(
+          materialize(half, *plan, (pair.name + "_s" + Twine(i)).str(),
+                      inputs[i], i == 0 ? StringRef(cName) : "out"));
     }
-    kernels.push_back(materialize(half, *plan, (base + "_s" + Twine(i)).str(),
-                                  inputs[i],
-                                  i == 0 ? StringRef(cName) : "out"));
   }
   // The intermediate: act(A B), [M, N] (-1 for a dynamic M).
   auto cType = cast<ShapedType>(first->getResult(0).getType());
@@ -533,53 +542,70 @@ void DSMMaterializePass::runOnOperation() {
                        std::to_string(chainIdx);
     SmallVector<Attribute> kernels;
     DictionaryAttr chainDict, planDict;
-    if (chain.getSequence()) {
-      // Two GEMM kernels; the chain's description comes from its fused plan
-      // (kind, activation, weight layouts), the plan from the sequence.
-      std::string why;
-      FailureOr<KernelPlan> fused = planKernel(chain, plans.front(), why);
-      if (failed(fused)) {
-        chain.emitOpError("schedule cannot be lowered: ") << why;
-        return signalPassFailure();
+    // The plans (M bins) a `sequence` runs as two GEMM kernels instead.
+    ArrayAttr sequence = chain.getSequenceAttr();
+    SmallVector<SequencePair> pairs;
+    auto pairFor = [&](ScheduleAttr sched) -> std::optional<SequencePair> {
+      if (!sequence)
+        return std::nullopt;
+      for (unsigned i = 0; i + 1 < sequence.size(); i += 2) {
+        auto s0 = cast<ScheduleAttr>(sequence[i]);
+        if (!sched.hasMBin() ||
+            (s0.getMLo() == sched.getMLo() && s0.getMHi() == sched.getMHi()))
+          return SequencePair{s0, cast<ScheduleAttr>(sequence[i + 1]), ""};
       }
-      SmallVector<Attribute> intermediates;
-      if (failed(
-              materializeSequence(chain, base, target, kernels, intermediates)))
-        return signalPassFailure();
-      SmallVector<Attribute> seqPlans;
-      ArrayAttr sequence = *chain.getSequence();
-      for (Attribute s : sequence)
-        seqPlans.push_back(planInfo(cast<ScheduleAttr>(s)));
-      bundles.push_back(b.getDictionaryAttr(
-          {b.getNamedAttr("name", b.getStringAttr(base)),
-           b.getNamedAttr("source_hash", b.getStringAttr(sourceHash)),
-           b.getNamedAttr("chain", chainInfo(chain, *fused)),
-           b.getNamedAttr("plan", b.getDictionaryAttr({b.getNamedAttr(
-                                      "sequence", b.getArrayAttr(seqPlans))})),
-           b.getNamedAttr("intermediates", b.getArrayAttr(intermediates)),
-           b.getNamedAttr("kernels", b.getArrayAttr(kernels))}));
-      if (parent)
-        hosts.insert(parent);
-      continue;
-    }
+      return std::nullopt;
+    };
     for (auto [planIdx, sched] : llvm::enumerate(plans)) {
+      std::string name =
+          plans.size() == 1 ? base : base + "_m" + std::to_string(planIdx);
+      if (std::optional<SequencePair> pair = pairFor(sched)) {
+        pair->name = name;
+        pairs.push_back(*pair);
+        continue;
+      }
       FailureOr<KernelPlan> plan = configurePlan(chain, sched, target);
       if (failed(plan))
         return signalPassFailure();
-      std::string name =
-          plans.size() == 1 ? base : base + "_m" + std::to_string(planIdx);
       kernels.push_back(materialize(chain, *plan, name));
       if (!chainDict) {
         chainDict = chainInfo(chain, *plan);
         planDict = planInfo(sched);
       }
     }
-    bundles.push_back(b.getDictionaryAttr(
-        {b.getNamedAttr("name", b.getStringAttr(base)),
-         b.getNamedAttr("source_hash", b.getStringAttr(sourceHash)),
-         b.getNamedAttr("chain", chainDict),
-         b.getNamedAttr("plan", planDict),
-         b.getNamedAttr("kernels", b.getArrayAttr(kernels))}));
+    SmallVector<Attribute> intermediates;
+    if (!pairs.empty()) {
+      if (failed(materializeSequence(chain, pairs, target, kernels,
+                                     intermediates)))
+        return signalPassFailure();
+      // The chain's description from its fused plan (kind, activation,
+      // weight layouts) when no bin runs fused; a static chain's plan is
+      // its sequence.
+      if (!chainDict) {
+        std::string why;
+        FailureOr<KernelPlan> fused = planKernel(chain, plans.front(), why);
+        if (failed(fused)) {
+          chain.emitOpError("schedule cannot be lowered: ") << why;
+          return signalPassFailure();
+        }
+        chainDict = chainInfo(chain, *fused);
+        planDict = planInfo(plans.front());
+      }
+      if (plans.size() == 1) {
+        planDict = b.getDictionaryAttr({b.getNamedAttr(
+            "sequence", b.getArrayAttr({planInfo(pairs[0].first),
+                                        planInfo(pairs[0].second)}))});
+      }
+    }
+    SmallVector<NamedAttribute> bundle{
+        b.getNamedAttr("name", b.getStringAttr(base)),
+        b.getNamedAttr("source_hash", b.getStringAttr(sourceHash)),
+        b.getNamedAttr("chain", chainDict), b.getNamedAttr("plan", planDict),
+        b.getNamedAttr("kernels", b.getArrayAttr(kernels))};
+    if (!intermediates.empty())
+      bundle.push_back(
+          b.getNamedAttr("intermediates", b.getArrayAttr(intermediates)));
+    bundles.push_back(b.getDictionaryAttr(bundle));
     if (parent)
       hosts.insert(parent);
   }

@@ -238,7 +238,8 @@ private:
   /// its own; records their schedules in `sequence` when they cost less
   /// than the fused plan. Fills `record` with the comparison.
   LogicalResult searchSequence(FusedChainOp op, const ff::GpuTarget &target,
-                               llvm::json::Object &record);
+                               llvm::json::Object &record,
+                               ArrayRef<int64_t> binReps = {});
 };
 
 } // namespace
@@ -268,9 +269,18 @@ DSMSearchPass::choose(FusedChainOp op, const ff::SearchResult &result) {
   return chosen;
 }
 
+/// `s` with the M bin [lo, hi].
+static ScheduleAttr withMBin(ScheduleAttr s, int64_t lo, int64_t hi) {
+  return ScheduleAttr::get(s.getContext(), s.getCluster(), s.getBlock(),
+                           s.getGrid(), s.getOrder(), s.getSpatial(),
+                           s.getResidency(), s.getCollectives(), s.getStages(),
+                           s.getCostNs(), lo, hi, s.getDeterministic());
+}
+
 LogicalResult DSMSearchPass::searchSequence(FusedChainOp op,
                                             const ff::GpuTarget &target,
-                                            llvm::json::Object &record) {
+                                            llvm::json::Object &record,
+                                            ArrayRef<int64_t> binReps) {
   OpBuilder b(op);
   std::string why;
   FailureOr<std::pair<FusedChainOp, FusedChainOp>> halves =
@@ -296,28 +306,49 @@ LogicalResult DSMSearchPass::searchSequence(FusedChainOp op,
     erase();
     return failure();
   }
-  auto s0 = dyn_cast_or_null<ScheduleAttr>(first.getScheduleAttr());
-  auto s1 = dyn_cast_or_null<ScheduleAttr>(second.getScheduleAttr());
-  auto fused = cast<ScheduleAttr>(*op.getSchedule());
-  std::string why0, why1;
-  bool lowerable = s0 && s1 && succeeded(planKernel(first, s0, why0)) &&
-                   succeeded(planKernel(second, s1, why1));
+  // The fused plans (one, or one per M bin) and the halves' plan for each.
+  SmallVector<ScheduleAttr> fused;
+  auto table = dyn_cast<ScheduleTableAttr>(*op.getSchedule());
+  if (table)
+    llvm::append_range(fused, table.getPlans());
+  else
+    fused.push_back(cast<ScheduleAttr>(*op.getSchedule()));
+  auto planAt = [](Attribute sched, int64_t m) -> ScheduleAttr {
+    if (auto t = dyn_cast_or_null<ScheduleTableAttr>(sched))
+      return t.lookup(m);
+    return dyn_cast_or_null<ScheduleAttr>(sched);
+  };
   auto cType = cast<ShapedType>(first->getResult(0).getType());
-  int64_t cost =
-      lowerable ? s0.getCostNs() + s1.getCostNs() +
-                      int64_t(std::llround(ff::estimateSequenceIntermediateNs(
-                          cType.getDimSize(0), cType.getDimSize(1),
-                          cType.getElementTypeBitWidth() / 8, target)))
-                : 0;
+  SmallVector<Attribute> pairs;
+  llvm::json::Array bins;
+  for (auto [i, plan] : llvm::enumerate(fused)) {
+    int64_t m = table ? binReps[i] : cType.getDimSize(0);
+    ScheduleAttr s0 = planAt(first.getScheduleAttr(), m);
+    ScheduleAttr s1 = planAt(second.getScheduleAttr(), m);
+    std::string why0, why1;
+    if (!s0 || !s1 || failed(planKernel(first, s0, why0)) ||
+        failed(planKernel(second, s1, why1)))
+      continue;
+    int64_t cost = s0.getCostNs() + s1.getCostNs() +
+                   int64_t(std::llround(ff::estimateSequenceIntermediateNs(
+                       m, cType.getDimSize(1),
+                       cType.getElementTypeBitWidth() / 8, target)));
+    bool chosen = cost < plan.getCostNs();
+    if (chosen && table) {
+      pairs.push_back(withMBin(s0, plan.getMLo(), plan.getMHi()));
+      pairs.push_back(withMBin(s1, plan.getMLo(), plan.getMHi()));
+    } else if (chosen) {
+      pairs.append({s0, s1});
+    }
+    bins.push_back(llvm::json::Object{{"m", m},
+                                      {"cost_ns", cost},
+                                      {"fused_cost_ns", plan.getCostNs()},
+                                      {"chosen", chosen}});
+  }
   erase();
-  if (!lowerable)
-    return success();
-  bool chosen = cost < fused.getCostNs();
-  if (chosen)
-    op.setSequenceAttr(ArrayAttr::get(op.getContext(), {s0, s1}));
-  record["sequence"] = llvm::json::Object{{"cost_ns", cost},
-                                          {"fused_cost_ns", fused.getCostNs()},
-                                          {"chosen", chosen}};
+  if (!pairs.empty())
+    op.setSequenceAttr(ArrayAttr::get(op.getContext(), pairs));
+  record["sequence"] = std::move(bins);
   return success();
 }
 
@@ -410,6 +441,17 @@ LogicalResult DSMSearchPass::searchOne(FusedChainOp op,
     if (!tableAttr)
       return failure();
     op.setScheduleAttr(tableAttr);
+    op.removeSequenceAttr();
+    SmallVector<int64_t> reps;
+    for (const ff::BinnedPlan &bp : table)
+      reps.push_back(bp.bin.rep);
+    if (sequences && !deterministic && family == ff::KernelFamily::any &&
+        op.getKind() == ChainKind::ffn &&
+        llvm::all_of(
+            table,
+            [](const ff::BinnedPlan &bp) { return bp.candidate.lowerable; }) &&
+        failed(searchSequence(op, target, record, reps)))
+      return failure();
     record["m"] = nullptr;
     record["bins"] = std::move(bins);
   } else {

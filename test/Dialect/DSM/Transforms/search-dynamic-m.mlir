@@ -1,4 +1,4 @@
-// RUN: ff-opt %s --dsm-search | FileCheck %s --check-prefixes=CHECK,ANY
+// RUN: ff-opt %s --dsm-search=sequences=false | FileCheck %s --check-prefixes=CHECK,ANY
 // RUN: ff-opt %s --dsm-search="family=reduce-scatter" | FileCheck %s --check-prefixes=CHECK,RS
 
 // Dynamic M: --dsm-search records a #dsm.schedule_table with one plan per M
@@ -7,7 +7,9 @@
 // candidates at a bin's upper end, the one whose worst estimate over the
 // best at the bin's lower end, middle and upper end is least;
 // neighbouring bins whose plans differ only in the M grid are merged. The
-// fused_chain verifier checks that every plan covers N, K and L.
+// fused_chain verifier checks that every plan covers N, K and L. These are
+// the fused plans (sequences=false; the kernel sequences per bin:
+// search-sequence.mlir).
 //
 // ANY lines: by default (family=any) every bin of G4's chain takes a
 // shuffle-family plan: clusters of 6 (block[3] = L / 6 = 128) up to M = 128,

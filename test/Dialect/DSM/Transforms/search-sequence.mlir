@@ -14,6 +14,7 @@
 // would round-trip through HBM (sequences measured 1.25x slower there);
 // gated chains are not split. Restricting the family (a side-by-side
 // measurement of fused plans) or sequences=false records no sequence.
+// A chain of dynamic M gets a pair per M bin where the sequence wins.
 
 // CHECK-LABEL: func.func @g8(
 // CHECK: dsm.fused_chain ffn{{.*}}schedule = #dsm.schedule<{{.*}}>, sequence = [#dsm.schedule<cluster = [1, 1, 1, 1], block = [{{[0-9]+}}, {{[0-9]+}}, 64, 16], {{.*}}>, #dsm.schedule<{{.*}}>]}
@@ -33,6 +34,16 @@
 // BUNDLE-SAME: m_hi = 128 : i64, m_lo = 1 : i64, module = "g8_0_s0_module", name = "g8_0_s0", params = [{{[^}]*}}tensor = "in0"}, {{[^}]*}}tensor = "in1"}, {kind = "ptr", tensor = "c"}, {kind = "i64", value = "M"}]
 // BUNDLE-SAME: m_hi = 128 : i64, m_lo = 1 : i64, module = "g8_0_s1_module", name = "g8_0_s1", params = [{{[^}]*}}tensor = "c"}, {{[^}]*}}tensor = "in2"}, {kind = "ptr", tensor = "out"}, {kind = "i64", value = "M"}]
 // BUNDLE-SAME: name = "g8_0", plan = {sequence = [{block = array<i64: 
+// A dynamic M: a pair of schedules per M bin where the sequence wins, each
+// pair sharing its bin with the fused schedule table; one bundle holds the
+// kernels of every bin (sequences share a bin, fused kernels have their own)
+// and the intermediate [M, N].
+// CHECK-LABEL: func.func @g8_dynamic(
+// CHECK: schedule = #dsm.schedule_table<{{.*}}>, sequence = [#dsm.schedule<{{.*}}m_lo = 1, m_hi = 64>, #dsm.schedule<{{.*}}m_lo = 1, m_hi = 64>, #dsm.schedule<{{.*}}m_lo = 65, m_hi = 128>, #dsm.schedule<{{.*}}m_lo = 65, m_hi = 128>
+// BUNDLE: intermediates = [{dtype = "bf16", name = "c", shape = array<i64: -1, 8192>}]
+// BUNDLE-SAME: m_hi = 64 : i64, m_lo = 1 : i64, module = "g8_dynamic_4_m0_s0_module"
+// BUNDLE-SAME: m_hi = 64 : i64, m_lo = 1 : i64, module = "g8_dynamic_4_m0_s1_module"
+// BUNDLE-SAME: m_hi = 128 : i64, m_lo = 65 : i64, module = "g8_dynamic_4_m1_s0_module"
 // BUNDLE: gpu.module @g8_0_s0_module
 // BUNDLE: gpu.module @g8_0_s1_module
 // BUNDLE-NOT: dsm.fused_chain
@@ -175,4 +186,42 @@ func.func @gated(%x: tensor<128x2048xbf16>, %wg: tensor<8192x2048xbf16>, %wu: te
     linalg.yield %cast : bf16
   } -> tensor<128x2048xbf16>
   return %ew13 : tensor<128x2048xbf16>
+}
+
+func.func @g8_dynamic(%x: tensor<?x2048xbf16>, %w1: tensor<8192x2048xbf16>, %w2: tensor<2048x8192xbf16>) -> tensor<?x2048xbf16> {
+  %c0 = arith.constant 0 : index
+  %m = tensor.dim %x, %c0 : tensor<?x2048xbf16>
+  %zero = arith.constant 0.000000e+00 : f32
+  %empty1 = tensor.empty(%m) : tensor<?x8192xf32>
+  %fill2 = linalg.fill ins(%zero : f32) outs(%empty1 : tensor<?x8192xf32>) -> tensor<?x8192xf32>
+  %mm3 = linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>] ins(%x, %w1 : tensor<?x2048xbf16>, tensor<8192x2048xbf16>) outs(%fill2 : tensor<?x8192xf32>) -> tensor<?x8192xf32>
+  %empty4 = tensor.empty(%m) : tensor<?x8192xbf16>
+  %ew5 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%mm3 : tensor<?x8192xf32>) outs(%empty4 : tensor<?x8192xbf16>) {
+  ^bb0(%in0: f32, %out: bf16):
+    %c_k = arith.constant 0.79788456080286541 : f32
+    %c_a = arith.constant 4.471500e-02 : f32
+    %c_half = arith.constant 5.000000e-01 : f32
+    %c_one = arith.constant 1.000000e+00 : f32
+    %t0 = arith.mulf %in0, %in0 : f32
+    %t1 = arith.mulf %t0, %in0 : f32
+    %t2 = arith.mulf %t1, %c_a : f32
+    %t3 = arith.addf %in0, %t2 : f32
+    %t4 = arith.mulf %t3, %c_k : f32
+    %t5 = math.tanh %t4 : f32
+    %t6 = arith.addf %t5, %c_one : f32
+    %t7 = arith.mulf %in0, %c_half : f32
+    %gelu = arith.mulf %t7, %t6 : f32
+    %cast = arith.truncf %gelu : f32 to bf16
+    linalg.yield %cast : bf16
+  } -> tensor<?x8192xbf16>
+  %empty6 = tensor.empty(%m) : tensor<?x2048xf32>
+  %fill7 = linalg.fill ins(%zero : f32) outs(%empty6 : tensor<?x2048xf32>) -> tensor<?x2048xf32>
+  %mm8 = linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>] ins(%ew5, %w2 : tensor<?x8192xbf16>, tensor<2048x8192xbf16>) outs(%fill7 : tensor<?x2048xf32>) -> tensor<?x2048xf32>
+  %empty9 = tensor.empty(%m) : tensor<?x2048xbf16>
+  %ew10 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%mm8 : tensor<?x2048xf32>) outs(%empty9 : tensor<?x2048xbf16>) {
+  ^bb0(%in0: f32, %out: bf16):
+    %cast = arith.truncf %in0 : f32 to bf16
+    linalg.yield %cast : bf16
+  } -> tensor<?x2048xbf16>
+  return %ew10 : tensor<?x2048xbf16>
 }

@@ -31,10 +31,11 @@ def DSM_FusedChainOp : DSM_Op<"fused_chain", [
     `kind` says what `--dsm-fuse` recognised; `schedule`, written only by
     `--dsm-search`, is a `#dsm.schedule` (static M) or a
     `#dsm.schedule_table` (dynamic M). `sequence`, also written only by
-    `--dsm-search`, says that a plain FFN chain of static M runs as two
-    single-GEMM kernels instead, act(A B) into an intermediate and then
-    C D: the schedules of those two GEMMs, in that order (`schedule` keeps
-    the best fused plan, for the record).
+    `--dsm-search`, says that a plain FFN chain runs as two single-GEMM
+    kernels instead, act(A B) into an intermediate and then C D: the
+    schedules of those two GEMMs, in that order (`schedule` keeps the best
+    fused plan, for the record); for a dynamic M, such a pair per M bin of
+    the schedule table that runs as a sequence, each pair with that bin.
 
     Example:
 

@@ -323,11 +323,11 @@ def DSMSearch : Pass<"dsm-search", "ModuleOp"> {
                         "n temporal: one CTA per m tile walks the n tiles, "
                         "E in registers"))}]>,
     Option<"sequences", "sequences", "bool", "true",
-           "Also price a plain FFN chain of static M as two single-GEMM "
-           "kernels (act(A B) into an intermediate, then C D) and record "
-           "them in the chain's `sequence` attribute where the model puts "
-           "them below the best fused plan (not with rank, family or "
-           "deterministic)">
+           "Also price a plain FFN chain as two single-GEMM kernels (act(A "
+           "B) into an intermediate, then C D) and record them in the "
+           "chain's `sequence` attribute where the model puts them below "
+           "the best fused plan (per M bin for a dynamic M; not with rank, "
+           "family or deterministic)">
   ];
 }
 
