@@ -334,6 +334,14 @@ LogicalResult DSMSearchPass::searchSequence(FusedChainOp op,
                        m, cType.getDimSize(1),
                        cType.getElementTypeBitWidth() / 8, target)));
     bool chosen = cost < plan.getCostNs();
+    if (topK > 0) {
+      InFlightDiagnostic remark = op.emitRemark();
+      if (table)
+        remark << "m in [" << plan.getMLo() << ", " << plan.getMHi() << "]: ";
+      remark << "as a kernel sequence (two GEMM kernels) " << cost
+             << " ns against " << plan.getCostNs()
+             << " ns fused: " << (chosen ? "sequence" : "fused");
+    }
     if (chosen && table) {
       pairs.push_back(withMBin(s0, plan.getMLo(), plan.getMHi()));
       pairs.push_back(withMBin(s1, plan.getMLo(), plan.getMHi()));

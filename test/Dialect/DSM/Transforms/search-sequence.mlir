@@ -2,6 +2,12 @@
 // RUN: ff-opt %s --dsm-fuse --dsm-search=sequences=false | FileCheck %s --check-prefix=OFF
 // RUN: ff-opt %s --dsm-fuse --dsm-search="family=shuffle" | FileCheck %s --check-prefix=OFF
 // RUN: ff-opt %s --dsm-fuse --dsm-search | ff-opt --dsm-materialize | FileCheck %s --check-prefix=BUNDLE
+// RUN: ff-opt %s --dsm-fuse --dsm-search=top-k=1 -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
+
+// With top-k the search says what it compared.
+// REMARK: remark: as a kernel sequence (two GEMM kernels) {{[0-9]+}} ns against {{[0-9]+}} ns fused: sequence
+// REMARK: remark: as a kernel sequence (two GEMM kernels) {{[0-9]+}} ns against {{[0-9]+}} ns fused: fused
+// REMARK: remark: m in [1, 64]: as a kernel sequence (two GEMM kernels) {{[0-9]+}} ns against {{[0-9]+}} ns fused: sequence
 
 // Kernel sequences: --dsm-search also prices a plain FFN chain of static M
 // as its two GEMMs, each searched as a chain of its own (act(A B) into an

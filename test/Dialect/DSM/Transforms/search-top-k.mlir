@@ -18,6 +18,8 @@
 // CHECK-SAME: cost_ns = [[NS:[0-9]+]]
 
 func.func @g4(%a: tensor<128x768xbf16>, %b: tensor<768x3072xbf16>, %d: tensor<3072x768xbf16>) -> tensor<128x768xbf16> {
+  // The kernel-sequence comparison comes first (search-sequence.mlir).
+  // expected-remark-re @+5 {{as a kernel sequence (two GEMM kernels) {{[0-9]+}} ns against {{[0-9]+}} ns fused: sequence}}
   // expected-remark-re @+4 {{evaluated {{[0-9]+}} plans ({{[0-9]+}} lowerable); chose cluster=[1,6,1,6] block=[64,64,64,128] grid=[2,8,1,1] order=[m,n,l,k] spatial=[m,n,l] stages=4: {{[0-9]+}} ns measured kernel-family model, {{[0-9]+}} ns analytical model; best of the full space (analytical model):}}
   // expected-remark-re @+3 {{#1: {{[0-9]+}} ns cluster=[1,4,1,4] block=[64,64,128,192] grid=[2,12,1,1] order=[m,n,l,k] spatial=[m,n,l] stages=2 (not lowerable)}}
   // expected-remark @+2 {{#2: }}
