@@ -170,7 +170,10 @@ def compile_one(w, args, ff_opt, ptxas, tmp, rank=None):
         f.write(linalg_text(w, args.dynamic_m, args.weight_layout))
     bundle = os.path.join(args.outdir, name)
     shutil.rmtree(bundle, ignore_errors=True)
+    # The race control omits a barrier of the fused workspace reduction,
+    # which a kernel sequence does not have.
     opts = ([] if rank is None else ["rank=%d" % rank]) + \
+        (["sequences=false"] if args.race else []) + \
         ([args.search_options] if args.search_options else [])
     search = "--dsm-search" + ("=" + " ".join(opts) if opts else "")
     proc = subprocess.run(
