@@ -174,6 +174,32 @@ struct LoadedBundle::ContextState {
 
 static constexpr size_t kMaxCachedMaps = 1024;
 
+/// Grows `buf` (device pointer, bytes) to at least `bytes`. A buffer that
+/// is too small is freed first, after a synchronize (an in-flight launch
+/// may still use it; a captured one may replay it later), which bumps
+/// `epoch`. Sets `grown` when it allocated.
+static CUresult growBuffer(const Driver &d, std::atomic<uint64_t> &epoch,
+                           std::pair<CUdeviceptr, size_t> &buf, size_t bytes,
+                           bool &grown) {
+  grown = false;
+  if (buf.second >= bytes)
+    return CUDA_SUCCESS;
+  if (buf.first) {
+    d.cuCtxSynchronize();
+    d.cuMemFree(buf.first);
+    buf = {0, 0};
+    epoch.fetch_add(1, std::memory_order_acq_rel);
+  }
+  CUresult r = d.cuMemAlloc(&buf.first, bytes);
+  if (r != CUDA_SUCCESS) {
+    buf = {0, 0};
+    return r;
+  }
+  buf.second = bytes;
+  grown = true;
+  return CUDA_SUCCESS;
+}
+
 LoadedBundle::~LoadedBundle() {
   std::string ignored;
   const Driver *d = getDriver(ignored);
@@ -456,58 +482,49 @@ bool LoadedBundle::launch(const std::vector<TensorArg> &args, void *stream,
     *planOut = plan;
   CUstream s = static_cast<CUstream>(stream);
 
-  // The intermediates a sequence passes between its kernels, as arguments
-  // after the caller's: buffers of this context, grown for a larger M.
-  const std::vector<TensorArg> *all = &args;
-  std::vector<TensorArg> withIntermediates;
-  if (!man.intermediates.empty()) {
-    c->intermediates.resize(man.intermediates.size());
-    withIntermediates = args;
-    for (size_t t = 0; t < man.intermediates.size(); ++t) {
-      const TensorSpec &spec = man.intermediates[t];
-      TensorArg a;
-      a.dtype = spec.dtype;
-      a.shape = spec.shape;
-      size_t bytes = size_t(dtypeSize(spec.dtype));
-      for (int64_t &e : a.shape) {
-        e = e == -1 ? plan.m : e;
-        bytes *= size_t(e);
-      }
-      auto &buf = c->intermediates[t];
-      if (buf.second < bytes) {
-        if (buf.first) {
-          d.cuCtxSynchronize();
-          d.cuMemFree(buf.first);
-          buf = {0, 0};
-          epoch.fetch_add(1, std::memory_order_acq_rel);
-        }
-        CUresult r = d.cuMemAlloc(&buf.first, bytes);
-        if (r != CUDA_SUCCESS) {
-          buf = {0, 0};
-          error = "intermediate '" + spec.name +
-                  "': " + d.errorString("cuMemAlloc", r) + " for " +
-                  std::to_string(bytes) + " bytes";
-          return false;
-        }
-        buf.second = bytes;
-      }
-      a.data = buf.first;
-      withIntermediates.push_back(std::move(a));
+  // The intermediates a sequence passes between its kernels (tensors
+  // indexed after the caller's): buffers of this context, grown for a
+  // larger M.
+  std::vector<TensorArg> intermediates(man.intermediates.size());
+  c->intermediates.resize(man.intermediates.size());
+  for (size_t t = 0; t < man.intermediates.size(); ++t) {
+    const TensorSpec &spec = man.intermediates[t];
+    TensorArg &a = intermediates[t];
+    a.dtype = spec.dtype;
+    a.shape = spec.shape;
+    size_t bytes = size_t(dtypeSize(spec.dtype));
+    for (int64_t &e : a.shape) {
+      e = e == -1 ? plan.m : e;
+      bytes *= size_t(e);
     }
-    all = &withIntermediates;
+    bool grown;
+    CUresult r = growBuffer(d, epoch, c->intermediates[t], bytes, grown);
+    if (r != CUDA_SUCCESS) {
+      error = "intermediate '" + spec.name +
+              "': " + d.errorString("cuMemAlloc", r) + " for " +
+              std::to_string(bytes) + " bytes";
+      return false;
+    }
+    a.data = c->intermediates[t].first;
   }
   for (size_t i = 0; i < plan.kernels.size(); ++i)
-    if (!launchKernel(*c, plan.kernels[i], plan.grids[i], plan.m, *all, s,
-                      error))
+    if (!launchKernel(*c, plan.kernels[i], plan.grids[i], plan.m, args,
+                      intermediates, s, error))
       return false;
   return true;
 }
 
 bool LoadedBundle::launchKernel(ContextState &cs, int kernel,
                                 const std::array<uint32_t, 3> &grid, int64_t m,
-                                const std::vector<TensorArg> &args, CUstream s,
-                                std::string &error) {
+                                const std::vector<TensorArg> &args,
+                                const std::vector<TensorArg> &intermediates,
+                                CUstream s, std::string &error) {
   ContextState *c = &cs;
+  // Tensor i of the manifest: an argument, or past them an intermediate.
+  auto tensorArg = [&](int i) -> const TensorArg & {
+    return size_t(i) < args.size() ? args[size_t(i)]
+                                   : intermediates[size_t(i) - args.size()];
+  };
   const Driver &d = *getDriver(error);
   const Manifest &man = bundle.manifest;
   const KernelSpec &ks = man.kernels[size_t(kernel)];
@@ -555,10 +572,10 @@ bool LoadedBundle::launchKernel(ContextState &cs, int kernel,
     };
     switch (p.kind) {
     case ParamKind::Ptr:
-      push(args[size_t(p.tensor)].data);
+      push(tensorArg(p.tensor).data);
       break;
     case ParamKind::Memref: {
-      const TensorArg &a = args[size_t(p.tensor)];
+      const TensorArg &a = tensorArg(p.tensor);
       push(a.data);
       push(a.data);
       push(0);
@@ -588,30 +605,19 @@ bool LoadedBundle::launchKernel(ContextState &cs, int kernel,
       size_t bytes = size_t(p.bytesFixed + p.bytesPerM * m);
       bytes = bytes ? bytes : 16;
       auto &ws = c->workspaces[{kernel, int(pi)}];
-      if (ws.second < bytes) {
-        if (ws.first) {
-          // An in-flight launch may still use the old buffer; a captured
-          // one may replay it later.
-          d.cuCtxSynchronize();
-          d.cuMemFree(ws.first);
-          ws = {0, 0};
-          epoch.fetch_add(1, std::memory_order_acq_rel);
-        }
-        CUresult r = d.cuMemAlloc(&ws.first, bytes);
-        if (r != CUDA_SUCCESS) {
-          ws = {0, 0};
-          error = where() + ": " + d.errorString("cuMemAlloc", r) + " for " +
-                  std::to_string(bytes) + " bytes of workspace";
-          return false;
-        }
-        ws.second = bytes;
-        // A self-cleaning workspace starts zero and stays zero between
-        // launches; cleared whole here, on the launch's stream.
-        if (p.selfCleaning &&
-            (r = d.cuMemsetD8Async(ws.first, 0, bytes, s)) != CUDA_SUCCESS) {
-          error = where() + ": " + d.errorString("cuMemsetD8Async", r);
-          return false;
-        }
+      bool grown;
+      CUresult r = growBuffer(d, epoch, ws, bytes, grown);
+      if (r != CUDA_SUCCESS) {
+        error = where() + ": " + d.errorString("cuMemAlloc", r) + " for " +
+                std::to_string(bytes) + " bytes of workspace";
+        return false;
+      }
+      // A self-cleaning workspace starts zero and stays zero between
+      // launches; cleared whole here, on the launch's stream.
+      if (grown && p.selfCleaning &&
+          (r = d.cuMemsetD8Async(ws.first, 0, bytes, s)) != CUDA_SUCCESS) {
+        error = where() + ": " + d.errorString("cuMemsetD8Async", r);
+        return false;
       }
       if (p.zero && !p.selfCleaning) {
         // All of it, or only the trailing zero_bytes_per_m * M bytes.
@@ -632,7 +638,7 @@ bool LoadedBundle::launchKernel(ContextState &cs, int kernel,
     }
     case ParamKind::TensorMap:
     case ParamKind::TensorMapPtr: {
-      const TensorArg &a = args[size_t(p.tensor)];
+      const TensorArg &a = tensorArg(p.tensor);
       ContextState::MapKey key{kernel, int(pi), a.data, a.shape};
       auto it = c->maps.find(key);
       if (it == c->maps.end()) {

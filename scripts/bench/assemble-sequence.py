@@ -15,7 +15,6 @@ usage: assemble-sequence.py FUSED GEMM0 GEMM1 OUT
 """
 
 import argparse
-import json
 import os
 import sys
 
@@ -38,11 +37,13 @@ def main():
     bin_ = fused["kernels"][0]
     files = {}
     kernels = []
+    plans = []
     for i, (path, rename, shape, act) in enumerate((
             (args.gemm0, {"out": "c"}, (m, n, k), chain["activation"]),
             (args.gemm1, {"in0": "c", "in1": "in2"}, (m, l, n),
              "identity"))):
         man, _, kfiles = read_bundle(path)
+        plans.append(man.get("plan", {}))
         g = man["chain"]
         if (g["kind"], g["m"], g["n"], g["k"], g["activation"]) != (
                 "gemm",) + shape + (act,):
@@ -71,8 +72,7 @@ def main():
     manifest = {k: v for k, v in fused.items() if k not in ("kernels", "hash")}
     manifest["intermediates"] = [inter]
     manifest["kernels"] = kernels
-    manifest["plan"] = {"sequence": [json.loads(json.dumps(
-        read_bundle(p)[0].get("plan", {}))) for p in (args.gemm0, args.gemm1)]}
+    manifest["plan"] = {"sequence": plans}
     write_bundle(args.out, manifest, files)
     print("%s: %s + %s" % (args.out, args.gemm0, args.gemm1))
 

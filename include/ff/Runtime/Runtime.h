@@ -89,12 +89,14 @@ private:
   LoadedBundle() = default;
   ContextState *getContext(std::string &error);
   bool loadKernels(ContextState &ctx, std::string &error);
-  /// Launches kernel `kernel` of the manifest on `args` (the caller's, then
-  /// any intermediates) with the mutex held.
+  /// Launches kernel `kernel` of the manifest on the caller's `args` and
+  /// the sequence's `intermediates` (the manifest's tensors past the
+  /// arguments) with the mutex held.
   bool launchKernel(ContextState &ctx, int kernel,
                     const std::array<uint32_t, 3> &grid, int64_t m,
-                    const std::vector<TensorArg> &args, CUstream_st *stream,
-                    std::string &error);
+                    const std::vector<TensorArg> &args,
+                    const std::vector<TensorArg> &intermediates,
+                    CUstream_st *stream, std::string &error);
 
   Bundle bundle;
   std::mutex mutex;

@@ -9,7 +9,6 @@
 
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <fstream>
 #include <unistd.h>
 
@@ -127,10 +126,7 @@ TEST(ManifestTest, RejectsBrokenSequences) {
        "intermediates: expected an array"},
   };
   for (const Mutation &c : cases) {
-    std::string text = ff::rt::test::sequenceManifest();
-    size_t at = text.find(c.from);
-    ASSERT_NE(at, std::string::npos) << c.from;
-    text.replace(at, std::strlen(c.from), c.to);
+    std::string text = edit(ff::rt::test::sequenceManifest(), c.from, c.to);
     Manifest m;
     std::string error;
     EXPECT_FALSE(parseManifest(text, m, error)) << c.from;

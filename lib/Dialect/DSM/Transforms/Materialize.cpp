@@ -62,6 +62,26 @@ std::string typeName(Type t) {
   return s;
 }
 
+/// A tensor's manifest entry (docs/bundle.md): name, shape (-1 for a
+/// dynamic extent) and dtype; weights stored [out, in] (K-major) also say
+/// "layout": "nk" (the default "kn" is left implicit).
+DictionaryAttr getTensorInfo(Builder &b, StringRef name, Type type,
+                             bool nk = false) {
+  auto shaped = cast<ShapedType>(type);
+  SmallVector<int64_t> dims(shaped.getShape());
+  for (int64_t &x : dims)
+    if (ShapedType::isDynamic(x))
+      x = -1;
+  SmallVector<NamedAttribute> attrs = {
+      b.getNamedAttr("name", b.getStringAttr(name)),
+      b.getNamedAttr("shape", b.getDenseI64ArrayAttr(dims)),
+      b.getNamedAttr("dtype",
+                     b.getStringAttr(typeName(shaped.getElementType())))};
+  if (nk)
+    attrs.push_back(b.getNamedAttr("layout", b.getStringAttr("nk")));
+  return b.getDictionaryAttr(attrs);
+}
+
 struct DSMMaterializePass
     : public dsm::impl::DSMMaterializeBase<DSMMaterializePass> {
   using DSMMaterializeBase::DSMMaterializeBase;
@@ -102,25 +122,8 @@ struct DSMMaterializePass
 DictionaryAttr DSMMaterializePass::chainInfo(FusedChainOp chain,
                                              const KernelPlan &plan) {
   Builder b(chain.getContext());
-  auto dims = [&](ShapedType t) {
-    SmallVector<int64_t> d(t.getShape());
-    for (int64_t &x : d)
-      if (ShapedType::isDynamic(x))
-        x = -1;
-    return b.getDenseI64ArrayAttr(d);
-  };
   auto tensor = [&](StringRef name, Type type, bool nk = false) {
-    auto shaped = cast<ShapedType>(type);
-    SmallVector<NamedAttribute> attrs = {
-        b.getNamedAttr("name", b.getStringAttr(name)),
-        b.getNamedAttr("shape", dims(shaped)),
-        b.getNamedAttr("dtype",
-                       b.getStringAttr(typeName(shaped.getElementType())))};
-    // Weights stored [out, in] (K-major): docs/bundle.md "layout"; the
-    // default "kn" is left implicit.
-    if (nk)
-      attrs.push_back(b.getNamedAttr("layout", b.getStringAttr("nk")));
-    return b.getDictionaryAttr(attrs);
+    return getTensorInfo(b, name, type, nk);
   };
   auto isNK = [&](unsigned i) {
     bool gated = plan.kind == ChainKind::gated_ffn;
@@ -374,16 +377,8 @@ LogicalResult DSMMaterializePass::materializeSequence(
     }
   }
   // The intermediate: act(A B), [M, N] (-1 for a dynamic M).
-  auto cType = cast<ShapedType>(first->getResult(0).getType());
-  SmallVector<int64_t> shape(cType.getShape());
-  for (int64_t &d : shape)
-    d = ShapedType::isDynamic(d) ? -1 : d;
-  Builder bb(chain.getContext());
-  intermediates.push_back(bb.getDictionaryAttr(
-      {bb.getNamedAttr("name", bb.getStringAttr(cName)),
-       bb.getNamedAttr("shape", bb.getDenseI64ArrayAttr(shape)),
-       bb.getNamedAttr("dtype",
-                       bb.getStringAttr(typeName(cType.getElementType())))}));
+  intermediates.push_back(
+      getTensorInfo(b, cName, first->getResult(0).getType()));
   second->erase();
   first->erase();
   return result;

@@ -237,6 +237,13 @@ private:
   /// chosen) as a sequence of its two GEMMs, each searched as a chain of
   /// its own; records their schedules in `sequence` when they cost less
   /// than the fused plan. Fills `record` with the comparison.
+  /// Whether `op` is priced as a kernel sequence too: a plain FFN, with
+  /// the option on and no rank, family or deterministic request (those
+  /// measure or constrain the fused plans).
+  bool pricesSequences(FusedChainOp op) const {
+    return sequences && rank == 0 && !deterministic &&
+           family == ff::KernelFamily::any && op.getKind() == ChainKind::ffn;
+  }
   LogicalResult searchSequence(FusedChainOp op, const ff::GpuTarget &target,
                                llvm::json::Object &record,
                                ArrayRef<int64_t> binReps = {});
@@ -450,16 +457,16 @@ LogicalResult DSMSearchPass::searchOne(FusedChainOp op,
       return failure();
     op.setScheduleAttr(tableAttr);
     op.removeSequenceAttr();
-    SmallVector<int64_t> reps;
-    for (const ff::BinnedPlan &bp : table)
-      reps.push_back(bp.bin.rep);
-    if (sequences && !deterministic && family == ff::KernelFamily::any &&
-        op.getKind() == ChainKind::ffn &&
-        llvm::all_of(
-            table,
-            [](const ff::BinnedPlan &bp) { return bp.candidate.lowerable; }) &&
-        failed(searchSequence(op, target, record, reps)))
-      return failure();
+    if (pricesSequences(op) &&
+        llvm::all_of(table, [](const ff::BinnedPlan &bp) {
+          return bp.candidate.lowerable;
+        })) {
+      SmallVector<int64_t> reps;
+      for (const ff::BinnedPlan &bp : table)
+        reps.push_back(bp.bin.rep);
+      if (failed(searchSequence(op, target, record, reps)))
+        return failure();
+    }
     record["m"] = nullptr;
     record["bins"] = std::move(bins);
   } else {
@@ -476,9 +483,7 @@ LogicalResult DSMSearchPass::searchOne(FusedChainOp op,
       return failure();
     op.setScheduleAttr(s);
     op.removeSequenceAttr();
-    if (sequences && rank == 0 && !deterministic &&
-        family == ff::KernelFamily::any && chosen->lowerable &&
-        op.getKind() == ChainKind::ffn &&
+    if (pricesSequences(op) && chosen->lowerable &&
         failed(searchSequence(op, target, record)))
       return failure();
     if (topK > 0) {
