@@ -552,9 +552,11 @@ double mlir::ff::getStreamReuse(const ChainDesc &chain, const Plan &plan) {
     const int64_t m = std::max<int64_t>(chain.m, 1);
     const int64_t bm = plan.blk(Dim::m), bn = plan.blk(Dim::n);
     const int64_t clsK = plan.cls(Dim::k);
+    // A gated pair streams both weights' tiles and holds both.
+    const int64_t g = chain.getNumUpProjections();
     const double cta =
-        ceilDiv(ceilDiv(chain.k, 64), clsK) * 64.0 * double(bm + bn) * b;
-    const double unique = (double(m) * chain.k + double(chain.k) * chain.n +
+        ceilDiv(ceilDiv(chain.k, 64), clsK) * 64.0 * double(bm + bn * g) * b;
+    const double unique = (double(m) * chain.k + double(chain.k) * chain.n * g +
                            double(m) * chain.n) *
                           b;
     return std::max(1.0, getKernelCtas(chain, plan) * cta / unique);
@@ -742,10 +744,11 @@ double mlir::ff::estimateCtaNs(const ChainDesc &chain, const Plan &plan,
   const double bw0 = std::min(bw, inFlight * stage / std::max(latency, 1.0));
   // A single GEMM's k step also waits on the SM's shared-memory port: the
   // TMA writes the stage and each consumer warpgroup's wgmmas read its 64
-  // rows of A and all of B (narrow tiles read B more often per flop).
+  // rows of A and all of B (narrow tiles read B more often per flop; a
+  // gated pair reads A once per weight).
   const double smem =
       two ? 0.0
-          : (stage + (bm * bk + (bm / 64) * bk * bn) * b) / k.gemmSmemGbps;
+          : (stage + g * (bm * bk + (bm / 64) * bk * bn) * b) / k.gemmSmemGbps;
   double cta = kSteps * (std::max({stage / bw0, mma0, smem}) + k.kStepNs);
   if (gemmSplitK) {
     // The cluster reduce-scatters its fp32 tiles (c - 1 slices per rank

@@ -231,7 +231,8 @@ bool mlir::ff::isLowerable(const Plan &plan, const ChainDesc &chain,
                            bool wideGemmTiles) {
   // The kernel's ring releases a stage one k step late: at least 2. The
   // kernels take up to 8 (KernelPlan); the fitted families up to 4.
-  bool wide = wideGemmTiles && !chain.hasSecondGemm() &&
+  // A gated GEMM (two accumulators) has only the wide family's tiles.
+  bool wide = (wideGemmTiles || chain.isGated()) && !chain.hasSecondGemm() &&
               plan.cluster == std::array<int64_t, 4>{1, 1, 1, 1};
   if (plan.stages < 2 || plan.stages > (wide ? 8 : 4))
     return false;
@@ -246,8 +247,8 @@ bool mlir::ff::isLowerable(const Plan &plan, const ChainDesc &chain,
     int64_t clsK = plan.cls(Dim::k);
     bool splitK = plan.cluster == std::array<int64_t, 4>{1, 1, clsK, 1} &&
                   (clsK == 2 || clsK == 4 || clsK == 8);
-    if (plan.cluster != std::array<int64_t, 4>{1, 1, 1, 1} && !multicast &&
-        !splitK)
+    if (plan.cluster != std::array<int64_t, 4>{1, 1, 1, 1} &&
+        (chain.isGated() || (!multicast && !splitK)))
       return false;
     // Split K also takes 128-wide n tiles (more CTAs for short M) and
     // 64-row m tiles (one consumer warpgroup: M <= 64 wastes no wgmma rows);
@@ -256,7 +257,7 @@ bool mlir::ff::isLowerable(const Plan &plan, const ChainDesc &chain,
     if ((blkM != 128 && !((splitK || wide) && blkM == 64)) ||
         (blkN != 256 && !(splitK && blkN == 128) &&
          !(wide && (blkN == 64 || blkN == 128))) ||
-        (!splitK && plan.blk(Dim::k) != 64))
+        (!splitK && plan.blk(Dim::k) != 64) || (chain.isGated() && blkN > 128))
       return false;
     if (!plan.isSpatial(Dim::m) || !plan.isSpatial(Dim::n) ||
         plan.isSpatial(Dim::k) != splitK || plan.isSpatial(Dim::l))

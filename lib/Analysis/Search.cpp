@@ -360,7 +360,8 @@ SearchResult mlir::ff::searchChain(const ChainDesc &chain,
             else
               lTiles = wideTiles(chain.l);
             // Wide GEMM tiles take deeper rings (isLowerable).
-            int64_t maxStages = !two && options.wideGemmTiles ? 8 : 4;
+            int64_t maxStages =
+                !two && (options.wideGemmTiles || chain.isGated()) ? 8 : 4;
             for (int64_t bm : {64, 128}) {
               int64_t gm = isSpatial(Dim::m) ? ceilDiv(chain.m, cm * bm) : 1;
               for (int64_t bn : wideTiles(chain.n)) {

@@ -78,6 +78,8 @@ const char *ff::rt::chainKindName(ChainKind kind) {
     return "gated_ffn";
   case ChainKind::Chain:
     return "chain";
+  case ChainKind::GatedGemm:
+    return "gated_gemm";
   }
   return "?";
 }
@@ -564,7 +566,8 @@ bool ff::rt::parseManifest(std::string_view text, Manifest &m,
                             {{"gemm", ChainKind::Gemm},
                              {"ffn", ChainKind::Ffn},
                              {"gated_ffn", ChainKind::GatedFfn},
-                             {"chain", ChainKind::Chain}},
+                             {"chain", ChainKind::Chain},
+                             {"gated_gemm", ChainKind::GatedGemm}},
                             nullptr) ||
       !cr.choice<Activation>("activation", c.activation,
                              {{"identity", Activation::Identity},
@@ -625,10 +628,11 @@ bool ff::rt::parseManifest(std::string_view text, Manifest &m,
   for (size_t i = 0; i < m.numAllTensors(); ++i)
     if (!names.insert(m.tensor(i).name).second)
       return cr.fail("", "duplicate tensor name \"" + m.tensor(i).name + "\"");
-  size_t expectedInputs = c.kind == ChainKind::Gemm       ? 2
-                          : c.kind == ChainKind::Ffn      ? 3
-                          : c.kind == ChainKind::GatedFfn ? 4
-                                                          : 0;
+  size_t expectedInputs = c.kind == ChainKind::Gemm        ? 2
+                          : c.kind == ChainKind::Ffn       ? 3
+                          : c.kind == ChainKind::GatedGemm ? 3
+                          : c.kind == ChainKind::GatedFfn  ? 4
+                                                           : 0;
   if (expectedInputs && c.inputs.size() != expectedInputs)
     return cr.fail(".inputs",
                    std::string("a ") + chainKindName(c.kind) + " chain takes " +

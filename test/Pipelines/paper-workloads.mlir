@@ -10,7 +10,7 @@
 // and loads. The conv chains (1x1 and 3x3) are in paper-workloads-conv.mlir.
 // RUN: rm -rf %t
 // RUN: ff-opt %S/../Dialect/DSM/Transforms/fuse-paper-ffn.mlir --dsm-fuse --dsm-search=sequences=false --lower-to-nvvm="emit-bundle=%t/ffn format=bin" -o /dev/null
-// RUN: ff-opt %S/../Dialect/DSM/Transforms/fuse-paper-gated.mlir --dsm-fuse --dsm-search --lower-to-nvvm="emit-bundle=%t/gated format=bin" -o /dev/null
+// RUN: ff-opt %S/../Dialect/DSM/Transforms/fuse-paper-gated.mlir --dsm-fuse --dsm-search=sequences=false --lower-to-nvvm="emit-bundle=%t/gated format=bin" -o /dev/null
 // RUN: %python %ff_src_root/scripts/check-bundles.py --ptxas %ptxas %t/ffn %t/gated | FileCheck %s
 // CHECK-DAG: OK g1_0 cluster=
 // CHECK-DAG: OK g2_1 cluster=
@@ -32,17 +32,24 @@
 // CHECK-DAG: OK s8_7 cluster=
 // CHECK: checked 18 kernels, 0 failed
 
-// G1-G10 as the search chooses them (kernel sequences for G4-G10): every
-// sequence's two GEMM kernels (the first with the activation epilogue)
-// assemble without spills too.
+// G1-G10 and S1-S8 as the search chooses them (kernel sequences for G4-G10
+// and every S): every sequence's two GEMM kernels (the first with the
+// activation epilogue; for S, the gated GEMM's two accumulators and
+// silu(gate) * up) assemble without spills too.
 // RUN: ff-opt %S/../Dialect/DSM/Transforms/fuse-paper-ffn.mlir --dsm-fuse --dsm-search --lower-to-nvvm="emit-bundle=%t/seq format=bin" -o /dev/null
-// RUN: %python %ff_src_root/scripts/check-bundles.py --ptxas %ptxas %t/seq | FileCheck %s --check-prefix=SEQ
+// RUN: ff-opt %S/../Dialect/DSM/Transforms/fuse-paper-gated.mlir --dsm-fuse --dsm-search --lower-to-nvvm="emit-bundle=%t/gseq format=bin" -o /dev/null
+// RUN: %python %ff_src_root/scripts/check-bundles.py --ptxas %ptxas %t/seq %t/gseq | FileCheck %s --check-prefix=SEQ
 // SEQ-DAG: OK g1_0 cluster=
 // SEQ-DAG: OK g5_4_s0 cluster=1x1x1x1
 // SEQ-DAG: OK g5_4_s1 cluster=
 // SEQ-DAG: OK g8_7_s0 cluster=
 // SEQ-DAG: OK g8_7_s1 cluster=
-// SEQ: checked 17 kernels, 0 failed
+// SEQ-DAG: OK s1_0_s0 cluster=1x1x1x1
+// SEQ-DAG: OK s1_0_s1 cluster=
+// SEQ-DAG: OK s3_2_s0 cluster=1x1x1x1
+// SEQ-DAG: OK s8_7_s0 cluster=1x1x1x1
+// SEQ-DAG: OK s8_7_s1 cluster=
+// SEQ: checked 33 kernels, 0 failed
 
 // The deterministic plans for an H200 as well: their last arriver sums one
 // workspace plane per cluster along n (16 for G5), and a finisher that
@@ -55,7 +62,7 @@
 
 // The launch functions replace the tensor-level functions (which held
 // nothing but their chain and dead constants).
-// RUN: ff-opt %S/../Dialect/DSM/Transforms/fuse-paper-gated.mlir --dsm-fuse --dsm-search --lower-to-nvvm | FileCheck %s --check-prefix=HOST
+// RUN: ff-opt %S/../Dialect/DSM/Transforms/fuse-paper-gated.mlir --dsm-fuse --dsm-search=sequences=false --lower-to-nvvm | FileCheck %s --check-prefix=HOST
 // HOST-NOT: func.func @s1(
 // HOST: gpu.binary @s1_0_module
 // HOST: llvm.func @s1_0_launch(

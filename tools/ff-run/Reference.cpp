@@ -215,7 +215,8 @@ bool ff::run::computeReference(const Driver &d, const Manifest &man, int64_t m,
   if (!h0.alloc(size_t(m * n) * 4, error) ||
       !gemm(cb, m, n, k, aPtr, aType, bPtr, bType, w1.layout, h0.p, error))
     return false;
-  if (c.kind == ChainKind::GatedFfn) {
+  bool gated = c.kind == ChainKind::GatedFfn || c.kind == ChainKind::GatedGemm;
+  if (gated) {
     if (conv) {
       error = "no reference for a gated convolution chain";
       return false;
@@ -242,7 +243,7 @@ bool ff::run::computeReference(const Driver &d, const Manifest &man, int64_t m,
     return true;
   }
   std::vector<float> up;
-  if (c.kind == ChainKind::GatedFfn) {
+  if (gated) {
     up.resize(h.size());
     if ((r = d.cuMemcpyDtoH(up.data(), h1.p, up.size() * 4)) != CUDA_SUCCESS) {
       error = d.errorString("cuMemcpyDtoH", r);
@@ -254,6 +255,11 @@ bool ff::run::computeReference(const Driver &d, const Manifest &man, int64_t m,
     if (!up.empty())
       v *= double(up[i]);
     h[i] = float(v);
+  }
+  // gated_gemm: out = act(x·wg) * (x·wu).
+  if (c.kind == ChainKind::GatedGemm) {
+    out = std::move(h);
+    return true;
   }
   // Second GEMM in fp32: activated intermediate times the fp32 copy of the
   // down projection.

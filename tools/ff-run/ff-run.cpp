@@ -543,6 +543,8 @@ int main(int argc, char **argv) {
     if (c.kind == ChainKind::GatedFfn)
       flops = 4.0 * double(m) * double(c.n) * double(c.k) +
               2.0 * double(m) * double(c.n) * double(c.l);
+    if (c.kind == ChainKind::GatedGemm)
+      flops = 4.0 * double(m) * double(c.n) * double(c.k);
     std::printf("bench: median %.2f us per launch over %d batches of 10 "
                 "(min %.2f, max %.2f), "
                 "%.1f TFLOP/s\n",

@@ -38,7 +38,13 @@ enum class Collective : uint8_t {
   interClusterReduce = 4
 };
 /// What --dsm-fuse recognised (dsm::ChainKind).
-enum class ChainKind : uint8_t { gemm = 0, ffn = 1, gatedFfn = 2, chain = 3 };
+enum class ChainKind : uint8_t {
+  gemm = 0,
+  ffn = 1,
+  gatedFfn = 2,
+  chain = 3,
+  gatedGemm = 4
+};
 
 llvm::StringRef stringifyDim(Dim d);
 llvm::StringRef stringifyTier(Tier t);
@@ -48,9 +54,9 @@ llvm::StringRef stringifyCollective(Collective c);
 /// divisor R of `h` with R * `w` <= `bm`, or 0 when no image row fits.
 int64_t getConvTileImageRows(int64_t h, int64_t w, int64_t bm);
 
-/// A GEMM chain as the cost model sees it. `l` is 0 for one GEMM; longer
-/// chains are described by their first pair. Gated FFNs have two
-/// up-projections (gate and up) sharing A.
+/// A GEMM chain as the cost model sees it. `l` is 0 for one GEMM (or one
+/// gated pair); longer chains are described by their first pair. Gated FFNs
+/// and gated GEMMs have two up-projections (gate and up) sharing A.
 struct ChainDesc {
   ChainKind kind = ChainKind::ffn;
   int64_t m = 0, n = 0, k = 0, l = 0;
@@ -59,13 +65,17 @@ struct ChainDesc {
   /// kernels tile m by whole image rows.
   int64_t convH = 0, convW = 0;
 
-  bool isGated() const { return kind == ChainKind::gatedFfn; }
+  bool isGated() const {
+    return kind == ChainKind::gatedFfn || kind == ChainKind::gatedGemm;
+  }
   /// Output rows of an m tile of `bm` rows: R * W for a 3x3 convolution
   /// (R the largest divisor of H with R * W <= bm; 0 when no row fits),
   /// else bm.
   int64_t getMTileRows(int64_t bm) const;
-  bool hasSecondGemm() const { return kind != ChainKind::gemm; }
-  /// Up-projection matrices sharing A: 2 for gated FFNs, else 1.
+  bool hasSecondGemm() const {
+    return kind != ChainKind::gemm && kind != ChainKind::gatedGemm;
+  }
+  /// Up-projection matrices sharing A: 2 for gated chains, else 1.
   int64_t getNumUpProjections() const { return isGated() ? 2 : 1; }
   int64_t getExtent(Dim d) const;
   /// Useful FLOPs of the chain (without tile padding).
@@ -260,6 +270,8 @@ inline bool reallocatesRegisters(int64_t consumers, bool singleGemm,
 /// `wideGemmTiles` (--dsm-search=wide-gemm-tiles, on by default): one GEMM
 /// on a cluster of one also takes blk_m in {64, 128} and blk_n in {64, 128,
 /// 256} over all of K (blk_k = 64) at 2 to 8 stages.
+/// - one gated GEMM (gate and up accumulators): those wide tiles with blk_n
+///   in {64, 128}, on a cluster of one, whatever `wideGemmTiles` says.
 bool isLowerable(const Plan &plan, const ChainDesc &chain,
                  bool wideGemmTiles = true);
 

@@ -28,7 +28,8 @@ std::optional<DType> parseDType(std::string_view name);
 const char *dtypeName(DType dtype);
 int64_t dtypeSize(DType dtype);
 
-enum class ChainKind { Gemm, Ffn, GatedFfn, Chain };
+/// What a bundle computes (dsm::ChainKind): GatedGemm is act(x wg) * (x wu).
+enum class ChainKind { Gemm, Ffn, GatedFfn, Chain, GatedGemm };
 enum class Activation { Identity, Relu, GeluErf, GeluTanh, Silu, Sigmoid };
 std::optional<Activation> parseActivation(std::string_view name);
 const char *activationName(Activation act);

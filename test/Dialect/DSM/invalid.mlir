@@ -974,3 +974,58 @@ func.func @sequence_splits_l(%a: tensor<128x128xbf16>, %b: tensor<128x256xbf16>,
   }
   return %r : tensor<128x256xf32>
 }
+
+// -----
+
+func.func @gated_gemm_splits_l(%a: tensor<128x256xbf16>, %wg: tensor<256x256xbf16>, %wu: tensor<256x256xbf16>) -> tensor<128x256xbf16> {
+  // expected-error @+1 {{a chain of one GEMM has no l dimension to split}}
+  %r = dsm.fused_chain gated_gemm(%a, %wg, %wu) {schedule = #dsm.schedule<cluster = [1, 1, 1, 2], block = [128, 128, 64, 16], grid = [1, 2, 1, 1], order = [m, n, k, l], spatial = [m, n, l], residency = [], collectives = [], stages = 4, cost_ns = 1>} : (tensor<128x256xbf16>, tensor<256x256xbf16>, tensor<256x256xbf16>) -> tensor<128x256xbf16> {
+  ^bb0(%x: tensor<128x256xbf16>, %g: tensor<256x256xbf16>, %u: tensor<256x256xbf16>):
+    %z = arith.constant 0.0 : f32
+    %e0 = tensor.empty() : tensor<128x256xf32>
+    %f0 = linalg.fill ins(%z : f32) outs(%e0 : tensor<128x256xf32>) -> tensor<128x256xf32>
+    %cg = linalg.matmul ins(%x, %g : tensor<128x256xbf16>, tensor<256x256xbf16>) outs(%f0 : tensor<128x256xf32>) -> tensor<128x256xf32>
+    %e1 = tensor.empty() : tensor<128x256xf32>
+    %f1 = linalg.fill ins(%z : f32) outs(%e1 : tensor<128x256xf32>) -> tensor<128x256xf32>
+    %cu = linalg.matmul ins(%x, %u : tensor<128x256xbf16>, tensor<256x256xbf16>) outs(%f1 : tensor<128x256xf32>) -> tensor<128x256xf32>
+    %hb = tensor.empty() : tensor<128x256xbf16>
+    %h = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%cg, %cu : tensor<128x256xf32>, tensor<128x256xf32>) outs(%hb : tensor<128x256xbf16>) {
+    ^bb0(%gv: f32, %uv: f32, %out: bf16):
+      %p = arith.mulf %gv, %uv : f32
+      %t = arith.truncf %p : f32 to bf16
+      linalg.yield %t : bf16
+    } -> tensor<128x256xbf16>
+    dsm.yield %h : tensor<128x256xbf16>
+  }
+  return %r : tensor<128x256xbf16>
+}
+
+// -----
+
+func.func @gated_gemm_one_matmul(%a: tensor<128x256xbf16>, %b: tensor<256x256xbf16>) -> tensor<128x256xf32> {
+  // expected-error @+1 {{body does not hold a gated_gemm chain of static-N/K contractions}}
+  %r = dsm.fused_chain gated_gemm(%a, %b) : (tensor<128x256xbf16>, tensor<256x256xbf16>) -> tensor<128x256xf32> {
+  ^bb0(%x: tensor<128x256xbf16>, %w: tensor<256x256xbf16>):
+    %z = arith.constant 0.0 : f32
+    %e = tensor.empty() : tensor<128x256xf32>
+    %f = linalg.fill ins(%z : f32) outs(%e : tensor<128x256xf32>) -> tensor<128x256xf32>
+    %c = linalg.matmul ins(%x, %w : tensor<128x256xbf16>, tensor<256x256xbf16>) outs(%f : tensor<128x256xf32>) -> tensor<128x256xf32>
+    dsm.yield %c : tensor<128x256xf32>
+  }
+  return %r : tensor<128x256xf32>
+}
+
+// -----
+
+func.func @sequence_of_gemm(%a: tensor<128x128xbf16>, %b: tensor<128x256xbf16>) -> tensor<128x256xf32> {
+  // expected-error @+1 {{only an ffn or gated_ffn chain runs as a kernel sequence}}
+  %r = dsm.fused_chain gemm(%a, %b) {schedule = #dsm.schedule<cluster = [1, 1, 1, 1], block = [128, 256, 64, 16], grid = [1, 1, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [], collectives = [], stages = 4, cost_ns = 4000>, sequence = [#dsm.schedule<cluster = [1, 1, 1, 1], block = [64, 64, 64, 16], grid = [2, 4, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [], collectives = [], stages = 2, cost_ns = 3000>, #dsm.schedule<cluster = [1, 1, 1, 1], block = [128, 256, 64, 16], grid = [1, 1, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [], collectives = [], stages = 4, cost_ns = 4000>]} : (tensor<128x128xbf16>, tensor<128x256xbf16>) -> tensor<128x256xf32> {
+  ^bb0(%x: tensor<128x128xbf16>, %w1: tensor<128x256xbf16>):
+    %z = arith.constant 0.0 : f32
+    %e0 = tensor.empty() : tensor<128x256xf32>
+    %f0 = linalg.fill ins(%z : f32) outs(%e0 : tensor<128x256xf32>) -> tensor<128x256xf32>
+    %c = linalg.matmul ins(%x, %w1 : tensor<128x128xbf16>, tensor<128x256xbf16>) outs(%f0 : tensor<128x256xf32>) -> tensor<128x256xf32>
+    dsm.yield %c : tensor<128x256xf32>
+  }
+  return %r : tensor<128x256xf32>
+}

@@ -68,6 +68,31 @@ func.func @ffn_sequence(%a: tensor<128x512xbf16>, %b: tensor<512x512xbf16>, %d: 
   return %e : tensor<128x512xbf16>
 }
 
+// A gated GEMM chain (the first kernel of a gated FFN's sequence): gate
+// and up share A; the generic combines them.
+// CHECK-LABEL: func.func @gated_gemm
+// CHECK: dsm.fused_chain gated_gemm(%{{.*}}, %{{.*}}, %{{.*}}) {schedule = #dsm.schedule<cluster = [1, 1, 1, 1], block = [128, 128, 64, 16], grid = [1, 2, 1, 1]{{.*}}stages = 4, cost_ns = 3000>}
+// CHECK: dsm.yield
+func.func @gated_gemm(%a: tensor<128x512xbf16>, %wg: tensor<512x256xbf16>, %wu: tensor<512x256xbf16>) -> tensor<128x256xbf16> {
+  %r = dsm.fused_chain gated_gemm(%a, %wg, %wu) {schedule = #dsm.schedule<cluster = [1, 1, 1, 1], block = [128, 128, 64, 16], grid = [1, 2, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [], collectives = [], stages = 4, cost_ns = 3000>} : (tensor<128x512xbf16>, tensor<512x256xbf16>, tensor<512x256xbf16>) -> tensor<128x256xbf16> {
+  ^bb0(%x: tensor<128x512xbf16>, %g: tensor<512x256xbf16>, %u: tensor<512x256xbf16>):
+    %z = arith.constant 0.0 : f32
+    %e0 = tensor.empty() : tensor<128x256xf32>
+    %f0 = linalg.fill ins(%z : f32) outs(%e0 : tensor<128x256xf32>) -> tensor<128x256xf32>
+    %cg = linalg.matmul ins(%x, %g : tensor<128x512xbf16>, tensor<512x256xbf16>) outs(%f0 : tensor<128x256xf32>) -> tensor<128x256xf32>
+    %cu = linalg.matmul ins(%x, %u : tensor<128x512xbf16>, tensor<512x256xbf16>) outs(%f0 : tensor<128x256xf32>) -> tensor<128x256xf32>
+    %hb = tensor.empty() : tensor<128x256xbf16>
+    %h = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]} ins(%cg, %cu : tensor<128x256xf32>, tensor<128x256xf32>) outs(%hb : tensor<128x256xbf16>) {
+    ^bb0(%gv: f32, %uv: f32, %out: bf16):
+      %p = arith.mulf %gv, %uv : f32
+      %t = arith.truncf %p : f32 to bf16
+      linalg.yield %t : bf16
+    } -> tensor<128x256xbf16>
+    dsm.yield %h : tensor<128x256xbf16>
+  }
+  return %r : tensor<128x256xbf16>
+}
+
 // A dynamic-M chain of one GEMM with a plan table.
 // CHECK-LABEL: func.func @gemm_dynamic
 // CHECK: dsm.fused_chain gemm(%{{.*}}, %{{.*}}) {schedule = #dsm.schedule_table<[#dsm.schedule<{{.*}}m_lo = 1, m_hi = 64>, #dsm.schedule<{{.*}}m_lo = 65, m_hi = 1048576>]>}

@@ -628,6 +628,59 @@ TEST(CostModelTest, GemmSmemPortByHand) {
   EXPECT_GT(kernelNs(narrow), 1.03 * kernelNs(wide));
 }
 
+// A gated GEMM (a gated FFN's first sequence kernel): two weights' tiles per
+// k step, two accumulators, and the shared-memory port reads A once per
+// weight. S3's gate and up (M = 128, N = 11008, K = 4096).
+TEST(CostModelTest, GatedGemmByHand) {
+  GpuTarget t = h100();
+  const KernelFit &k = t.kernel;
+  ChainDesc chain = chainOf(ChainKind::gatedGemm, 128, 11008, 4096, 0);
+  EXPECT_TRUE(chain.isGated());
+  EXPECT_FALSE(chain.hasSecondGemm());
+  EXPECT_EQ(chain.getNumUpProjections(), 2);
+  EXPECT_DOUBLE_EQ(chain.getFlops(), 4.0 * 128 * 11008 * 4096);
+  auto tiles = [](int64_t bn, int64_t stages,
+                  std::array<int64_t, 4> cluster = {1, 1, 1, 1}) {
+    return makePlan(cluster, {128, bn, 64, 16},
+                    {1, 11008 / bn / cluster[1], 1, 1}, kMN,
+                    {Dim::m, Dim::n, Dim::k, Dim::l}, stages);
+  };
+  // Up to 8 stages whether or not the wide GEMM tiles are on; blk_n of
+  // 256 (two 64 x 256 fp32 accumulators) and A-multicast clusters are not
+  // lowered.
+  Plan p = tiles(128, 4);
+  EXPECT_TRUE(isLowerable(p, chain, /*wideGemmTiles=*/false));
+  EXPECT_TRUE(isLowerable(tiles(128, 8), chain, false));
+  EXPECT_FALSE(isLowerable(tiles(128, 9), chain));
+  EXPECT_FALSE(isLowerable(tiles(256, 4), chain));
+  EXPECT_FALSE(isLowerable(tiles(128, 4, {1, 2, 1, 1}), chain));
+  EXPECT_FALSE(analyzeDataflow(chain, tiles(256, 2), t).feasible);
+
+  Dataflow f = analyzeDataflow(chain, p, t);
+  ASSERT_TRUE(f.feasible) << f.reason;
+  // Four stages of A (16 KB) and both weights' tiles (32 KB).
+  EXPECT_DOUBLE_EQ(f.stageBytes, 49152.0);
+  // What the 86 CTAs stream (both weights) over what the chain holds.
+  const double cta = 64 * 64.0 * (128 + 2 * 128) * 2;
+  const double unique = (128.0 * 4096 + 2.0 * 4096 * 11008 + 128.0 * 11008) * 2;
+  EXPECT_DOUBLE_EQ(getStreamReuse(chain, p), std::max(1.0, 86 * cta / unique));
+  // Per k step: the stage's bytes, both weights' wgmmas, or the port's
+  // 49152 B written and 2 x (128 x 64 + 2 x 64 x 128) x 2 read.
+  const double bw = std::min(k.smGbps, t.hbmGbps * k.gemmHbmEfficiency / 86 *
+                                           getStreamReuse(chain, p));
+  const double bw0 = std::min(bw, 3 * 49152.0 / k.gemmStreamLatencyNs);
+  const double mma = 2.0 * 128 * 128 * 64 * 2 / (k.gemmTflops * 1e3);
+  const double port = (49152.0 + 98304) / k.gemmSmemGbps;
+  EXPECT_NEAR(estimateCtaNs(chain, p, t, 86),
+              64 * (std::max({49152.0 / bw0, mma, port}) + k.kStepNs) +
+                  128 * 128 * 2 / bw,
+              1e-6);
+  // The same tile of a plain GEMM streams half the weights.
+  ChainDesc plain = chain;
+  plain.kind = ChainKind::gemm;
+  EXPECT_LT(estimateCtaNs(plain, p, t, 86), estimateCtaNs(chain, p, t, 86));
+}
+
 // A kernel sequence's intermediate act(C): free while it fits in L2 (50 MiB
 // on an H100), else written and read back at HBM bandwidth.
 TEST(CostModelTest, SequenceIntermediateByHand) {

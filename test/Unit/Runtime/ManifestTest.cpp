@@ -244,6 +244,22 @@ TEST(ManifestTest, RejectsWrongInputCountForKind) {
       << error;
 }
 
+// A gated GEMM (x, wg, wu: the first kernel of a gated FFN's sequence,
+// bundled alone) takes three inputs, like an FFN.
+TEST(ManifestTest, ParsesGatedGemm) {
+  Manifest m;
+  std::string error;
+  std::string text =
+      edit(validManifest(), "\"kind\": \"ffn\"", "\"kind\": \"gated_gemm\"");
+  ASSERT_TRUE(parseManifest(text, m, error)) << error;
+  EXPECT_EQ(m.chain.kind, ChainKind::GatedGemm);
+  EXPECT_STREQ(chainKindName(m.chain.kind), "gated_gemm");
+  text = edit(validManifest(), "\"kind\": \"ffn\"", "\"kind\": \"gemm\"");
+  EXPECT_FALSE(parseManifest(text, m, error));
+  EXPECT_NE(error.find("a gemm chain takes 2 inputs, got 3"), std::string::npos)
+      << error;
+}
+
 TEST(ManifestTest, StaticMMustFallInABin) {
   Manifest m;
   std::string error;

@@ -73,6 +73,7 @@ static int64_t expectedGemmCount(ChainKind kind) {
   case ChainKind::gemm:
     return 1;
   case ChainKind::ffn:
+  case ChainKind::gated_gemm:
     return 2;
   case ChainKind::gated_ffn:
     return 3;
@@ -127,13 +128,18 @@ FailureOr<ChainShape> FusedChainOp::getChainShape() {
   shape.k = first.k;
   if (count == 1)
     return shape;
+  // Gated chains: the gate and up GEMMs share the input and shape.
+  bool gated =
+      getKind() == ChainKind::gated_ffn || getKind() == ChainKind::gated_gemm;
+  if (gated && (shape.gemms[1].n != first.n || shape.gemms[1].k != first.k ||
+                shape.gemms[1].m != first.m))
+    return failure();
+  if (getKind() == ChainKind::gated_gemm)
+    return shape;
   // The GEMM that consumes the intermediate: the second one, or the third
-  // for gated FFNs, whose first two GEMMs share the input.
+  // for gated FFNs.
   const ChainGemm &down =
       getKind() == ChainKind::gated_ffn ? shape.gemms[2] : shape.gemms[1];
-  if (getKind() == ChainKind::gated_ffn &&
-      (shape.gemms[1].n != first.n || shape.gemms[1].k != first.k))
-    return failure();
   if (down.k != first.n)
     return failure();
   shape.l = down.n;
@@ -142,8 +148,9 @@ FailureOr<ChainShape> FusedChainOp::getChainShape() {
 
 LogicalResult FusedChainOp::verify() {
   if (std::optional<ArrayAttr> seq = getSequence()) {
-    if (getKind() != ChainKind::ffn)
-      return emitOpError("only an ffn chain runs as a kernel sequence");
+    if (getKind() != ChainKind::ffn && getKind() != ChainKind::gated_ffn)
+      return emitOpError(
+          "only an ffn or gated_ffn chain runs as a kernel sequence");
     if (!getSchedule())
       return emitOpError("a kernel sequence needs a #dsm.schedule or "
                          "#dsm.schedule_table beside it");
@@ -163,8 +170,11 @@ LogicalResult FusedChainOp::verify() {
         return emitOpError("a sequence schedule is a single GEMM's, without "
                            "an l dimension, with an M bin exactly when the "
                            "chain's M is dynamic");
-      if (failed(plan.verifyCollectives(ChainKind::gemm,
-                                        [&] { return emitOpError(); })))
+      // The first kernel of a gated FFN's sequence is a gated GEMM.
+      ChainKind half = i % 2 == 0 && getKind() == ChainKind::gated_ffn
+                           ? ChainKind::gated_gemm
+                           : ChainKind::gemm;
+      if (failed(plan.verifyCollectives(half, [&] { return emitOpError(); })))
         return failure();
       if (!table || i % 2 == 0)
         continue;
@@ -187,7 +197,8 @@ LogicalResult FusedChainOp::verify() {
     llvm::append_range(plans,
                        cast<ScheduleTableAttr>(*getSchedule()).getPlans());
   for (ScheduleAttr plan : plans) {
-    if (getKind() == ChainKind::gemm && plan.getCluster()[3] != 1)
+    if ((getKind() == ChainKind::gemm || getKind() == ChainKind::gated_gemm) &&
+        plan.getCluster()[3] != 1)
       return emitOpError("a chain of one GEMM has no l dimension to split");
     if (failed(plan.verifyCollectives(getKind(),
                                       [&] { return emitOpError(); })))

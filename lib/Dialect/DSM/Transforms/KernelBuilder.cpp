@@ -56,9 +56,9 @@ SmallVector<KernelParam> mlir::dsm::getKernelParams(const KernelPlan &p) {
   else
     params.push_back({K::TensorMap, (int)p.argA, {64, p.aRowsPerCta()}});
   params.push_back({K::TensorMap, (int)p.argB, {64, 64}});
-  if (p.kind == ChainKind::gated_ffn)
+  if (p.isGated())
     params.push_back({K::TensorMap, (int)p.argB2, {64, 64}});
-  if (p.kind != ChainKind::gemm)
+  if (!p.isSingleGemm())
     // Row-major D[N, L]: boxes of bn rows (shuffle family: 64) x 64 l
     // columns; K-major D[L, N]: boxes of bl (subL) rows x 64 n columns.
     params.push_back({K::TensorMap,
@@ -407,8 +407,7 @@ private:
   /// reallocation and were correct without it, while S = 2 and 4 were
   /// correct with it (docs/lowering.md).
   bool useRegisterReallocation() const {
-    return ff::reallocatesRegisters(p.numConsumers, p.kind == ChainKind::gemm,
-                                    p.stages);
+    return ff::reallocatesRegisters(p.numConsumers, p.isSingleGemm(), p.stages);
   }
 
   /// The consumer warpgroup's first row in the tile: its own 64 rows, or
@@ -493,7 +492,8 @@ private:
   /// returns E. Leaves kBase at the last n tile's.
   Value emitStreamedNLoop(Value ring0, Value d0);
   Value emitMainLoop(SmallVector<Value> &accs);
-  void emitGemmEpilogue(Value acc);
+  /// The single-GEMM tile: act(acc) or, gated, the stages on gate and up.
+  void emitGemmEpilogue(ArrayRef<Value> accs);
   /// Split K: reduce-scatters the fp32 tile over the cluster and stores
   /// this rank's columns through the epilogue.
   void emitSplitKEpilogue(Value acc);
@@ -523,8 +523,11 @@ private:
   void storeReducedSlice(int64_t w, Value colOwned, Value col0,
                          linalg::GenericOp epi, int64_t cols);
   /// Columns [col0, col0 + width) of a consumer warpgroup's D fragment
-  /// `acc` through `epi` into `out` (rows of `cols` elements), rows past
-  /// rowEnd skipped.
+  /// into `out` (rows of `cols` elements), element i being `y(i)`, rows
+  /// past rowEnd skipped.
+  void storeFragment(function_ref<Value(int64_t)> y, Value col0, int64_t width,
+                     int64_t cols);
+  /// The same for `acc` through `epi`.
   void storeFragment(Value acc, linalg::GenericOp epi, Value col0,
                      int64_t width, int64_t cols);
   void emitFfnEpilogue(ArrayRef<Value> accs, Value tileBase = Value());
@@ -622,7 +625,7 @@ void KernelEmitter::setTile(Value bid) {
   // workspace reductions of concurrent clusters then hit different lines
   // instead of serialising on the same L2 addresses. Uniform within a
   // cluster, whose CTAs exchange the same chunk.
-  if (p.kind != ChainKind::gemm && p.lTiles() > 1)
+  if (!p.isSingleGemm() && p.lTiles() > 1)
     lRot = rem(div(bid, p.clusterN), p.lTiles());
 }
 
@@ -758,7 +761,7 @@ void KernelEmitter::emitSetup(gpu::GPUFuncOp func) {
       reducedBuf = allocF32(p.reducedSliceRows(), p.reducedSliceCols(),
                             p.smemReduced, reducedView);
     }
-  } else if ((p.kind != ChainKind::gemm && p.clusterN > 1) || p.clusterK > 1) {
+  } else if ((!p.isSingleGemm() && p.clusterN > 1) || p.clusterK > 1) {
     // Cluster buffers at the offsets the plan laid out (KernelPlan.cpp).
     auto alloc = [&](int64_t cols, int64_t offset) -> Value {
       auto type = BufferType::get(ctx, {p.bm, cols}, f32, {1, 1});
@@ -825,7 +828,7 @@ void KernelEmitter::emitSetup(gpu::GPUFuncOp func) {
     nvgpu::MBarrierInitOp::create(b, loc, full, cst(1), s, t0);
     nvgpu::MBarrierInitOp::create(b, loc, empty, cst(emptyCount), s, t0);
   });
-  if (p.kind != ChainKind::gemm) {
+  if (!p.isSingleGemm()) {
     dfull = group(p.dStages);
     dempty = group(p.dStages);
     for (int64_t s = 0; s < p.dStages; ++s) {
@@ -866,7 +869,7 @@ void KernelEmitter::emitProducer() {
   // A persistent solo FFN kernel: per tile its operands, then its D
   // chunks; the next tile's operands fill the ring while the consumers run
   // the last chunks.
-  if (p.persistent && p.kind != ChainKind::gemm) {
+  if (p.persistent && !p.isSingleGemm()) {
     // Resident weights: B and D once, then A alone per tile; with
     // warpgroup tiles, producer warp w loads warpgroup w's.
     if (p.residentWeights) {
@@ -889,7 +892,7 @@ void KernelEmitter::emitProducer() {
     return;
   }
   forEachTile([&] { emitTileLoads(); });
-  if (p.kind == ChainKind::gemm) {
+  if (p.isSingleGemm()) {
     // Split K: the cluster barriers of the consumers' dsm.reduce.
     if (p.clusterK > 1)
       reduceClusterSyncs();
@@ -970,7 +973,7 @@ void KernelEmitter::loadDTile(Value base, Value group, Value idx, Value col0,
 void KernelEmitter::loadBTile(Value bOff, Value group, Value idx, Value k0,
                               Value col0) {
   Value tmB = tmaps[1];
-  Value tmB2 = p.kind == ChainKind::gated_ffn ? tmaps[2] : Value();
+  Value tmB2 = p.isGated() ? tmaps[2] : Value();
   int64_t boxB = 64 * 64 * 2;
   // Row-major B: box j = 64 k rows x 64 n columns (MN-major, one
   // 64-column chunk of bn after the other); K-major B: box j = 64 n
@@ -1078,7 +1081,7 @@ void KernelEmitter::emitTileLoads() {
 }
 
 Value KernelEmitter::emitMainLoop(SmallVector<Value> &accs) {
-  bool gated = p.kind == ChainKind::gated_ffn;
+  bool gated = p.isGated();
   // One k step on the accumulators `acc` (null: fresh ones, the first step).
   auto step = [&](Value k, SmallVector<Value> acc) {
     Value it = ringIt(k);
@@ -1136,7 +1139,7 @@ Value KernelEmitter::emitMainLoop(SmallVector<Value> &accs) {
                      advance(descB, kk * stepB), p.consumerN(), p.bKMajor);
     for (int64_t kk = 0; gated && kk < p.k16Steps; ++kk)
       acc[1] = wgmma(acc[1], advance(descA, kk * 32),
-                     advance(descB2, kk * stepB), p.bn, p.bKMajor);
+                     advance(descB2, kk * stepB), p.consumerN(), p.bKMajor);
     NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
     // With one group in flight, the group of step k-1 has completed:
     // release its stage (in every CTA that multicast into it).
@@ -1166,8 +1169,15 @@ Value KernelEmitter::emitMainLoop(SmallVector<Value> &accs) {
   return accs[0];
 }
 
-void KernelEmitter::emitGemmEpilogue(Value acc) {
-  storeFragment(acc, p.firstEpilogue, n0, p.bn, p.shape.n);
+void KernelEmitter::emitGemmEpilogue(ArrayRef<Value> accs) {
+  if (!p.isGated())
+    return storeFragment(accs[0], p.firstEpilogue, n0, p.bn, p.shape.n);
+  // A gated GEMM: the stages combine gate and up element by element.
+  storeFragment(
+      [&](int64_t i) {
+        return applyStages({accElt(accs[0], i), accElt(accs[1], i)});
+      },
+      n0, p.bn, p.shape.n);
 }
 
 void KernelEmitter::emitSplitKEpilogue(Value acc) {
@@ -1261,9 +1271,14 @@ void KernelEmitter::storeReducedSlice(int64_t w, Value colOwned, Value col0,
 
 void KernelEmitter::storeFragment(Value acc, linalg::GenericOp epi, Value col0,
                                   int64_t width, int64_t cols) {
+  storeFragment([&](int64_t i) { return applyEpilogue(epi, accElt(acc, i)); },
+                col0, width, cols);
+}
+
+void KernelEmitter::storeFragment(function_ref<Value(int64_t)> y, Value col0,
+                                  int64_t width, int64_t cols) {
   Value rowBase = add(add(m0, outRow0()), fragRow());
   Value colBase = add(col0, fragColPair());
-  auto y = [&](int64_t i) { return applyEpilogue(epi, accElt(acc, i)); };
   for (int64_t h = 0; h < 2; ++h) {
     Value row = add(rowBase, 8 * h);
     if (storesBf16Rows(width)) {
@@ -1810,12 +1825,15 @@ void KernelEmitter::emitConsumer() {
         NVVM::SetMaxRegisterActionAttr::get(
             ctx, NVVM::SetMaxRegisterAction::increase));
   SmallVector<Value> accs;
-  if (p.kind == ChainKind::gemm) {
+  if (p.isSingleGemm()) {
     if (p.clusterK > 1)
       return emitSplitKEpilogue(emitMainLoop(accs));
     // The epilogue stores from registers: in a persistent kernel the
     // producer meanwhile fills the ring with the next tile's operands.
-    forEachTile([&] { emitGemmEpilogue(emitMainLoop(accs)); });
+    forEachTile([&] {
+      emitMainLoop(accs);
+      emitGemmEpilogue(accs);
+    });
     return;
   }
   if (p.streamsN())

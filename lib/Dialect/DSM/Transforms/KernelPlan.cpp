@@ -418,32 +418,64 @@ FailureOr<KernelPlan> mlir::dsm::planKernel(FusedChainOp op,
     return isRegisterEpilogue(epi, why);
   };
 
+  // The first GEMM result(s) (gated kinds: gate and up, which must share
+  // A and the weight layout) and the elementwise stages that compute `act`
+  // from them in registers, e.g. silu(gate) then mul(., up).
+  auto firstStages = [&](linalg::GenericOp act) -> bool {
+    plan.firstLeaves.push_back(first->getResult(0));
+    if (plan.isGated()) {
+      auto up = cast<linalg::MatmulOp>(plan.shape.gemms[1].op);
+      if (resolveInput(up.getInputs()[0], plan) != a) {
+        why = "gate and up matmuls must share their input";
+        return false;
+      }
+      plan.argB2 = resolveInput(up.getInputs()[1], plan);
+      if (*rhsKMajor(up) != plan.bKMajor) {
+        why = "gate and up weights must have the same layout";
+        return false;
+      }
+      plan.firstLeaves.push_back(up->getResult(0));
+    }
+    for (Value leaf : plan.firstLeaves)
+      if (!leaf.hasOneUse()) {
+        why = "a first matmul result has uses besides the activation";
+        return false;
+      }
+    if (!collectStages(act->getResult(0), plan.firstLeaves, plan.firstStages,
+                       why))
+      return false;
+    for (Value leaf : plan.firstLeaves)
+      if (llvm::none_of(plan.firstStages, [&](linalg::GenericOp g) {
+            return llvm::is_contained(g.getDpsInputs(), leaf);
+          })) {
+        why = "gate and up must both feed the activation";
+        return false;
+      }
+    plan.firstEpilogue = act;
+    return true;
+  };
+
   switch (plan.kind) {
   case ChainKind::gemm:
     if (!finalStage(first, plan.firstEpilogue))
       return failure();
     break;
+  case ChainKind::gated_gemm: {
+    // act(A Bg) * (A Bu) is the result: the stages are the epilogue.
+    auto act = result.getDefiningOp<linalg::GenericOp>();
+    if (!act) {
+      why = "a gated GEMM's result must be an elementwise generic of the "
+            "gate and up matmuls";
+      return failure();
+    }
+    if (!firstStages(act))
+      return failure();
+    break;
+  }
   case ChainKind::ffn:
   case ChainKind::gated_ffn: {
-    bool gated = plan.kind == ChainKind::gated_ffn;
-    auto down = cast<linalg::MatmulOp>(plan.shape.gemms[gated ? 2 : 1].op);
-    plan.firstLeaves.push_back(first->getResult(0));
-    if (gated) {
-      auto up = cast<linalg::MatmulOp>(plan.shape.gemms[1].op);
-      if (resolveInput(up.getInputs()[0], plan) != a) {
-        why = "gate and up matmuls must share their input";
-        return failure();
-      }
-      plan.argB2 = resolveInput(up.getInputs()[1], plan);
-      if (*rhsKMajor(up) != plan.bKMajor) {
-        why = "gate and up weights must have the same layout";
-        return failure();
-      }
-      plan.firstLeaves.push_back(up->getResult(0));
-    }
-    // The activation: elementwise generics from the first GEMM result(s)
-    // (gated: gate and up) to the bf16 left operand of the down matmul,
-    // e.g. silu(gate) then mul(., up); all of them run in registers.
+    auto down =
+        cast<linalg::MatmulOp>(plan.shape.gemms[plan.isGated() ? 2 : 1].op);
     auto act = down.getInputs()[0].getDefiningOp<linalg::GenericOp>();
     if (!act || !down.getInputs()[0].hasOneUse() ||
         getElementTypeOrSelf(act->getResult(0)) != bf16) {
@@ -451,22 +483,8 @@ FailureOr<KernelPlan> mlir::dsm::planKernel(FusedChainOp op,
             "matmul";
       return failure();
     }
-    for (Value leaf : plan.firstLeaves)
-      if (!leaf.hasOneUse()) {
-        why = "a first matmul result has uses besides the activation";
-        return failure();
-      }
-    if (!collectStages(act->getResult(0), plan.firstLeaves, plan.firstStages,
-                       why))
+    if (!firstStages(act))
       return failure();
-    for (Value leaf : plan.firstLeaves)
-      if (llvm::none_of(plan.firstStages, [&](linalg::GenericOp g) {
-            return llvm::is_contained(g.getDpsInputs(), leaf);
-          })) {
-        why = "gate and up must both feed the activation";
-        return failure();
-      }
-    plan.firstEpilogue = act;
     plan.argD = resolveInput(down.getInputs()[1], plan);
     plan.dKMajor = *rhsKMajor(down);
     if (!finalStage(down, plan.lastEpilogue))
@@ -486,7 +504,7 @@ FailureOr<KernelPlan> mlir::dsm::planKernel(FusedChainOp op,
   plan.bm = blk[0];
   plan.bn = blk[1];
   plan.bk = blk[2];
-  plan.bl = plan.kind == ChainKind::gemm ? 0 : blk[3];
+  plan.bl = plan.isSingleGemm() ? 0 : blk[3];
   plan.stages = sched.getStages();
   plan.numConsumers = plan.bm / 64;
   plan.clusterN = cl[1];
@@ -496,10 +514,9 @@ FailureOr<KernelPlan> mlir::dsm::planKernel(FusedChainOp op,
   // A multicast), along l over the whole cluster (the shuffle family:
   // cls_l = cls_n * cls_k, the k groups reducing C before the gather), or
   // for a single GEMM along k alone (split K, one CTA along n per cluster).
-  plan.shuffle =
-      plan.kind != ChainKind::gemm && cl[3] > 1 && cl[3] == cl[1] * cl[2];
-  bool splitK = plan.kind == ChainKind::gemm && cl[2] > 1 && cl[1] == 1 &&
-                cl[0] == 1 && cl[3] == 1;
+  plan.shuffle = !plan.isSingleGemm() && cl[3] > 1 && cl[3] == cl[1] * cl[2];
+  bool splitK = plan.isSingleGemm() && cl[2] > 1 && cl[1] == 1 && cl[0] == 1 &&
+                cl[3] == 1;
   bool gatheredK = plan.shuffle && cl[2] > 1;
   if (cl[0] != 1 || (cl[2] != 1 && !splitK && !gatheredK) ||
       (cl[3] != 1 && !plan.shuffle)) {
@@ -514,7 +531,7 @@ FailureOr<KernelPlan> mlir::dsm::planKernel(FusedChainOp op,
   }
   // Streamed n: n temporal, so one CTA walks every n tile of its m tile and
   // keeps E in registers (KernelPlan::nTiles).
-  if (plan.kind != ChainKind::gemm && sched.isSpatial(LoopDim::m) &&
+  if (!plan.isSingleGemm() && sched.isSpatial(LoopDim::m) &&
       !sched.isSpatial(LoopDim::n)) {
     if (cl[0] != 1 || cl[2] != 1 || cl[3] != 1 || grid[1] != 1 ||
         sched.isSpatial(LoopDim::k) || sched.isSpatial(LoopDim::l) ||
@@ -523,9 +540,9 @@ FailureOr<KernelPlan> mlir::dsm::planKernel(FusedChainOp op,
             "grid_n = 1, spatial = [m] and order = [m, n, k, l]";
       return failure();
     }
-    why = ff::getStreamedTileViolation(plan.kind == ChainKind::gated_ffn,
-                                       plan.shape.n, plan.shape.l, plan.bm,
-                                       plan.bn, plan.bl, cl[1]);
+    why =
+        ff::getStreamedTileViolation(plan.isGated(), plan.shape.n, plan.shape.l,
+                                     plan.bm, plan.bn, plan.bl, cl[1]);
     if (!why.empty())
       return failure();
     plan.splitColumns = ff::splitsStreamedColumns(plan.bm, plan.bn, plan.bl);
@@ -560,8 +577,8 @@ FailureOr<KernelPlan> mlir::dsm::planKernel(FusedChainOp op,
     // Each rank of a k group runs K / cls_k of GEMM0 (whole 64-wide tiles,
     // rank r of the group from tile r * kTiles()); the group reduce-scatters
     // the fp32 partials before the activation.
-    why = ff::getGatheredSplitKViolation(plan.kind == ChainKind::gated_ffn,
-                                         plan.shape.k, plan.bm, plan.bn, cl[2]);
+    why = ff::getGatheredSplitKViolation(plan.isGated(), plan.shape.k, plan.bm,
+                                         plan.bn, cl[2]);
     if (!why.empty())
       return failure();
     plan.clusterK = cl[2];
@@ -595,7 +612,13 @@ FailureOr<KernelPlan> mlir::dsm::planKernel(FusedChainOp op,
     why = "N must be exactly cls_n * grid_n * blk_n";
     return failure();
   }
-  if (plan.kind == ChainKind::gemm) {
+  if (plan.isSingleGemm()) {
+    // Two fp32 accumulators of 64 x blk_n per consumer thread's warpgroup.
+    if (plan.isGated() && (plan.bn > 128 || plan.clusterSize() > 1)) {
+      why = "a gated GEMM keeps gate and up accumulators live (blk_n <= 128) "
+            "and takes no cluster";
+      return failure();
+    }
     if (plan.clusterN != 1 && plan.clusterN != 2) {
       why = "a GEMM kernel takes clusters of 1 or 2 CTAs along n";
       return failure();
@@ -637,7 +660,7 @@ FailureOr<KernelPlan> mlir::dsm::planKernel(FusedChainOp op,
   // 3x3 convolutions: an m tile is R whole rows of one image (R the largest
   // divisor of H with R * W <= blk_m), loaded per k tile as one 4-D box.
   if (plan.convW) {
-    if (plan.kind == ChainKind::gemm && plan.clusterSize() > 1) {
+    if (plan.isSingleGemm() && plan.clusterSize() > 1) {
       why = "3x3 convolutions are not lowered with GEMM clusters (A "
             "multicast along n, split K)";
       return failure();
@@ -651,7 +674,7 @@ FailureOr<KernelPlan> mlir::dsm::planKernel(FusedChainOp op,
   }
 
   // Shared-memory layout; every region is 1024-byte aligned (128B swizzle).
-  int64_t numB = plan.kind == ChainKind::gated_ffn ? 2 : 1;
+  int64_t numB = plan.isGated() ? 2 : 1;
   plan.aStageBytes = plan.bm * plan.bk * 2;
   plan.bStageBytes = numB * plan.bk * plan.bn * 2;
   int64_t off = 0;
@@ -741,7 +764,7 @@ FailureOr<KernelPlan> mlir::dsm::planKernel(FusedChainOp op,
     off = std::max(off, partialBytes);
     plan.smemReduced = alignUp(off, 1024);
     off = plan.smemReduced + plan.bm * (plan.bn / plan.clusterK) * 4;
-  } else if (plan.kind != ChainKind::gemm) {
+  } else if (!plan.isSingleGemm()) {
     plan.dStageBytes = plan.bn * plan.bl * 2;
     plan.smemC = off;
     off += plan.bm * plan.bn * 2;
@@ -801,7 +824,7 @@ FailureOr<KernelPlan> mlir::dsm::planKernel(FusedChainOp op,
     off += 16;
   }
   plan.smemBytes = alignUp(off, 1024);
-  if (plan.kind != ChainKind::gemm && plan.reduceParts == 2) {
+  if (!plan.isSingleGemm() && plan.reduceParts == 2) {
     plan.pushReduced = plan.smemReduced;
     plan.pushFlag = plan.smemFlag;
     plan.pushSmemBytes = plan.smemBytes;

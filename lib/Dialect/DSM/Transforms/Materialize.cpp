@@ -126,10 +126,9 @@ DictionaryAttr DSMMaterializePass::chainInfo(FusedChainOp chain,
     return getTensorInfo(b, name, type, nk);
   };
   auto isNK = [&](unsigned i) {
-    bool gated = plan.kind == ChainKind::gated_ffn;
-    bool hasD = plan.kind != ChainKind::gemm;
-    return (plan.bKMajor && (i == plan.argB || (gated && i == plan.argB2))) ||
-           (plan.dKMajor && hasD && i == plan.argD);
+    return (plan.bKMajor &&
+            (i == plan.argB || (plan.isGated() && i == plan.argB2))) ||
+           (plan.dKMajor && !plan.isSingleGemm() && i == plan.argD);
   };
   SmallVector<Attribute> inputs, outputs;
   for (auto [i, v] : llvm::enumerate(chain.getInputs()))
@@ -355,11 +354,24 @@ LogicalResult DSMMaterializePass::materializeSequence(
   if (failed(halves))
     return chain.emitOpError("kernel sequence cannot be lowered: ") << why;
   auto [first, second] = *halves;
-  // Kernel 0 reads in0 and in1 and writes the intermediate "c"; kernel 1
-  // reads "c" and in2 and writes the chain's output.
+  // Kernel 0 reads the chain's A and up weight(s) and writes the
+  // intermediate "c"; kernel 1 reads "c" and the down weight and writes the
+  // chain's output. Each half's inputs by their names in the bundle.
   const std::string cName = "c";
-  SmallVector<SmallVector<std::string>> inputs{{"in0", "in1"}, {cName, "in2"}};
   FusedChainOp halvesInOrder[] = {first, second};
+  SmallVector<SmallVector<std::string>> inputs(2);
+  for (auto [half, names] : llvm::zip(halvesInOrder, inputs))
+    for (Value in : half.getInputs()) {
+      if (in == first->getResult(0)) {
+        names.push_back(cName);
+        continue;
+      }
+      auto pos = llvm::find(chain.getInputs(), in);
+      assert(pos != chain.getInputs().end() &&
+             "a sequence half reads chain inputs or the intermediate");
+      names.push_back(
+          "in" + std::to_string(std::distance(chain.getInputs().begin(), pos)));
+    }
   LogicalResult result = success();
   for (const SequencePair &pair : pairs) {
     ScheduleAttr scheds[] = {pair.first, pair.second};
@@ -376,7 +388,8 @@ LogicalResult DSMMaterializePass::materializeSequence(
                       inputs[i], i == 0 ? StringRef(cName) : "out"));
     }
   }
-  // The intermediate: act(A B), [M, N] (-1 for a dynamic M).
+  // The intermediate: act(A B) (gated: act(A Bg) * (A Bu)), [M, N] (-1
+  // for a dynamic M).
   intermediates.push_back(
       getTensorInfo(b, cName, first->getResult(0).getType()));
   second->erase();
@@ -404,7 +417,7 @@ DSMMaterializePass::configurePlan(FusedChainOp chain, ScheduleAttr sched,
   // Measured on plain GEMMs only (docs/lowering.md); a lone n tile has
   // nothing to share.
   // Split-K clusters are one tile each (no raster, not persistent).
-  bool tiled = plan->kind == ChainKind::gemm && plan->clusterK == 1;
+  bool tiled = plan->isSingleGemm() && plan->clusterK == 1;
   if (tiled && !plan->isConv() && plan->ctasN > 1)
     plan->rasterGroupM = rasterGroupM;
   // FFN kernels whose CTA runs its m tile alone (solo or streamed n):
@@ -444,7 +457,7 @@ DSMMaterializePass::configurePlan(FusedChainOp chain, ScheduleAttr sched,
         return failure();
     }
   }
-  if (multicastA && plan->kind != ChainKind::gemm)
+  if (multicastA && !plan->isSingleGemm())
     plan->aMulticast = plan->canMulticastA();
   if (workspaceBulkReduce)
     plan->bulkCols = plan->chooseBulkCols();

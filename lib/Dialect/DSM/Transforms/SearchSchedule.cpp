@@ -233,16 +233,17 @@ private:
   FailureOr<const ff::Candidate *> choose(FusedChainOp op,
                                           const ff::SearchResult &result);
   void emitNoDeterministicPlan(FusedChainOp op);
-  /// Prices `op` (a plain FFN chain of static M with its fused schedule
-  /// chosen) as a sequence of its two GEMMs, each searched as a chain of
-  /// its own; records their schedules in `sequence` when they cost less
-  /// than the fused plan. Fills `record` with the comparison.
-  /// Whether `op` is priced as a kernel sequence too: a plain FFN, with
-  /// the option on and no rank, family or deterministic request (those
-  /// measure or constrain the fused plans).
+  /// Prices `op` (an FFN chain with its fused schedule chosen) as a sequence of
+  /// its two GEMMs, each searched as a chain of its own; records their
+  /// schedules in `sequence` when they cost less than the fused plan. Fills
+  /// `record` with the comparison. Whether `op` is priced as a kernel sequence
+  /// too: an FFN (plain or gated), with the option on and no rank, family or
+  /// deterministic request (those measure or constrain the fused plans).
   bool pricesSequences(FusedChainOp op) const {
     return sequences && rank == 0 && !deterministic &&
-           family == ff::KernelFamily::any && op.getKind() == ChainKind::ffn;
+           family == ff::KernelFamily::any &&
+           (op.getKind() == ChainKind::ffn ||
+            op.getKind() == ChainKind::gated_ffn);
   }
   LogicalResult searchSequence(FusedChainOp op, const ff::GpuTarget &target,
                                llvm::json::Object &record,
@@ -293,7 +294,7 @@ LogicalResult DSMSearchPass::searchSequence(FusedChainOp op,
   FailureOr<std::pair<FusedChainOp, FusedChainOp>> halves =
       buildSequenceChains(b, op, why);
   if (failed(halves))
-    return success(); // not a plain FFN: fused only
+    return success(); // not an FFN of direct operands: fused only
   auto [first, second] = *halves;
   // The halves are searched like any single GEMM, quietly: their records
   // and remarks are not the module's.

@@ -37,13 +37,13 @@ static llvm::SmallPtrSet<Operation *, 16> getSlice(Block &body, Value root,
 /// A gemm chain before `op` on `inputs` whose body is the ops of `slice` in
 /// `op`'s order, with `mapping` seeded for its block arguments' sources,
 /// yielding the image of `result`.
-static FusedChainOp buildChain(OpBuilder &b, FusedChainOp op, ValueRange inputs,
-                               ArrayRef<Value> argSources,
+static FusedChainOp buildChain(OpBuilder &b, FusedChainOp op, ChainKind kind,
+                               ValueRange inputs, ArrayRef<Value> argSources,
                                const llvm::SmallPtrSet<Operation *, 16> &slice,
                                Value result) {
   Location loc = op.getLoc();
   auto chain = FusedChainOp::create(b, loc, TypeRange{result.getType()}, inputs,
-                                    ChainKind::gemm, Attribute(), ArrayAttr());
+                                    kind, Attribute(), ArrayAttr());
   Block *block = new Block();
   chain.getBody().push_back(block);
   IRMapping mapping;
@@ -61,17 +61,22 @@ static FusedChainOp buildChain(OpBuilder &b, FusedChainOp op, ValueRange inputs,
 FailureOr<std::pair<FusedChainOp, FusedChainOp>>
 mlir::dsm::buildSequenceChains(OpBuilder &b, FusedChainOp op,
                                std::string &why) {
-  if (op.getKind() != ChainKind::ffn || op->getNumResults() != 1) {
-    why = "only plain FFN chains of one result run as two GEMM kernels";
+  bool gated = op.getKind() == ChainKind::gated_ffn;
+  if ((op.getKind() != ChainKind::ffn && !gated) || op->getNumResults() != 1) {
+    why = "only FFN chains (plain or gated) of one result run as two GEMM "
+          "kernels";
     return failure();
   }
   FailureOr<ChainShape> shape = op.getChainShape();
-  if (failed(shape) || shape->gemms.size() != 2) {
+  if (failed(shape) || shape->gemms.size() != (gated ? 3u : 2u)) {
     why = "body does not match its chain kind";
     return failure();
   }
-  auto up = dyn_cast<linalg::MatmulOp>(shape->gemms[0].op);
-  auto down = dyn_cast<linalg::MatmulOp>(shape->gemms[1].op);
+  // The up-projection(s) (gated: gate, then up) and the down matmul.
+  SmallVector<linalg::MatmulOp, 2> ups;
+  for (const ChainGemm &g : ArrayRef(shape->gemms).drop_back())
+    ups.push_back(dyn_cast<linalg::MatmulOp>(g.op));
+  auto down = dyn_cast<linalg::MatmulOp>(shape->gemms.back().op);
   Block &body = op.getBodyBlock();
   auto argOf = [&](Value v) -> BlockArgument {
     auto arg = dyn_cast<BlockArgument>(v);
@@ -79,9 +84,14 @@ mlir::dsm::buildSequenceChains(OpBuilder &b, FusedChainOp op,
   };
   // A convolution reads its operands through views of the chain inputs
   // (im2col, collapse_shape): not split.
-  if (!up || !down || !argOf(up.getInputs()[0]) || !argOf(up.getInputs()[1]) ||
-      !argOf(down.getInputs()[1])) {
-    why = "the matmuls must read chain inputs directly (no convolutions)";
+  bool direct = down && argOf(down.getInputs()[1]);
+  for (linalg::MatmulOp up : ups)
+    direct = direct && up && argOf(up.getInputs()[0]) &&
+             argOf(up.getInputs()[1]) &&
+             up.getInputs()[0] == ups[0].getInputs()[0];
+  if (!direct) {
+    why = "the matmuls must read chain inputs directly (no convolutions), "
+          "gate and up the same one";
     return failure();
   }
   Value act = down.getInputs()[0];
@@ -94,18 +104,29 @@ mlir::dsm::buildSequenceChains(OpBuilder &b, FusedChainOp op,
   }
   llvm::SmallPtrSet<Operation *, 16> first = getSlice(body, act, Value());
   llvm::SmallPtrSet<Operation *, 16> second = getSlice(body, result, act);
-  if (second.contains(up)) {
-    why = "the down matmul's result must not depend on the first matmul "
-          "except through the activation";
-    return failure();
-  }
+  for (linalg::MatmulOp up : ups)
+    if (second.contains(up)) {
+      why = "the down matmul's result must not depend on the first matmuls "
+            "except through the activation";
+      return failure();
+    }
   auto outer = [&](Value v) { return op.getInputs()[argOf(v).getArgNumber()]; };
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPoint(op);
-  Value a = up.getInputs()[0], w1 = up.getInputs()[1], w2 = down.getInputs()[1];
+  // The first chain reads A and the up weight(s), in the fused chain's
+  // order.
+  SmallVector<Value, 3> sources{ups[0].getInputs()[0]};
+  for (linalg::MatmulOp up : ups)
+    sources.push_back(up.getInputs()[1]);
+  SmallVector<Value, 3> inputs;
+  for (Value v : sources)
+    inputs.push_back(outer(v));
+  Value w2 = down.getInputs()[1];
   FusedChainOp c0 =
-      buildChain(b, op, {outer(a), outer(w1)}, {a, w1}, first, act);
-  FusedChainOp c1 = buildChain(b, op, {c0->getResult(0), outer(w2)}, {act, w2},
-                               second, result);
+      buildChain(b, op, gated ? ChainKind::gated_gemm : ChainKind::gemm, inputs,
+                 sources, first, act);
+  FusedChainOp c1 =
+      buildChain(b, op, ChainKind::gemm, {c0->getResult(0), outer(w2)},
+                 {act, w2}, second, result);
   return std::make_pair(c0, c1);
 }

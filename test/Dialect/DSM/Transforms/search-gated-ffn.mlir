@@ -1,10 +1,13 @@
-// RUN: ff-opt %s --dsm-search -verify-diagnostics | FileCheck %s --check-prefixes=CHECK,ANY
+// RUN: ff-opt %s --dsm-search=sequences=false -verify-diagnostics | FileCheck %s --check-prefixes=CHECK,ANY
 // RUN: ff-opt %s --dsm-search="family=reduce-scatter" -verify-diagnostics | FileCheck %s --check-prefixes=CHECK,RS
 
 // The plans --dsm-search chooses for the gated FFNs S1-S8 of FlashFuser
 // Table VI (SwiGLU, M = 128): both intermediates are recorded in the
 // residency list; gate and up accumulators (2 x blk_n / 2 registers per
 // thread) keep blk_n at 128.
+//
+// The fused plans only (sequences=false; search-sequence.mlir has the
+// kernel sequences the search prefers for S1-S8).
 //
 // ANY lines: by default (family=any) every chain takes a shuffle-family plan
 // (cls_l = cls_n, block[3] = L / cls_l, both intermediates in DSM, collectives

@@ -7,6 +7,7 @@
 // With top-k the search says what it compared.
 // REMARK: remark: as a kernel sequence (two GEMM kernels) {{[0-9]+}} ns against {{[0-9]+}} ns fused: sequence
 // REMARK: remark: as a kernel sequence (two GEMM kernels) {{[0-9]+}} ns against {{[0-9]+}} ns fused: fused
+// REMARK: remark: as a kernel sequence (two GEMM kernels) {{[0-9]+}} ns against {{[0-9]+}} ns fused: sequence
 // REMARK: remark: m in [1, 64]: as a kernel sequence (two GEMM kernels) {{[0-9]+}} ns against {{[0-9]+}} ns fused: sequence
 
 // Kernel sequences: --dsm-search also prices a plain FFN chain of static M
@@ -17,8 +18,11 @@
 // measured 42.8 us against 53.1 on an H100 (docs/validation.md,
 // twenty-seventh session). G2 (one small cluster, no workspace) stays
 // fused; so does a narrow chain at M = 16384 whose 64 MiB intermediate
-// would round-trip through HBM (sequences measured 1.25x slower there);
-// gated chains are not split. Restricting the family (a side-by-side
+// would round-trip through HBM (sequences measured 1.25x slower there).
+// A gated FFN splits into a gated GEMM, silu(x wg) * (x wu) from two
+// accumulators of at most 128 columns each, in a cluster of one, and the
+// down GEMM (S1-S8 measured 1.1-1.3x faster so on an H100,
+// docs/validation.md, twenty-eighth session). Restricting the family (a side-by-side
 // measurement of fused plans) or sequences=false records no sequence.
 // A chain of dynamic M gets a pair per M bin where the sequence wins.
 
@@ -29,7 +33,7 @@
 // CHECK-LABEL: func.func @narrow(
 // CHECK-NOT: sequence =
 // CHECK-LABEL: func.func @gated(
-// CHECK-NOT: sequence =
+// CHECK: dsm.fused_chain gated_ffn{{.*}}sequence = [#dsm.schedule<cluster = [1, 1, 1, 1], block = [{{64|128}}, {{64|128}}, 64, 16], {{.*}}>, #dsm.schedule<{{.*}}>]}
 // OFF-NOT: sequence =
 
 // One bundle, two kernels sharing the M bin: kernel 0 reads in0 and in1
@@ -40,6 +44,12 @@
 // BUNDLE-SAME: m_hi = 128 : i64, m_lo = 1 : i64, module = "g8_0_s0_module", name = "g8_0_s0", params = [{{[^}]*}}tensor = "in0"}, {{[^}]*}}tensor = "in1"}, {kind = "ptr", tensor = "c"}, {kind = "i64", value = "M"}]
 // BUNDLE-SAME: m_hi = 128 : i64, m_lo = 1 : i64, module = "g8_0_s1_module", name = "g8_0_s1", params = [{{[^}]*}}tensor = "c"}, {{[^}]*}}tensor = "in2"}, {kind = "ptr", tensor = "out"}, {kind = "i64", value = "M"}]
 // BUNDLE-SAME: name = "g8_0", plan = {sequence = [{block = array<i64: 
+// A gated FFN's first kernel reads x, wg and wu (in0-in2) and writes c;
+// the second reads c and wd (in3).
+// BUNDLE: kind = "gated_ffn"
+// BUNDLE-SAME: intermediates = [{dtype = "bf16", name = "c", shape = array<i64: 128, 8192>}]
+// BUNDLE-SAME: name = "gated_3_s0", params = [{{[^}]*}}tensor = "in0"}, {{[^}]*}}tensor = "in1"}, {{[^}]*}}tensor = "in2"}, {kind = "ptr", tensor = "c"}, {kind = "i64", value = "M"}]
+// BUNDLE-SAME: name = "gated_3_s1", params = [{{[^}]*}}tensor = "c"}, {{[^}]*}}tensor = "in3"}, {kind = "ptr", tensor = "out"}, {kind = "i64", value = "M"}]
 // A dynamic M: a pair of schedules per M bin where the sequence wins, each
 // pair sharing its bin with the fused schedule table; one bundle holds the
 // kernels of every bin (sequences share a bin, fused kernels have their own)

@@ -57,7 +57,8 @@ def DSM_ReduceModeAttr : EnumAttr<DSM_Dialect, DSM_ReduceMode, "reduce_mode"> {
 /// The shape of a fused chain, as recognised by --dsm-fuse.
 def DSM_ChainKind : I32EnumAttr<"ChainKind", "fused chain kind", [
     I32EnumAttrCase<"gemm", 0>, I32EnumAttrCase<"ffn", 1>,
-    I32EnumAttrCase<"gated_ffn", 2>, I32EnumAttrCase<"chain", 3>]> {
+    I32EnumAttrCase<"gated_ffn", 2>, I32EnumAttrCase<"chain", 3>,
+    I32EnumAttrCase<"gated_gemm", 4>]> {
   let cppNamespace = "::mlir::dsm";
   let genSpecializedAttr = 0;
 }

@@ -26,13 +26,16 @@ def DSM_FusedChainOp : DSM_Op<"fused_chain", [
   let description = [{
     Holds the linalg computation of one fused GEMM chain (an FFN, a gated
     FFN, a conv chain as GEMMs, or a longer chain) as produced by
-    `--dsm-fuse`. The region is isolated from above: its block arguments are
-    the chain's inputs in operand order, and `dsm.yield` returns its results.
+    `--dsm-fuse`, or of one GEMM (`gemm`) or one gated pair, act(A Bg) *
+    (A Bu) (`gated_gemm`: the first kernel of a gated FFN's sequence). The
+    region is isolated from above: its block arguments are the chain's
+    inputs in operand order, and `dsm.yield` returns its results.
     `kind` says what `--dsm-fuse` recognised; `schedule`, written only by
     `--dsm-search`, is a `#dsm.schedule` (static M) or a
     `#dsm.schedule_table` (dynamic M). `sequence`, also written only by
-    `--dsm-search`, says that a plain FFN chain runs as two single-GEMM
-    kernels instead, act(A B) into an intermediate and then C D: the
+    `--dsm-search`, says that an FFN chain runs as two single-GEMM
+    kernels instead, act(A B) (gated: act(A Bg) * (A Bu)) into an
+    intermediate and then C D: the
     schedules of those two GEMMs, in that order (`schedule` keeps the best
     fused plan, for the record); for a dynamic M, such a pair per M bin of
     the schedule table that runs as a sequence, each pair with that bin.

@@ -273,14 +273,22 @@ struct KernelPlan {
   int64_t kTiles() const {
     return llvm::divideCeil(llvm::divideCeil(shape.k, bk), clusterK);
   }
+  /// One GEMM stage and no second GEMM: `gemm` and `gated_gemm` kernels.
+  bool isSingleGemm() const {
+    return kind == ChainKind::gemm || kind == ChainKind::gated_gemm;
+  }
+  /// Gate and up GEMMs sharing A: two B tiles per stage, two accumulators.
+  bool isGated() const {
+    return kind == ChainKind::gated_ffn || kind == ChainKind::gated_gemm;
+  }
   /// CTAs of one cluster (the launch's x cluster extent).
   int64_t clusterSize() const { return clusterN * clusterK; }
   /// FFN kinds with a cluster of one and one CTA per m tile, n spatial
   /// (ff::Plan::isSolo) or streamed: each CTA runs its m tile's whole
   /// chain alone, so it can walk m tiles in turn (persistent).
   bool runsMTileAlone() const {
-    return kind != ChainKind::gemm && clusterSize() == 1 && ctasN == 1 &&
-           !shuffle && !needsWorkspace;
+    return !isSingleGemm() && clusterSize() == 1 && ctasN == 1 && !shuffle &&
+           !needsWorkspace;
   }
   /// CTAs per m tile (the manifest's grid x).
   int64_t ctasPerMTile() const { return ctasN * clusterK; }

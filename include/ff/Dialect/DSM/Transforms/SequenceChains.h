@@ -2,12 +2,13 @@
 //
 // Part of the FlashFuser project.
 //
-// A plain FFN chain may run as a sequence of two single-GEMM kernels:
-// act(A B) into an intermediate, then C D (docs/lowering.md, "Kernel
-// sequences"). --dsm-search prices that against the fused plans and records
-// the two schedules in the chain's `sequence` attribute; --dsm-materialize
-// builds the two kernels into one bundle. Both see the halves as ordinary
-// `dsm.fused_chain gemm` ops built by buildSequenceChains.
+// An FFN chain may run as a sequence of two single-GEMM kernels: act(A B)
+// (gated: act(A Bg) * (A Bu)) into an intermediate, then C D
+// (docs/lowering.md, "Kernel sequences"). --dsm-search prices that against
+// the fused plans and records the two schedules in the chain's `sequence`
+// attribute; --dsm-materialize builds the two kernels into one bundle. Both
+// see the halves as ordinary `dsm.fused_chain gemm` (or `gated_gemm`) ops
+// built by buildSequenceChains.
 //
 //===----------------------------------------------------------------------===//
 
@@ -23,10 +24,11 @@
 
 namespace mlir::dsm {
 
-/// The two single-GEMM chains of the plain FFN chain `op` (static or
-/// dynamic M; not gated, not a convolution): act(A B), whose result is the
-/// bf16 left operand of the down matmul, and that result times D, which
-/// yields what `op` yields. Both are built right before `op`, without
+/// The two single-GEMM chains of the FFN chain `op` (plain or gated, static
+/// or dynamic M; not a convolution): act(A B) (a `gemm` chain) or act(A Bg)
+/// * (A Bu) (a `gated_gemm` chain), whose result is the bf16 left operand
+/// of the down matmul, and that result times D, which yields what `op`
+/// yields. Both are built right before `op`, without
 /// schedules, the second reading the first's result; the caller erases them
 /// (second, then first). Fails with `why` when `op` does not split so.
 FailureOr<std::pair<FusedChainOp, FusedChainOp>>
