@@ -750,18 +750,20 @@ double mlir::ff::estimateCtaNs(const ChainDesc &chain, const Plan &plan,
       two ? 0.0
           : (stage + g * (bm * bk + (bm / 64) * bk * bn) * b) / k.gemmSmemGbps;
   double cta = kSteps * (std::max({stage / bw0, mma0, smem}) + k.kStepNs);
+  // A single GEMM's lone consumer warpgroup (KernelFit).
+  const double lone = oneWarpgroup ? k.gemmLoneWarpgroupFactor : 1.0;
   if (gemmSplitK) {
     // The cluster reduce-scatters its fp32 tiles (c - 1 slices per rank
     // over DSM; two cluster barriers for a pull, one for the kernels'
     // default push, which measured within 2 % of the pull on these
     // plans), then each rank stores its 1/c of the tile.
     const double dsmPerSm = double(target.getDsmGbps(clsK)) / target.sms;
-    return cta + (clsK - 1) * bm * (bn / clsK) * 4.0 / dsmPerSm +
-           2 * k.barrierNs * std::log2(double(clsK)) +
-           bm * (bn / clsK) * b / bw;
+    return lone * (cta + (clsK - 1) * bm * (bn / clsK) * 4.0 / dsmPerSm +
+                   2 * k.barrierNs * std::log2(double(clsK)) +
+                   bm * (bn / clsK) * b / bw);
   }
   if (!two)
-    return cta + bm * bn * b / bw;
+    return lone * (cta + bm * bn * b / bw);
 
   const int64_t bl = plan.blk(Dim::l);
   const bool workspace = plan.grd(Dim::n) > 1;

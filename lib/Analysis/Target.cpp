@@ -252,7 +252,8 @@ llvm::Error mlir::ff::applyCalibration(GpuTarget &target,
         {"gemm_stream_latency_ns", &kernel.gemmStreamLatencyNs, false},
         {"gemm_hbm_efficiency", &kernel.gemmHbmEfficiency, true},
         {"gemm_tflops", &kernel.gemmTflops, false},
-        {"gemm_smem_gbps", &kernel.gemmSmemGbps, false}};
+        {"gemm_smem_gbps", &kernel.gemmSmemGbps, false},
+        {"gemm_lone_warpgroup_factor", &kernel.gemmLoneWarpgroupFactor, false}};
     for (const auto &[key, value] : *obj) {
       auto *f = llvm::find_if(
           fields, [&](const Field &f) { return key == f.key; });

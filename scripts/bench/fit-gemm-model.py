@@ -3,8 +3,9 @@
 gemm*, lib/Analysis/CostModel.cpp estimateKernelNs for a chain of one GEMM)
 to measured kernel times.
 
-Input: a CSV of measured plans (docs/benchmarks/gemm-sweep-h100-s27.csv),
-written by --write-csv from <workload>-<variant> bundles of single GEMMs
+Input: a CSV of measured plans (docs/benchmarks/gemm-sweep-h100-s27.csv,
+gemm-sweep-h100-s28.csv), written by --write-csv from <workload>-<variant>
+bundles of single GEMMs or gated GEMMs (column g: 2 weights sharing A)
 (compile-workloads.py --single-gemms --ranks R --spread S, or hand-set
 plans) and the ff-run log that timed them (scripts/gpu/ab.sh). The model is
 the C++ one term for term (--check-mirror compares it with the estimates
@@ -43,10 +44,12 @@ DSM_GBPS = {2: 3300.0, 4: 3100.0, 8: 3000.0}
 PARAMS = {"gemmTflops": 4.938, "gemmHbmEfficiency": 0.8,
           "gemmStreamLatencyNs": 2000.0, "gemmSmemGbps": 180.0,
           "smGbps": 100.0, "oneWarpgroupRate": 0.8159, "kStepNs": 0.0,
-          "barrierNs": 220.1, "launchNs": 2000.0}
+          "barrierNs": 220.1, "launchNs": 2000.0,
+          "gemmLoneWarpgroupFactor": 1.01}
 KEYS = {"gemmTflops": "gemm_tflops", "gemmHbmEfficiency": "gemm_hbm_efficiency",
         "gemmStreamLatencyNs": "gemm_stream_latency_ns",
-        "gemmSmemGbps": "gemm_smem_gbps"}
+        "gemmSmemGbps": "gemm_smem_gbps",
+        "gemmLoneWarpgroupFactor": "gemm_lone_warpgroup_factor"}
 
 
 def cdiv(a, b):
@@ -63,22 +66,27 @@ def predict_ns(r, p):
     cluster first reduce-scatters the fp32 tile over DSM)."""
     m, n, k = r["m"], r["n"], r["k"]
     bm, bn = r["blk_m"], r["blk_n"]
+    g = r.get("g", 1)  # weights sharing A: 2 for a gated GEMM
     ck, cn = r["cluster_k"], r["cluster_n"]
     c = cn * ck
     ctas = cdiv(m, bm) * (n // bn) * ck
     slots = max_active_clusters(c) * c
     ksteps = cdiv(cdiv(k, 64), ck)
     # getStreamReuse: what the CTAs stream over the chain's unique bytes.
-    streamed = ksteps * 64.0 * (bm + bn) * 2
-    unique = (m * k + k * n + m * n) * 2.0
+    streamed = ksteps * 64.0 * (bm + g * bn) * 2
+    unique = (m * k + g * k * n + m * n) * 2.0
     reuse = max(1.0, ctas * streamed / unique)
     flops = p["gemmTflops"] * 1e3 * (p["oneWarpgroupRate"] if bm == 64
                                      else 1.0)
-    stage = (bm * 64 + 64 * bn) * 2.0
+    stage = (bm * 64 + g * 64 * bn) * 2.0
     # The SM's shared-memory port: the TMA writes the stage, and each
-    # consumer warpgroup's wgmmas read its 64 rows of A and all of B.
-    smem = stage + (bm * 64 + (bm // 64) * 64 * bn) * 2.0
-    mma = 2.0 * bm * bn * 64 / flops
+    # consumer warpgroup's wgmmas read its 64 rows of A and all of B (a
+    # gated GEMM: once per weight).
+    smem = stage + g * (bm * 64 + (bm // 64) * 64 * bn) * 2.0
+    mma = 2.0 * bm * bn * 64 * g / flops
+
+    # A lone consumer warpgroup (64-row tiles) pays a tie-break factor.
+    lone = p["gemmLoneWarpgroupFactor"] if bm == 64 else 1.0
 
     def cta(active):
         bw = min(p["smGbps"],
@@ -89,10 +97,10 @@ def predict_ns(r, p):
                       p["kStepNs"])
         if ck > 1:
             dsm = DSM_GBPS[ck] / SMS
-            return (t + (ck - 1) * bm * (bn // ck) * 4.0 / dsm +
-                    2 * p["barrierNs"] * math.log2(ck) +
-                    bm * (bn // ck) * 2.0 / bw)
-        return t + bm * bn * 2.0 / bw
+            return lone * (t + (ck - 1) * bm * (bn // ck) * 4.0 / dsm +
+                           2 * p["barrierNs"] * math.log2(ck) +
+                           bm * (bn // ck) * 2.0 / bw)
+        return lone * (t + bm * bn * 2.0 / bw)
 
     full, tail = divmod(ctas, slots)
     t = p["launchNs"]
@@ -103,8 +111,8 @@ def predict_ns(r, p):
     return t
 
 
-FIELDS = ["bundle", "workload", "m", "n", "k", "cluster_n", "cluster_k",
-          "blk_m", "blk_n", "stages", "cost_ns", "measured_us"]
+FIELDS = ["bundle", "workload", "m", "n", "k", "g", "cluster_n",
+          "cluster_k", "blk_m", "blk_n", "stages", "cost_ns", "measured_us"]
 
 
 def load_bundles(dirs, log):
@@ -126,11 +134,13 @@ def load_bundles(dirs, log):
             chain, plan = doc["chain"], doc["kernels"][0]["plan"]
             # Plans the schedule attribute may hold (hand-set experiments
             # with deeper rings were built with a wider limit).
-            if chain["kind"] != "gemm" or plan["stages"] > 8:
+            if (chain["kind"] not in ("gemm", "gated_gemm") or
+                    plan["stages"] > 8):
                 continue
             rows.append({
                 "bundle": name, "workload": name.rsplit("-", 1)[0],
                 "m": chain["m"], "n": chain["n"], "k": chain["k"],
+                "g": 2 if chain["kind"] == "gated_gemm" else 1,
                 "cluster_n": plan["cluster"][1],
                 "cluster_k": plan["cluster"][2], "blk_m": plan["block"][0],
                 "blk_n": plan["block"][1], "stages": plan["stages"],
@@ -145,6 +155,8 @@ def load_csv(path):
     with open(path) as f:
         rows = list(csv.DictReader(f))
     for r in rows:
+        # Sweeps before the gated GEMM have no `g` column.
+        r["g"] = r.get("g") or 1
         for k in CSV_FIELDS[2:-1]:
             r[k] = int(r[k])
         r["measured_us"] = float(r["measured_us"])

@@ -112,6 +112,15 @@ struct KernelFit {
   /// tied with 128 x 256 ones at 4096^3 and 8192^3 and measured 1.25-1.37x
   /// slower.
   double gemmSmemGbps = 180.0;
+  /// Single GEMMs: the factor on a CTA of one consumer warpgroup (a 64-row
+  /// tile). Against a 128-row tile of half the width at the same CTA count
+  /// the terms above come out even (same bytes per CTA, the port and wgmma
+  /// rate apart), and the 128-row tile measured faster in 11 of 11 such
+  /// pairs on an H100, 1.01-1.28x (docs/validation.md, twenty-eighth
+  /// session); one warpgroup issues every wgmma and runs the epilogue and
+  /// a split K's reduction alone. A tie-break (1 %): 3 % or more loses the
+  /// 64 x 64 plans that win by CTA count (GEMM-4096 at M = 128).
+  double gemmLoneWarpgroupFactor = 1.01;
 };
 
 /// One GPU. Integers where the `#dsm.target` attribute holds integers.
