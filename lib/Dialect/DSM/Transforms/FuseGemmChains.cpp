@@ -329,12 +329,29 @@ bool isRematerializable(Operation *op) {
 // Chains
 //===----------------------------------------------------------------------===//
 
+/// Whether elementwise `op` yields a product (up to float casts): how the
+/// gate and up branches of a gated form meet.
+static bool isProduct(Operation *op) {
+  auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+  if (!linalgOp)
+    return false;
+  Value y = linalgOp.getBlock()->getTerminator()->getOperand(0);
+  while (Operation *def = y.getDefiningOp()) {
+    if (!isa<arith::ExtFOp, arith::TruncFOp>(def))
+      break;
+    y = def->getOperand(0);
+  }
+  return y.getDefiningOp<arith::MulFOp>() != nullptr;
+}
+
 struct Chain {
   ChainKind kind = ChainKind::gemm;
-  /// In body order: {g1, g2}, {gate, up, down} or {gemm}.
+  /// In body order: {g1, g2}, {gate, up, down}, {gemm} or, for a gated
+  /// pair (gated_gemm), the two GEMMs in program order.
   SmallVector<Gemm *> gemms;
   /// Chain links (elementwise ops, row reshapes) between the GEMMs, in
-  /// program order.
+  /// program order; for a gated pair, from the GEMMs to their product
+  /// (the last).
   SmallVector<Operation *> between;
   /// Chain links after the last GEMM, in program order.
   SmallVector<Operation *> epilogue;
@@ -370,6 +387,7 @@ public:
 private:
   void collectGemms();
   std::optional<Chain> analyzeConsumer(Gemm &down);
+  std::optional<Chain> matchGatedPair(Gemm &a, Gemm &b);
   void addReason(Operation *gemm, const std::string &reason);
   void claim(Chain &chain);
   void extendEpilogue(Chain &chain);
@@ -541,18 +559,6 @@ std::optional<Chain> BlockFuser::analyzeConsumer(Gemm &down) {
         merge = op;
         break;
       }
-    auto isProduct = [](Operation *op) {
-      auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
-      if (!linalgOp)
-        return false;
-      Value y = linalgOp.getBlock()->getTerminator()->getOperand(0);
-      while (Operation *def = y.getDefiningOp()) {
-        if (!isa<arith::ExtFOp, arith::TruncFOp>(def))
-          break;
-        y = def->getOperand(0);
-      }
-      return y.getDefiningOp<arith::MulFOp>() != nullptr;
-    };
     if (!merge || !isProduct(merge))
       return fail("the two GEMMs feeding this GEMM are not combined by an "
                   "elementwise product");
@@ -608,6 +614,56 @@ std::optional<Chain> BlockFuser::analyzeConsumer(Gemm &down) {
   return chain;
 }
 
+/// A lone gated pair (--dsm-fuse=fuse-single-gemms): GEMMs `a` and `b`, in
+/// program order, reading the same LHS with equal shapes, whose results
+/// meet first in an elementwise product through chain links that nothing
+/// else reads. The pair and those links form a gated_gemm chain, e.g. the
+/// act(x wg) * (x wu) half of a SwiGLU whose down projection is elsewhere.
+std::optional<Chain> BlockFuser::matchGatedPair(Gemm &a, Gemm &b) {
+  if (a.isConv || b.isConv || a.lhs->get() != b.lhs->get() || a.n != b.n ||
+      a.k != b.k || a.batch != b.batch)
+    return std::nullopt;
+  // Bit 1: depends on a, bit 2: on b.
+  DenseMap<Operation *, unsigned> deps{{a.op, 1u}, {b.op, 2u}};
+  Chain chain;
+  chain.kind = ChainKind::gated_gemm;
+  chain.gemms = {&a, &b};
+  for (Operation &op :
+       llvm::make_range(std::next(a.op->getIterator()), block.end())) {
+    if (&op == b.op || gemmOf.count(&op) || claimed.contains(&op) ||
+        !isChainLink(&op))
+      continue;
+    unsigned mask = 0;
+    for (OpOperand *operand : getReadOperands(&op)) {
+      Operation *def = operand->get().getDefiningOp();
+      auto it = def ? deps.find(def) : deps.end();
+      if (it == deps.end())
+        continue;
+      if (!readsInPlace(&op, operand))
+        return std::nullopt;
+      mask |= it->second;
+    }
+    if (!mask)
+      continue;
+    deps[&op] = mask;
+    chain.between.push_back(&op);
+    if (mask == 3u)
+      break;
+  }
+  if (chain.between.empty() || deps[chain.between.back()] != 3u ||
+      !isProduct(chain.between.back()))
+    return std::nullopt;
+  // Everything but the product must feed only the chain's links.
+  DenseSet<Operation *> links(chain.between.begin(), chain.between.end());
+  SmallVector<Operation *> inner{a.op, b.op};
+  inner.append(chain.between.begin(), chain.between.end() - 1);
+  for (Operation *op : inner)
+    for (Operation *user : op->getUsers())
+      if (!links.contains(user))
+        return std::nullopt;
+  return chain;
+}
+
 void BlockFuser::claim(Chain &chain) {
   for (Gemm *g : chain.gemms)
     claimed.insert(g->op);
@@ -620,7 +676,9 @@ void BlockFuser::claim(Chain &chain) {
 /// user, the elementwise producers of GEMM inits used only there, and the
 /// tensor.pad of a first conv.
 void BlockFuser::extendEpilogue(Chain &chain) {
-  Value result = chain.last()->op->getResult(0);
+  Value result = chain.kind == ChainKind::gated_gemm
+                     ? chain.between.back()->getResult(0)
+                     : chain.last()->op->getResult(0);
   while (result.hasOneUse()) {
     OpOperand &use = *result.getUses().begin();
     Operation *user = use.getOwner();
@@ -931,8 +989,10 @@ void flattenBody(FusedChainOp fused) {
 }
 
 LogicalResult BlockFuser::rewrite(Chain &chain) {
-  Operation *lastOp =
-      chain.epilogue.empty() ? chain.last()->op : chain.epilogue.back();
+  bool gatedPair = chain.kind == ChainKind::gated_gemm;
+  Operation *lastOp = !chain.epilogue.empty() ? chain.epilogue.back()
+                      : gatedPair             ? chain.between.back()
+                                              : chain.last()->op;
   MLIRContext *ctx = lastOp->getContext();
   BodyBuilder bb(ctx);
 
@@ -951,11 +1011,13 @@ LogicalResult BlockFuser::rewrite(Chain &chain) {
     else
       bb.cloneOp(g->op);
   };
-  for (Gemm *g : ArrayRef(chain.gemms).drop_back())
+  // A gated pair's links read both GEMMs: both come first.
+  for (Gemm *g : ArrayRef(chain.gemms).drop_back(gatedPair ? 0 : 1))
     emitGemm(g);
   for (Operation *op : chain.between)
     bb.cloneOp(op);
-  emitGemm(chain.last());
+  if (!gatedPair)
+    emitGemm(chain.last());
   for (Operation *op : chain.epilogue)
     bb.cloneOp(op);
 
@@ -1066,9 +1128,19 @@ LogicalResult BlockFuser::run() {
     accepted.push_back(&c);
   }
 
-  // Single GEMMs, when asked for.
+  // Single GEMMs, when asked for: lone gated pairs first, then each GEMM.
   std::vector<Chain> singles;
   if (fuseSingleGemms) {
+    for (Gemm &a : gemms)
+      for (Gemm &b : gemms) {
+        if (a.order >= b.order || claimed.contains(a.op) ||
+            claimed.contains(b.op) || !a.illegal.empty() || !b.illegal.empty())
+          continue;
+        if (std::optional<Chain> c = matchGatedPair(a, b)) {
+          claim(*c);
+          singles.push_back(std::move(*c));
+        }
+      }
     for (Gemm &g : gemms) {
       if (claimed.contains(g.op) || !g.illegal.empty())
         continue;

@@ -6,7 +6,8 @@
 
 // Single GEMMs are left alone by default; fuse-single-gemms wraps every legal
 // GEMM that is in no chain as kind gemm (with its epilogue), which the
-// lowering uses as a health check of its GEMM engine.
+// lowering uses as a health check of its GEMM engine, and a lone gated pair
+// as kind gated_gemm.
 
 #id = affine_map<(i, j) -> (i, j)>
 
@@ -59,6 +60,88 @@ func.func @single_conv(%x: tensor<2x14x14x64xbf16>, %w: tensor<3x3x64x128xbf16>)
   %z = linalg.fill ins(%zero : f32) outs(%e : tensor<2x14x14x128xf32>) -> tensor<2x14x14x128xf32>
   %c = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%p, %w : tensor<2x16x16x64xbf16>, tensor<3x3x64x128xbf16>) outs(%z : tensor<2x14x14x128xf32>) -> tensor<2x14x14x128xf32>
   return %c : tensor<2x14x14x128xf32>
+}
+
+// A lone gated pair, act(x wg) * (x wu) without a down projection: with
+// fuse-single-gemms both GEMMs and the links to their product (and the
+// epilogue after it) become one gated_gemm chain, the gated GEMM kernel's
+// (the first kernel of a gated FFN's sequence).
+// DEFAULT-LABEL: func.func @gated_pair(
+// DEFAULT-NOT:     dsm.fused_chain
+// CHECK-LABEL: func.func @gated_pair(
+// CHECK-SAME:      %[[X:[a-z0-9]+]]: tensor<128x256xbf16>, %[[G:[a-z0-9]+]]: tensor<256x512xbf16>, %[[U:[a-z0-9]+]]: tensor<256x512xbf16>)
+// CHECK:         %[[R:.+]] = dsm.fused_chain gated_gemm(%[[X]], %[[G]], %[[U]])
+// CHECK-NEXT:    ^bb0(%[[XX:.+]]: tensor<128x256xbf16>, %[[XG:.+]]: tensor<256x512xbf16>, %[[XU:.+]]: tensor<256x512xbf16>):
+// CHECK:           %[[CG:.+]] = linalg.matmul ins(%[[XX]], %[[XG]] :
+// CHECK:           %[[CU:.+]] = linalg.matmul ins(%[[XX]], %[[XU]] :
+// CHECK:           %[[S:.+]] = linalg.generic {{.*}} ins(%[[CG]] :
+// CHECK:           %[[P:.+]] = linalg.generic {{.*}} ins(%[[S]], %[[CU]] :
+// CHECK:           %[[T:.+]] = linalg.generic {{.*}} ins(%[[P]] :
+// CHECK:           dsm.yield %[[T]]
+// CHECK:         return %[[R]]
+func.func @gated_pair(%x: tensor<128x256xbf16>, %wg: tensor<256x512xbf16>, %wu: tensor<256x512xbf16>) -> tensor<128x512xbf16> {
+  %zero = arith.constant 0.0 : f32
+  %one = arith.constant 1.0 : f32
+  %e0 = tensor.empty() : tensor<128x512xf32>
+  %z0 = linalg.fill ins(%zero : f32) outs(%e0 : tensor<128x512xf32>) -> tensor<128x512xf32>
+  %g = linalg.matmul ins(%x, %wg : tensor<128x256xbf16>, tensor<256x512xbf16>) outs(%z0 : tensor<128x512xf32>) -> tensor<128x512xf32>
+  %s = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%g : tensor<128x512xf32>) outs(%e0 : tensor<128x512xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %n = arith.negf %v : f32
+    %ex = math.exp %n : f32
+    %d = arith.addf %ex, %one : f32
+    %r = arith.divf %v, %d : f32
+    linalg.yield %r : f32
+  } -> tensor<128x512xf32>
+  %u = linalg.matmul ins(%x, %wu : tensor<128x256xbf16>, tensor<256x512xbf16>) outs(%z0 : tensor<128x512xf32>) -> tensor<128x512xf32>
+  %p = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]} ins(%s, %u : tensor<128x512xf32>, tensor<128x512xf32>) outs(%e0 : tensor<128x512xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %m = arith.mulf %a, %b : f32
+    linalg.yield %m : f32
+  } -> tensor<128x512xf32>
+  %e1 = tensor.empty() : tensor<128x512xbf16>
+  %t = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%p : tensor<128x512xf32>) outs(%e1 : tensor<128x512xbf16>) {
+  ^bb0(%v: f32, %o: bf16):
+    %0 = arith.truncf %v : f32 to bf16
+    linalg.yield %0 : bf16
+  } -> tensor<128x512xbf16>
+  return %t : tensor<128x512xbf16>
+}
+
+// The gate's activation is also returned: not a gated pair (the chain
+// would drop that use); each GEMM is a chain of its own.
+// CHECK-LABEL: func.func @gated_pair_escapes(
+// CHECK-NOT:     gated_gemm
+// CHECK-COUNT-2: dsm.fused_chain gemm
+// CHECK-NOT:     dsm.fused_chain
+// CHECK:         return
+func.func @gated_pair_escapes(%x: tensor<128x256xbf16>, %wg: tensor<256x512xbf16>, %wu: tensor<256x512xbf16>) -> (tensor<128x512xbf16>, tensor<128x512xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %one = arith.constant 1.0 : f32
+  %e0 = tensor.empty() : tensor<128x512xf32>
+  %z0 = linalg.fill ins(%zero : f32) outs(%e0 : tensor<128x512xf32>) -> tensor<128x512xf32>
+  %g = linalg.matmul ins(%x, %wg : tensor<128x256xbf16>, tensor<256x512xbf16>) outs(%z0 : tensor<128x512xf32>) -> tensor<128x512xf32>
+  %s = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%g : tensor<128x512xf32>) outs(%e0 : tensor<128x512xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %n = arith.negf %v : f32
+    %ex = math.exp %n : f32
+    %d = arith.addf %ex, %one : f32
+    %r = arith.divf %v, %d : f32
+    linalg.yield %r : f32
+  } -> tensor<128x512xf32>
+  %u = linalg.matmul ins(%x, %wu : tensor<128x256xbf16>, tensor<256x512xbf16>) outs(%z0 : tensor<128x512xf32>) -> tensor<128x512xf32>
+  %p = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]} ins(%s, %u : tensor<128x512xf32>, tensor<128x512xf32>) outs(%e0 : tensor<128x512xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %m = arith.mulf %a, %b : f32
+    linalg.yield %m : f32
+  } -> tensor<128x512xf32>
+  %e1 = tensor.empty() : tensor<128x512xbf16>
+  %t = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%p : tensor<128x512xf32>) outs(%e1 : tensor<128x512xbf16>) {
+  ^bb0(%v: f32, %o: bf16):
+    %0 = arith.truncf %v : f32 to bf16
+    linalg.yield %0 : bf16
+  } -> tensor<128x512xbf16>
+  return %t, %s : tensor<128x512xbf16>, tensor<128x512xf32>
 }
 
 // Illegal GEMMs stay as they are even with fuse-single-gemms.

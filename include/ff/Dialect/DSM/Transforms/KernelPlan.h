@@ -37,6 +37,7 @@ struct KernelPlan {
 
   /// Block-argument indices of the chain operands. `gemm`: a, b. `ffn`:
   /// a, b (W1), d (W2). `gated_ffn`: a, b (gate), b2 (up), d (down).
+  /// `gated_gemm`: a, b (the first matmul's weight), b2 (the second's).
   unsigned argA = 0, argB = 0, argB2 = 0, argD = 0;
   /// Inputs read through a rank-2 tensor.collapse_shape (conv chains): the
   /// [rows, cols] view (-1: dynamic) their TMA descriptors must describe.
@@ -49,10 +50,10 @@ struct KernelPlan {
   /// The elementwise generic applied to the first GEMM(s) (for `gemm`, the
   /// final one); may be null for `gemm` (store the accumulator).
   linalg::GenericOp firstEpilogue;
-  /// FFN kinds: every elementwise generic from the first GEMM(s) to the
-  /// bf16 intermediate, in def-before-use order (the last one is
-  /// `firstEpilogue`); `firstLeaves` are the GEMM results they start from
-  /// (gate, up for gated FFNs).
+  /// FFN kinds and `gated_gemm`: every elementwise generic from the first
+  /// GEMM(s) to the bf16 intermediate (`gated_gemm`: to the result), in
+  /// def-before-use order (the last one is `firstEpilogue`); `firstLeaves`
+  /// are the GEMM results they start from (gate and up for the gated kinds).
   SmallVector<linalg::GenericOp> firstStages;
   SmallVector<Value, 2> firstLeaves;
   /// Whether the weights are stored K-major ([N, K] for B and the gated up

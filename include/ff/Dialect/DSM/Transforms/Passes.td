@@ -79,7 +79,11 @@ def DSMFuseGemmChains : Pass<"dsm-fuse"> {
       with the elementwise ops between them collapsed to 2-D (bodies with
       row reshapes are flattened the same way), so that every body is a
       chain of matmuls;
-    - `gemm` (only with `fuse-single-gemms`): one GEMM and its epilogue.
+    - `gemm` (only with `fuse-single-gemms`): one GEMM and its epilogue;
+    - `gated_gemm` (only with `fuse-single-gemms`): two GEMMs in no chain
+      sharing their LHS and shape whose results meet first in an
+      elementwise product, act(x wg) * (x wu), with the links between and
+      the epilogue.
 
     Elementwise epilogue ops (bias, residual, activation, casts) that are
     the only user of the chain's result are pulled in, one after the other.
@@ -119,7 +123,8 @@ def DSMFuseGemmChains : Pass<"dsm-fuse"> {
     Option<"report", "report", "bool", /*default=*/"false",
            "Emit a remark on every GEMM that is not fused, saying why">,
     Option<"fuseSingleGemms", "fuse-single-gemms", "bool", /*default=*/"false",
-           "Wrap legal GEMMs that are in no chain as kind gemm">,
+           "Wrap legal GEMMs that are in no chain as kind gemm (a lone "
+           "gated pair as gated_gemm)">,
     Option<"minDim", "min-dim", "int64_t", /*default=*/"16",
            "Smallest N, K and L worth fusing">,
   ];
