@@ -735,13 +735,6 @@ double mlir::ff::estimateCtaNs(const ChainDesc &chain, const Plan &plan,
   // wgmmas, plus a fixed hand-off cost (full/empty barriers, TMA latency).
   const double stage = (aScale * bm * bk + bk * bn * g) * b;
   const double mma0 = 2.0 * bm * bn * bk * g / flopsPerNs;
-  // While the consumers hold one stage of the ring the others load: below
-  // smGbps · streamLatencyNs bytes in flight the stream is latency-bound
-  // (Little's law). Counting all `stages` priced 2-stage rings like 4-stage
-  // ones where they measured up to 27 % slower (S2, S8 on an H100).
-  const double inFlight = std::max<int64_t>(plan.stages - 1, 1);
-  const double latency = two ? k.streamLatencyNs : k.gemmStreamLatencyNs;
-  const double bw0 = std::min(bw, inFlight * stage / std::max(latency, 1.0));
   // A single GEMM's k step also waits on the SM's shared-memory port: the
   // TMA writes the stage and each consumer warpgroup's wgmmas read its 64
   // rows of A and all of B (narrow tiles read B more often per flop; a
@@ -749,6 +742,21 @@ double mlir::ff::estimateCtaNs(const ChainDesc &chain, const Plan &plan,
   const double smem =
       two ? 0.0
           : (stage + g * (bm * bk + (bm / 64) * bk * bn) * b) / k.gemmSmemGbps;
+  // While the consumers hold one stage of the ring the others load: below
+  // smGbps · streamLatencyNs bytes in flight the stream is latency-bound
+  // (Little's law). Counting all `stages` priced 2-stage rings like 4-stage
+  // ones where they measured up to 27 % slower (S2, S8 on an H100). A
+  // single GEMM's consumers hold a stage only while its wgmmas (or their
+  // shared-memory reads) run, a fraction of the latency when the stream
+  // binds: one whole stage held priced 4-stage split-K rings of 32 KB
+  // stages at 48 B/ns per SM where they streamed 74 (S2's and S4's down
+  // GEMMs, 1.17-1.23x the fastest plan; docs/validation.md, twenty-eighth
+  // session).
+  const double latency = two ? k.streamLatencyNs : k.gemmStreamLatencyNs;
+  const double held =
+      two ? 1.0 : std::min(1.0, std::max(mma0, smem) / std::max(latency, 1.0));
+  const double inFlight = std::max(double(plan.stages) - held, 1.0);
+  const double bw0 = std::min(bw, inFlight * stage / std::max(latency, 1.0));
   double cta = kSteps * (std::max({stage / bw0, mma0, smem}) + k.kStepNs);
   // A single GEMM's lone consumer warpgroup (KernelFit).
   const double lone = oneWarpgroup ? k.gemmLoneWarpgroupFactor : 1.0;

@@ -91,7 +91,11 @@ def predict_ns(r, p):
     def cta(active):
         bw = min(p["smGbps"],
                  HBM_GBPS * p["gemmHbmEfficiency"] / active * reuse)
-        bw0 = min(bw, max(r["stages"] - 1, 1) * stage /
+        # The consumers hold a stage only while its wgmmas (or their
+        # shared-memory reads) run.
+        held = min(1.0, max(mma, smem / p["gemmSmemGbps"]) /
+                   max(p["gemmStreamLatencyNs"], 1.0))
+        bw0 = min(bw, max(r["stages"] - held, 1) * stage /
                   max(p["gemmStreamLatencyNs"], 1.0))
         t = ksteps * (max(stage / bw0, mma, smem / p["gemmSmemGbps"]) +
                       p["kStepNs"])

@@ -32,7 +32,7 @@
 // CHECK-DAG: OK s8_7 cluster=
 // CHECK: checked 18 kernels, 0 failed
 
-// G1-G10 and S1-S8 as the search chooses them (kernel sequences for G4-G10
+// G1-G10 and S1-S8 as the search chooses them (kernel sequences for G3-G10
 // and every S): every sequence's two GEMM kernels (the first with the
 // activation epilogue; for S, the gated GEMM's two accumulators and
 // silu(gate) * up) assemble without spills too.
@@ -49,7 +49,8 @@
 // SEQ-DAG: OK s3_2_s0 cluster=1x1x1x1
 // SEQ-DAG: OK s8_7_s0 cluster=1x1x1x1
 // SEQ-DAG: OK s8_7_s1 cluster=
-// SEQ: checked 33 kernels, 0 failed
+// SEQ-DAG: OK g3_2_s0 cluster=1x1x1x1
+// SEQ: checked 34 kernels, 0 failed
 
 // The deterministic plans for an H200 as well: their last arriver sums one
 // workspace plane per cluster along n (16 for G5), and a finisher that

@@ -541,12 +541,14 @@ TEST(CostModelTest, GatheredSplitKByHand) {
 }
 
 // A single GEMM's stream (GEMM-4096 at M = 256): each CTA's ring covers
-// (S - 1) stages per gemmStreamLatencyNs, within its HBM share times the
-// reuse (its streamed bytes over the GEMM's unique ones), at the GEMM wgmma
-// rate. Measured on an H100 the split-K pair 128 x 128 ran 24.2 us, 64 x 256
-// 26.3 and 128 x 256 33.4 (docs/validation.md, twenty-second session): the
-// model puts the first two within 1 % of each other (it takes 64 x 256)
-// and both well below 128 x 256, which the plain HBM share chose.
+// S stages less the one its consumers hold for their wgmmas' time per
+// gemmStreamLatencyNs, within its HBM share times the reuse (its streamed
+// bytes over the GEMM's unique ones), at the GEMM wgmma rate. Measured on
+// an H100 the split-K pair 128 x 128 ran 24.2 us, 64 x 256 26.3 and
+// 128 x 256 33.4 (docs/validation.md, twenty-second session): the model
+// ranks them in that order (a whole stage held put the first two within
+// 1 % of each other and took 64 x 256), 128 x 256 well behind, which the
+// plain HBM share chose.
 TEST(CostModelTest, GemmStreamByHand) {
   GpuTarget t = h100();
   const KernelFit &k = t.kernel;
@@ -565,15 +567,17 @@ TEST(CostModelTest, GemmStreamByHand) {
   const int64_t active = 128;
   const double bw = std::min(k.smGbps, t.hbmGbps * k.gemmHbmEfficiency /
                                            active * 128 * 1048576.0 / unique);
-  const double bw0 = std::min(bw, 3 * 32768.0 / k.gemmStreamLatencyNs);
   // The shared-memory port: the stage's TMA writes plus each of the two
   // consumer warpgroups' wgmma reads of its 64 A rows and all of B.
   const double smem =
       (32768.0 + (128 * 64 + 2 * 64 * 128) * 2) / k.gemmSmemGbps;
-  const double kStep =
-      std::max(
-          {32768.0 / bw0, 2.0 * 128 * 128 * 64 / (k.gemmTflops * 1e3), smem}) +
-      k.kStepNs;
+  const double mma = 2.0 * 128 * 128 * 64 / (k.gemmTflops * 1e3);
+  // The consumers hold a stage for the longer of their wgmmas and port
+  // reads, a fraction of the latency.
+  const double held = std::max(mma, smem) / k.gemmStreamLatencyNs;
+  ASSERT_LT(held, 1.0);
+  const double bw0 = std::min(bw, (4 - held) * 32768.0 / k.gemmStreamLatencyNs);
+  const double kStep = std::max({32768.0 / bw0, mma, smem}) + k.kStepNs;
   // The pair's reduce-scatter: one 128 x 64 fp32 slice pulled at the
   // pair's per-SM DSM rate, two barriers, then this rank's 64 columns.
   const double dsmPerSm = 3300.0 / 132;
@@ -585,7 +589,7 @@ TEST(CostModelTest, GemmStreamByHand) {
     return estimateKernelNs(chain, q, analyzeDataflow(chain, q, t), t);
   };
   const double wide = kernelNs(splitK(128, 256, 4));
-  EXPECT_NEAR(kernelNs(p), kernelNs(splitK(64, 256, 4)), 0.01 * kernelNs(p));
+  EXPECT_LT(kernelNs(p), kernelNs(splitK(64, 256, 4)));
   EXPECT_LT(1.15 * kernelNs(p), wide);
   EXPECT_LT(1.15 * kernelNs(splitK(64, 256, 4)), wide);
 }
