@@ -10,7 +10,7 @@
   are bitwise reproducible (inter-cluster reductions through per-cluster
   workspace planes summed in order, not atomics);
 - ``ffn(x, w1, w2, act="gelu")``, ``gated_ffn(x, wg, wu, wd)``,
-  ``gemm(x, w)``: one call, compiled and cached on first use, with
+  ``gemm(x, w)``, ``gated_gemm(x, wg, wu)``: one call, compiled and cached on first use, with
   ``fallback="auto"``.
 
 Imports without PyTorch or a GPU; see docs/runtime.md.
@@ -20,7 +20,7 @@ from ._runtime import FFRTError, RuntimeUnavailable, driver_available
 from .bundle import BundleError, compute_hash, verify_bundle, write_bundle
 from .compiler import (CompileError, CompilerUnavailable, cache_dir,
                        cache_key, compile, compile_bundle, ffn, gated_ffn,
-                       gemm)
+                       gated_gemm, gemm)
 from .fallback import FallbackUnavailable, chain_form
 from .kernel import Kernel, ValidationError, load
 from .mlirgen import SpecError, generate_mlir, normalize_spec
@@ -32,6 +32,7 @@ __all__ = [
     "FallbackUnavailable", "Kernel", "RuntimeUnavailable", "SpecError",
     "ValidationError", "cache_dir", "cache_key", "chain_form", "compile",
     "compile_bundle", "compute_hash",
-    "driver_available", "ffn", "gated_ffn", "gemm", "generate_mlir", "load",
+    "driver_available", "ffn", "gated_ffn", "gated_gemm", "gemm",
+    "generate_mlir", "load",
     "normalize_spec", "verify_bundle", "write_bundle",
 ]

@@ -190,7 +190,8 @@ def compile_bundle(source: Union[str, Dict], target: str = DEFAULT_TARGET,
         with open(src, "w") as f:
             f.write(text)
         out = os.path.join(work, "bundle")
-        single = isinstance(source, dict) and source.get("kind") == "gemm"
+        single = isinstance(source, dict) and \
+            source.get("kind") in ("gemm", "gated_gemm")
         _emit_bundle(ff_opt, src, out, target, source_hash(text),
                      deterministic, single_gemm=single)
         try:
@@ -249,8 +250,8 @@ def _cached_kernel(spec: Dict, target: str, fallback: str) -> Kernel:
 def _chain_spec(kind: str, x, w_in, w_out, act: str, weight_layout: str,
                 out_dtype: Optional[str], dynamic_m: bool) -> Dict:
     """The spec of a chain called on tensors: x [M, K], w_in [K, N] and
-    w_out [N, L] ([out, in] each with weight_layout "nk"); a gemm has no
-    w_out (None)."""
+    w_out [N, L] ([out, in] each with weight_layout "nk"); a gemm or gated
+    gemm has no w_out (None)."""
     nk = weight_layout == "nk"
     xs, wis = _shape_of(x), _shape_of(w_in)
     dtype = _dtype_of(x)
@@ -301,6 +302,19 @@ def gemm(x, w, out=None, stream=None, target: str = DEFAULT_TARGET,
     return _kernel_for("gemm", x, w, None, "identity", weight_layout,
                        out_dtype, dynamic_m, target, fallback)(
                            x, w, out=out, stream=stream)
+
+
+def gated_gemm(x, wg, wu, act: str = "silu", out=None, stream=None,
+               target: str = DEFAULT_TARGET, weight_layout: str = "kn",
+               out_dtype: Optional[str] = None, dynamic_m: bool = True,
+               fallback: str = "auto"):
+    """out = act(x · wg) ⊙ (x · wu) in one kernel (the gated GEMM: both
+    weights' tiles per k step, two accumulators); x [M, K], wg and wu
+    [K, N] (weight_layout "kn"; "nk" takes nn.Linear weights [N, K]).
+    ``dynamic_m`` and ``fallback`` as in ffn."""
+    return _kernel_for("gated_gemm", x, wg, None, act, weight_layout,
+                       out_dtype, dynamic_m, target, fallback)(
+                           x, wg, wu, out=out, stream=stream)
 
 
 def ffn(x, w1, w2, act: str = "gelu", out=None, stream=None,

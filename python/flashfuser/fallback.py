@@ -39,6 +39,7 @@ _WEIGHT_DIMS = {
     "gemm": (("w", "k", "n"),),
     "ffn": (("w1", "k", "n"), ("w2", "n", "l")),
     "gated_ffn": (("wg", "k", "n"), ("wu", "k", "n"), ("wd", "n", "l")),
+    "gated_gemm": (("wg", "k", "n"), ("wu", "k", "n")),
 }
 
 
@@ -49,12 +50,12 @@ class FallbackUnavailable(ValueError):
 @dataclass(frozen=True)
 class ChainForm:
     """What the unfused path computes (the manifest's chain, normalised)."""
-    kind: str                  # "gemm" | "ffn" | "gated_ffn"
+    kind: str                  # "gemm" | "ffn" | "gated_ffn" | "gated_gemm"
     activation: str            # one of ACTIVATIONS
     dtype: str                 # GEMM operand dtype
     out_dtype: str
     n: int
-    l: int                     # 0 for gemm
+    l: int                     # 0 for gemm and gated_gemm
     # per weight: "kn" [in, out] or "nk" [out, in]; filters: HWCF or FHWC
     layouts: Tuple[str, ...]
     conv: int = 0              # ffn over NHWC images: first filter size (1, 3)
@@ -135,7 +136,7 @@ def chain_form(manifest: dict) -> ChainForm:
     reason) when the manifest does not describe one.
 
     Assumes what the manifest cannot say: that the chain's only elementwise
-    work is the named activation (and for gated_ffn the gate product)
+    work is the named activation (and for the gated kinds the gate product)
     rounded to ``dtype``, then a cast to the output dtype after the last
     GEMM. That holds for every chain flashfuser.compile() generates from a
     spec; a bundle compiled from other MLIR with more elementwise stages
@@ -144,7 +145,7 @@ def chain_form(manifest: dict) -> ChainForm:
     kind = chain.get("kind")
     if kind not in _WEIGHT_DIMS:
         raise FallbackUnavailable(f"chain kind {kind!r} has no unfused form "
-                                  f"(supported: gemm, ffn, gated_ffn)")
+                                  f"(supported: {', '.join(_WEIGHT_DIMS)})")
     act = chain.get("activation", "identity")
     if act not in ACTIVATIONS:
         raise FallbackUnavailable(f"activation {act!r} has no unfused form")
@@ -310,6 +311,20 @@ def _binder(form: ChainForm) -> Callable:
                     r = act(out)
                     if r is not out:
                         out.copy_(r)
+            return run
+        return bind
+
+    if form.kind == "gated_gemm":
+        lg, lu = form.layouts
+        gate = _gate_product(form.activation, F)
+
+        def bind(wg, wu):
+            a, b = mat(wg, lg), mat(wu, lu)
+
+            def run(x, out):
+                # The product in x's dtype, then the cast to out's, as the
+                # kernel rounds once to the output.
+                out.copy_(gate(mm(x, a), mm(x, b)))
             return run
         return bind
 

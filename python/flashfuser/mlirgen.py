@@ -7,7 +7,8 @@ A spec is a dict such as::
 
 Dimensions follow the dsm dialect's unified loops: the first GEMM is
 C[M, N] = X[M, K] · W1[K, N], the second E[M, L] = act(C)[M, N] · W2[N, L]
-(gated: act(X·Wg) ⊙ (X·Wu), both [M, N], then · Wd[N, L]). ``m`` may be -1
+(gated: act(X·Wg) ⊙ (X·Wu), both [M, N], then · Wd[N, L]; ``gated_gemm``
+is that gated product alone). ``m`` may be -1
 (or None) for a dynamic M. Optional fields:
 
 - ``weight_layout``: ``"kn"`` (default) takes weights as [in, out] row-major
@@ -27,7 +28,7 @@ from __future__ import annotations
 
 from typing import Dict, List
 
-KINDS = ("gemm", "ffn", "gated_ffn")
+KINDS = ("gemm", "ffn", "gated_ffn", "gated_gemm")
 ACTIVATIONS = ("identity", "relu", "gelu_erf", "gelu_tanh", "silu", "sigmoid")
 DTYPES = ("bf16", "f16", "f32")
 _ALIASES = {"gelu": "gelu_erf", "none": "identity", "swish": "silu"}
@@ -47,7 +48,8 @@ def normalize_spec(spec: Dict) -> Dict:
     if kind not in KINDS:
         raise SpecError(f"kind must be one of {', '.join(KINDS)}, got "
                         f"{kind!r}")
-    act = s.get("activation", "identity" if kind == "gemm" else "gelu_erf")
+    act = s.get("activation", {"gemm": "identity",
+                               "gated_gemm": "silu"}.get(kind, "gelu_erf"))
     act = _ALIASES.get(act, act)
     if act not in ACTIVATIONS:
         raise SpecError(f"activation must be one of {', '.join(ACTIVATIONS)}"
@@ -64,7 +66,8 @@ def normalize_spec(spec: Dict) -> Dict:
         raise SpecError("weight_layout must be 'kn' or 'nk'")
     m = s.get("m", -1)
     s["m"] = -1 if m is None else m
-    need = ("n", "k") if kind == "gemm" else ("n", "k", "l")
+    single = kind in ("gemm", "gated_gemm")
+    need = ("n", "k") if single else ("n", "k", "l")
     for d in need:
         v = s.get(d)
         if not isinstance(v, int) or isinstance(v, bool) or v <= 0:
@@ -72,7 +75,7 @@ def normalize_spec(spec: Dict) -> Dict:
                             f"{v!r}")
     if not isinstance(s["m"], int) or (s["m"] <= 0 and s["m"] != -1):
         raise SpecError(f"m must be a positive integer or -1, got {m!r}")
-    if kind == "gemm":
+    if single:
         s.pop("l", None)
     known = {"kind", "activation", "dtype", "out_dtype", "weight_layout", "m",
              "n", "k", "l"}
@@ -101,6 +104,9 @@ def input_specs(spec: Dict) -> List[Dict]:
     elif s["kind"] == "ffn":
         ins = [x, w("w1", k, n), w("w2", n, s["l"])]
         out_cols = s["l"]
+    elif s["kind"] == "gated_gemm":
+        ins = [x, w("wg", k, n), w("wu", k, n)]
+        out_cols = n
     else:
         ins = [x, w("wg", k, n), w("wu", k, n), w("wd", n, s["l"])]
         out_cols = s["l"]
@@ -240,6 +246,13 @@ def generate_mlir(spec: Dict) -> str:
         if s["activation"] != "identity" or s["out_dtype"] != "f32":
             result = elementwise([c], n, s["out_dtype"], s["activation"],
                                  False)
+    elif kind == "gated_gemm":
+        # act(x wg) * (x wu): one generic over both, the gated form
+        # --dsm-fuse=fuse-single-gemms recognises.
+        g = matmul("%x", x_ty, "%wg", w_ty[1], n)
+        u = matmul("%x", x_ty, "%wu", w_ty[2], n)
+        result = elementwise([g, u], n, s["out_dtype"], s["activation"], True)
+        cols = n
     else:
         if kind == "ffn":
             c = matmul("%x", x_ty, "%w1", w_ty[1], n)

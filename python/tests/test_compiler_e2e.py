@@ -71,6 +71,20 @@ class RealCompilerTest(unittest.TestCase):
                                               target="h100-sxm"))["kernels"][0]
         self.assertEqual(kernel["cluster"][0], 1)
 
+    def test_gated_gemm_spec_compiles_to_one_gated_kernel(self):
+        # The gated pair becomes one gated_gemm chain: one kernel reading
+        # x, wg and wu through three tensor maps.
+        spec = {"kind": "gated_gemm", "m": 128, "n": 1024, "k": 512,
+                "dtype": "bf16", "weight_layout": "nk"}
+        manifest = verify_bundle(compile_bundle(spec, target="h100-sxm"))
+        self.assertEqual(manifest["chain"]["kind"], "gated_gemm")
+        self.assertEqual(manifest["chain"]["activation"], "silu")
+        self.assertEqual(len(manifest["chain"]["inputs"]), 3)
+        self.assertEqual(len(manifest["kernels"]), 1)
+        maps = [p["tensor"] for p in manifest["kernels"][0]["params"]
+                if p["kind"] == "tensormap"]
+        self.assertEqual(maps, ["in0", "in1", "in2"])
+
     def test_other_target_is_recorded(self):
         path = compile_bundle(SPEC, target="h200")
         self.assertEqual(verify_bundle(path)["target"]["name"], "h200")

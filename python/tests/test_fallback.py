@@ -368,6 +368,18 @@ class ChainFormTest(unittest.TestCase):
         c1nk = edited(C1, inputs__1__shape=[256, 1, 1, 64],
                       inputs__1__layout="nk")
         self.assertEqual(form(c1nk).layouts, ("nk", "kn"))
+        gg = form({"activation": "silu", "dtype": "bf16",
+                   "kind": "gated_gemm", "k": 64, "l": 0, "m": -1, "n": 256,
+                   "inputs": [{"dtype": "bf16", "name": "in0",
+                               "shape": [-1, 64]},
+                              {"dtype": "bf16", "layout": "nk", "name": "in1",
+                               "shape": [256, 64]},
+                              {"dtype": "bf16", "layout": "nk", "name": "in2",
+                               "shape": [256, 64]}],
+                   "outputs": [{"dtype": "bf16", "name": "out",
+                                "shape": [-1, 256]}]})
+        self.assertEqual((gg.kind, gg.layouts, gg.n, gg.l),
+                         ("gated_gemm", ("nk", "nk"), 256, 0))
         gemm = form(manifest()["chain"])
         self.assertEqual((gemm.kind, gemm.layouts, gemm.l), ("gemm", ("kn",),
                                                              0))

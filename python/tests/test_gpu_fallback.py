@@ -111,6 +111,18 @@ class UnfusedChainTest(Case):
             self.assertClose(out, reference_act(act, x.float() @ f),
                              f"gemm {act}")
 
+    def test_gated_gemm(self):
+        M, K, N = self.M, self.K, self.N
+        x = self.rand(M, K)
+        wg, fg = self.weights("nk", K, N)
+        wu, fu = self.weights("nk", K, N)
+        form = ChainForm("gated_gemm", "silu", "bf16", "bf16", N, 0,
+                         ("nk", "nk"))
+        out = self.run_chain(form, x, wg, wu, out_shape=(M, N))
+        g = x.float() @ fg
+        self.assertClose(out, reference_act("silu", g) * (x.float() @ fu),
+                         "gated_gemm")
+
     def test_gated_split_and_merged_weights(self):
         t = self.torch
         M, K, N, L = self.M, self.K, self.N, self.L

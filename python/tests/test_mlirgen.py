@@ -79,6 +79,23 @@ class MlirGenTest(unittest.TestCase):
         self.assertEqual(text.count("linalg.matmul"), 1)
         self.assertIn("-> tensor<256x128xbf16>", text)
 
+    def test_gated_gemm(self):
+        # act(x wg) * (x wu): two matmuls and one generic over both (the
+        # gated pair --dsm-fuse=fuse-single-gemms turns into gated_gemm).
+        spec = {"kind": "gated_gemm", "m": 128, "n": 256, "k": 64,
+                "weight_layout": "nk"}
+        text = generate_mlir(spec)
+        self.assertEqual(text.count("linalg.matmul"), 2)
+        self.assertEqual(text.count("linalg.generic"), 1)
+        self.assertIn("math.exp", text)          # silu by default
+        self.assertIn("arith.mulf %act, %in1", text)
+        self.assertIn("-> tensor<128x256xbf16>", text)
+        specs = input_specs(normalize_spec(spec))
+        self.assertEqual([(t["name"], t["shape"]) for t in specs],
+                         [("x", [128, 64]), ("wg", [256, 64]),
+                          ("wu", [256, 64]), ("out", [128, 256])])
+        self.assertNotIn("l", normalize_spec(dict(spec, l=7)))
+
     def test_deterministic(self):
         self.assertEqual(generate_mlir(FFN), generate_mlir(dict(FFN)))
 
@@ -110,7 +127,8 @@ class MlirGenTest(unittest.TestCase):
                      {"kind": "gated_ffn", "m": -1, "n": 512, "k": 128,
                       "l": 128, "activation": "silu"},
                      {"kind": "gemm", "m": 64, "n": 64, "k": 64,
-                      "out_dtype": "f32"}]:
+                      "out_dtype": "f32"},
+                     {"kind": "gated_gemm", "m": -1, "n": 256, "k": 64}]:
             proc = subprocess.run([mlir_opt(), "-"], input=generate_mlir(spec),
                                   capture_output=True, text=True)
             self.assertEqual(proc.returncode, 0, proc.stderr)
