@@ -30,7 +30,7 @@ from typing import Dict, Optional, Union
 
 from .bundle import BundleError, verify_bundle
 from .kernel import Kernel, describe_tensor
-from .mlirgen import generate_mlir, normalize_spec
+from .mlirgen import SINGLE_KINDS, generate_mlir, normalize_spec
 
 DEFAULT_TARGET = "h100-sxm"
 
@@ -191,7 +191,7 @@ def compile_bundle(source: Union[str, Dict], target: str = DEFAULT_TARGET,
             f.write(text)
         out = os.path.join(work, "bundle")
         single = isinstance(source, dict) and \
-            source.get("kind") in ("gemm", "gated_gemm")
+            source.get("kind") in SINGLE_KINDS
         _emit_bundle(ff_opt, src, out, target, source_hash(text),
                      deterministic, single_gemm=single)
         try:

@@ -29,6 +29,8 @@ from __future__ import annotations
 from typing import Dict, List
 
 KINDS = ("gemm", "ffn", "gated_ffn", "gated_gemm")
+# Kinds without a second GEMM (no L): --dsm-fuse=fuse-single-gemms wraps them.
+SINGLE_KINDS = ("gemm", "gated_gemm")
 ACTIVATIONS = ("identity", "relu", "gelu_erf", "gelu_tanh", "silu", "sigmoid")
 DTYPES = ("bf16", "f16", "f32")
 _ALIASES = {"gelu": "gelu_erf", "none": "identity", "swish": "silu"}
@@ -66,7 +68,7 @@ def normalize_spec(spec: Dict) -> Dict:
         raise SpecError("weight_layout must be 'kn' or 'nk'")
     m = s.get("m", -1)
     s["m"] = -1 if m is None else m
-    single = kind in ("gemm", "gated_gemm")
+    single = kind in SINGLE_KINDS
     need = ("n", "k") if single else ("n", "k", "l")
     for d in need:
         v = s.get(d)

@@ -148,7 +148,7 @@ LogicalResult ScheduleAttr::verifyCollectives(
   // Every collective the plan implies must be listed, and nothing else: the
   // lowering emits exactly these. A chain of one GEMM reduces only over k;
   // splitting its n (an output dimension) is plain parallelism.
-  bool second = kind != ChainKind::gemm && kind != ChainKind::gated_gemm;
+  bool second = !isSingleGemmKind(kind);
   if (!second && clsN > 1 && !llvm::is_contained(getSpatial(), LoopDim::n))
     return emitError() << "a temporal n is split over the cluster only in "
                           "chains with a second GEMM (which reduce over n)";

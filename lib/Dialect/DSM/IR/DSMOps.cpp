@@ -129,10 +129,9 @@ FailureOr<ChainShape> FusedChainOp::getChainShape() {
   if (count == 1)
     return shape;
   // Gated chains: the gate and up GEMMs share the input and shape.
-  bool gated =
-      getKind() == ChainKind::gated_ffn || getKind() == ChainKind::gated_gemm;
-  if (gated && (shape.gemms[1].n != first.n || shape.gemms[1].k != first.k ||
-                shape.gemms[1].m != first.m))
+  if (isGatedKind(getKind()) &&
+      (shape.gemms[1].n != first.n || shape.gemms[1].k != first.k ||
+       shape.gemms[1].m != first.m))
     return failure();
   if (getKind() == ChainKind::gated_gemm)
     return shape;
@@ -197,8 +196,7 @@ LogicalResult FusedChainOp::verify() {
     llvm::append_range(plans,
                        cast<ScheduleTableAttr>(*getSchedule()).getPlans());
   for (ScheduleAttr plan : plans) {
-    if ((getKind() == ChainKind::gemm || getKind() == ChainKind::gated_gemm) &&
-        plan.getCluster()[3] != 1)
+    if (isSingleGemmKind(getKind()) && plan.getCluster()[3] != 1)
       return emitOpError("a chain of one GEMM has no l dimension to split");
     if (failed(plan.verifyCollectives(getKind(),
                                       [&] { return emitOpError(); })))

@@ -364,6 +364,11 @@ struct Chain {
   std::string illegal;
 
   Gemm *last() const { return gemms.back(); }
+  /// The op whose result the epilogue continues from: the last GEMM, or a
+  /// gated pair's product.
+  Operation *resultOp() const {
+    return kind == ChainKind::gated_gemm ? between.back() : last()->op;
+  }
   unsigned firstOrder() const {
     unsigned o = ~0u;
     for (Gemm *g : gemms)
@@ -676,9 +681,7 @@ void BlockFuser::claim(Chain &chain) {
 /// user, the elementwise producers of GEMM inits used only there, and the
 /// tensor.pad of a first conv.
 void BlockFuser::extendEpilogue(Chain &chain) {
-  Value result = chain.kind == ChainKind::gated_gemm
-                     ? chain.between.back()->getResult(0)
-                     : chain.last()->op->getResult(0);
+  Value result = chain.resultOp()->getResult(0);
   while (result.hasOneUse()) {
     OpOperand &use = *result.getUses().begin();
     Operation *user = use.getOwner();
@@ -990,9 +993,8 @@ void flattenBody(FusedChainOp fused) {
 
 LogicalResult BlockFuser::rewrite(Chain &chain) {
   bool gatedPair = chain.kind == ChainKind::gated_gemm;
-  Operation *lastOp = !chain.epilogue.empty() ? chain.epilogue.back()
-                      : gatedPair             ? chain.between.back()
-                                              : chain.last()->op;
+  Operation *lastOp =
+      chain.epilogue.empty() ? chain.resultOp() : chain.epilogue.back();
   MLIRContext *ctx = lastOp->getContext();
   BodyBuilder bb(ctx);
 

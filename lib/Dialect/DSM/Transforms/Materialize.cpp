@@ -98,8 +98,6 @@ struct DSMMaterializePass
   /// target's pricing configure it; fails after a diagnostic.
   FailureOr<KernelPlan> configurePlan(FusedChainOp chain, ScheduleAttr sched,
                                       const std::optional<ff::GpuTarget> &t);
-  /// The two kernels of a chain with a `sequence` into `kernels`, the
-  /// bundle's intermediate into `intermediates`.
   /// One pair of sequence schedules and its kernels' base name.
   struct SequencePair {
     ScheduleAttr first, second;
@@ -122,9 +120,6 @@ struct DSMMaterializePass
 DictionaryAttr DSMMaterializePass::chainInfo(FusedChainOp chain,
                                              const KernelPlan &plan) {
   Builder b(chain.getContext());
-  auto tensor = [&](StringRef name, Type type, bool nk = false) {
-    return getTensorInfo(b, name, type, nk);
-  };
   auto isNK = [&](unsigned i) {
     return (plan.bKMajor &&
             (i == plan.argB || (plan.isGated() && i == plan.argB2))) ||
@@ -132,9 +127,9 @@ DictionaryAttr DSMMaterializePass::chainInfo(FusedChainOp chain,
   };
   SmallVector<Attribute> inputs, outputs;
   for (auto [i, v] : llvm::enumerate(chain.getInputs()))
-    inputs.push_back(
-        tensor("in" + std::to_string(i), v.getType(), isNK(unsigned(i))));
-  outputs.push_back(tensor("out", chain->getResult(0).getType()));
+    inputs.push_back(getTensorInfo(b, "in" + std::to_string(i), v.getType(),
+                                   isNK(unsigned(i))));
+  outputs.push_back(getTensorInfo(b, "out", chain->getResult(0).getType()));
   const ChainShape &s = plan.shape;
   return b.getDictionaryAttr(
       {b.getNamedAttr("kind", b.getStringAttr(stringifyChainKind(plan.kind))),

@@ -233,18 +233,19 @@ private:
   FailureOr<const ff::Candidate *> choose(FusedChainOp op,
                                           const ff::SearchResult &result);
   void emitNoDeterministicPlan(FusedChainOp op);
-  /// Prices `op` (an FFN chain with its fused schedule chosen) as a sequence of
-  /// its two GEMMs, each searched as a chain of its own; records their
-  /// schedules in `sequence` when they cost less than the fused plan. Fills
-  /// `record` with the comparison. Whether `op` is priced as a kernel sequence
-  /// too: an FFN (plain or gated), with the option on and no rank, family or
-  /// deterministic request (those measure or constrain the fused plans).
+  /// Whether `op` is priced as a kernel sequence too: an FFN (plain or
+  /// gated), with the option on and no rank, family or deterministic
+  /// request (those measure or constrain the fused plans).
   bool pricesSequences(FusedChainOp op) const {
     return sequences && rank == 0 && !deterministic &&
            family == ff::KernelFamily::any &&
            (op.getKind() == ChainKind::ffn ||
             op.getKind() == ChainKind::gated_ffn);
   }
+  /// Prices `op` (an FFN chain with its fused schedule chosen) as a
+  /// sequence of its two GEMMs, each searched as a chain of its own;
+  /// records their schedules in `sequence` when they cost less than the
+  /// fused plan. Fills `record` with the comparison.
   LogicalResult searchSequence(FusedChainOp op, const ff::GpuTarget &target,
                                llvm::json::Object &record,
                                ArrayRef<int64_t> binReps = {});

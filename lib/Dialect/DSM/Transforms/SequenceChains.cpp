@@ -34,8 +34,8 @@ static llvm::SmallPtrSet<Operation *, 16> getSlice(Block &body, Value root,
   return slice;
 }
 
-/// A gemm chain before `op` on `inputs` whose body is the ops of `slice` in
-/// `op`'s order, with `mapping` seeded for its block arguments' sources,
+/// A chain of `kind` before `op` on `inputs` whose body is the ops of `slice`
+/// in `op`'s order, with `mapping` seeded for its block arguments' sources,
 /// yielding the image of `result`.
 static FusedChainOp buildChain(OpBuilder &b, FusedChainOp op, ChainKind kind,
                                ValueRange inputs, ArrayRef<Value> argSources,

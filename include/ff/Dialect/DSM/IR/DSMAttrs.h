@@ -14,6 +14,15 @@
 #include "ff/Dialect/DSM/IR/DSMEnums.h.inc"
 
 namespace mlir::dsm {
+/// Chain kinds of one GEMM stage and no second GEMM: `gemm`, `gated_gemm`.
+inline bool isSingleGemmKind(ChainKind kind) {
+  return kind == ChainKind::gemm || kind == ChainKind::gated_gemm;
+}
+/// Chain kinds whose gate and up GEMMs share A: `gated_ffn`, `gated_gemm`.
+inline bool isGatedKind(ChainKind kind) {
+  return kind == ChainKind::gated_ffn || kind == ChainKind::gated_gemm;
+}
+
 /// Parses `[e0, e1, ...]` with FieldParser<T> for each element.
 template <typename T>
 FailureOr<SmallVector<T>> parseBracketList(AsmParser &parser) {

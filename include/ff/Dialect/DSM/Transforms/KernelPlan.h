@@ -275,13 +275,9 @@ struct KernelPlan {
     return llvm::divideCeil(llvm::divideCeil(shape.k, bk), clusterK);
   }
   /// One GEMM stage and no second GEMM: `gemm` and `gated_gemm` kernels.
-  bool isSingleGemm() const {
-    return kind == ChainKind::gemm || kind == ChainKind::gated_gemm;
-  }
+  bool isSingleGemm() const { return isSingleGemmKind(kind); }
   /// Gate and up GEMMs sharing A: two B tiles per stage, two accumulators.
-  bool isGated() const {
-    return kind == ChainKind::gated_ffn || kind == ChainKind::gated_gemm;
-  }
+  bool isGated() const { return isGatedKind(kind); }
   /// CTAs of one cluster (the launch's x cluster extent).
   int64_t clusterSize() const { return clusterN * clusterK; }
   /// FFN kinds with a cluster of one and one CTA per m tile, n spatial
