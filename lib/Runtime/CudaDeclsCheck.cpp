@@ -39,6 +39,7 @@ FF_CHECK_ENUM(CU_MEMORYTYPE_HOST);
 FF_CHECK_ENUM(CU_MEMORYTYPE_DEVICE);
 FF_CHECK_ENUM(CU_MEMORYTYPE_UNIFIED);
 FF_CHECK_ENUM(CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION);
+FF_CHECK_ENUM(CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION);
 FF_CHECK_ENUM(CU_TENSOR_MAP_DATA_TYPE_FLOAT16);
 FF_CHECK_ENUM(CU_TENSOR_MAP_DATA_TYPE_FLOAT32);
 FF_CHECK_ENUM(CU_TENSOR_MAP_DATA_TYPE_BFLOAT16);
@@ -64,7 +65,11 @@ static_assert(sizeof(ours::CUlaunchAttribute) == sizeof(::CUlaunchAttribute) &&
                       offsetof(::CUlaunchAttribute, value),
               "CUlaunchAttribute layout");
 static_assert(offsetof(ours::CUlaunchAttributeValue, clusterDim) ==
-                  offsetof(::CUlaunchAttributeValue, clusterDim),
+                      offsetof(::CUlaunchAttributeValue, clusterDim) &&
+                  offsetof(ours::CUlaunchAttributeValue,
+                           programmaticStreamSerializationAllowed) ==
+                      offsetof(::CUlaunchAttributeValue,
+                               programmaticStreamSerializationAllowed),
               "CUlaunchAttributeValue layout");
 static_assert(sizeof(ours::CUlaunchConfig) == sizeof(::CUlaunchConfig) &&
                   offsetof(ours::CUlaunchConfig, sharedMemBytes) ==

@@ -460,7 +460,8 @@ bool parseKernel(const JsonValue &v, const std::string &path, KernelSpec &k,
       !r.dim3("grid", k.grid, int64_t(1) << 31) ||
       !r.integer("grid_m_tile", k.gridMTile, 0, int64_t(1) << 31, true) ||
       !r.integer("dynamic_smem", smem, 0, 232448) ||
-      !r.boolean("persistent", k.persistent))
+      !r.boolean("persistent", k.persistent) ||
+      !r.boolean("programmatic_launch", k.programmaticLaunch))
     return false;
   k.dynamicSmem = uint32_t(smem);
   if (k.name.empty())

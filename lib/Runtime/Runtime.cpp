@@ -91,15 +91,19 @@ bool parseChip(const std::string &chip, int &major, int &minor) {
 }
 
 /// A cuLaunchKernelEx configuration for `ks` on `grid`, with the cluster
-/// attribute (stored in `attr`, which must outlive the configuration).
+/// attribute and, with `programmatic`, programmatic stream serialization
+/// (stored in `attrs`, which must outlive the configuration).
 template <typename Grid>
 CUlaunchConfig makeLaunchConfig(const KernelSpec &ks, const Grid &grid,
-                                CUstream stream, CUlaunchAttribute &attr) {
-  std::memset(&attr, 0, sizeof(attr));
-  attr.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
-  attr.value.clusterDim.x = ks.cluster[0];
-  attr.value.clusterDim.y = ks.cluster[1];
-  attr.value.clusterDim.z = ks.cluster[2];
+                                CUstream stream, bool programmatic,
+                                CUlaunchAttribute (&attrs)[2]) {
+  std::memset(attrs, 0, sizeof(attrs));
+  attrs[0].id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+  attrs[0].value.clusterDim.x = ks.cluster[0];
+  attrs[0].value.clusterDim.y = ks.cluster[1];
+  attrs[0].value.clusterDim.z = ks.cluster[2];
+  attrs[1].id = CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
+  attrs[1].value.programmaticStreamSerializationAllowed = 1;
   CUlaunchConfig cfg;
   std::memset(&cfg, 0, sizeof(cfg));
   cfg.gridDimX = uint32_t(grid[0]);
@@ -110,8 +114,8 @@ CUlaunchConfig makeLaunchConfig(const KernelSpec &ks, const Grid &grid,
   cfg.blockDimZ = ks.block[2];
   cfg.sharedMemBytes = ks.dynamicSmem;
   cfg.hStream = stream;
-  cfg.attrs = &attr;
-  cfg.numAttrs = 1;
+  cfg.attrs = attrs;
+  cfg.numAttrs = programmatic ? 2 : 1;
   return cfg;
 }
 } // namespace
@@ -344,8 +348,9 @@ bool LoadedBundle::loadKernels(ContextState &c, std::string &error) {
     }
     d.cuFuncGetAttribute(&k.registers, CU_FUNC_ATTRIBUTE_NUM_REGS, k.function);
     // One cluster's worth of grid is what the occupancy query needs.
-    CUlaunchAttribute attr;
-    CUlaunchConfig cfg = makeLaunchConfig(ks, ks.cluster, nullptr, attr);
+    CUlaunchAttribute attrs[2];
+    CUlaunchConfig cfg = makeLaunchConfig(ks, ks.cluster, nullptr,
+                                          /*programmatic=*/false, attrs);
     std::string shape = std::to_string(ks.cluster[0]) + "x" +
                         std::to_string(ks.cluster[1]) + "x" +
                         std::to_string(ks.cluster[2]);
@@ -507,9 +512,11 @@ bool LoadedBundle::launch(const std::vector<TensorArg> &args, void *stream,
     }
     a.data = c->intermediates[t].first;
   }
+  // A sequence's later kernels follow a kernel of this call on `s`: those
+  // that wait for it in-kernel may launch programmatically.
   for (size_t i = 0; i < plan.kernels.size(); ++i)
     if (!launchKernel(*c, plan.kernels[i], plan.grids[i], plan.m, args,
-                      intermediates, s, error))
+                      intermediates, s, /*afterKernel=*/i > 0, error))
       return false;
   return true;
 }
@@ -518,7 +525,8 @@ bool LoadedBundle::launchKernel(ContextState &cs, int kernel,
                                 const std::array<uint32_t, 3> &grid, int64_t m,
                                 const std::vector<TensorArg> &args,
                                 const std::vector<TensorArg> &intermediates,
-                                CUstream s, std::string &error) {
+                                CUstream s, bool afterKernel,
+                                std::string &error) {
   ContextState *c = &cs;
   // Tensor i of the manifest: an argument, or past them an intermediate.
   auto tensorArg = [&](int i) -> const TensorArg & {
@@ -541,6 +549,7 @@ bool LoadedBundle::launchKernel(ContextState &cs, int kernel,
   words.reserve(wordCount);
   std::vector<void *> params;
   params.reserve(wordCount);
+  bool memsetBefore = false; // a workspace cleared on `s` for this launch
   auto push = [&](uint64_t v) {
     words.push_back(v);
     params.push_back(&words.back());
@@ -614,6 +623,7 @@ bool LoadedBundle::launchKernel(ContextState &cs, int kernel,
       }
       // A self-cleaning workspace starts zero and stays zero between
       // launches; cleared whole here, on the launch's stream.
+      memsetBefore |= grown && p.selfCleaning;
       if (grown && p.selfCleaning &&
           (r = d.cuMemsetD8Async(ws.first, 0, bytes, s)) != CUDA_SUCCESS) {
         error = where() + ": " + d.errorString("cuMemsetD8Async", r);
@@ -626,6 +636,7 @@ bool LoadedBundle::launchKernel(ContextState &cs, int kernel,
                 ? size_t(p.bytesFixed + (p.bytesPerM - p.zeroBytesPerM) * m)
                 : 0;
         size_t count = p.zeroBytesPerM ? size_t(p.zeroBytesPerM * m) : bytes;
+        memsetBefore |= count > 0;
         CUresult r = count ? d.cuMemsetD8Async(ws.first + from, 0, count, s)
                            : CUDA_SUCCESS;
         if (r != CUDA_SUCCESS) {
@@ -709,8 +720,12 @@ bool LoadedBundle::launchKernel(ContextState &cs, int kernel,
     }
   }
 
-  CUlaunchAttribute attr;
-  CUlaunchConfig cfg = makeLaunchConfig(ks, grid, s, attr);
+  // Programmatic only right after the call's previous kernel: a memset in
+  // between would be the operation the launch relaxes its order against.
+  CUlaunchAttribute attrs[2];
+  CUlaunchConfig cfg = makeLaunchConfig(
+      ks, grid, s, ks.programmaticLaunch && afterKernel && !memsetBefore,
+      attrs);
   CUresult r = d.cuLaunchKernelEx(&cfg, k.function, params.data(), nullptr);
   if (r != CUDA_SUCCESS) {
     error = "kernel " + ks.name + ": " + d.errorString("cuLaunchKernelEx", r);

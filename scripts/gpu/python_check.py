@@ -5,7 +5,12 @@ bf16 inputs, poisons the output with NaN, calls flashfuser.load(b)(...) on the
 current stream, and compares with an fp32 PyTorch reference of the chain
 (independent of the kernels and of ff-run's reference). Also checks that the
 runtime refuses a wrong dtype, a wrong shape and a non-contiguous tensor
-before launching. Prints a table; exits 1 on any failure.
+before launching. Kernel sequences (bundles with intermediates) are also
+called 20 times with two input sets in turn, back to back on the stream
+(eager, then CUDA-graph replays): a second kernel that read the intermediate
+before its own call's first kernel wrote it (e.g. a broken programmatic
+launch) returns the other set's result. Prints a table; exits 1 on any
+failure.
 
   FLASHFUSER_RUNTIME_LIB=build-gpu/lib/libffrt.so PYTHONPATH=python \\
       python3 scripts/gpu/python_check.py BUNDLES_DIR [--m 128,1000]
@@ -38,6 +43,24 @@ def reference(kind, act, xs, specs):
         return a(f[0] @ f[1]).bfloat16().float() @ f[2]
     g = a(f[0] @ f[1]) * (f[0] @ f[2])
     return g.bfloat16().float() @ f[3]
+
+
+def alternate(k, chain, xs, out, ref, gen):
+    """Worst rel_l2 of two input sets (xs, and xs with a fresh A) run in
+    turn, 20 calls each, into NaN-poisoned outputs."""
+    ys = [torch.randn(*xs[0].shape, generator=gen, device="cuda")
+          .to(torch.bfloat16)] + xs[1:]
+    refs = [ref, reference(chain["kind"], chain.get("activation", "identity"),
+                           ys, k.inputs)]
+    outs = [out, torch.empty_like(out)]
+    for o in outs:
+        o.fill_(float("nan"))
+    for _ in range(20):
+        for inputs, o in zip((xs, ys), outs):
+            k(*inputs, out=o)
+    torch.cuda.synchronize()
+    return max(((o.float() - r).norm() / r.norm()).item()
+               for o, r in zip(outs, refs))
 
 
 def main():
@@ -79,6 +102,12 @@ def main():
             failed += not ok
             rows.append(f"{name:8} M={m:<6} written={'all' if written else 'NO'}"
                         f" rel_l2={err:.3e} {'PASS' if ok else 'FAIL'}")
+            if k.manifest.get("intermediates"):
+                err2 = alternate(k, chain, xs, out, ref, gen)
+                ok = err2 < 1e-2
+                failed += not ok
+                rows.append(f"{name:8} M={m:<6} alternating inputs "
+                            f"rel_l2={err2:.3e} {'PASS' if ok else 'FAIL'}")
         # Bad arguments are refused, naming the argument, before a launch.
         x = xs[0]
         for what, bad in (("dtype", [x.float()] + xs[1:]),

@@ -59,6 +59,7 @@ constexpr unsigned CU_MEMORYTYPE_UNIFIED = 4;
 
 // CUlaunchAttributeID
 constexpr int CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION = 4;
+constexpr int CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION = 6;
 
 // CUtensorMap* enums.
 constexpr int CU_TENSOR_MAP_DATA_TYPE_FLOAT16 = 6;
@@ -88,6 +89,7 @@ union CUlaunchAttributeValue {
   struct {
     unsigned int x, y, z;
   } clusterDim;
+  int programmaticStreamSerializationAllowed;
 };
 
 struct CUlaunchAttribute {

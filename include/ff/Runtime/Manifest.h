@@ -88,6 +88,11 @@ struct KernelSpec {
   /// full one is correct, and the runtime launches at most the clusters
   /// that are resident at once (capPersistentGrid).
   bool persistent = false;
+  /// The kernel waits (griddepcontrol.wait) for the grids before it before
+  /// it reads anything they write: launched right after another kernel of
+  /// the same call, it may be launched programmatically (PDL), its setup
+  /// overlapping that kernel's tail.
+  bool programmaticLaunch = false;
   uint32_t dynamicSmem = 0;
   std::vector<ParamSpec> params;
 };

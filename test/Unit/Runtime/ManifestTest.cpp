@@ -100,6 +100,9 @@ TEST(ManifestTest, ParsesSequencesWithIntermediates) {
   EXPECT_TRUE(m.isOutput(3));
   EXPECT_EQ(m.kernels[0].params[2].tensor, 4);
   EXPECT_EQ(m.kernels[1].params[0].tensor, 4);
+  // The second waits for the first in-kernel (PDL); absent: false.
+  EXPECT_FALSE(m.kernels[0].programmaticLaunch);
+  EXPECT_TRUE(m.kernels[1].programmaticLaunch);
   EXPECT_EQ(m.selectKernels(128), (std::vector<int>{0, 1}));
   EXPECT_EQ(m.selectKernel(128), 0);
   EXPECT_TRUE(m.selectKernels(129).empty());
@@ -124,6 +127,8 @@ TEST(ManifestTest, RejectsBrokenSequences) {
        "multiple of 16 bytes"},
       {"\"intermediates\": [", "\"intermediates\": {\"a\": 1}, \"unused\": [",
        "intermediates: expected an array"},
+      {"\"programmatic_launch\": true", "\"programmatic_launch\": \"yes\"",
+       "kernels[1].programmatic_launch"},
   };
   for (const Mutation &c : cases) {
     std::string text = edit(ff::rt::test::sequenceManifest(), c.from, c.to);

@@ -76,7 +76,7 @@ inline std::string sequenceManifest() {
        {"kind": "ptr", "tensor": "c"}, {"kind": "i64", "value": "M"}]},
     {"name": "ff_gemm_0", "cubin": "k1.cubin", "m_lo": 1, "m_hi": 128,
      "block": [256, 1, 1], "cluster": [1, 1, 1], "grid": [8, 1, 1],
-     "grid_m_tile": 64, "dynamic_smem": 131072,
+     "grid_m_tile": 64, "dynamic_smem": 131072, "programmatic_launch": true,
      "params": [
        {"kind": "tensormap", "tensor": "c", "box": [64, 64], "swizzle": "128B"},
        {"kind": "tensormap", "tensor": "w2", "box": [64, 64], "swizzle": "128B"},

@@ -465,9 +465,18 @@ private:
   /// The producer's loads of the current tile's GEMM0 operands (A and B,
   /// for every k tile) through the main-loop ring.
   void emitTileLoads();
+  /// Calls fn(tensor map index, box index in the stage, coordinates) for
+  /// each TMA box of B's k tile at k0 (gate and up); `col0`: the tile's
+  /// first n column.
+  template <typename Fn>
+  void forEachBBox(Value k0, Value col0, Fn &&fn);
   /// B's k tile (gate and up) at shared offset `bOff` onto barrier `idx`
-  /// of `group`; `col0`: the tile's first n column.
+  /// of `group`.
   void loadBTile(Value bOff, Value group, Value idx, Value k0, Value col0);
+  /// Before the grid-dependency wait: L2 prefetches of the B k tiles the
+  /// ring's first pass will load for this CTA's first tile (B is a chain
+  /// input, never the predecessor's output).
+  void prefetchWeights();
   /// D[col0 + (0, blk_n), l0 + (0, blk_l)] at shared offset `base`.
   void loadDTile(Value base, Value group, Value idx, Value col0, Value l0);
   /// residentWeights: every k tile of B and l chunk of D, onto wfull.
@@ -553,6 +562,7 @@ private:
   LLVM::LLVMPointerType ptrGlobal, ptrShared, ptrCluster;
 
   SmallVector<Value> tmaps; // nvgpu tensormap descriptors, ABI order
+  SmallVector<Value> tmapArgs; // the same as kernel arguments (!llvm.ptr)
   Value out, ws, numRows;   // numRows: M as index
   Value rowEnd;             // rows [m0, rowEnd) of the tile are stored
   Value smem, smemBase;
@@ -695,6 +705,7 @@ void KernelEmitter::emitSetup(gpu::GPUFuncOp func) {
           nvgpu::TensorMapInterleaveKind::INTERLEAVE_NONE);
       tmaps.push_back(
           UnrealizedConversionCastOp::create(b, loc, type, arg).getResult(0));
+      tmapArgs.push_back(arg);
       break;
     }
     case KernelParam::Kind::Ptr:
@@ -970,26 +981,48 @@ void KernelEmitter::loadDTile(Value base, Value group, Value idx, Value col0,
         ValueRange{add(l0, 64 * q), col0}, idx, Value(), Value());
 }
 
-void KernelEmitter::loadBTile(Value bOff, Value group, Value idx, Value k0,
-                              Value col0) {
-  Value tmB = tmaps[1];
-  Value tmB2 = p.isGated() ? tmaps[2] : Value();
-  int64_t boxB = 64 * 64 * 2;
+template <typename Fn>
+void KernelEmitter::forEachBBox(Value k0, Value col0, Fn &&fn) {
   // Row-major B: box j = 64 k rows x 64 n columns (MN-major, one
   // 64-column chunk of bn after the other); K-major B: box j = 64 n
-  // rows x 64 k (bn rows of 128 B, the same layout as A).
+  // rows x 64 k (bn rows of 128 B, the same layout as A). Gated: the up
+  // weight's box after the gate's.
   for (int64_t j = 0; j < p.bn / 64; ++j) {
     SmallVector<Value, 2> coord{add(col0, 64 * j), k0};
     if (p.bKMajor)
       std::swap(coord[0], coord[1]);
-    nvgpu::TmaAsyncLoadOp::create(b, loc,
-                                  smemView(add(bOff, j * boxB), {64, 64}),
-                                  group, tmB, coord, idx, Value(), Value());
-    if (tmB2)
-      nvgpu::TmaAsyncLoadOp::create(
-          b, loc, smemView(add(bOff, p.bn * 64 * 2 + j * boxB), {64, 64}),
-          group, tmB2, coord, idx, Value(), Value());
+    fn(1, j, coord);
+    if (p.isGated())
+      fn(2, p.bn / 64 + j, coord);
   }
+}
+
+void KernelEmitter::loadBTile(Value bOff, Value group, Value idx, Value k0,
+                              Value col0) {
+  forEachBBox(k0, col0, [&](int64_t map, int64_t box, ValueRange coord) {
+    nvgpu::TmaAsyncLoadOp::create(
+        b, loc, smemView(add(bOff, box * 64 * 64 * 2), {64, 64}), group,
+        tmaps[map], coord, idx, Value(), Value());
+  });
+}
+
+void KernelEmitter::prefetchWeights() {
+  // A persistent CTA's first tile has its block index (forEachTile).
+  if (p.persistent)
+    setTile(gpu::BlockIdOp::create(b, loc, gpu::Dimension::x));
+  for (int64_t k = 0; k < std::min(p.kTiles(), p.stages); ++k) {
+    Value k0 = mul(kOff ? add(cst(k), kOff) : cst(k), p.bk);
+    forEachBBox(k0, n0, [&](int64_t map, int64_t, ValueRange coord) {
+      SmallVector<Value, 2> c32;
+      for (Value c : coord)
+        c32.push_back(arith::IndexCastOp::create(b, loc, i32, c));
+      NVVM::CpAsyncBulkTensorPrefetchOp::create(
+          b, loc, tmapArgs[map], c32, ValueRange{}, NVVM::TMALoadMode::TILE,
+          Value());
+    });
+  }
+  if (p.persistent)
+    mTile = m0 = n0 = rowEnd = nCluster = lRot = Value();
 }
 
 void KernelEmitter::loadResidentWeights() {
@@ -1976,7 +2009,20 @@ void KernelEmitter::emitStreamedConsumer() {
 
 void KernelEmitter::emit(gpu::GPUFuncOp func) {
   b.setInsertionPointToStart(&func.getBody().front());
+  // The successor may take SMs as soon as every CTA runs: the ones this
+  // grid leaves idle, then each one a CTA of it frees.
+  if (p.launchDependents)
+    NVVM::GriddepcontrolOp::create(b, loc,
+                                   NVVM::GridDepActionKind::launch_dependents);
   emitSetup(func);
+  // Barrier setup overlaps the predecessor's tail, and so do the first
+  // weight tiles' DRAM reads; every other global access comes after this.
+  if (p.waitsForPredecessor) {
+    if (p.isSingleGemm() && !p.isConv() && !p.residentWeights)
+      ifThen(eq(tid, p.numConsumers * kWarpgroupThreads),
+             [&] { prefetchWeights(); });
+    NVVM::GriddepcontrolOp::create(b, loc, NVVM::GridDepActionKind::wait);
+  }
   auto roles = scf::IfOp::create(b, loc, eq(wg, p.numConsumers),
                                  /*withElseRegion=*/true);
   {

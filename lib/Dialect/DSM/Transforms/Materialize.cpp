@@ -272,6 +272,9 @@ DictionaryAttr DSMMaterializePass::materialize(FusedChainOp chain,
   // only the clusters that fit at once.
   if (plan.persistent)
     fields.push_back(b.getNamedAttr("persistent", b.getBoolAttr(true)));
+  if (plan.waitsForPredecessor)
+    fields.push_back(
+        b.getNamedAttr("programmatic_launch", b.getBoolAttr(true)));
   return b.getDictionaryAttr(fields);
 }
 
@@ -338,6 +341,13 @@ static PricedAs getPricedAs(FusedChainOp op, ScheduleAttr sched, int64_t maxM,
           ff::getConvHaloStages(*chain, plan, flow, *target)};
 }
 
+/// The largest cluster of a sequence's second kernel that is launched
+/// programmatically. On an H100 (twenty-ninth session), second kernels of
+/// clusters up to 4 ran 1-12 % faster launched early (G3, G5, G7, G8,
+/// S1-S4, S7); of clusters of 8, G4 and G9 ran 9-14 % slower (G6 even;
+/// G10, S5, S6, S8 0-10 % faster).
+static constexpr int64_t kMaxProgrammaticLaunchCluster = 4;
+
 LogicalResult DSMMaterializePass::materializeSequence(
     FusedChainOp chain, ArrayRef<SequencePair> pairs,
     const std::optional<ff::GpuTarget> &t, SmallVectorImpl<Attribute> &kernels,
@@ -370,17 +380,29 @@ LogicalResult DSMMaterializePass::materializeSequence(
   LogicalResult result = success();
   for (const SequencePair &pair : pairs) {
     ScheduleAttr scheds[] = {pair.first, pair.second};
+    SmallVector<KernelPlan, 2> plans;
     for (unsigned i = 0; i < 2 && succeeded(result); ++i) {
-      FusedChainOp half = halvesInOrder[i];
-      half.setScheduleAttr(scheds[i]);
-      FailureOr<KernelPlan> plan = configurePlan(half, scheds[i], t);
-      if (failed(plan)) {
+      halvesInOrder[i].setScheduleAttr(scheds[i]);
+      FailureOr<KernelPlan> plan =
+          configurePlan(halvesInOrder[i], scheds[i], t);
+      if (failed(plan))
         result = failure();
-        break;
-      }
-      kernels.push_back(
-          materialize(half, *plan, (pair.name + "_s" + Twine(i)).str(),
-                      inputs[i], i == 0 ? StringRef(cName) : "out"));
+      else
+        plans.push_back(std::move(*plan));
+    }
+    if (failed(result))
+      break;
+    // PDL where it measured faster (docs/lowering.md): a second kernel of
+    // clusters of 8 ran up to 14 % slower launched early on two chains.
+    bool pdl = programmaticLaunch &&
+               plans[1].clusterSize() <= kMaxProgrammaticLaunchCluster;
+    plans[0].launchDependents = pdl;
+    plans[1].waitsForPredecessor = pdl;
+    for (unsigned i = 0; i < 2; ++i) {
+      halvesInOrder[i].setScheduleAttr(scheds[i]);
+      kernels.push_back(materialize(
+          halvesInOrder[i], plans[i], (pair.name + "_s" + Twine(i)).str(),
+          inputs[i], i == 0 ? StringRef(cName) : "out"));
     }
   }
   // The intermediate: act(A B) (gated: act(A Bg) * (A Bu)), [M, N] (-1

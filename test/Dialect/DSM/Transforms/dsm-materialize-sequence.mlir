@@ -1,5 +1,31 @@
 // RUN: ff-opt %s --dsm-materialize | FileCheck %s
 // RUN: ff-opt %s --dsm-materialize | FileCheck %s --check-prefix=GATED
+// RUN: ff-opt %s --dsm-materialize | FileCheck %s --check-prefix=PDL
+// RUN: ff-opt %s --dsm-materialize=programmatic-launch=false | FileCheck %s --check-prefix=NOPDL
+
+// Programmatic dependent launch: the first kernel lets the second launch
+// at its entry; the second prefetches its weight's first k tiles into L2
+// (B is 256 wide: four boxes per k tile, four stages of the k = 256 here)
+// and waits for it after its barrier setup, before its role dispatch (the
+// producer's first TMA load of c); only it is marked programmatic_launch
+// in the manifest.
+// PDL: name = "seq_0_s0"
+// PDL-NOT: programmatic_launch
+// PDL-SAME: name = "seq_0_s1", params = {{.*}}, programmatic_launch = true}]
+// PDL-LABEL: gpu.func @seq_0_s0(
+// PDL-NEXT: nvvm.griddepcontrol launch_dependents
+// PDL-NOT: griddepcontrol
+// PDL-LABEL: gpu.func @seq_0_s1(
+// PDL-NOT: griddepcontrol
+// PDL: nvgpu.mbarrier.init
+// PDL: gpu.barrier
+// PDL-COUNT-16: nvvm.cp.async.bulk.tensor.prefetch %arg1
+// PDL-NOT: nvvm.cp.async.bulk.tensor.prefetch
+// PDL: nvvm.griddepcontrol wait
+// PDL-NOT: griddepcontrol
+// PDL: nvgpu.tma.async.load
+// NOPDL-NOT: programmatic_launch
+// NOPDL-NOT: griddepcontrol
 
 // A chain whose `sequence` (hand-written here; --dsm-search writes it)
 // runs as two GEMM kernels of one bundle: act(A B) into the intermediate

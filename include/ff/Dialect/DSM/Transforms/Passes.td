@@ -232,6 +232,15 @@ def DSMMaterialize : Pass<"dsm-materialize", "ModuleOp"> {
            "load the row's halo (three input rows, padding zero-filled) "
            "once per 64 channels and read the nine taps as shifted windows "
            "of it, instead of nine shifted boxes">,
+    Option<"programmaticLaunch", "programmatic-launch", "bool", "true",
+           "Kernel sequences whose second kernel runs clusters of at most 4 "
+           "CTAs use programmatic dependent launch: the first kernel lets "
+           "the second launch while it runs "
+           "(griddepcontrol.launch_dependents at entry), the second "
+           "prefetches its first weight tiles into L2 and waits for it "
+           "after its barrier setup (griddepcontrol.wait), and the manifest "
+           "marks it `programmatic_launch`, so the runtime launches it with "
+           "programmatic stream serialization">,
     Option<"selfCleaningMaxKiB", "self-cleaning-workspace-max-kib",
            "int64_t", "400",
            "Atomic inter-cluster workspaces of at most this many KiB (at the "
