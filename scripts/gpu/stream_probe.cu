@@ -124,6 +124,61 @@ __global__ void __launch_bounds__(64)
   }
 }
 
+// The same bytes without TMA tensor boxes: plain 16-byte loads (grid
+// stride), and 1-D bulk copies (cp.async.bulk) of contiguous 32 KiB chunks
+// through a ring, one CTA per SM.
+__global__ void __launch_bounds__(512)
+    ldgKernel(const int4 *w, size_t n16, int *sink) {
+  int acc = 0;
+  for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < n16;
+       i += size_t(gridDim.x) * blockDim.x) {
+    int4 v = __ldcs(w + i);
+    acc ^= v.x ^ v.y ^ v.z ^ v.w;
+  }
+  if (acc == 0x7fffffff)
+    *sink = acc;
+}
+
+__global__ void __launch_bounds__(64)
+    bulkKernel(const uint8_t *w, size_t bytes, int stages) {
+  extern __shared__ __align__(1024) uint8_t buf[];
+  constexpr int chunk = 32768;
+  uint64_t *full = reinterpret_cast<uint64_t *>(buf + stages * chunk);
+  uint64_t *empty = full + stages;
+  const size_t chunks = bytes / chunk;
+  const size_t c0 = blockIdx.x * chunks / gridDim.x;
+  const size_t c1 = (blockIdx.x + 1) * chunks / gridDim.x;
+  if (threadIdx.x == 0) {
+    for (int s = 0; s < stages; ++s) {
+      asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(smem(full + s)));
+      asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(smem(empty + s)));
+    }
+    asm volatile("fence.mbarrier_init.release.cluster;");
+  }
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    for (size_t c = c0, i = 0; c < c1; ++c, ++i) {
+      const int s = int(i % stages);
+      if (i >= size_t(stages))
+        wait(smem(empty + s), ((i / stages) - 1) & 1);
+      const uint32_t fb = smem(full + s);
+      asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(fb),
+                   "r"(chunk));
+      asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::"
+                   "bytes [%0], [%1], %2, [%3];" ::"r"(smem(buf + s * chunk)),
+                   "l"(w + c * chunk), "r"(chunk), "r"(fb)
+                   : "memory");
+    }
+  } else if (threadIdx.x == 32) {
+    for (size_t c = c0, i = 0; c < c1; ++c, ++i) {
+      const int s = int(i % stages);
+      wait(smem(full + s), (i / stages) & 1);
+      asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(smem(empty + s))
+                   : "memory");
+    }
+  }
+}
+
 static CUtensorMap encode(void *base, int rank, const cuuint64_t *dims,
                           const cuuint64_t *strides, const cuuint32_t *box,
                           CUtensorMapL2promotion promo) {
@@ -164,6 +219,7 @@ int main() {
                           {"down4", k, n, 24, 4, 1, 128, 4},
                           {"down5", k, n, 24, 5, 1, 128, 4},
                           {"down11", k, n, 24, 11, 1, 128, 4},
+                          {"gat128", 2 * n, k, 128, 1, 1, 128, 7},
                           {"flat", 2 * n, k, 264, 1, 1, 64, 6}};
   for (const Shape &sh : shapes)
     for (int tiled = 0; tiled < 2; ++tiled)
@@ -224,5 +280,42 @@ int main() {
                       tiled ? "tiled" : "nk", withA ? "yes" : "no", ctas,
                       sh.stages, p ? "256B" : "none", us, bytes / us * 1e-6);
         }
+  // Reference streams of the gated weights' bytes.
+  auto timeIt = [&](const char *name, auto launch) {
+    std::vector<float> ts;
+    for (int r = 0; r < 23; ++r) {
+      CK(cudaEventRecord(e0));
+      launch();
+      CK(cudaEventRecord(e1));
+      CK(cudaEventSynchronize(e1));
+      float ms;
+      CK(cudaEventElapsedTime(&ms, e0, e1));
+      if (r >= 3)
+        ts.push_back(ms * 1e3f);
+    }
+    CK(cudaGetLastError());
+    std::sort(ts.begin(), ts.end());
+    const float us = ts[ts.size() / 2];
+    std::printf("%-28s %-9.2f %-8.3f\n", name, us, wBytes / us * 1e-6);
+  };
+  int *sink;
+  CK(cudaMalloc(&sink, 4));
+  for (int per : {4, 8, 16})
+    timeIt(per == 4 ? "ldg.v4 132x4 CTAs of 512"
+                    : per == 8 ? "ldg.v4 132x8 CTAs of 512"
+                               : "ldg.v4 132x16 CTAs of 512",
+           [&] {
+             ldgKernel<<<132 * per, 512>>>(static_cast<const int4 *>(w),
+                                           wBytes / 16, sink);
+           });
+  CK(cudaFuncSetAttribute(bulkKernel,
+                          cudaFuncAttributeMaxDynamicSharedMemorySize, 232448));
+  for (int stages : {3, 6})
+    timeIt(stages == 3 ? "bulk 1-D 32 KiB x3, 132 CTAs"
+                       : "bulk 1-D 32 KiB x6, 132 CTAs",
+           [&] {
+             bulkKernel<<<132, 64, stages * 32768 + 16 * stages>>>(
+                 static_cast<const uint8_t *>(w), wBytes, stages);
+           });
   return 0;
 }
