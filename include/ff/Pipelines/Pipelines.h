@@ -123,8 +123,8 @@ struct LowerToNVVMOptions : public PassPipelineOptions<LowerToNVVMOptions> {
   PassOptions::Option<bool> programmaticLaunch{
       *this, "programmatic-launch",
       llvm::cl::desc("Forwarded to --dsm-materialize: a kernel sequence's "
-                     "second kernel (of clusters up to 4) launches while "
-                     "the first runs and waits for it in-kernel (PDL)"),
+                     "second kernel launches while the first runs and "
+                     "waits for it in-kernel (PDL)"),
       llvm::cl::init(true)};
   PassOptions::Option<int64_t> selfCleaningMaxKiB{
       *this, "self-cleaning-workspace-max-kib",

@@ -476,7 +476,7 @@ private:
   /// Before the grid-dependency wait: L2 prefetches of the B k tiles the
   /// ring's first pass will load for this CTA's first tile (B is a chain
   /// input, never the predecessor's output).
-  void prefetchWeights();
+  void emitWeightPrefetch();
   /// D[col0 + (0, blk_n), l0 + (0, blk_l)] at shared offset `base`.
   void loadDTile(Value base, Value group, Value idx, Value col0, Value l0);
   /// residentWeights: every k tile of B and l chunk of D, onto wfull.
@@ -1006,7 +1006,7 @@ void KernelEmitter::loadBTile(Value bOff, Value group, Value idx, Value k0,
   });
 }
 
-void KernelEmitter::prefetchWeights() {
+void KernelEmitter::emitWeightPrefetch() {
   // A persistent CTA's first tile has its block index (forEachTile).
   if (p.persistent)
     setTile(gpu::BlockIdOp::create(b, loc, gpu::Dimension::x));
@@ -2018,9 +2018,10 @@ void KernelEmitter::emit(gpu::GPUFuncOp func) {
   // Barrier setup overlaps the predecessor's tail, and so do the first
   // weight tiles' DRAM reads; every other global access comes after this.
   if (p.waitsForPredecessor) {
-    if (p.isSingleGemm() && !p.isConv() && !p.residentWeights)
+    if (p.prefetchWeights && p.isSingleGemm() && !p.isConv() &&
+        !p.residentWeights)
       ifThen(eq(tid, p.numConsumers * kWarpgroupThreads),
-             [&] { prefetchWeights(); });
+             [&] { emitWeightPrefetch(); });
     NVVM::GriddepcontrolOp::create(b, loc, NVVM::GridDepActionKind::wait);
   }
   auto roles = scf::IfOp::create(b, loc, eq(wg, p.numConsumers),

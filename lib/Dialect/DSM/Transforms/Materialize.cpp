@@ -341,12 +341,27 @@ static PricedAs getPricedAs(FusedChainOp op, ScheduleAttr sched, int64_t maxM,
           ff::getConvHaloStages(*chain, plan, flow, *target)};
 }
 
-/// The largest cluster of a sequence's second kernel that is launched
-/// programmatically. On an H100 (twenty-ninth session), second kernels of
-/// clusters up to 4 ran 1-12 % faster launched early (G3, G5, G7, G8,
-/// S1-S4, S7); of clusters of 8, G4 and G9 ran 9-14 % slower (G6 even;
-/// G10, S5, S6, S8 0-10 % faster).
-static constexpr int64_t kMaxProgrammaticLaunchCluster = 4;
+/// The smallest weight (bytes) whose first tiles a programmatically launched
+/// kernel prefetches into L2 before its wait. On an H100 (twenty-ninth
+/// session) the prefetch sped up the sequences with 33-50 MB down weights
+/// (S1, S4, S5, G8) by 1.5-2 %; with 6-8 MB ones (S8, G6), which the
+/// benchmark's repeated calls keep in L2, its issue time cost 2.5-3 %.
+static constexpr int64_t kMinPrefetchWeightBytes = int64_t(16) << 20;
+
+/// A kernel launched while its predecessor runs gets the SMs around it: two
+/// of its CTAs may share one where a launch on an idle GPU spreads them
+/// (G4's and G9's second kernels, 96 KiB each, ran 9-14 % slower launched
+/// early). Where its grid fits one CTA per SM, its dynamic shared memory
+/// is raised past half an SM's, so no two can share (G4 then ran 3 %
+/// faster than launched after its predecessor).
+static void spreadOnePerSm(KernelPlan &plan, const ff::GpuTarget &t) {
+  int64_t mTiles = (plan.maxM() + plan.tileRows() - 1) / plan.tileRows();
+  if (plan.persistent || plan.ctasPerMTile() * mTiles > t.sms)
+    return;
+  int64_t half = t.smemPerSm / 2 - t.smemSystemPerBlock + 1;
+  plan.smemBytes =
+      std::max<int64_t>(plan.smemBytes, int64_t(llvm::alignTo(half, 1024)));
+}
 
 LogicalResult DSMMaterializePass::materializeSequence(
     FusedChainOp chain, ArrayRef<SequencePair> pairs,
@@ -392,12 +407,18 @@ LogicalResult DSMMaterializePass::materializeSequence(
     }
     if (failed(result))
       break;
-    // PDL where it measured faster (docs/lowering.md): a second kernel of
-    // clusters of 8 ran up to 14 % slower launched early on two chains.
-    bool pdl = programmaticLaunch &&
-               plans[1].clusterSize() <= kMaxProgrammaticLaunchCluster;
-    plans[0].launchDependents = pdl;
-    plans[1].waitsForPredecessor = pdl;
+    // Programmatic dependent launch (docs/lowering.md).
+    if (programmaticLaunch) {
+      plans[0].launchDependents = true;
+      KernelPlan &second = plans[1];
+      second.waitsForPredecessor = true;
+      int64_t weightBytes = second.shape.n * second.shape.k *
+                            second.shape.elementType.getIntOrFloatBitWidth() /
+                            8;
+      second.prefetchWeights = weightBytes >= kMinPrefetchWeightBytes;
+      if (t)
+        spreadOnePerSm(second, *t);
+    }
     for (unsigned i = 0; i < 2; ++i) {
       halvesInOrder[i].setScheduleAttr(scheds[i]);
       kernels.push_back(materialize(

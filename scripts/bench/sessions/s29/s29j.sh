@@ -26,13 +26,4 @@ python3 scripts/bench/bench.py --out $OUT/gs --bundles .device/s29j --reps 100 -
 echo "bench rc=$?"
 rm -f $OUT/gs/*.png
 head -3 $OUT/check.log; grep -c PASS $OUT/check.log; grep FAIL $OUT/check.log | head
-python3 - $OUT/gs/results.csv <<'PY'
-import csv, math, sys
-rows = list(csv.DictReader(open(sys.argv[1])))
-t = {(r["workload"], r["baseline"]): float(r["hot_us"]) for r in rows}
-for s in "GS":
-    ws = sorted({r["workload"] for r in rows if r["workload"][0] == s and r["workload"][1:].isdigit()}, key=lambda w: int(w[1:]))
-    for num, den in (("graph", "ours_graph"), ("eager", "ours")):
-        g = [t[w, num] / t[w, den] for w in ws]
-        print(s, f"{num}/{den} geomean %.3f" % math.exp(sum(map(math.log, g)) / len(g)), " ".join("%s %.2f" % x for x in zip(ws, g)))
-PY
+python3 scripts/bench/ratios.py $OUT/gs/results.csv

@@ -1,25 +1,28 @@
 // RUN: ff-opt %s --dsm-materialize | FileCheck %s
+// RUN: ff-opt %s --dsm-materialize=programmatic-launch=false | FileCheck %s --check-prefix=OFF
 
-// Which kernel sequences launch their second kernel programmatically
-// (PDL): a second kernel split over K in clusters of up to 4 CTAs does
-// (`cluster4`), one in clusters of 8 does not (`cluster8`: measured slower
-// launched early on an H100, docs/lowering.md); without it neither kernel
-// holds a griddepcontrol instruction.
-// CHECK: name = "cluster4_0_s0"
+// Programmatic dependent launch of a sequence's second kernel (PDL). Both
+// sequences here launch it so. `big`'s (112 KiB, 64 CTAs: one wave at one
+// CTA per SM) has its dynamic shared memory raised to 114 KiB, past half an
+// H100 SM with the driver's 1 KiB per CTA, so that launched beside the
+// first kernel no two of its CTAs share an SM; `small`'s already needs 120
+// KiB. Only `big`'s 16 MiB
+// down weight is prefetched into L2 before the wait (a ring's worth: 2 of
+// the rank's 16 k tiles, two 64-column boxes each, from the rank's first k
+// tile); `small`'s 512 KiB one is not.
+// CHECK: dynamic_smem = 65536 : i64{{[^}]*}} name = "big_0_s0"
 // CHECK-NOT: programmatic_launch
-// CHECK-SAME: cluster = array<i64: 4, 1, 1>{{.*}} name = "cluster4_0_s1", params = {{.*}}, programmatic_launch = true}]
-// CHECK-SAME: name = "cluster8_1_s0"
+// CHECK-SAME: cluster = array<i64: 4, 1, 1>, dynamic_smem = 116736 : i64{{[^}]*}} name = "big_0_s1"
+// CHECK-SAME: programmatic_launch = true}]
+// CHECK-SAME: name = "small_1_s0"
 // CHECK-NOT: programmatic_launch
-// CHECK-SAME: cluster = array<i64: 8, 1, 1>{{.*}} name = "cluster8_1_s1"
-// CHECK-NOT: programmatic_launch
-// CHECK-LABEL: gpu.func @cluster4_0_s0(
+// CHECK-SAME: cluster = array<i64: 8, 1, 1>, dynamic_smem = 122880 : i64{{[^}]*}} name = "small_1_s1"
+// CHECK-SAME: programmatic_launch = true}]
+// CHECK-LABEL: gpu.func @big_0_s0(
 // CHECK-NEXT: nvvm.griddepcontrol launch_dependents
-// CHECK-LABEL: gpu.func @cluster4_0_s1(
-// The weight's first k tiles (a ring's worth: 2 of the rank's 4, two
-// 64-column boxes each, from the rank's first k tile) go to L2 before the
-// wait; c only after it.
+// CHECK-LABEL: gpu.func @big_0_s1(
 // CHECK: %[[KR:.*]] = arith.remui %{{.*}}, %c4
-// CHECK: %[[KOFF:.*]] = arith.muli %[[KR]], %c4
+// CHECK: %[[KOFF:.*]] = arith.muli %[[KR]], %c16
 // CHECK: nvvm.fence.mbarrier.init
 // CHECK: dsm.cluster_wait
 // CHECK: %[[K:.*]] = arith.addi %c0{{.*}}, %[[KOFF]] : index
@@ -27,60 +30,65 @@
 // CHECK: %[[COL:.*]] = arith.index_cast %{{.*}} : index to i32
 // CHECK-NEXT: %[[K0I:.*]] = arith.index_cast %[[K0]] : index to i32
 // CHECK-NEXT: nvvm.cp.async.bulk.tensor.prefetch %arg1, box[%[[COL]], %[[K0I]]]
-// CHECK: nvvm.cp.async.bulk.tensor.prefetch %arg1
-// CHECK: nvvm.cp.async.bulk.tensor.prefetch %arg1
-// CHECK: nvvm.cp.async.bulk.tensor.prefetch %arg1
+// CHECK-COUNT-3: nvvm.cp.async.bulk.tensor.prefetch %arg1
 // CHECK-NOT: nvvm.cp.async.bulk.tensor.prefetch
 // CHECK: nvvm.griddepcontrol wait
 // CHECK-NOT: griddepcontrol
 // CHECK: nvgpu.tma.async.load
-// CHECK-LABEL: gpu.func @cluster8_1_s0(
-// CHECK-NOT: griddepcontrol
+// CHECK-LABEL: gpu.func @small_1_s0(
+// CHECK-NEXT: nvvm.griddepcontrol launch_dependents
+// CHECK-LABEL: gpu.func @small_1_s1(
 // CHECK-NOT: bulk.tensor.prefetch
-// CHECK: gpu.return
-// CHECK-LABEL: gpu.func @cluster8_1_s1(
+// CHECK: dsm.cluster_wait
+// CHECK-NEXT: nvvm.griddepcontrol wait
 // CHECK-NOT: griddepcontrol
-// CHECK-NOT: bulk.tensor.prefetch
 // CHECK: gpu.return
+// OFF: dynamic_smem = 114688 : i64{{[^}]*}} name = "big_0_s1"
+// OFF-SAME: dynamic_smem = 122880 : i64{{[^}]*}} name = "small_1_s1"
+// OFF-NOT: programmatic_launch
+// OFF-NOT: griddepcontrol
+// OFF-NOT: bulk.tensor.prefetch
 
-func.func @cluster4(%a: tensor<128x128xbf16>, %b: tensor<128x1024xbf16>, %d: tensor<1024x256xbf16>) -> tensor<128x256xf32> {
-  %r = dsm.fused_chain ffn(%a, %b, %d) {schedule = #dsm.schedule<cluster = [1, 4, 1, 4], block = [64, 256, 64, 64], grid = [2, 1, 1, 1], order = [m, n, l, k], spatial = [m, n, l], residency = [dsm], collectives = [shuffle], stages = 2, cost_ns = 9000>, sequence = [#dsm.schedule<cluster = [1, 1, 1, 1], block = [128, 128, 64, 16], grid = [1, 8, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [], collectives = [], stages = 2, cost_ns = 3000>, #dsm.schedule<cluster = [1, 1, 4, 1], block = [128, 128, 256, 16], grid = [1, 2, 1, 1], order = [m, n, k, l], spatial = [m, n, k], residency = [], collectives = [all_exchange], stages = 2, cost_ns = 4000>]} : (tensor<128x128xbf16>, tensor<128x1024xbf16>, tensor<1024x256xbf16>) -> tensor<128x256xf32> {
-  ^bb0(%x: tensor<128x128xbf16>, %w1: tensor<128x1024xbf16>, %w2: tensor<1024x256xbf16>):
-    %z = arith.constant 0.0 : f32
-    %e0 = tensor.empty() : tensor<128x1024xf32>
-    %f0 = linalg.fill ins(%z : f32) outs(%e0 : tensor<128x1024xf32>) -> tensor<128x1024xf32>
-    %c = linalg.matmul ins(%x, %w1 : tensor<128x128xbf16>, tensor<128x1024xbf16>) outs(%f0 : tensor<128x1024xf32>) -> tensor<128x1024xf32>
-    %hb = tensor.empty() : tensor<128x1024xbf16>
-    %h = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%c : tensor<128x1024xf32>) outs(%hb : tensor<128x1024xbf16>) {
-    ^bb0(%in: f32, %out: bf16):
-      %t = arith.truncf %in : f32 to bf16
-      linalg.yield %t : bf16
-    } -> tensor<128x1024xbf16>
-    %e1 = tensor.empty() : tensor<128x256xf32>
-    %f1 = linalg.fill ins(%z : f32) outs(%e1 : tensor<128x256xf32>) -> tensor<128x256xf32>
-    %o = linalg.matmul ins(%h, %w2 : tensor<128x1024xbf16>, tensor<1024x256xbf16>) outs(%f1 : tensor<128x256xf32>) -> tensor<128x256xf32>
-    dsm.yield %o : tensor<128x256xf32>
+module attributes {dsm.target = #dsm.target<name = "h100-sxm", chip = "sm_90a", sms = 132, smem_per_sm = 233472, smem_per_block = 232448, regs_per_sm = 65536, max_cluster = 8, max_cluster_nonportable = 16, clock_mhz = 1830, hbm_gbps = 3350, l2_bytes = 52428800, dsm_gbps = [3300, 3100, 3000, 2900], dsm_latency = [190, 200, 240, 280], tflops_bf16 = 989, tflops_f16 = 989, tflops_f32 = 494>} {
+  func.func @big(%a: tensor<128x128xbf16>, %b: tensor<128x4096xbf16>, %d: tensor<4096x2048xbf16>) -> tensor<128x2048xf32> {
+    %r = dsm.fused_chain ffn(%a, %b, %d) {schedule = #dsm.schedule<cluster = [1, 4, 1, 4], block = [64, 64, 64, 512], grid = [2, 16, 1, 1], order = [m, n, l, k], spatial = [m, n, l], residency = [dsm], collectives = [shuffle, inter_cluster_reduce], stages = 2, cost_ns = 26502>, sequence = [#dsm.schedule<cluster = [1, 1, 1, 1], block = [128, 128, 64, 16], grid = [1, 32, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [], collectives = [], stages = 2, cost_ns = 3000>, #dsm.schedule<cluster = [1, 1, 4, 1], block = [128, 128, 1024, 16], grid = [1, 16, 1, 1], order = [m, n, k, l], spatial = [m, n, k], residency = [], collectives = [all_exchange], stages = 2, cost_ns = 4000>]} : (tensor<128x128xbf16>, tensor<128x4096xbf16>, tensor<4096x2048xbf16>) -> tensor<128x2048xf32> {
+    ^bb0(%x: tensor<128x128xbf16>, %w1: tensor<128x4096xbf16>, %w2: tensor<4096x2048xbf16>):
+      %z = arith.constant 0.0 : f32
+      %e0 = tensor.empty() : tensor<128x4096xf32>
+      %f0 = linalg.fill ins(%z : f32) outs(%e0 : tensor<128x4096xf32>) -> tensor<128x4096xf32>
+      %c = linalg.matmul ins(%x, %w1 : tensor<128x128xbf16>, tensor<128x4096xbf16>) outs(%f0 : tensor<128x4096xf32>) -> tensor<128x4096xf32>
+      %hb = tensor.empty() : tensor<128x4096xbf16>
+      %h = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%c : tensor<128x4096xf32>) outs(%hb : tensor<128x4096xbf16>) {
+      ^bb0(%in: f32, %out: bf16):
+        %t = arith.truncf %in : f32 to bf16
+        linalg.yield %t : bf16
+      } -> tensor<128x4096xbf16>
+      %e1 = tensor.empty() : tensor<128x2048xf32>
+      %f1 = linalg.fill ins(%z : f32) outs(%e1 : tensor<128x2048xf32>) -> tensor<128x2048xf32>
+      %o = linalg.matmul ins(%h, %w2 : tensor<128x4096xbf16>, tensor<4096x2048xbf16>) outs(%f1 : tensor<128x2048xf32>) -> tensor<128x2048xf32>
+      dsm.yield %o : tensor<128x2048xf32>
+    }
+    return %r : tensor<128x2048xf32>
   }
-  return %r : tensor<128x256xf32>
-}
 
-func.func @cluster8(%a: tensor<128x128xbf16>, %b: tensor<128x1024xbf16>, %d: tensor<1024x256xbf16>) -> tensor<128x256xf32> {
-  %r = dsm.fused_chain ffn(%a, %b, %d) {schedule = #dsm.schedule<cluster = [1, 4, 1, 4], block = [64, 256, 64, 64], grid = [2, 1, 1, 1], order = [m, n, l, k], spatial = [m, n, l], residency = [dsm], collectives = [shuffle], stages = 2, cost_ns = 9000>, sequence = [#dsm.schedule<cluster = [1, 1, 1, 1], block = [128, 128, 64, 16], grid = [1, 8, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [], collectives = [], stages = 2, cost_ns = 3000>, #dsm.schedule<cluster = [1, 1, 8, 1], block = [128, 128, 128, 16], grid = [1, 2, 1, 1], order = [m, n, k, l], spatial = [m, n, k], residency = [], collectives = [all_exchange], stages = 2, cost_ns = 4000>]} : (tensor<128x128xbf16>, tensor<128x1024xbf16>, tensor<1024x256xbf16>) -> tensor<128x256xf32> {
-  ^bb0(%x: tensor<128x128xbf16>, %w1: tensor<128x1024xbf16>, %w2: tensor<1024x256xbf16>):
-    %z = arith.constant 0.0 : f32
-    %e0 = tensor.empty() : tensor<128x1024xf32>
-    %f0 = linalg.fill ins(%z : f32) outs(%e0 : tensor<128x1024xf32>) -> tensor<128x1024xf32>
-    %c = linalg.matmul ins(%x, %w1 : tensor<128x128xbf16>, tensor<128x1024xbf16>) outs(%f0 : tensor<128x1024xf32>) -> tensor<128x1024xf32>
-    %hb = tensor.empty() : tensor<128x1024xbf16>
-    %h = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%c : tensor<128x1024xf32>) outs(%hb : tensor<128x1024xbf16>) {
-    ^bb0(%in: f32, %out: bf16):
-      %t = arith.truncf %in : f32 to bf16
-      linalg.yield %t : bf16
-    } -> tensor<128x1024xbf16>
-    %e1 = tensor.empty() : tensor<128x256xf32>
-    %f1 = linalg.fill ins(%z : f32) outs(%e1 : tensor<128x256xf32>) -> tensor<128x256xf32>
-    %o = linalg.matmul ins(%h, %w2 : tensor<128x1024xbf16>, tensor<1024x256xbf16>) outs(%f1 : tensor<128x256xf32>) -> tensor<128x256xf32>
-    dsm.yield %o : tensor<128x256xf32>
+  func.func @small(%a: tensor<128x128xbf16>, %b: tensor<128x1024xbf16>, %d: tensor<1024x256xbf16>) -> tensor<128x256xf32> {
+    %r = dsm.fused_chain ffn(%a, %b, %d) {schedule = #dsm.schedule<cluster = [1, 4, 1, 4], block = [64, 256, 64, 64], grid = [2, 1, 1, 1], order = [m, n, l, k], spatial = [m, n, l], residency = [dsm], collectives = [shuffle], stages = 2, cost_ns = 90000>, sequence = [#dsm.schedule<cluster = [1, 1, 1, 1], block = [128, 128, 64, 16], grid = [1, 8, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [], collectives = [], stages = 2, cost_ns = 3000>, #dsm.schedule<cluster = [1, 1, 8, 1], block = [128, 128, 128, 16], grid = [1, 2, 1, 1], order = [m, n, k, l], spatial = [m, n, k], residency = [], collectives = [all_exchange], stages = 2, cost_ns = 4000>]} : (tensor<128x128xbf16>, tensor<128x1024xbf16>, tensor<1024x256xbf16>) -> tensor<128x256xf32> {
+    ^bb0(%x: tensor<128x128xbf16>, %w1: tensor<128x1024xbf16>, %w2: tensor<1024x256xbf16>):
+      %z = arith.constant 0.0 : f32
+      %e0 = tensor.empty() : tensor<128x1024xf32>
+      %f0 = linalg.fill ins(%z : f32) outs(%e0 : tensor<128x1024xf32>) -> tensor<128x1024xf32>
+      %c = linalg.matmul ins(%x, %w1 : tensor<128x128xbf16>, tensor<128x1024xbf16>) outs(%f0 : tensor<128x1024xf32>) -> tensor<128x1024xf32>
+      %hb = tensor.empty() : tensor<128x1024xbf16>
+      %h = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%c : tensor<128x1024xf32>) outs(%hb : tensor<128x1024xbf16>) {
+      ^bb0(%in: f32, %out: bf16):
+        %t = arith.truncf %in : f32 to bf16
+        linalg.yield %t : bf16
+      } -> tensor<128x1024xbf16>
+      %e1 = tensor.empty() : tensor<128x256xf32>
+      %f1 = linalg.fill ins(%z : f32) outs(%e1 : tensor<128x256xf32>) -> tensor<128x256xf32>
+      %o = linalg.matmul ins(%h, %w2 : tensor<128x1024xbf16>, tensor<1024x256xbf16>) outs(%f1 : tensor<128x256xf32>) -> tensor<128x256xf32>
+      dsm.yield %o : tensor<128x256xf32>
+    }
+    return %r : tensor<128x256xf32>
   }
-  return %r : tensor<128x256xf32>
 }

@@ -157,11 +157,12 @@ struct KernelPlan {
   /// Programmatic dependent launch between a sequence's kernels
   /// (--dsm-materialize=programmatic-launch): the first lets its successor
   /// launch once all its CTAs run (griddepcontrol.launch_dependents); the
-  /// successor prefetches its first weight tiles into L2 and waits for it
-  /// (griddepcontrol.wait) after its setup, before any other global
-  /// access; the manifest marks it `programmatic_launch`.
+  /// successor waits for it (griddepcontrol.wait) after its setup, before
+  /// any global access but, with prefetchWeights, the L2 prefetch of its
+  /// weight's first ring pass; the manifest marks it `programmatic_launch`.
   bool launchDependents = false;
   bool waitsForPredecessor = false;
+  bool prefetchWeights = false;
   /// Persistent solo FFN kernels (ff::keepsWeightsResident): B's k tiles
   /// and D's l chunks stay in shared memory for all of the CTA's m tiles,
   /// loaded once onto their own barrier; the ring carries A only

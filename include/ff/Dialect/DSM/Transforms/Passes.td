@@ -233,13 +233,15 @@ def DSMMaterialize : Pass<"dsm-materialize", "ModuleOp"> {
            "once per 64 channels and read the nine taps as shifted windows "
            "of it, instead of nine shifted boxes">,
     Option<"programmaticLaunch", "programmatic-launch", "bool", "true",
-           "Kernel sequences whose second kernel runs clusters of at most 4 "
-           "CTAs use programmatic dependent launch: the first kernel lets "
-           "the second launch while it runs "
-           "(griddepcontrol.launch_dependents at entry), the second "
-           "prefetches its first weight tiles into L2 and waits for it "
-           "after its barrier setup (griddepcontrol.wait), and the manifest "
-           "marks it `programmatic_launch`, so the runtime launches it with "
+           "Kernel sequences use programmatic dependent launch: the first "
+           "kernel lets the second launch while it runs "
+           "(griddepcontrol.launch_dependents at entry); the second waits "
+           "for it after its barrier setup (griddepcontrol.wait), first "
+           "prefetching its weight's first tiles into L2 where the weight "
+           "has 16 MiB or more, and where its grid fits one CTA per SM of "
+           "the module's dsm.target its shared memory is raised past half "
+           "an SM so that no two of its CTAs share one; the manifest marks "
+           "it `programmatic_launch`, so the runtime launches it with "
            "programmatic stream serialization">,
     Option<"selfCleaningMaxKiB", "self-cleaning-workspace-max-kib",
            "int64_t", "400",
