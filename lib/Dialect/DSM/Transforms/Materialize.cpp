@@ -351,12 +351,18 @@ static constexpr int64_t kMinPrefetchWeightBytes = int64_t(16) << 20;
 /// A kernel launched while its predecessor runs gets the SMs around it: two
 /// of its CTAs may share one where a launch on an idle GPU spreads them
 /// (G4's and G9's second kernels, 96 KiB each, ran 9-14 % slower launched
-/// early). Where its grid fits one CTA per SM, its dynamic shared memory
-/// is raised past half an SM's, so no two can share (G4 then ran 3 %
-/// faster than launched after its predecessor).
+/// early). Where its grid fits one CTA per SM (its clusters all resident
+/// at once), its dynamic shared memory is raised past half an SM's, so no
+/// two can share (G4 then ran 3 % faster than launched after its
+/// predecessor).
 static void spreadOnePerSm(KernelPlan &plan, const ff::GpuTarget &t) {
   int64_t mTiles = (plan.maxM() + plan.tileRows() - 1) / plan.tileRows();
-  if (plan.persistent || plan.ctasPerMTile() * mTiles > t.sms)
+  int64_t ctas = plan.ctasPerMTile() * mTiles;
+  // Only a grid whose clusters are all resident at one CTA per SM: else
+  // one CTA per SM would add a wave.
+  if (plan.persistent || ctas > t.sms ||
+      ctas / plan.clusterSize() >
+          t.getMaxActiveClusters(plan.clusterSize(), /*ctasPerSm=*/1))
     return;
   int64_t half = t.smemPerSm / 2 - t.smemSystemPerBlock + 1;
   plan.smemBytes =
