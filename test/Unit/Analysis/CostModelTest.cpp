@@ -594,6 +594,22 @@ TEST(CostModelTest, GemmStreamByHand) {
   EXPECT_LT(1.15 * kernelNs(splitK(64, 256, 4)), wide);
 }
 
+// Split-K GEMMs take 64 x 64 tiles (the small GEMMs of narrow chains, G7's
+// 128 x 768 x 768), not 128 x 64 ones, which measured no faster
+// (docs/validation.md, twenty-ninth session).
+TEST(CostModelTest, SplitKTakes64By64Tiles) {
+  ChainDesc chain = chainOf(ChainKind::gemm, 128, 768, 768, 0);
+  auto splitK = [](int64_t bm, int64_t bn, int64_t cls) {
+    return makePlan({1, 1, cls, 1}, {bm, bn, 768 / cls, 16},
+                    {128 / bm, 768 / bn, 1, 1}, kMN | bit(Dim::k),
+                    {Dim::m, Dim::n, Dim::k, Dim::l}, 4);
+  };
+  EXPECT_TRUE(isLowerable(splitK(64, 64, 4), chain));
+  EXPECT_TRUE(isLowerable(splitK(64, 64, 8), chain));
+  EXPECT_TRUE(isLowerable(splitK(64, 128, 4), chain));
+  EXPECT_FALSE(isLowerable(splitK(128, 64, 4), chain));
+}
+
 // The shared-memory port of a single GEMM's SM: the TMA writes each stage
 // and every consumer warpgroup's wgmmas read its 64 rows of A and all of
 // B, so narrow tiles move more bytes per flop. At 4096^3 on an H100 the
