@@ -206,6 +206,23 @@ int main() {
   cudaEvent_t e0, e1;
   CK(cudaEventCreate(&e0));
   CK(cudaEventCreate(&e1));
+  // Median of 20 timed launches after 3 warm-up ones, in microseconds.
+  auto medianUs = [&](auto launch) {
+    std::vector<float> ts;
+    for (int r = 0; r < 23; ++r) {
+      CK(cudaEventRecord(e0));
+      launch();
+      CK(cudaEventRecord(e1));
+      CK(cudaEventSynchronize(e1));
+      float ms;
+      CK(cudaEventElapsedTime(&ms, e0, e1));
+      if (r >= 3)
+        ts.push_back(ms * 1e3f);
+    }
+    CK(cudaGetLastError());
+    std::sort(ts.begin(), ts.end());
+    return ts[ts.size() / 2];
+  };
   std::printf("%-6s %-6s %-5s %-4s %-7s %-6s %-9s %-8s\n", "shape", "layout",
               "A", "ctas", "stages", "promo", "us", "W TB/s");
   struct Shape {
@@ -261,20 +278,8 @@ int main() {
           if (smemBytes > 232448)
             continue;
           const int ctas = sh.tiles * sh.splits;
-          std::vector<float> ts;
-          for (int r = 0; r < 23; ++r) {
-            CK(cudaEventRecord(e0));
-            streamKernel<<<ctas, 64, smemBytes>>>(wm, am, job);
-            CK(cudaEventRecord(e1));
-            CK(cudaEventSynchronize(e1));
-            float ms;
-            CK(cudaEventElapsedTime(&ms, e0, e1));
-            if (r >= 3)
-              ts.push_back(ms * 1e3f);
-          }
-          CK(cudaGetLastError());
-          std::sort(ts.begin(), ts.end());
-          const float us = ts[ts.size() / 2];
+          const float us = medianUs(
+              [&] { streamKernel<<<ctas, 64, smemBytes>>>(wm, am, job); });
           const double bytes = double(sh.rowsTotal) * sh.kTotal * 2;
           std::printf("%-6s %-6s %-5s %-4d %-7d %-6s %-9.2f %-8.3f\n", sh.name,
                       tiled ? "tiled" : "nk", withA ? "yes" : "no", ctas,
@@ -282,20 +287,7 @@ int main() {
         }
   // Reference streams of the gated weights' bytes.
   auto timeIt = [&](const char *name, auto launch) {
-    std::vector<float> ts;
-    for (int r = 0; r < 23; ++r) {
-      CK(cudaEventRecord(e0));
-      launch();
-      CK(cudaEventRecord(e1));
-      CK(cudaEventSynchronize(e1));
-      float ms;
-      CK(cudaEventElapsedTime(&ms, e0, e1));
-      if (r >= 3)
-        ts.push_back(ms * 1e3f);
-    }
-    CK(cudaGetLastError());
-    std::sort(ts.begin(), ts.end());
-    const float us = ts[ts.size() / 2];
+    const float us = medianUs(launch);
     std::printf("%-28s %-9.2f %-8.3f\n", name, us, wBytes / us * 1e-6);
   };
   int *sink;

@@ -443,6 +443,9 @@ private:
   }
 
   void setTile(Value bid);
+  /// Forgets what setTile set: a persistent kernel's tile values live in
+  /// its tile loop (or, for the weight prefetch, before the loop) only.
+  void clearTile() { mTile = m0 = n0 = rowEnd = nCluster = lRot = Value(); }
   /// Runs `fn` once per tile of this CTA with the tile set: the CTA's own
   /// tile, or in a persistent kernel every tile of its cluster's stride
   /// (cluster index + j * clusters in the grid, j = 0, 1, ...) with kBase
@@ -670,7 +673,8 @@ void KernelEmitter::forEachTile(Fn &&fn) {
   // A streamed m tile runs nTiles main loops through the ring.
   scf::YieldOp::create(b, loc, add(kBase, p.ringSteps() * p.nTiles));
   // The tile's values do not outlive the loop.
-  mTile = m0 = n0 = rowEnd = nCluster = kBase = lRot = Value();
+  clearTile();
+  kBase = Value();
 }
 
 void KernelEmitter::releaseStage(Value s) {
@@ -1022,7 +1026,7 @@ void KernelEmitter::emitWeightPrefetch() {
     });
   }
   if (p.persistent)
-    mTile = m0 = n0 = rowEnd = nCluster = lRot = Value();
+    clearTile();
 }
 
 void KernelEmitter::loadResidentWeights() {

@@ -356,8 +356,8 @@ static constexpr int64_t kMinPrefetchWeightBytes = int64_t(16) << 20;
 /// two can share (G4 then ran 3 % faster than launched after its
 /// predecessor).
 static void spreadOnePerSm(KernelPlan &plan, const ff::GpuTarget &t) {
-  int64_t mTiles = (plan.maxM() + plan.tileRows() - 1) / plan.tileRows();
-  int64_t ctas = plan.ctasPerMTile() * mTiles;
+  int64_t ctas =
+      plan.ctasPerMTile() * llvm::divideCeil(plan.maxM(), plan.tileRows());
   // Only a grid whose clusters are all resident at one CTA per SM: else
   // one CTA per SM would add a wave.
   if (plan.persistent || ctas > t.sms ||
@@ -425,12 +425,10 @@ LogicalResult DSMMaterializePass::materializeSequence(
       if (t)
         spreadOnePerSm(second, *t);
     }
-    for (unsigned i = 0; i < 2; ++i) {
-      halvesInOrder[i].setScheduleAttr(scheds[i]);
+    for (unsigned i = 0; i < 2; ++i)
       kernels.push_back(materialize(
           halvesInOrder[i], plans[i], (pair.name + "_s" + Twine(i)).str(),
           inputs[i], i == 0 ? StringRef(cName) : "out"));
-    }
   }
   // The intermediate: act(A B) (gated: act(A Bg) * (A Bu)), [M, N] (-1
   // for a dynamic M).
