@@ -37,7 +37,9 @@ def reference(kind, act, xs, specs):
          for t, s in zip(xs, specs)]
     a = ACTS[act]
     if kind == "gemm":
-        return f[0] @ f[1]
+        return a(f[0] @ f[1])
+    if kind == "gated_gemm":
+        return a(f[0] @ f[1]) * (f[0] @ f[2])
     if kind == "ffn":
         # the kernel rounds the intermediate to bf16 like the linalg source
         return a(f[0] @ f[1]).bfloat16().float() @ f[2]
