@@ -2,7 +2,7 @@
 # Installs what FlashFuser needs on Debian 12, if missing. Idempotent.
 set -euo pipefail
 
-pkgs=(cmake ninja-build g++ ccache git python3 python3-pytest python3-numpy libgtest-dev
+pkgs=(cmake ninja-build g++ ccache git python3 python3-dev python3-pytest python3-numpy libgtest-dev
       llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools)
 
 missing=()

@@ -3,7 +3,9 @@
 The library is found through $FLASHFUSER_RUNTIME_LIB, then
 $FLASHFUSER_BUILD_DIR/lib, then next to this package (flashfuser/lib/
 libffrt.so, for installed copies), then in the build trees of the source
-checkout (build*/lib/libffrt.so).
+checkout (build*/lib/libffrt.so). The fast-call module (_ffrt_fastcall,
+lib/Runtime/PyFastCall.cpp) is loaded from the library's directory unless
+$FLASHFUSER_NO_FASTCALL is set to a nonempty value other than 0.
 """
 
 from __future__ import annotations
@@ -11,6 +13,8 @@ from __future__ import annotations
 import ctypes
 import functools
 import glob
+import importlib.machinery
+import importlib.util
 import os
 from typing import Callable, Optional, Sequence
 
@@ -127,6 +131,63 @@ def lib():
     return l
 
 
+_fastcall = None
+_fastcall_status = None
+
+
+def fastcall_module():
+    """The _ffrt_fastcall module next to the loaded library, or None when
+    it was not built, cannot be loaded by this Python, or is disabled
+    ($FLASHFUSER_NO_FASTCALL); fastcall_status() says which."""
+    global _fastcall, _fastcall_status
+    if os.environ.get("FLASHFUSER_NO_FASTCALL", "0") not in ("", "0"):
+        return None
+    if _fastcall_status is not None:
+        return _fastcall
+    path = library_path()
+    _fastcall_status = "not built"
+    if path is None:
+        return None
+    suffixes = importlib.machinery.EXTENSION_SUFFIXES
+    for suffix in suffixes:
+        cand = os.path.join(os.path.dirname(path), "_ffrt_fastcall" + suffix)
+        if not os.path.isfile(cand):
+            continue
+        try:
+            loader = importlib.machinery.ExtensionFileLoader(
+                "_ffrt_fastcall", cand)
+            spec = importlib.util.spec_from_file_location(
+                "_ffrt_fastcall", cand, loader=loader)
+            mod = importlib.util.module_from_spec(spec)
+            loader.exec_module(mod)
+        except ImportError as e:
+            _fastcall_status = f"cannot load {cand}: {e}"
+            continue
+        _fastcall, _fastcall_status = mod, f"loaded from {cand}"
+        return mod
+    return None
+
+
+def fastcall_status() -> str:
+    """Why fastcall_module() returns what it does."""
+    if os.environ.get("FLASHFUSER_NO_FASTCALL", "0") not in ("", "0"):
+        return "disabled by FLASHFUSER_NO_FASTCALL"
+    fastcall_module()
+    return _fastcall_status
+
+
+def _address(fn) -> int:
+    """A ctypes function's entry point, for _ffrt_fastcall's targets."""
+    return ctypes.cast(fn, ctypes.c_void_p).value
+
+
+def native(fn):
+    """The _ffrt_fastcall target of a callable made here (a launcher, a
+    graph's replay, an epoch reader): the ffrt entry point and its bound
+    arguments; else fn itself, which the module calls as Python."""
+    return getattr(fn, "ffrt_native", fn)
+
+
 def last_error() -> str:
     """The calling thread's last runtime error message."""
     return lib().ffrt_last_error().decode()
@@ -212,7 +273,11 @@ class Handle(_Owned):
         a launch is valid while it is unchanged), or None when the library
         predates it."""
         f = getattr(self._lib, "ffrt_bundle_epoch", None)
-        return None if f is None else functools.partial(f, self._ptr)
+        if f is None:
+            return None
+        p = functools.partial(f, self._ptr)
+        p.ffrt_native = ("ffrt_bundle_epoch", _address(f), self._ptr)
+        return p
 
     @property
     def can_capture(self) -> bool:
@@ -236,8 +301,11 @@ class Handle(_Owned):
         status (OK or an ERROR_* value; last_error() has the message): the
         C function with every argument bound, so a call does no Python work
         beyond ctypes' own. `arr` must not be modified afterwards."""
-        return functools.partial(self._lib.ffrt_launch, self._ptr, arr,
-                                 len(arr), stream or None)
+        f = self._lib.ffrt_launch
+        p = functools.partial(f, self._ptr, arr, len(arr), stream or None)
+        p.ffrt_native = ("ffrt_launch", _address(f), self._ptr, arr,
+                         stream or 0)
+        return p
 
 
 class Graph(_Owned):
@@ -247,8 +315,10 @@ class Graph(_Owned):
 
     def __init__(self, lib_, ptr: ctypes.c_void_p, stream: int):
         self._lib, self._ptr = lib_, ptr
-        self.replay = functools.partial(lib_.ffrt_graph_launch, ptr,
-                                        stream or None)
+        f = lib_.ffrt_graph_launch
+        self.replay = functools.partial(f, ptr, stream or None)
+        self.replay.ffrt_native = ("ffrt_graph_launch", _address(f), ptr,
+                                   stream or 0)
 
 
 # dtype names as the C strings ffrt_tensor points to: module constants, so

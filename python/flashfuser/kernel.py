@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import os
 import warnings
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
@@ -165,11 +166,13 @@ class _Entry:
     """What a call with one argument layout (and out given, or allocated
     from `alloc`) needs on its cached path."""
     __slots__ = ("dev", "alloc", "tmpl", "ptrs", "unfused_ok", "path",
-                 "gpath")
+                 "gpath", "lay", "alloc_fn")
 
-    def __init__(self, dev, alloc):
+    def __init__(self, dev, alloc, lay=None):
         self.dev = dev              # CUDA device index of x (torch), or None
         self.alloc = alloc          # (shape, torch dtype, device) or None
+        self.lay = lay              # the layout key (the fast path's too)
+        self.alloc_fn = None        # () -> out, for the fast path
         self.tmpl = None            # ffrt_tensor array of a fused launch
         self.ptrs = None            # the data pointers in tmpl
         self.unfused_ok = False     # the unfused chain's check passed
@@ -284,6 +287,8 @@ class Kernel:
         self._runners: Dict[Any, Callable] = {}
         self._torch = None          # set with the first torch call
         self._cur_dev = self._raw_stream = self._is_capturing = None
+        # _cached's registered launches, run in C (_use_torch makes it).
+        self._fast = None
         # Eager calls from CUDA graphs, keyed by (path, entry, pointers...,
         # stream handle): calls so far (_EAGER: stays eager), and (graph,
         # runtime epoch at capture, its pool's stream); per stream a side
@@ -308,6 +313,8 @@ class Kernel:
         """Forgets every cached launch path (prebuilt arguments, and the
         weight views the unfused chain holds); decided fallback choices are
         kept."""
+        if self._fast is not None:
+            self._fast.clear()
         self._layouts.clear()
         self._launches.clear()
         self._runners.clear()
@@ -411,6 +418,16 @@ class Kernel:
         return torch.empty(shape, dtype=dtype, device=device)
 
     def __call__(self, *inputs, out=None, stream=None):
+        fast = self._fast
+        if fast is not None:
+            # The launches _cached registered, matched and run in C
+            # (_ffrt_fastcall): out, None when none matches, or ffrt's
+            # status of a failed launch.
+            r = fast(inputs, out, stream)
+            if r is not None:
+                if r.__class__ is int:
+                    self._launch_failed(r)
+                return r
         if len(inputs) == self._n_in:
             r = self._cached(inputs, out, stream, None)
             if r is not None:
@@ -446,6 +463,11 @@ class Kernel:
             return None
         if e is None:
             return None
+        # Only a regular call of a layout whose eager and captured paths are
+        # both the fused launch registers with the fast path.
+        fast = self._fast if path is None and graphs and \
+            e.path == FUSED and e.gpath == FUSED and e.dev is not None and \
+            e.lay is not None else None
         if path is None:
             path = e.path
             # Differing eager and graph choices: one capture check.
@@ -468,15 +490,24 @@ class Kernel:
                 h = 0 if dev is None else self._raw_stream(dev)
             else:
                 h = _stream_handle(stream)
-            if stream is None and graphs and self._graphs_ok and \
-                    self._epoch is not None and dev is not None and \
-                    self._cur_dev() == dev and self._replay(
-                        (FUSED, e, ptrs, h),
-                        lambda: self._fused_body(e, ptrs, dev), self._epoch):
-                return out
+            graphed = stream is None and graphs and self._graphs_ok and \
+                self._epoch is not None and dev is not None
+            if graphed and self._cur_dev() == dev:
+                key = (FUSED, e, ptrs, h)
+                if self._replay(key, lambda: self._fused_body(e, ptrs, dev),
+                                self._epoch):
+                    if fast is not None:
+                        self._fast_graph(fast, key)
+                    return out
             go = self._launches.get((e, ptrs, h))
             if go is None:
                 go = self._new_launch(e, ptrs, h)
+            if fast is not None and (not graphed or self._graph_counts.get(
+                    (FUSED, e, ptrs, h)) == _EAGER):
+                # Launched directly now and on every such call: a given
+                # stream, no graphs, or a set that stays eager.
+                fast.add((e, ptrs, h), e.lay, self._fast_alloc(e), ptrs,
+                         dev, h, _runtime.native(go), False, stream is None)
             if dev is None or self._cur_dev() == dev:
                 rc = go()
             else:
@@ -552,6 +583,28 @@ class Kernel:
             self._launch_failed(rc)
         return True
 
+    def _fast_alloc(self, e: _Entry):
+        """() -> a new out for entry e (None when calls pass out)."""
+        if e.alloc is None:
+            return None
+        if e.alloc_fn is None:
+            shape, dtype, device = e.alloc
+            e.alloc_fn = functools.partial(self._torch.empty, shape,
+                                           dtype=dtype, device=device)
+        return e.alloc_fn
+
+    def _fast_graph(self, fast, key):
+        """Registers the fused graph of argument set `key` (path, entry,
+        pointers, stream) with the fast path, which replays it while the
+        runtime's epoch keeps its capture-time value and no capture is
+        under way (as _replay)."""
+        g = self._graphs.get(key)
+        if g is None:
+            return
+        _, e, ptrs, h = key
+        fast.add(key, e.lay, self._fast_alloc(e), ptrs, e.dev, h,
+                 _runtime.native(g[0].replay), True, False, g[1])
+
     def _store_graph(self, key, value):
         """self._graphs[key] = value, the oldest graphs dropped beyond
         _MAX_GRAPHS."""
@@ -566,6 +619,8 @@ class Kernel:
         """Forgets a graph; its stream's memory pool with the last graph
         in it (PyTorch frees a private pool with its last graph, and a
         capture into a freed pool's handle fails)."""
+        if self._fast is not None:
+            self._fast.discard(key)
         g = self._graphs.pop(key, None)
         if g is None or g[2] is None:
             return
@@ -705,7 +760,7 @@ class Kernel:
             return None
         e = self._layouts.get(sig[0])
         if e is None:
-            e = _Entry(dev, alloc)
+            e = _Entry(dev, alloc, sig[0])
             _put(self._layouts, sig[0], e, _MAX_LAYOUTS)
         return e
 
@@ -717,6 +772,11 @@ class Kernel:
                 hasattr(torch.cuda, a) for a in
                 ("CUDAGraph", "graph_pool_handle", "Stream"))
             self._torch = torch
+            mod = _runtime.fastcall_module()
+            self._fast = None if mod is None else mod.FastCall(
+                self._cur_dev, self._raw_stream, self._is_capturing,
+                None if self._epoch is None else
+                _runtime.native(self._epoch))
 
     def _capturing(self, stream, dev) -> bool:
         """Whether the stream a call runs on (`stream`, else PyTorch's

@@ -125,6 +125,7 @@ class Recorder:
         self.launches = []          # (pointers, stream) per launch
         self.captures = []          # (pointers, stream) per runtime capture
         self.replays = []           # capture index per runtime replay
+        self.replay_rc = 0          # what a replay returns
         real_make, real_describe = _runtime.make_tensor, \
             kernel_mod.describe_tensor
         rec = self
@@ -154,7 +155,7 @@ class Recorder:
             rec.captures.append((tuple(t.data for t in arr), stream))
             n = len(rec.captures)
             return types.SimpleNamespace(
-                replay=lambda: rec.replays.append(n) or 0)
+                replay=lambda: rec.replays.append(n) or rec.replay_rc)
 
         self.patches = [
             mock.patch.object(_runtime, "make_tensor", make_tensor),
@@ -848,7 +849,7 @@ class GraphTest(UnfusedCase):
         self.assertEqual(len(self.rec.captures), 2)
         self.assertEqual(self.rec.replays, [1, 1, 2])
         # A failed replay raises like a failed launch.
-        next(iter(k._graphs.values()))[0].replay = lambda: _runtime.ERROR_CUDA
+        self.rec.replay_rc = _runtime.ERROR_CUDA
         with self.assertRaises(_runtime.FFRTError):
             k(x, w, out=out)
 
@@ -919,3 +920,114 @@ class GraphTest(UnfusedCase):
         for _ in range(5):
             k(x, w, out=out)
         self.assertEqual((self.graph_log, len(self.runs)), ([], 5))
+
+
+class FastPathTest(GraphTest):
+    """The registered launches run from _ffrt_fastcall: steady calls skip
+    Kernel._cached entirely, and every change of the arguments, the stream
+    or the runtime's epoch goes back through it."""
+
+    def setUp(self):
+        super().setUp()
+        if _runtime.fastcall_module() is None:
+            self.skipTest("_ffrt_fastcall not built")
+        self.cached = 0
+        real = Kernel._cached
+        test = self
+
+        def counted(*a, **kw):
+            test.cached += 1
+            return real(*a, **kw)
+        self.patches.append(mock.patch.object(Kernel, "_cached", counted))
+        self.patches[-1].start()
+
+    def test_graph_replays_skip_the_python_path(self):
+        k, epoch, x, w, out = self.six_fused_calls()
+        # Calls 1-4 took _cached (a miss, two launches, the capture); 5 and
+        # 6 were replayed from C.
+        self.assertEqual(self.cached, 4)
+        self.assertEqual(k._fast.stats()["hits"], 2)
+        self.assertEqual(self.rec.replays, [1, 1])
+        # A freed buffer: the replay misses, _cached drops the graph (and
+        # its registration), counts afresh and captures again.
+        epoch[0] += 1
+        for _ in range(4):
+            k(x, w, out=out)
+        self.assertEqual(self.cached, 7)
+        self.assertEqual(len(self.rec.captures), 2)
+        self.assertEqual(self.rec.replays, [1, 1, 2])
+        self.assertEqual(len(k._fast), 1)
+        # Another pointer misses in C and takes _cached.
+        x2 = self.args(x=X + 0x100000)[0]
+        k(x2, w, out=out)
+        self.assertEqual(self.cached, 8)
+        self.assertEqual(self.rec.launches[-1], ((X + 0x100000, W, OUT), 0))
+        k.clear_cache()
+        self.assertEqual(len(k._fast), 0)
+
+    def test_given_stream_launches_from_c(self):
+        k = load(self.dir)
+        x, w, out = self.args()
+        for _ in range(5):
+            k(x, w, out=out, stream=0x51)
+        # The first call misses and checks, the second registers, three
+        # run from C.
+        self.assertEqual(self.cached, 2)
+        self.assertEqual(self.rec.launches, [((X, W, OUT), 0x51)] * 5)
+        self.assertEqual(self.rec.captures, [])
+        # On PyTorch's current stream the graph path counts as before.
+        for _ in range(5):
+            k(x, w, out=out)
+        self.assertEqual(self.rec.captures, [((X, W, OUT), 0)])
+        self.assertEqual(self.rec.replays, [1, 1])
+
+    def test_graphs_off_launches_from_c(self):
+        k = load(self.dir, graphs=False)
+        x, w, out = self.args()
+        for _ in range(4):
+            k(x, w, out=out)
+        self.assertEqual((self.cached, len(self.rec.launches)), (2, 4))
+        self.assertEqual(k._fast.stats()["hits"], 2)
+
+    def test_capture_takes_the_python_path(self):
+        k, epoch, x, w, out = self.six_fused_calls()
+        self.fake.capturing = True
+        k(x, w, out=out)
+        # Launched into the caller's capture, not replayed.
+        self.assertEqual(self.cached, 5)
+        self.assertEqual(self.rec.launches[-1], ((X, W, OUT), 0))
+        self.assertEqual(self.rec.replays, [1, 1])
+
+    def test_allocated_out(self):
+        k = load(self.dir)
+        x, w, _ = self.args()
+        outs = [k(x, w) for _ in range(6)]
+        # Every call gets its own output; the graph, captured for the
+        # fourth call's, replays only while the allocator hands back that
+        # address (never here: the stand-in allocator never reuses one).
+        self.assertEqual(len({o.ptr for o in outs}), 6)
+        self.assertEqual(self.rec.replays, [])
+
+
+class _NoFastCall:
+    """Runs a test case's tests without _ffrt_fastcall: the pure-Python
+    path."""
+
+    def setUp(self):
+        super().setUp()
+        p = mock.patch.object(_runtime, "fastcall_module", lambda: None)
+        p.start()
+        self.patches.append(p)
+
+
+class PythonPathTest(_NoFastCall, FusedCacheTest):
+    """FusedCacheTest on the pure-Python path."""
+
+    def test_no_fast_path(self):
+        k = load(self.dir)
+        k(*self.args()[:2], out=self.args()[2])
+        self.assertIsNone(k._fast)
+
+
+class PythonPathGraphTest(_NoFastCall, GraphTest):
+    """GraphTest on the pure-Python path."""

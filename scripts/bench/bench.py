@@ -4,8 +4,9 @@
 Runs on the GPU machine (PyTorch, Triton; bundles compiled elsewhere):
 
   python3 scripts/bench/bench.py --out OUT [--bundles DIR] [--only G,S]
-      [--baselines eager,graph,compile,autotune,ours,ours_direct,ours_graph,
-                   ours_auto,ours_auto_graph] [--reps 100] [--rounds 4]
+      [--baselines eager,graph,compile,autotune,ours,ours_py,ours_direct,
+                   ours_graph,ours_auto,ours_auto_graph] [--reps 100]
+      [--rounds 4]
 
 For every workload (scripts/bench/workloads.py) and baseline it measures the
 median of `--reps` timed runs after warm-up with CUDA events (queued, as
@@ -21,8 +22,10 @@ OUT/roofline.png.
 
 `ours`/`ours_graph` always launch the fused kernel (`ours` as a user's
 repeated calls do: from the third cached call on, a replay of a CUDA graph
-of the launch, docs/runtime.md; `ours_direct` with `graphs=False`, every
-call through the runtime's launch); `ours_auto`/
+of the launch, docs/runtime.md, its steady calls run by the C fast path
+_ffrt_fastcall where built; `ours_py` the same without that module, the
+pure-Python path; `ours_direct` with `graphs=False`, every call through the
+runtime's launch); `ours_auto`/
 `ours_auto_graph` load the bundle with `fallback="auto"` (docs/runtime.md),
 which runs whichever of the fused kernel and the unfused PyTorch chain its
 first call measured faster, eagerly for `ours_auto` and as CUDA graph
@@ -270,10 +273,13 @@ def as_reference_layout(w, name, out):
     return out
 
 
-def ours_callable(w, inputs, bundles, fallback="never", graphs=True):
+def ours_callable(w, inputs, bundles, fallback="never", graphs=True,
+                  fastcall=True):
     """(a per-call closure running the workload's bundle, its Kernel), or
     (None, None) with the reason printed when there is no bundle or its
-    inputs do not match. `fallback`, `graphs`: flashfuser.load's."""
+    inputs do not match. `fallback`, `graphs`: flashfuser.load's;
+    `fastcall`: False keeps the Kernel on its pure-Python per-call path (no
+    _ffrt_fastcall), which it looks up at its first call, made here."""
     if not bundles:
         return None, None
     path = os.path.join(bundles, w.name)
@@ -298,12 +304,24 @@ def ours_callable(w, inputs, bundles, fallback="never", graphs=True):
                        for d in spec["shape"]], dtype=dtype, device=DEV)
     # The output is allocated once, like the eager chain's caching
     # allocator would serve it; each call pays the runtime's launch path.
-    return (lambda: kernel(*args, out=out)), kernel
+    def call():
+        return kernel(*args, out=out)
+    if not fastcall:
+        old = os.environ.get("FLASHFUSER_NO_FASTCALL")
+        os.environ["FLASHFUSER_NO_FASTCALL"] = "1"
+        try:
+            call()
+        finally:
+            if old is None:
+                del os.environ["FLASHFUSER_NO_FASTCALL"]
+            else:
+                os.environ["FLASHFUSER_NO_FASTCALL"] = old
+    return call, kernel
 
 
 def path_of(name, w, auto_kernel):
     """Which path a baseline ran: ours* say fused or unfused, others ''."""
-    if name in ("ours", "ours_direct", "ours_graph"):
+    if name in ("ours", "ours_py", "ours_direct", "ours_graph"):
         return "fused"
     if name.startswith("ours_auto") and auto_kernel is not None:
         # Captured calls take the bin's graph choice, eager ones its eager.
@@ -378,6 +396,10 @@ def main():
             if ours and "ours_graph" in baselines:
                 graphed["ours_graph"] = ours
                 variants["ours_graph"] = in_graph(ours)[0]
+        if "ours_py" in baselines:
+            py, _ = ours_callable(w, inputs, a.bundles, fastcall=False)
+            if py:
+                variants["ours_py"] = py
         if "ours_direct" in baselines:
             direct, _ = ours_callable(w, inputs, a.bundles, graphs=False)
             if direct:

@@ -17,7 +17,8 @@ def main():
         ws = sorted({r["workload"] for r in rows
                      if r["workload"][0] == s and r["workload"][1:].isdigit()},
                     key=lambda w: int(w[1:]))
-        for num, den in (("graph", "ours_graph"), ("eager", "ours")):
+        for num, den in (("graph", "ours_graph"), ("eager", "ours"),
+                         ("eager", "ours_py")):
             ws_here = [w for w in ws if (w, num) in t and (w, den) in t]
             if not ws_here:
                 continue

@@ -5,10 +5,13 @@
 # usage: . scripts/gpu/build-runtime.sh ROOT BUILD_DIR
 ff_root=$1
 ff_build=$2
+FF_PYTHON=${FF_PYTHON:-$(command -v python3 || true)}
 echo "== build ($ff_build)"
 mkdir -p "$ff_build"
+# The fast-call module is built for the python3 that will load it.
 cmake -G Ninja -B "$ff_build" -S "$ff_root" -DFF_ENABLE_COMPILER=OFF \
-  -DCMAKE_BUILD_TYPE=Release >"$ff_build/runtime-cmake.log" 2>&1 \
+  -DCMAKE_BUILD_TYPE=Release \
+  ${FF_PYTHON:+-DPython3_EXECUTABLE=$FF_PYTHON} >"$ff_build/runtime-cmake.log" 2>&1 \
   || { cat "$ff_build/runtime-cmake.log"; exit 2; }
 ninja -C "$ff_build" >"$ff_build/runtime-ninja.log" 2>&1 \
   || { tail -50 "$ff_build/runtime-ninja.log"; exit 2; }
