@@ -6,9 +6,14 @@
 // K-major) and a bf16 result,
 // from linalg on tensors to assembled sm_90a cluster kernels: every kernel's
 // PTX holds wgmma, TMA and mbarriers (mapa and barrier.cluster when its
-// cluster has more than one CTA) and ptxas -v reports no spills.
-// RUN: rm -rf %t && ff-opt %s --dsm-fuse --dsm-search --lower-to-nvvm="emit-bundle=%t format=bin" -o /dev/null
-// RUN: %python %ff_src_root/scripts/check-bundles.py --ptxas %ptxas %t | FileCheck %s --check-prefix=BUNDLE
+// cluster has more than one CTA) and ptxas -v reports no spills. First every
+// chain's fused kernel (sequences=false), then the search's own choice, which
+// runs C3 and C4 (1x1 chains whose GEMMs cost less apart) as two GEMM
+// kernels each.
+// RUN: rm -rf %t && ff-opt %s --dsm-fuse --dsm-search=sequences=false --lower-to-nvvm="emit-bundle=%t/fused format=bin" -o /dev/null
+// RUN: %python %ff_src_root/scripts/check-bundles.py --ptxas %ptxas %t/fused | FileCheck %s --check-prefix=BUNDLE
+// RUN: ff-opt %s --dsm-fuse --dsm-search --lower-to-nvvm="emit-bundle=%t/chosen format=bin" -o /dev/null
+// RUN: %python %ff_src_root/scripts/check-bundles.py --ptxas %ptxas %t/chosen | FileCheck %s --check-prefix=CHOSEN
 // BUNDLE-DAG: OK c1_b1_0 cluster=
 // BUNDLE-DAG: OK c2_b1_1 cluster=
 // BUNDLE-DAG: OK c3_b1_2 cluster=
@@ -26,6 +31,15 @@
 // BUNDLE-DAG: OK c7_b32_14 cluster=
 // BUNDLE-DAG: OK c8_b32_15 cluster=
 // BUNDLE: checked 16 kernels, 0 failed
+// CHOSEN-DAG: OK c3_b1_2_s0 cluster=
+// CHOSEN-DAG: OK c3_b1_2_s1 cluster=
+// CHOSEN-DAG: OK c4_b1_3_s0 cluster=
+// CHOSEN-DAG: OK c4_b1_3_s1 cluster=
+// CHOSEN-DAG: OK c3_b32_10_s0 cluster=
+// CHOSEN-DAG: OK c3_b32_10_s1 cluster=
+// CHOSEN-DAG: OK c4_b32_11_s0 cluster=
+// CHOSEN-DAG: OK c4_b32_11_s1 cluster=
+// CHOSEN: checked 20 kernels, 0 failed
 
 #id2 = affine_map<(i, j) -> (i, j)>
 #id4 = affine_map<(n, h, w, c) -> (n, h, w, c)>

@@ -7,6 +7,7 @@
 #include "ff/Dialect/DSM/Transforms/SequenceChains.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/IRMapping.h"
 #include "llvm/ADT/SetVector.h"
 
@@ -78,12 +79,17 @@ mlir::dsm::buildSequenceChains(OpBuilder &b, FusedChainOp op,
     ups.push_back(dyn_cast<linalg::MatmulOp>(g.op));
   auto down = dyn_cast<linalg::MatmulOp>(shape->gemms.back().op);
   Block &body = op.getBodyBlock();
+  // A chain input, read directly or through a collapse_shape of the chain's
+  // own (a 1x1 convolution's NHWC image or OHWI filter as a matrix: the
+  // half keeps the collapse). Other views (a 3x3 convolution's im2col)
+  // are not split.
   auto argOf = [&](Value v) -> BlockArgument {
+    if (auto collapse = v.getDefiningOp<tensor::CollapseShapeOp>())
+      if (collapse->getBlock() == &body)
+        v = collapse.getSrc();
     auto arg = dyn_cast<BlockArgument>(v);
     return arg && arg.getOwner() == &body ? arg : BlockArgument();
   };
-  // A convolution reads its operands through views of the chain inputs
-  // (im2col, collapse_shape): not split.
   bool direct = down && argOf(down.getInputs()[1]);
   for (linalg::MatmulOp up : ups)
     direct = direct && up && argOf(up.getInputs()[0]) &&
@@ -96,10 +102,16 @@ mlir::dsm::buildSequenceChains(OpBuilder &b, FusedChainOp op,
   }
   Value act = down.getInputs()[0];
   Value result = cast<YieldOp>(body.getTerminator()).getValues()[0];
+  // The result: the down GEMM's rows, or their expand_shape back to the
+  // image (a 1x1 convolution's NHWC output).
+  Value rows = result;
+  if (auto expand = result.getDefiningOp<tensor::ExpandShapeOp>())
+    if (expand->getBlock() == &body)
+      rows = expand.getSrc();
   if (!act.getDefiningOp() || act.getDefiningOp()->getBlock() != &body ||
-      !act.hasOneUse() || cast<ShapedType>(result.getType()).getRank() != 2) {
+      !act.hasOneUse() || cast<ShapedType>(rows.getType()).getRank() != 2) {
     why = "the activation must be computed in the chain and read only by the "
-          "down matmul, and the result must be rank 2";
+          "down matmul, and the result must be rank 2 (or its expand_shape)";
     return failure();
   }
   llvm::SmallPtrSet<Operation *, 16> first = getSlice(body, act, Value());
@@ -111,17 +123,18 @@ mlir::dsm::buildSequenceChains(OpBuilder &b, FusedChainOp op,
       return failure();
     }
   auto outer = [&](Value v) { return op.getInputs()[argOf(v).getArgNumber()]; };
+  auto blockArg = [&](Value v) -> Value { return argOf(v); };
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPoint(op);
   // The first chain reads A and the up weight(s), in the fused chain's
   // order.
-  SmallVector<Value, 3> sources{ups[0].getInputs()[0]};
+  SmallVector<Value, 3> sources{blockArg(ups[0].getInputs()[0])};
   for (linalg::MatmulOp up : ups)
-    sources.push_back(up.getInputs()[1]);
+    sources.push_back(blockArg(up.getInputs()[1]));
   SmallVector<Value, 3> inputs;
   for (Value v : sources)
     inputs.push_back(outer(v));
-  Value w2 = down.getInputs()[1];
+  Value w2 = blockArg(down.getInputs()[1]);
   FusedChainOp c0 =
       buildChain(b, op, gated ? ChainKind::gated_gemm : ChainKind::gemm, inputs,
                  sources, first, act);

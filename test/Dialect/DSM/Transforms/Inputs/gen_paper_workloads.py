@@ -293,13 +293,23 @@ def pipeline_conv_test(filters="hwcf", out="f32"):
 // boxes of whole image rows), at batch 1 and 32, with {layout},
 // from linalg on tensors to assembled sm_90a cluster kernels: every kernel's
 // PTX holds wgmma, TMA and mbarriers (mapa and barrier.cluster when its
-// cluster has more than one CTA) and ptxas -v reports no spills.
-// RUN: rm -rf %t && ff-opt %s {PIPELINE}="emit-bundle=%t format=bin" -o /dev/null
-// RUN: %python %ff_src_root/scripts/check-bundles.py --ptxas %ptxas %t | FileCheck %s --check-prefix=BUNDLE
+// cluster has more than one CTA) and ptxas -v reports no spills. First every
+// chain's fused kernel (sequences=false), then the search's own choice, which
+// runs C3 and C4 (1x1 chains whose GEMMs cost less apart) as two GEMM
+// kernels each.
+// RUN: rm -rf %t && ff-opt %s --dsm-fuse --dsm-search=sequences=false --lower-to-nvvm="emit-bundle=%t/fused format=bin" -o /dev/null
+// RUN: %python %ff_src_root/scripts/check-bundles.py --ptxas %ptxas %t/fused | FileCheck %s --check-prefix=BUNDLE
+// RUN: ff-opt %s {PIPELINE}="emit-bundle=%t/chosen format=bin" -o /dev/null
+// RUN: %python %ff_src_root/scripts/check-bundles.py --ptxas %ptxas %t/chosen | FileCheck %s --check-prefix=CHOSEN
 """
     checks = "".join(f"// BUNDLE-DAG: OK {n}_{i} cluster=\n"
                      for i, n in enumerate(names))
     checks += f"// BUNDLE: checked {len(names)} kernels, 0 failed\n"
+    split = [(i, n) for i, n in enumerate(names) if n[:2] in ("c3", "c4")]
+    checks += "".join(f"// CHOSEN-DAG: OK {n}_{i}_s{s} cluster=\n"
+                      for i, n in split for s in (0, 1))
+    checks += (f"// CHOSEN: checked {len(names) + len(split)} kernels, "
+               "0 failed\n")
     body = "".join(strip_checks(conv(f"{c[0]}_b{b}", *c[1:], batch=b,
                                      filters=filters, out=out))
                    for b in (1, 32) for c in CONVS)
