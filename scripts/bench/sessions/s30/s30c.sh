@@ -7,11 +7,13 @@
 # --weight-layout nk --only C1-b1,...,C8-b32; 15 of 16 bundles
 # byte-identical to s26h's, C2-b32 changed since).
 set -u
+# BUNDLES=.device/s30e for the final run (s30f: C3, C4 as sequences).
+B=${BUNDLES:-.device/s30c}
 . scripts/gpu/build-runtime.sh $PWD /tmp/b > /tmp/build.log 2>&1 || { tail -30 /tmp/build.log; exit 1; }
 export PYTHONPATH=$PWD/python FLASHFUSER_RUNTIME_LIB=$ff_build/lib/libffrt.so
 python3 -c "from flashfuser import _runtime; print(_runtime.fastcall_status())"
-timeout 60 python3 scripts/bench/bench.py --out /tmp/warm --bundles .device/s30c --reps 20 --only 'C1-b1,C2-b1' --baselines eager,ours > /dev/null 2>&1
-timeout 480 python3 scripts/bench/bench.py --out $OUT/c --bundles .device/s30c --reps 100 --only C --baselines eager,graph,ours,ours_py,ours_graph,ours_auto,ours_auto_graph > $OUT/bench.log 2>&1
+timeout 60 python3 scripts/bench/bench.py --out /tmp/warm --bundles $B --reps 20 --only 'C1-b1,C2-b1' --baselines eager,ours > /dev/null 2>&1
+timeout 480 python3 scripts/bench/bench.py --out $OUT/c --bundles $B --reps 100 --only C --baselines eager,graph,ours,ours_py,ours_graph,ours_auto,ours_auto_graph > $OUT/bench.log 2>&1
 echo "bench rc=$?"
 rm -f $OUT/c/*.png
 python3 scripts/bench/ratios.py $OUT/c/results.csv C
