@@ -7,8 +7,8 @@
 // PTX holds wgmma, TMA and mbarriers (mapa and barrier.cluster when its
 // cluster has more than one CTA) and ptxas -v reports no spills. First every
 // chain's fused kernel (sequences=false), then the search's own choice, which
-// runs C3 and C4 (1x1 chains whose GEMMs cost less apart) as two GEMM
-// kernels each.
+// runs C3, C4 and, at batch 32, C7 and C8 as two GEMM kernels each (the
+// chains whose GEMMs cost less apart; C7's and C8's first reads the im2col).
 // RUN: rm -rf %t && ff-opt %s --dsm-fuse --dsm-search=sequences=false --lower-to-nvvm="emit-bundle=%t/fused format=bin" -o /dev/null
 // RUN: %python %ff_src_root/scripts/check-bundles.py --ptxas %ptxas %t/fused | FileCheck %s --check-prefix=BUNDLE
 // RUN: ff-opt %s --dsm-fuse --dsm-search --lower-to-nvvm="emit-bundle=%t/chosen format=bin" -o /dev/null
@@ -38,7 +38,11 @@
 // CHOSEN-DAG: OK c3_b32_10_s1 cluster=
 // CHOSEN-DAG: OK c4_b32_11_s0 cluster=
 // CHOSEN-DAG: OK c4_b32_11_s1 cluster=
-// CHOSEN: checked 20 kernels, 0 failed
+// CHOSEN-DAG: OK c7_b32_14_s0 cluster=
+// CHOSEN-DAG: OK c7_b32_14_s1 cluster=
+// CHOSEN-DAG: OK c8_b32_15_s0 cluster=
+// CHOSEN-DAG: OK c8_b32_15_s1 cluster=
+// CHOSEN: checked 22 kernels, 0 failed
 
 #id2 = affine_map<(i, j) -> (i, j)>
 #id4 = affine_map<(n, h, w, c) -> (n, h, w, c)>

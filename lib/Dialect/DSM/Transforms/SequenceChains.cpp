@@ -79,14 +79,28 @@ mlir::dsm::buildSequenceChains(OpBuilder &b, FusedChainOp op,
     ups.push_back(dyn_cast<linalg::MatmulOp>(g.op));
   auto down = dyn_cast<linalg::MatmulOp>(shape->gemms.back().op);
   Block &body = op.getBodyBlock();
-  // A chain input, read directly or through a collapse_shape of the chain's
-  // own (a 1x1 convolution's NHWC image or OHWI filter as a matrix: the
-  // half keeps the collapse). Other views (a 3x3 convolution's im2col)
-  // are not split.
+  // A chain input, read directly or through views the chain makes of it,
+  // which the half keeps: a collapse_shape (a convolution's NHWC image or
+  // OHWI filter as a matrix) and a 3x3 convolution's im2col, a copy
+  // generic of the zero-padded image (the single-GEMM lowering reads it
+  // through 4-D TMA boxes, as the fused kernel does).
   auto argOf = [&](Value v) -> BlockArgument {
-    if (auto collapse = v.getDefiningOp<tensor::CollapseShapeOp>())
-      if (collapse->getBlock() == &body)
+    while (Operation *def = v.getDefiningOp()) {
+      if (def->getBlock() != &body)
+        break;
+      if (auto collapse = dyn_cast<tensor::CollapseShapeOp>(def))
         v = collapse.getSrc();
+      else if (auto pad = dyn_cast<tensor::PadOp>(def))
+        v = pad.getSource();
+      else if (auto copy = dyn_cast<linalg::GenericOp>(def);
+               copy && copy.getNumDpsInputs() == 1 &&
+               copy.getBody()->getOperations().size() == 1 &&
+               copy.getBody()->getTerminator()->getOperand(0) ==
+                   copy.getBody()->getArgument(0))
+        v = copy.getDpsInputOperand(0)->get();
+      else
+        break;
+    }
     auto arg = dyn_cast<BlockArgument>(v);
     return arg && arg.getOwner() == &body ? arg : BlockArgument();
   };
