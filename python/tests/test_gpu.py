@@ -76,6 +76,55 @@ class GpuTest(unittest.TestCase):
             # Recorded and replayed by the runtime (ffrt_graph_capture).
             self.assertIsInstance(live[0][0], _runtime.Graph, path)
 
+    def test_fast_path_serves_repeated_calls(self):
+        # _ffrt_fastcall (where built) runs the steady calls: out given, out
+        # allocated, a side stream given, and a PyTorch graph capturing a
+        # call the fast path would replay (the capture must record the
+        # launch, not replay the runtime's graph). Fresh random x and a
+        # NaN-poisoned out before every call; fp32 reference, rel. < 1e-3.
+        t = self.torch
+        kern = flashfuser.load(TMAVAL)
+        x = self.rand(256, 512)
+        w = self.rand(512, 512, scale=(3.0 / 512) ** 0.5)
+        out = t.empty(256, 512, dtype=t.float32, device="cuda")
+        s = t.cuda.Stream()
+
+        def check(got, what):
+            t.cuda.synchronize()
+            ref = x.float() @ w.float()
+            err = ((got - ref).norm() / ref.norm()).item()
+            self.assertLess(err, 1e-3, f"{what}: {err}")
+
+        for i in range(6):
+            x.copy_(self.rand(256, 512))
+            out.fill_(float("nan"))
+            self.assertIs(kern(x, w, out=out), out)
+            check(out, f"out given, call {i}")
+        for i in range(4):
+            x.copy_(self.rand(256, 512))
+            check(kern(x, w), f"out allocated, call {i}")
+        for i in range(4):
+            x.copy_(self.rand(256, 512))
+            out.fill_(float("nan"))
+            kern(x, w, out=out, stream=s)
+            check(out, f"side stream, call {i}")
+        g = t.cuda.CUDAGraph()
+        with t.cuda.graph(g):
+            kern(x, w, out=out)
+        for i in range(2):
+            x.copy_(self.rand(256, 512))
+            out.fill_(float("nan"))
+            g.replay()
+            check(out, f"captured call, replay {i}")
+        if kern._fast is not None:
+            # Two replays with out given, three launches on the side stream
+            # at least (allocated outs replay only while the allocator
+            # returns the captured address).
+            self.assertGreaterEqual(kern._fast.stats()["hits"], 5)
+        else:
+            self.assertIn(_runtime.fastcall_status(),
+                          ("not built", "disabled by FLASHFUSER_NO_FASTCALL"))
+
     def test_side_stream_graphs_and_pytorch_graphs(self):
         # A graph replays on the stream it was captured for; with a library
         # that cannot capture (can_capture False) PyTorch's graphs serve.
