@@ -53,7 +53,6 @@ struct Entry {
   PyObject *token = nullptr;  ///< Python's key of the launch (discard())
   PyObject *layout = nullptr; ///< per argument (shape, strides, dtype, device)
   PyObject *alloc = nullptr;  ///< makes `out` when the call omits it
-  Py_ssize_t nargs = 0;       ///< arguments passed (out included if given)
   std::vector<uint64_t> ptrs; ///< data pointers, out's last
   long long device = 0;
   uint64_t stream = 0;
@@ -61,6 +60,9 @@ struct Entry {
   bool eagerOk = false; ///< a launch usable when no stream is given
   uint64_t epochAt = 0;
   Target target;
+
+  /// Arguments a call passes (out included if given): one layout each.
+  Py_ssize_t nargs() const { return PyTuple_GET_SIZE(layout); }
 };
 
 struct FastCall {
@@ -463,7 +465,6 @@ PyObject *fastAdd(FastCall *self, PyObject *args, PyObject *kwds) {
   e.token = token;
   e.layout = layout;
   e.alloc = allocates ? alloc : nullptr;
-  e.nargs = n;
   e.device = device;
   e.stream = stream;
   e.graph = graph;
@@ -598,7 +599,7 @@ PyObject *fastCall(FastCall *self, PyObject *const *argv, size_t nargsf,
   Py_ssize_t n = nin + (given ? 1 : 0);
   bool any = false;
   for (const Entry &e : entries)
-    any |= e.nargs == n && (e.alloc == nullptr) == given;
+    any |= e.nargs() == n && (e.alloc == nullptr) == given;
   if (!any || n > kMaxArgs) {
     ++self->misses;
     Py_RETURN_NONE;
@@ -621,7 +622,7 @@ PyObject *fastCall(FastCall *self, PyObject *const *argv, size_t nargsf,
   // a change of the entries ends the search as a miss.
   for (size_t k = entries.size(); k-- > 0;) {
     const Entry &e = entries[k];
-    if (e.nargs != n || (e.alloc == nullptr) != given)
+    if (e.nargs() != n || (e.alloc == nullptr) != given)
       continue;
     bool ptrsMatch = true;
     for (Py_ssize_t i = 0; i < n && ptrsMatch; ++i)

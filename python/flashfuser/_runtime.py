@@ -135,12 +135,16 @@ _fastcall = None
 _fastcall_status = None
 
 
+def _fastcall_disabled() -> bool:
+    return os.environ.get("FLASHFUSER_NO_FASTCALL", "0") not in ("", "0")
+
+
 def fastcall_module():
     """The _ffrt_fastcall module next to the loaded library, or None when
     it was not built, cannot be loaded by this Python, or is disabled
     ($FLASHFUSER_NO_FASTCALL); fastcall_status() says which."""
     global _fastcall, _fastcall_status
-    if os.environ.get("FLASHFUSER_NO_FASTCALL", "0") not in ("", "0"):
+    if _fastcall_disabled():
         return None
     if _fastcall_status is not None:
         return _fastcall
@@ -170,7 +174,7 @@ def fastcall_module():
 
 def fastcall_status() -> str:
     """Why fastcall_module() returns what it does."""
-    if os.environ.get("FLASHFUSER_NO_FASTCALL", "0") not in ("", "0"):
+    if _fastcall_disabled():
         return "disabled by FLASHFUSER_NO_FASTCALL"
     fastcall_module()
     return _fastcall_status

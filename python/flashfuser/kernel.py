@@ -492,8 +492,8 @@ class Kernel:
                 h = _stream_handle(stream)
             graphed = stream is None and graphs and self._graphs_ok and \
                 self._epoch is not None and dev is not None
+            key = (FUSED, e, ptrs, h)
             if graphed and self._cur_dev() == dev:
-                key = (FUSED, e, ptrs, h)
                 if self._replay(key, lambda: self._fused_body(e, ptrs, dev),
                                 self._epoch):
                     if fast is not None:
@@ -502,8 +502,8 @@ class Kernel:
             go = self._launches.get((e, ptrs, h))
             if go is None:
                 go = self._new_launch(e, ptrs, h)
-            if fast is not None and (not graphed or self._graph_counts.get(
-                    (FUSED, e, ptrs, h)) == _EAGER):
+            if fast is not None and (
+                    not graphed or self._graph_counts.get(key) == _EAGER):
                 # Launched directly now and on every such call: a given
                 # stream, no graphs, or a set that stays eager.
                 fast.add((e, ptrs, h), e.lay, self._fast_alloc(e), ptrs,

@@ -38,6 +38,7 @@ import math
 import os
 import statistics
 import sys
+from unittest import mock
 
 # No inductor compile-worker pool: its processes share the host with the
 # per-call timings of every baseline in this process.
@@ -307,15 +308,8 @@ def ours_callable(w, inputs, bundles, fallback="never", graphs=True,
     def call():
         return kernel(*args, out=out)
     if not fastcall:
-        old = os.environ.get("FLASHFUSER_NO_FASTCALL")
-        os.environ["FLASHFUSER_NO_FASTCALL"] = "1"
-        try:
+        with mock.patch.dict(os.environ, {"FLASHFUSER_NO_FASTCALL": "1"}):
             call()
-        finally:
-            if old is None:
-                del os.environ["FLASHFUSER_NO_FASTCALL"]
-            else:
-                os.environ["FLASHFUSER_NO_FASTCALL"] = old
     return call, kernel
 
 

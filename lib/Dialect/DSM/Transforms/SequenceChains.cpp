@@ -136,19 +136,21 @@ mlir::dsm::buildSequenceChains(OpBuilder &b, FusedChainOp op,
             "except through the activation";
       return failure();
     }
-  auto outer = [&](Value v) { return op.getInputs()[argOf(v).getArgNumber()]; };
-  auto blockArg = [&](Value v) -> Value { return argOf(v); };
+  // The fused chain's operand that block argument `arg` stands for.
+  auto outer = [&](Value arg) {
+    return op.getInputs()[cast<BlockArgument>(arg).getArgNumber()];
+  };
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPoint(op);
   // The first chain reads A and the up weight(s), in the fused chain's
   // order.
-  SmallVector<Value, 3> sources{blockArg(ups[0].getInputs()[0])};
+  SmallVector<Value, 3> sources{argOf(ups[0].getInputs()[0])};
   for (linalg::MatmulOp up : ups)
-    sources.push_back(blockArg(up.getInputs()[1]));
+    sources.push_back(argOf(up.getInputs()[1]));
   SmallVector<Value, 3> inputs;
   for (Value v : sources)
     inputs.push_back(outer(v));
-  Value w2 = blockArg(down.getInputs()[1]);
+  Value w2 = argOf(down.getInputs()[1]);
   FusedChainOp c0 =
       buildChain(b, op, gated ? ChainKind::gated_gemm : ChainKind::gemm, inputs,
                  sources, first, act);
