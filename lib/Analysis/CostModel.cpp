@@ -444,12 +444,17 @@ Cost mlir::ff::estimateCost(const ChainDesc &chain, const Plan &plan,
   return c;
 }
 
+/// A single GEMM (or gated pair) whose CTAs form clusters: split K or A
+/// multicast along n.
+static bool isGemmCluster(const ChainDesc &chain, const Plan &plan) {
+  return !chain.hasSecondGemm() && plan.getClusterSize() > 1;
+}
+
 /// CTAs of the kernel-family grid: m tiles x grid_n x the cluster (along n,
-/// or along k for a split-K GEMM); 0 when no 3x3 image row fits the tile.
+/// or along k for a split-K GEMM).
 static int64_t getKernelCtas(const ChainDesc &chain, const Plan &plan) {
-  const int64_t tileRows = chain.getMTileRows(plan.blk(Dim::m));
-  if (tileRows <= 0)
-    return 0;
+  const int64_t tileRows =
+      chain.getMTileRows(plan.blk(Dim::m), isGemmCluster(chain, plan));
   return ceilDiv(std::max<int64_t>(chain.m, 1), tileRows) * plan.grd(Dim::n) *
          plan.cls(Dim::n) * plan.cls(Dim::k);
 }
@@ -843,7 +848,8 @@ double mlir::ff::estimateCtaNs(const ChainDesc &chain, const Plan &plan,
     // Without this term the model preferred plans with wider per-rank
     // slices and fewer clusters (G9's choice measured 1.30x the fastest).
     const int64_t rows =
-        std::min(chain.getMTileRows(bm), std::max<int64_t>(chain.m, 1));
+        std::min(chain.getMTileRows(bm, isGemmCluster(chain, plan)),
+                 std::max<int64_t>(chain.m, 1));
     const double owned = plan.isShuffleFamily()
                              ? double(bl)
                              : ceilDiv(chain.l, bl) * double(bl) / c;

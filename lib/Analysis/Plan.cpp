@@ -50,8 +50,15 @@ int64_t mlir::ff::getConvTileImageRows(int64_t h, int64_t w, int64_t bm) {
   return 0;
 }
 
-int64_t ChainDesc::getMTileRows(int64_t bm) const {
-  return convW ? getConvTileImageRows(convH, convW, bm) * convW : bm;
+bool mlir::ff::usesConvImageRows(int64_t h, int64_t w, int64_t bm,
+                                 bool gemmCluster) {
+  return !gemmCluster && w <= 256 && getConvTileImageRows(h, w, bm) > 0;
+}
+
+int64_t ChainDesc::getMTileRows(int64_t bm, bool gemmCluster) const {
+  return convW && usesConvImageRows(convH, convW, bm, gemmCluster)
+             ? getConvTileImageRows(convH, convW, bm) * convW
+             : bm;
 }
 
 double ChainDesc::getFlops() const {

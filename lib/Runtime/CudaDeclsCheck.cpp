@@ -10,6 +10,7 @@
 
 #include <cstddef>
 #include <cuda.h>
+#include <type_traits>
 
 namespace ours = ff::rt::cu;
 
@@ -81,3 +82,27 @@ static_assert(sizeof(ours::CUlaunchConfig) == sizeof(::CUlaunchConfig) &&
                   offsetof(ours::CUlaunchConfig, numAttrs) ==
                       offsetof(::CUlaunchConfig, numAttrs),
               "CUlaunchConfig layout");
+
+// Entry-point signatures, where getting one wrong would corrupt arguments
+// silently: cuda.h's enums are passed as int and its CUtensorMap as ours.
+template <typename T>
+struct Ours {
+  using type = std::conditional_t<std::is_enum_v<T>, int, T>;
+};
+template <>
+struct Ours<::CUtensorMap *> {
+  using type = ours::CUtensorMap *;
+};
+template <typename Ptr, typename Fn>
+struct SameSignature : std::false_type {};
+template <typename R, typename... A, typename R2, typename... B>
+struct SameSignature<R (*)(A...), R2(B...)>
+    : std::is_same<R(A...),
+                   typename Ours<R2>::type(typename Ours<B>::type...)> {};
+#define FF_CHECK_ENTRY(name)                                                   \
+  static_assert(                                                               \
+      SameSignature<decltype(ours::Driver::name), decltype(::name)>::value,    \
+      #name " signature differs from cuda.h")
+
+FF_CHECK_ENTRY(cuTensorMapEncodeTiled);
+FF_CHECK_ENTRY(cuTensorMapEncodeIm2col);

@@ -119,6 +119,10 @@ void loadDriver(DriverState &st) {
                missing + " (driver too old for sm_90 clusters and TMA?)";
     return;
   }
+  // Optional entry points stay null; the launches that need one report it.
+  std::string optional;
+  resolve(lib, d.cuTensorMapEncodeIm2col, {"cuTensorMapEncodeIm2col"},
+          optional);
   CUresult r = d.cuInit(0);
   if (r != CUDA_SUCCESS) {
     st.error = "no CUDA driver found: " + d.errorString("cuInit", r);

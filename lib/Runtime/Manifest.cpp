@@ -376,8 +376,36 @@ bool parseParam(const JsonValue &v, const std::string &path, ParamSpec &p,
       return r.fail(".tensor", "TMA supports rank <= 5, \"" + name +
                                    "\" has rank " + std::to_string(rank));
     std::vector<int64_t> box, es;
-    if (!r.intArray("box", box, rank, rank, 1, 256) ||
-        !r.intArray("element_strides", es, rank, rank, 1, 8, true))
+    if (const JsonValue *im2col = v.get("im2col")) {
+      // cuTensorMapEncodeIm2col: a channels-last image of rank 3-5, a box
+      // of {channelsPerPixel, pixelsPerColumn} and one pixel-box corner
+      // offset per spatial dimension, whose range the driver ties to rank.
+      if (!r.need("im2col", JsonValue::Kind::Object))
+        return false;
+      if (rank < 3)
+        return r.fail(".im2col", "needs a tensor of rank 3 to 5 (channels "
+                                 "innermost), \"" +
+                                     name + "\" has rank " +
+                                     std::to_string(rank));
+      p.im2col = true;
+      int64_t reach = rank == 3 ? 32768 : rank == 4 ? 128 : 16;
+      Reader ir(*im2col, path + ".im2col", error);
+      std::vector<int64_t> lower, upper;
+      if (!ir.intArray("lower", lower, rank - 2, rank - 2, -reach, reach - 1) ||
+          !ir.intArray("upper", upper, rank - 2, rank - 2, -reach, reach - 1))
+        return false;
+      p.im2colLower.assign(lower.begin(), lower.end());
+      p.im2colUpper.assign(upper.begin(), upper.end());
+      if (!r.intArray("box", box, 2, 2, 1, 1024))
+        return false;
+      if (box[0] > 256)
+        return r.fail(".box[0]", "value " + std::to_string(box[0]) +
+                                     " out of range [1, 256] (channels per "
+                                     "pixel)");
+    } else if (!r.intArray("box", box, rank, rank, 1, 256)) {
+      return false;
+    }
+    if (!r.intArray("element_strides", es, rank, rank, 1, 8, true))
       return false;
     for (int64_t b : box)
       p.box.push_back(uint32_t(b));

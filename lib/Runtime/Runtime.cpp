@@ -686,15 +686,31 @@ bool LoadedBundle::launchKernel(ContextState &cs, int kernel,
             strides[i - 1] = uint64_t(stride);
           stride *= shape[rank - 1 - i];
         }
-        CUresult r = d.cuTensorMapEncodeTiled(
-            &entry->map, tmaDataType(a.dtype), uint32_t(rank),
-            reinterpret_cast<void *>(a.data), dims, strides, p.box.data(),
-            p.elementStrides.data(), p.interleave, p.swizzle, p.l2Promotion,
-            p.oobFill);
+        const char *encoder =
+            p.im2col ? "cuTensorMapEncodeIm2col" : "cuTensorMapEncodeTiled";
+        if (p.im2col && !d.cuTensorMapEncodeIm2col) {
+          error = where() + " for tensor '" +
+                  man.tensor(size_t(p.tensor)).name +
+                  "': the CUDA driver lacks " + encoder +
+                  " (an im2col tensor map needs a newer driver)";
+          return false;
+        }
+        CUresult r =
+            p.im2col ? d.cuTensorMapEncodeIm2col(
+                           &entry->map, tmaDataType(a.dtype), uint32_t(rank),
+                           reinterpret_cast<void *>(a.data), dims, strides,
+                           p.im2colLower.data(), p.im2colUpper.data(), p.box[0],
+                           p.box[1], p.elementStrides.data(), p.interleave,
+                           p.swizzle, p.l2Promotion, p.oobFill)
+                     : d.cuTensorMapEncodeTiled(
+                           &entry->map, tmaDataType(a.dtype), uint32_t(rank),
+                           reinterpret_cast<void *>(a.data), dims, strides,
+                           p.box.data(), p.elementStrides.data(), p.interleave,
+                           p.swizzle, p.l2Promotion, p.oobFill);
         if (r != CUDA_SUCCESS) {
           error = where() + " for tensor '" +
                   man.tensor(size_t(p.tensor)).name +
-                  "': " + d.errorString("cuTensorMapEncodeTiled", r);
+                  "': " + d.errorString(encoder, r);
           return false;
         }
         if (p.kind == ParamKind::TensorMapPtr) {

@@ -50,7 +50,8 @@ from fidelity import spearman  # noqa: E402
 from workloads import C as CONV_CHAINS  # noqa: E402
 
 # 3x3 convolutions by name: (H, W) of the image, whose kernels tile m by
-# whole image rows (ChainDesc::getMTileRows).
+# whole image rows unless no row fits or a GEMM cluster splits A
+# (ChainDesc::getMTileRows, ff::usesConvImageRows).
 CONV_IMAGES = {name: (h, w) for name, _, h, w, _, _, k1, _ in CONV_CHAINS
                if k1 == 3}
 
@@ -58,13 +59,14 @@ CONV_IMAGES = {name: (h, w) for name, _, h, w, _, _, k1, _ in CONV_CHAINS
 def tile_rows(row):
     """Output rows of one m tile (ChainDesc::getMTileRows)."""
     image = CONV_IMAGES.get(row["workload"].split("-")[0])
+    bm = row["blk_m"]
     if image is None:
-        return row["blk_m"]
+        return bm
     h, w = image
-    for r in range(h, 0, -1):
-        if h % r == 0 and r * w <= row["blk_m"]:
-            return r * w
-    return 0
+    rows = next((r for r in range(h, 0, -1) if h % r == 0 and r * w <= bm), 0)
+    gemm_cluster = row.get("l", 0) == 0 and (
+        row.get("cluster_n", 1) * row.get("cluster_k", 1) > 1)
+    return rows * w if rows and w <= 256 and not gemm_cluster else bm
 
 # (name, value of ff::KernelFit): the fitted constants. The fit starts from
 # these (a zero from 1, the search runs on logarithms); --check-mirror

@@ -2,14 +2,16 @@
 // REQUIRES: ptxas
 // The ResNet conv chains of the paper, 1x1 -> 1x1 (C1-C4) and 3x3 -> 1x1
 // (C5-C8, the first GEMM reading the im2col of the input through 4-D TMA
-// boxes of whole image rows), at batch 1 and 32, with FHWC filters (PyTorch's OIHW in channels_last memory, read
+// boxes of whole image rows, or TMA im2col loads where a split K divides
+// it), at batch 1 and 32, with FHWC filters (PyTorch's OIHW in channels_last memory, read
 // K-major) and a bf16 result,
 // from linalg on tensors to assembled sm_90a cluster kernels: every kernel's
 // PTX holds wgmma, TMA and mbarriers (mapa and barrier.cluster when its
 // cluster has more than one CTA) and ptxas -v reports no spills. First every
 // chain's fused kernel (sequences=false), then the search's own choice, which
-// runs C3, C4 and, at batch 32, C7 and C8 as two GEMM kernels each (the
-// chains whose GEMMs cost less apart; C7's and C8's first reads the im2col).
+// runs C3, C4, C7 and C8 as two GEMM kernels each (the chains whose GEMMs
+// cost less apart; C7's and C8's first reads the im2col, at batch 1 split
+// over a cluster of 8 along k).
 // RUN: rm -rf %t && ff-opt %s --dsm-fuse --dsm-search=sequences=false --lower-to-nvvm="emit-bundle=%t/fused format=bin" -o /dev/null
 // RUN: %python %ff_src_root/scripts/check-bundles.py --ptxas %ptxas %t/fused | FileCheck %s --check-prefix=BUNDLE
 // RUN: ff-opt %s --dsm-fuse --dsm-search --lower-to-nvvm="emit-bundle=%t/chosen format=bin" -o /dev/null
@@ -35,6 +37,10 @@
 // CHOSEN-DAG: OK c3_b1_2_s1 cluster=
 // CHOSEN-DAG: OK c4_b1_3_s0 cluster=
 // CHOSEN-DAG: OK c4_b1_3_s1 cluster=
+// CHOSEN-DAG: OK c7_b1_6_s0 cluster=
+// CHOSEN-DAG: OK c7_b1_6_s1 cluster=
+// CHOSEN-DAG: OK c8_b1_7_s0 cluster=
+// CHOSEN-DAG: OK c8_b1_7_s1 cluster=
 // CHOSEN-DAG: OK c3_b32_10_s0 cluster=
 // CHOSEN-DAG: OK c3_b32_10_s1 cluster=
 // CHOSEN-DAG: OK c4_b32_11_s0 cluster=
@@ -43,7 +49,7 @@
 // CHOSEN-DAG: OK c7_b32_14_s1 cluster=
 // CHOSEN-DAG: OK c8_b32_15_s0 cluster=
 // CHOSEN-DAG: OK c8_b32_15_s1 cluster=
-// CHOSEN: checked 22 kernels, 0 failed
+// CHOSEN: checked 24 kernels, 0 failed
 
 #id2 = affine_map<(i, j) -> (i, j)>
 #id4 = affine_map<(n, h, w, c) -> (n, h, w, c)>

@@ -54,6 +54,17 @@ llvm::StringRef stringifyCollective(Collective c);
 /// divisor R of `h` with R * `w` <= `bm`, or 0 when no image row fits.
 int64_t getConvTileImageRows(int64_t h, int64_t w, int64_t bm);
 
+/// Whether a 3x3 convolution's kernel tiles m by whole image rows (one 4-D
+/// TMA box of R rows per k tile) rather than by `bm` consecutive output
+/// pixels across rows and images (TMA im2col mode). Whole rows wherever a
+/// row fits one box and the kernel is not a GEMM cluster (split K, A
+/// multicast), which splits or shares A by pixel ranges: on an H100 the
+/// im2col loads cost more per byte (C8-b32's 3x3 GEMM at 64 x 128: 34.4 us
+/// dense against 32.4 in 7 of its 8 rows per tile; C6-b32 at 128 x 128:
+/// 27.1 against 26.3, docs/validation.md), so packing the idle rows paid
+/// only where it opened split K to the short batch-1 images.
+bool usesConvImageRows(int64_t h, int64_t w, int64_t bm, bool gemmCluster);
+
 /// A GEMM chain as the cost model sees it. `l` is 0 for one GEMM (or one
 /// gated pair); longer chains are described by their first pair. Gated FFNs
 /// and gated GEMMs have two up-projections (gate and up) sharing A.
@@ -62,16 +73,17 @@ struct ChainDesc {
   int64_t m = 0, n = 0, k = 0, l = 0;
   DType dtype = DType::bf16;
   /// 3x3 convolutions (im2col A): the image's H and W, 0 otherwise. Their
-  /// kernels tile m by whole image rows.
+  /// kernels tile m by output pixels or whole image rows
+  /// (usesConvImageRows).
   int64_t convH = 0, convW = 0;
 
   bool isGated() const {
     return kind == ChainKind::gatedFfn || kind == ChainKind::gatedGemm;
   }
   /// Output rows of an m tile of `bm` rows: R * W for a 3x3 convolution
-  /// (R the largest divisor of H with R * W <= bm; 0 when no row fits),
-  /// else bm.
-  int64_t getMTileRows(int64_t bm) const;
+  /// tiled by image rows (usesConvImageRows; R the largest divisor of H
+  /// with R * W <= bm), else bm.
+  int64_t getMTileRows(int64_t bm, bool gemmCluster) const;
   bool hasSecondGemm() const {
     return kind != ChainKind::gemm && kind != ChainKind::gatedGemm;
   }

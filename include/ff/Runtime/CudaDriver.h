@@ -132,6 +132,13 @@ struct Driver {
                                      const uint64_t *, const uint64_t *,
                                      const uint32_t *, const uint32_t *, int,
                                      int, int, int);
+  /// Optional: null when the driver lacks it; only im2col maps need it, so
+  /// their launches fail with an error instead of every driver load.
+  CUresult (*cuTensorMapEncodeIm2col)(CUtensorMap *, int, uint32_t, void *,
+                                      const uint64_t *, const uint64_t *,
+                                      const int *, const int *, uint32_t,
+                                      uint32_t, const uint32_t *, int, int, int,
+                                      int);
   CUresult (*cuOccupancyMaxActiveClusters)(int *, CUfunction,
                                            const CUlaunchConfig *);
   CUresult (*cuLaunchKernelEx)(const CUlaunchConfig *, CUfunction, void **,

@@ -64,9 +64,15 @@ struct ParamSpec {
   /// Optional row-major reshape (outermost first) the map is built over, e.g.
   /// the [N*H*W, C] view of an NHWC activation; at most one -1 (inferred).
   std::vector<int64_t> view;
+  /// Tiled: one extent per dimension. Im2col: {channelsPerPixel,
+  /// pixelsPerColumn}.
   std::vector<uint32_t> box;
   std::vector<uint32_t> elementStrides;
   int swizzle = 0, l2Promotion = 0, oobFill = 0, interleave = 0;
+  /// An im2col map (cuTensorMapEncodeIm2col) over a rank 3-5 channels-last
+  /// tensor: pixel box corners, innermost spatial dimension first (W, H).
+  bool im2col = false;
+  std::vector<int> im2colLower, im2colUpper;
   // Scalars.
   bool scalarIsM = false;
   int64_t scalarValue = 0;

@@ -171,7 +171,7 @@ TEST(CostModelTest, SoloPlanByHand) {
   Dataflow f = analyzeDataflow(chain, p, t);
   ASSERT_TRUE(f.feasible) << f.reason;
   ASSERT_EQ(f.ctasPerSm, 1);
-  ASSERT_EQ(chain.getMTileRows(128), 112);
+  ASSERT_EQ(chain.getMTileRows(128, /*gemmCluster=*/false), 112);
   ASSERT_TRUE(runsPersistent(chain, p, f, t));
   const double bw132 =
       std::min({k.smGbps, k.streamL2Gbps / 132,
@@ -1056,22 +1056,30 @@ TEST(CostModelTest, StreamReuseByHand) {
 
 TEST(CostModelTest, ConvolutionTilesAreImageRows) {
   // A 3x3 convolution's kernel tiles m by whole image rows (R * W pixels,
-  // R the largest divisor of H that fits blk_m), not by blk_m.
+  // R the largest divisor of H that fits blk_m), not by blk_m, unless no
+  // row fits or a GEMM cluster (split K, A multicast) splits A: then by
+  // blk_m pixels across rows and images (TMA im2col mode).
   ChainDesc conv = ffn(32 * 7 * 7, 512, 512 * 9, 2048);
   conv.convH = conv.convW = 7;
-  EXPECT_EQ(conv.getMTileRows(64), 49);
-  EXPECT_EQ(conv.getMTileRows(128), 49);
+  EXPECT_EQ(conv.getMTileRows(64, false), 49);
+  EXPECT_EQ(conv.getMTileRows(128, false), 49);
+  EXPECT_EQ(conv.getMTileRows(64, /*gemmCluster=*/true), 64);
+  EXPECT_EQ(conv.getMTileRows(128, true), 128);
   ChainDesc wide = conv;
   wide.convH = wide.convW = 56;
-  EXPECT_EQ(wide.getMTileRows(64), 56);
-  EXPECT_EQ(wide.getMTileRows(128), 112);
-  EXPECT_EQ(wide.getMTileRows(32), 0);
-  EXPECT_EQ(ffn(1568, 512, 4608, 2048).getMTileRows(128), 128);
+  EXPECT_EQ(wide.getMTileRows(64, false), 56);
+  EXPECT_EQ(wide.getMTileRows(128, false), 112);
+  EXPECT_EQ(wide.getMTileRows(32, false), 32);
+  EXPECT_EQ(ffn(1568, 512, 4608, 2048).getMTileRows(128, false), 128);
+  EXPECT_TRUE(usesConvImageRows(7, 7, 64, false));
+  EXPECT_FALSE(usesConvImageRows(7, 7, 64, true));
+  EXPECT_FALSE(usesConvImageRows(4, 80, 64, false));
+  EXPECT_FALSE(usesConvImageRows(1, 300, 512, false));
 
   // C8 at batch 32 (M = 1568): 32 m tiles of one image each for either
   // blk_m, so blk_m = 128 launches as many CTAs as 64 (1568 / 128 would
-  // be 13) and only its per-CTA work differs; a tile no image row fits is
-  // infeasible.
+  // be 13) and only its per-CTA work differs; where no image row fits
+  // the tile, 1568 / 64 = 25 tiles of pixels.
   GpuTarget t = llvm::cantFail(lookupTarget("h100-sxm"));
   Plan p64 = makePlan({1, 1, 1, 1}, {64, 128, 64, 128}, {25, 4, 1, 1}, kMN);
   Plan p128 = p64;
@@ -1079,19 +1087,22 @@ TEST(CostModelTest, ConvolutionTilesAreImageRows) {
   Dataflow f = analyzeDataflow(conv, p64, t);
   ASSERT_TRUE(f.feasible) << f.reason;
   const KernelFit &c = t.kernel;
-  auto waves = [&](const Plan &p, int64_t ctas) {
+  auto waves = [&](const ChainDesc &chain, const Plan &p, int64_t ctas) {
     int64_t slots =
         t.getMaxActiveClusters(1, std::max<int64_t>(f.ctasPerSm, 1));
     double ns = c.launchNs;
     if (ctas / slots)
-      ns += (ctas / slots) * estimateCtaNs(conv, p, t, slots);
+      ns += (ctas / slots) * estimateCtaNs(chain, p, t, slots);
     if (ctas % slots)
-      ns += estimateCtaNs(conv, p, t, ctas % slots);
+      ns += estimateCtaNs(chain, p, t, ctas % slots);
     return ns;
   };
-  EXPECT_NEAR(estimateKernelNs(conv, p64, f, t), waves(p64, 32 * 4), 1e-6);
-  EXPECT_NEAR(estimateKernelNs(conv, p128, f, t), waves(p128, 32 * 4), 1e-6);
+  EXPECT_NEAR(estimateKernelNs(conv, p64, f, t), waves(conv, p64, 32 * 4),
+              1e-6);
+  EXPECT_NEAR(estimateKernelNs(conv, p128, f, t), waves(conv, p128, 32 * 4),
+              1e-6);
   ChainDesc wideConv = conv;
   wideConv.convH = wideConv.convW = 112;
-  EXPECT_TRUE(std::isinf(estimateKernelNs(wideConv, p64, f, t)));
+  EXPECT_NEAR(estimateKernelNs(wideConv, p64, f, t),
+              waves(wideConv, p64, 25 * 4), 1e-6);
 }

@@ -228,6 +228,117 @@ TEST(ManifestTest, RejectsInvalidManifestsNamingTheField) {
   }
 }
 
+TEST(ManifestTest, ParsesIm2colTensorMaps) {
+  Manifest m;
+  std::string error;
+  ASSERT_TRUE(parseManifest(ff::rt::test::im2colManifest(), m, error)) << error;
+  const ParamSpec &x = m.kernels[0].params[0];
+  EXPECT_TRUE(x.im2col);
+  // {channelsPerPixel, pixelsPerColumn}; corners W first.
+  EXPECT_EQ(x.box, (std::vector<uint32_t>{64, 128}));
+  EXPECT_EQ(x.im2colLower, (std::vector<int>{-1, -1}));
+  EXPECT_EQ(x.im2colUpper, (std::vector<int>{-1, -1}));
+  // One element stride per tensor dimension, not per box entry.
+  EXPECT_EQ(x.elementStrides, (std::vector<uint32_t>{1, 1, 1, 1}));
+  EXPECT_EQ(x.swizzle, 3);
+  EXPECT_FALSE(m.kernels[0].params[1].im2col);
+  EXPECT_TRUE(m.kernels[0].params[1].im2colLower.empty());
+
+  // tensormap_ptr takes it too, over a view; rank 3 allows 16-bit corners.
+  std::string text = edit(
+      ff::rt::test::im2colManifest(), "\"tensor\": \"w1\", \"box\": [64, 64],",
+      "\"tensor\": \"w1\", \"view\": [32, 16, 2048], "
+      "\"box\": [64, 1024], \"element_strides\": [1, 2, 1], "
+      "\"im2col\": {\"lower\": [-300], \"upper\": [32767]},");
+  ASSERT_TRUE(parseManifest(text, m, error)) << error;
+  const ParamSpec &w1 = m.kernels[0].params[1];
+  EXPECT_EQ(w1.kind, ParamKind::TensorMapPtr);
+  EXPECT_TRUE(w1.im2col);
+  EXPECT_EQ(w1.box, (std::vector<uint32_t>{64, 1024}));
+  EXPECT_EQ(w1.im2colLower, (std::vector<int>{-300}));
+  EXPECT_EQ(w1.im2colUpper, (std::vector<int>{32767}));
+  EXPECT_EQ(w1.elementStrides, (std::vector<uint32_t>{1, 2, 1}));
+}
+
+TEST(ManifestTest, RejectsMalformedIm2colMaps) {
+  const char *corners =
+      "\"im2col\": {\"lower\": [-1, -1], \"upper\": [-1, -1]}";
+  const Mutation cases[] = {
+      {"\"lower\": [-1, -1]", "\"lower\": [-1]",
+       "kernels[0].params[0].im2col.lower: expected 2 elements, got 1"},
+      {"\"upper\": [-1, -1]", "\"upper\": [-1, -1, -1]",
+       "kernels[0].params[0].im2col.upper: expected 2 elements, got 3"},
+      // Rank 4: 8-bit corner offsets.
+      {"\"upper\": [-1, -1]", "\"upper\": [-1, 128]",
+       "kernels[0].params[0].im2col.upper[1]: value 128 out of range [-128, "
+       "127]"},
+      {"\"lower\": [-1, -1]", "\"lower\": [-129, -1]",
+       "kernels[0].params[0].im2col.lower[0]: value -129 out of range [-128, "
+       "127]"},
+      {"\"lower\": [-1, -1]", "\"lower\": [-1, 0.5]",
+       "kernels[0].params[0].im2col.lower[1]: expected an integer"},
+      {", \"upper\": [-1, -1]}", "}",
+       "kernels[0].params[0].im2col: missing field \"upper\""},
+      {"\"lower\": [-1, -1]", "\"low\": [-1, -1]",
+       "kernels[0].params[0].im2col: missing field \"lower\""},
+      {"\"lower\": [-1, -1]", "\"lower\": {\"w\": -1}",
+       "kernels[0].params[0].im2col.lower: expected array, got object"},
+      {corners, "\"im2col\": [-1, -1]",
+       "kernels[0].params[0].im2col: expected object, got array"},
+      {corners, "\"im2col\": true",
+       "kernels[0].params[0].im2col: expected object, got bool"},
+      // The box is {channels, pixels}, whatever the rank.
+      {"\"box\": [64, 128]", "\"box\": [64, 128, 1, 1]",
+       "kernels[0].params[0].box: expected 2 elements, got 4"},
+      {"\"box\": [64, 128]", "\"box\": [512, 128]",
+       "kernels[0].params[0].box[0]: value 512 out of range [1, 256]"},
+      {"\"box\": [64, 128]", "\"box\": [64, 2048]",
+       "kernels[0].params[0].box[1]: value 2048 out of range [1, 1024]"},
+      // The inner box rules apply to the channels.
+      {"\"box\": [64, 128]", "\"box\": [128, 1024]",
+       "kernels[0].params[0].box: inner box extent 256 bytes exceeds the "
+       "swizzle span of 128"},
+      {"\"box\": [64, 128]", "\"box\": [4, 128]",
+       "kernels[0].params[0].box: inner box extent 8 bytes is not a multiple "
+       "of 16"},
+      {"\"box\": [64, 128]", "\"box\": [64, 128], \"element_strides\": [1, 1]",
+       "kernels[0].params[0].element_strides: expected 4 elements, got 2"},
+      // Rank 2 has no spatial dimension.
+      {"\"shape\": [-1, 16, 16, 64]", "\"shape\": [-1, 1024]",
+       "kernels[0].params[0].im2col: needs a tensor of rank 3 to 5 (channels "
+       "innermost), \"x\" has rank 2"},
+      // Rank 5: 5-bit corner offsets over D, H, W.
+      {"\"shape\": [-1, 16, 16, 64]", "\"shape\": [-1, 4, 4, 16, 64]",
+       "kernels[0].params[0].im2col.lower: expected 3 elements, got 2"},
+      // Rank 3 corners are 16-bit.
+      {"\"shape\": [-1, 16, 16, 64]", "\"shape\": [-1, 256, 64]",
+       "kernels[0].params[0].im2col.lower: expected 1 elements, got 2"},
+  };
+  for (const Mutation &c : cases) {
+    Manifest m;
+    std::string error;
+    std::string text = edit(ff::rt::test::im2colManifest(), c.from, c.to);
+    EXPECT_FALSE(parseManifest(text, m, error)) << c.to;
+    EXPECT_NE(error.find(c.message), std::string::npos)
+        << "expected \"" << c.message << "\", got \"" << error << "\"";
+  }
+  // Rank 5's range, with three corners.
+  Manifest m;
+  std::string error;
+  std::string rank5 =
+      edit(edit(ff::rt::test::im2colManifest(), "\"shape\": [-1, 16, 16, 64]",
+                "\"shape\": [-1, 4, 4, 16, 64]"),
+           corners,
+           "\"im2col\": {\"lower\": [-1, -1, -16], \"upper\": [15, -1, -1]}");
+  ASSERT_TRUE(parseManifest(rank5, m, error)) << error;
+  EXPECT_EQ(m.kernels[0].params[0].im2colLower,
+            (std::vector<int>{-1, -1, -16}));
+  EXPECT_FALSE(
+      parseManifest(edit(rank5, "[15, -1, -1]", "[16, -1, -1]"), m, error));
+  EXPECT_EQ(error, "kernels[0].params[0].im2col.upper[0]: value 16 out of "
+                   "range [-16, 15]");
+}
+
 TEST(ManifestTest, ParsesPersistentKernels) {
   Manifest m;
   std::string error;

@@ -87,6 +87,21 @@ inline std::string sequenceManifest() {
 )";
 }
 
+/// validManifest() with x an NHWC image [-1, 16, 16, 64] (M = N) read
+/// through an im2col map: the A operand of a 3x3, stride-1, pad-1 conv.
+inline std::string im2colManifest() {
+  std::string text = validManifest();
+  auto replace = [&](const std::string &from, const std::string &to) {
+    text.replace(text.find(from), from.size(), to);
+  };
+  replace("{\"name\": \"x\", \"shape\": [-1, 512]",
+          "{\"name\": \"x\", \"shape\": [-1, 16, 16, 64]");
+  replace("\"tensor\": \"x\", \"box\": [64, 128],",
+          "\"tensor\": \"x\", \"box\": [64, 128],\n"
+          "        \"im2col\": {\"lower\": [-1, -1], \"upper\": [-1, -1]},");
+  return text;
+}
+
 } // namespace ff::rt::test
 
 #endif // FF_TEST_UNIT_RUNTIME_TESTMANIFEST_H

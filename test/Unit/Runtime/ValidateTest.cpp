@@ -215,6 +215,31 @@ TEST_F(ValidateTest, TmaOperandsNeed16ByteRows) {
                      "stride rule)");
 }
 
+// An im2col map reads an NHWC image: M is N, the launch checks the 4-D
+// shape, and the channel row (the TMA stride unit) must be 16-byte aligned.
+TEST_F(ValidateTest, Im2colOperandIsAnNhwcImage) {
+  std::string error;
+  ASSERT_TRUE(parseManifest(ff::rt::test::im2colManifest(), man, error))
+      << error;
+  auto a = args(128);
+  a[0].shape = {2, 16, 16, 64};
+  a[3].shape = {2, 512};
+  LaunchPlan plan;
+  ASSERT_TRUE(validateArgs(man, a, nullptr, -1, plan, error)) << error;
+  EXPECT_EQ(plan.m, 2);
+  a[0].shape = {2, 16, 64};
+  EXPECT_EQ(fail(a), "input 'x': rank 3 does not match the bundle's shape "
+                     "[M, 16, 16, 64]");
+  // Four channels are 8 bytes: the box's 8 channels parse, the image not.
+  std::string text = ff::rt::test::im2colManifest();
+  text.replace(text.find("[-1, 16, 16, 64]"), 16, "[-1, 16, 16, 4]");
+  text.replace(text.find("\"box\": [64, 128]"), 16, "\"box\": [8, 128]");
+  ASSERT_TRUE(parseManifest(text, man, error)) << error;
+  a[0].shape = {2, 16, 16, 4};
+  EXPECT_EQ(fail(a), "input 'x': row of 8 bytes is not a multiple of 16 (TMA "
+                     "stride rule)");
+}
+
 TEST(GridTest, CapsPersistentGridsAtResidentClusters) {
   KernelSpec k;
   k.grid = {16, 1, 1};

@@ -48,7 +48,11 @@ SmallVector<KernelParam> mlir::dsm::getKernelParams(const KernelPlan &p) {
   // 3x3 convolutions read A as one {64 channels, W, R rows, 1 image} box
   // of the NHWC input per k tile.
   // With convHalo: {64 channels, W + 2, 3 rows, 1 image}, the row's halo.
-  if (p.convHalo)
+  // In im2col mode: 64 channels of the tile's pixels.
+  if (p.convIm2col)
+    params.push_back(
+        {K::TensorMap, (int)p.argA, {64, p.aRowsPerCta()}, /*im2col=*/true});
+  else if (p.convHalo)
     params.push_back({K::TensorMap, (int)p.argA, {64, p.convW + 2, 3, 1}});
   else if (p.isConv())
     params.push_back(
@@ -468,6 +472,11 @@ private:
   /// The producer's loads of the current tile's GEMM0 operands (A and B,
   /// for every k tile) through the main-loop ring.
   void emitTileLoads();
+  /// A 3x3 convolution's A k tile `kTile` in im2col mode: the pixels from
+  /// `pixel` on into shared `dst` (ptr<3>) onto full[slot], multicast to
+  /// `mask` where given.
+  void loadIm2colTile(Value dst, Value slot, Value kTile, Value pixel,
+                      Value mask);
   /// Calls fn(tensor map index, box index in the stage, coordinates) for
   /// each TMA box of B's k tile at k0 (gate and up); `col0`: the tile's
   /// first n column.
@@ -1044,6 +1053,40 @@ void KernelEmitter::loadResidentWeights() {
   });
 }
 
+void KernelEmitter::loadIm2colTile(Value dst, Value slot, Value kTile,
+                                   Value pixel, Value mask) {
+  // k tile -> filter tap (r, s) = divmod(k / (C/64), 3) and channels 64 (k
+  // mod C/64). The load starts at output pixel (n, h, w) = `pixel` of the
+  // N x H x W grid, at input pixel (h - 1 + r, w - 1 + s); TMA walks the
+  // pixel box (corners -1, -1: W and H positions from -1 + offset, the
+  // padding zero-filled) across rows and images. A split K's k tiles past
+  // K (the last ranks') read tap 8: B's rows there are TMA's zeros.
+  int64_t cTiles = p.convC / 64;
+  Value tap = arith::MinUIOp::create(b, loc, div(kTile, cTiles), cst(8));
+  Value c0 = mul(rem(kTile, cTiles), 64);
+  int64_t hw = p.convH * p.convW;
+  Value image = div(pixel, hw);
+  Value inImage = rem(pixel, hw);
+  Value h = add(div(inImage, p.convW), -1);
+  Value w = add(rem(inImage, p.convW), -1);
+  SmallVector<Value, 4> coords;
+  for (Value c : {c0, w, h, image})
+    coords.push_back(arith::IndexCastOp::create(b, loc, i32, c));
+  SmallVector<Value, 2> offsets;
+  for (Value o : {rem(tap, 3), div(tap, 3)})
+    offsets.push_back(arith::IndexCastOp::create(b, loc, b.getI16Type(), o));
+  Value bar = LLVM::IntToPtrOp::create(
+      b, loc, ptrShared,
+      nvgpu::MBarrierGetOp::create(b, loc, i64, full, slot).getResult());
+  // The shared::cluster form (the only one that multicasts) takes an
+  // address-space-7 destination: this CTA's address of the stage.
+  dst = LLVM::AddrSpaceCastOp::create(b, loc, ptrCluster, dst);
+  NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
+      b, loc, dst, tmapArgs[0], coords, bar, offsets, mask, Value(),
+      NVVM::TMALoadMode::IM2COL, /*isCTAOnly=*/false, NVVM::CTAGroupKindAttr(),
+      Value());
+}
+
 void KernelEmitter::emitTileLoads() {
   Value tmA = tmaps[0];
   int64_t aRows = p.aRowsPerCta();
@@ -1107,7 +1150,10 @@ void KernelEmitter::emitTileLoads() {
         aRow = add(m0, mul(rank, aRows));
         mask = arith::ConstantIntOp::create(b, loc, i16, (1 << p.clusterN) - 1);
       }
-      if (!p.isConv())
+      if (p.convIm2col)
+        loadIm2colTile(sharedPtr(aOff), slot, kOff ? add(k, kOff) : k, aRow,
+                       mask);
+      else if (!p.isConv())
         nvgpu::TmaAsyncLoadOp::create(b, loc, smemView(aOff, {aRows, 64}), full,
                                       tmA, ValueRange{k0, aRow}, slot, mask,
                                       Value());

@@ -23,8 +23,12 @@ struct KernelParam {
   Kind kind;
   /// Chain input index (TensorMap) or -1.
   int input = -1;
-  /// TMA box, innermost first (TensorMap).
+  /// TMA box, innermost first (TensorMap); for an im2col map
+  /// {channels per pixel, pixels}.
   SmallVector<int64_t, 4> box;
+  /// TensorMap in im2col mode over an NHWC image: the pixel box of a 3x3,
+  /// pad 1 convolution (corners -1, -1 in W and H).
+  bool im2col = false;
 };
 
 /// The parameters of the kernel of `plan`, in order.

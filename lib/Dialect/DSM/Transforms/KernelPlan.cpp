@@ -310,10 +310,6 @@ static int matchIm2col(linalg::GenericOp g, Value filter, bool filterKMajor,
           "64 channels of one tap)";
     return -1;
   }
-  if (w > 256) {
-    why = "3x3 convolutions need W <= 256 (one TMA box spans an image row)";
-    return -1;
-  }
   plan.convH = h;
   plan.convW = w;
   plan.convC = c;
@@ -658,19 +654,20 @@ FailureOr<KernelPlan> mlir::dsm::planKernel(FusedChainOp op,
   }
 
   // 3x3 convolutions: an m tile is R whole rows of one image (R the largest
-  // divisor of H with R * W <= blk_m), loaded per k tile as one 4-D box.
+  // divisor of H with R * W <= blk_m), loaded per k tile as one 4-D box; or
+  // blk_m output pixels across rows and images, loaded by one TMA load in
+  // im2col mode, where no row fits the box or a GEMM cluster splits A
+  // (ff::usesConvImageRows).
+  if (plan.convW && plan.bk != 64) {
+    why = "3x3 convolutions step k by 64 channels of one filter tap";
+    return failure();
+  }
   if (plan.convW) {
-    if (plan.isSingleGemm() && plan.clusterSize() > 1) {
-      why = "3x3 convolutions are not lowered with GEMM clusters (A "
-            "multicast along n, split K)";
-      return failure();
-    }
-    plan.convRows = ff::getConvTileImageRows(plan.convH, plan.convW, plan.bm);
-    if (!plan.convRows) {
-      why = "an image row (W = " + std::to_string(plan.convW) +
-            ") does not fit in blk_m = " + std::to_string(plan.bm);
-      return failure();
-    }
+    bool gemmCluster = plan.isSingleGemm() && plan.clusterSize() > 1;
+    if (ff::usesConvImageRows(plan.convH, plan.convW, plan.bm, gemmCluster))
+      plan.convRows = ff::getConvTileImageRows(plan.convH, plan.convW, plan.bm);
+    else
+      plan.convIm2col = true;
   }
 
   // Shared-memory layout; every region is 1024-byte aligned (128B swizzle).

@@ -214,6 +214,16 @@ DictionaryAttr DSMMaterializePass::materialize(FusedChainOp chain,
           b.getNamedAttr("l2_promotion", b.getStringAttr("256B")),
           b.getNamedAttr("oob_fill", b.getStringAttr("zero")),
           b.getNamedAttr("interleave", b.getStringAttr("none"))};
+      // A 3x3, pad 1 convolution's image in TMA im2col mode: the pixel box
+      // spans W and H positions -1 .. extent - 2 at filter offset 0.
+      if (param.im2col) {
+        SmallVector<int64_t> corner{-1, -1};
+        attrs.push_back(b.getNamedAttr(
+            "im2col",
+            b.getDictionaryAttr(
+                {b.getNamedAttr("lower", b.getDenseI64ArrayAttr(corner)),
+                 b.getNamedAttr("upper", b.getDenseI64ArrayAttr(corner))})));
+      }
       // A conv chain's input seen as a 2-d GEMM operand: the runtime builds
       // the tensormap over this [rows, cols] view of the row-major tensor.
       if (auto it = plan.inputViews.find(param.input);

@@ -355,41 +355,6 @@ func.func @narrow_channels(%x: tensor<1x14x14x32xbf16>, %w: tensor<3x3x32x128xbf
 
 // -----
 
-// An m tile is whole image rows.
-// expected-error @+2 {{schedule cannot be lowered: an image row (W = 80) does not fit in blk_m = 64}}
-func.func @wide_rows(%x: tensor<1x4x80x64xbf16>, %w: tensor<3x3x64x128xbf16>) -> tensor<1x4x80x128xbf16> {
-  %r = dsm.fused_chain gemm (%x, %w) {schedule = #dsm.schedule<cluster = [1, 1, 1, 1], block = [64, 128, 64, 16], grid = [5, 1, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [], collectives = [], stages = 4, cost_ns = 1000>}
-      : (tensor<1x4x80x64xbf16>, tensor<3x3x64x128xbf16>) -> tensor<1x4x80x128xbf16> {
-  ^bb0(%a: tensor<1x4x80x64xbf16>, %b: tensor<3x3x64x128xbf16>):
-    %cst = arith.constant 0.0 : f32
-    %bz = arith.constant 0.0 : bf16
-    %p = tensor.pad %a low[0, 1, 1, 0] high[0, 1, 1, 0] {
-    ^bb0(%i0: index, %i1: index, %i2: index, %i3: index):
-      tensor.yield %bz : bf16
-    } : tensor<1x4x80x64xbf16> to tensor<1x6x82x64xbf16>
-    %ie = tensor.empty() : tensor<320x576xbf16>
-    %col = linalg.generic {indexing_maps = [affine_map<(m, k) -> (m floordiv 320, (m mod 320) floordiv 80 + k floordiv 192, m mod 80 + (k mod 192) floordiv 64, k mod 64)>, affine_map<(m, k) -> (m, k)>], iterator_types = ["parallel", "parallel"]} ins(%p : tensor<1x6x82x64xbf16>) outs(%ie : tensor<320x576xbf16>) {
-    ^bb0(%in: bf16, %o: bf16):
-      linalg.yield %in : bf16
-    } -> tensor<320x576xbf16>
-    %wc = tensor.collapse_shape %b [[0, 1, 2], [3]] : tensor<3x3x64x128xbf16> into tensor<576x128xbf16>
-    %e = tensor.empty() : tensor<320x128xf32>
-    %z = linalg.fill ins(%cst : f32) outs(%e : tensor<320x128xf32>) -> tensor<320x128xf32>
-    %mm = linalg.matmul ins(%col, %wc : tensor<320x576xbf16>, tensor<576x128xbf16>) outs(%z : tensor<320x128xf32>) -> tensor<320x128xf32>
-    %e2 = tensor.empty() : tensor<320x128xbf16>
-    %t = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%mm : tensor<320x128xf32>) outs(%e2 : tensor<320x128xbf16>) {
-    ^bb0(%in: f32, %o: bf16):
-      %v = arith.truncf %in : f32 to bf16
-      linalg.yield %v : bf16
-    } -> tensor<320x128xbf16>
-    %y = tensor.expand_shape %t [[0, 1, 2], [3]] output_shape [1, 4, 80, 128] : tensor<320x128xbf16> into tensor<1x4x80x128xbf16>
-    dsm.yield %y : tensor<1x4x80x128xbf16>
-  }
-  return %r : tensor<1x4x80x128xbf16>
-}
-
-// -----
-
 // A one-stage ring would deadlock.
 // expected-error @+2 {{schedule cannot be lowered: stages must be in [2, 8] (the ring releases a stage one k step late)}}
 func.func @one_stage(%a0: tensor<256x512xbf16>, %a1: tensor<512x256xbf16>, %a2: tensor<512x256xbf16>, %a3: tensor<256x512xbf16>) -> tensor<256x512xbf16> {

@@ -44,9 +44,14 @@ struct KernelPlan {
   llvm::SmallDenseMap<unsigned, SmallVector<int64_t, 2>> inputViews;
   /// 3x3, stride 1, pad 1 convolutions (A is the im2col of the NHWC chain
   /// input argA): the image extents H, W and channels C of that input and R,
-  /// the whole image rows one m tile covers (R * W <= blk_m). convRows = 0
-  /// when A is a matrix.
+  /// the whole image rows one m tile covers (R * W <= blk_m) where the
+  /// kernel tiles m by image rows (ff::usesConvImageRows). convRows = 0
+  /// when A is a matrix or read in TMA im2col mode (convIm2col).
   int64_t convH = 0, convW = 0, convC = 0, convRows = 0;
+  /// A 3x3 convolution tiled like a GEMM (blk_m consecutive output pixels,
+  /// across image rows and images): each k tile of A is one TMA load in
+  /// im2col mode of the tile's pixels, shifted by the k tile's filter tap.
+  bool convIm2col = false;
   /// The elementwise generic applied to the first GEMM(s) (for `gemm`, the
   /// final one); may be null for `gemm` (store the accumulator).
   linalg::GenericOp firstEpilogue;
@@ -323,7 +328,7 @@ struct KernelPlan {
   /// Whether the CTAs of an n-cluster can share A by multicast: every CTA
   /// then loads a slice of whole 128B-swizzle atoms (8 rows). Always the
   /// case for the GEMM clusters the family takes; 3x3 convolutions load A
-  /// as one 4-D box and do not split it.
+  /// in whole image rows as one 4-D box and do not split it.
   bool canMulticastA() const {
     return clusterN > 1 && clusterK == 1 && !isConv() &&
            bm % (8 * clusterN) == 0;

@@ -290,13 +290,15 @@ def pipeline_conv_test(filters="hwcf", out="f32"):
 // REQUIRES: ptxas
 // The ResNet conv chains of the paper, 1x1 -> 1x1 (C1-C4) and 3x3 -> 1x1
 // (C5-C8, the first GEMM reading the im2col of the input through 4-D TMA
-// boxes of whole image rows), at batch 1 and 32, with {layout},
+// boxes of whole image rows, or TMA im2col loads where a split K divides
+// it), at batch 1 and 32, with {layout},
 // from linalg on tensors to assembled sm_90a cluster kernels: every kernel's
 // PTX holds wgmma, TMA and mbarriers (mapa and barrier.cluster when its
 // cluster has more than one CTA) and ptxas -v reports no spills. First every
 // chain's fused kernel (sequences=false), then the search's own choice, which
-// runs C3, C4 and, at batch 32, C7 and C8 as two GEMM kernels each (the
-// chains whose GEMMs cost less apart; C7's and C8's first reads the im2col).
+// runs C3, C4, C7 and C8 as two GEMM kernels each (the chains whose GEMMs
+// cost less apart; C7's and C8's first reads the im2col, at batch 1 split
+// over a cluster of 8 along k).
 // RUN: rm -rf %t && ff-opt %s --dsm-fuse --dsm-search=sequences=false --lower-to-nvvm="emit-bundle=%t/fused format=bin" -o /dev/null
 // RUN: %python %ff_src_root/scripts/check-bundles.py --ptxas %ptxas %t/fused | FileCheck %s --check-prefix=BUNDLE
 // RUN: ff-opt %s {PIPELINE}="emit-bundle=%t/chosen format=bin" -o /dev/null
@@ -306,7 +308,7 @@ def pipeline_conv_test(filters="hwcf", out="f32"):
                      for i, n in enumerate(names))
     checks += f"// BUNDLE: checked {len(names)} kernels, 0 failed\n"
     split = [(i, n) for i, n in enumerate(names)
-             if n[:2] in ("c3", "c4") or n in ("c7_b32", "c8_b32")]
+             if n[:2] in ("c3", "c4", "c7", "c8")]
     checks += "".join(f"// CHOSEN-DAG: OK {n}_{i}_s{s} cluster=\n"
                       for i, n in split for s in (0, 1))
     checks += (f"// CHOSEN: checked {len(names) + len(split)} kernels, "
