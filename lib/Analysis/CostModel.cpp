@@ -444,10 +444,10 @@ Cost mlir::ff::estimateCost(const ChainDesc &chain, const Plan &plan,
   return c;
 }
 
-/// A single GEMM (or gated pair) whose CTAs form clusters: split K or A
+/// A single GEMM (or gated pair) whose clusters split A: split K or A
 /// multicast along n.
 static bool isGemmCluster(const ChainDesc &chain, const Plan &plan) {
-  return !chain.hasSecondGemm() && plan.getClusterSize() > 1;
+  return !chain.hasSecondGemm() && plan.cls(Dim::n) * plan.cls(Dim::k) > 1;
 }
 
 /// CTAs of the kernel-family grid: m tiles x grid_n x the cluster (along n,

@@ -615,6 +615,21 @@ void KernelEmitter::setTile(Value bid) {
   // Split K: a cluster's clusterK consecutive CTAs share one tile.
   if (p.clusterK > 1)
     bid = div(bid, p.clusterK);
+  // A cluster along m: its clusterM consecutive CTAs take consecutive m
+  // tiles of one n tile.
+  if (p.clusterM > 1) {
+    Value cid = div(bid, p.clusterM);
+    Value nIdx = rem(cid, p.ctasN);
+    mTile = add(mul(div(cid, p.ctasN), p.clusterM), rem(bid, p.clusterM));
+    m0 = mul(mTile, p.wgTileRows());
+    rowEnd = p.isConv() ? arith::MinUIOp::create(b, loc, numRows,
+                                                 add(m0, p.wgTileRows()))
+                              .getResult()
+                        : numRows;
+    n0 = mul(nIdx, p.bn);
+    nCluster = nIdx;
+    return;
+  }
   // n index of this CTA among the m tile's ctasN CTAs.
   Value nIdx = rem(bid, p.ctasN);
   mTile = div(bid, p.ctasN);
@@ -687,13 +702,13 @@ void KernelEmitter::forEachTile(Fn &&fn) {
 }
 
 void KernelEmitter::releaseStage(Value s) {
-  if (!p.aMulticast) {
+  if (!p.aMulticast && !p.bMulticast) {
     nvgpu::MBarrierArriveOp::create(b, loc, empty, s);
     return;
   }
   Value bar = nvgpu::MBarrierGetOp::create(b, loc, i64, empty, s);
   Value bar3 = LLVM::IntToPtrOp::create(b, loc, ptrShared, bar);
-  for (int64_t q = 0; q < p.clusterN; ++q) {
+  for (int64_t q = 0; q < p.clusterSize(); ++q) {
     Value remote = NVVM::MapaOp::create(b, loc, ptrCluster, bar3, cstI32(q));
     NVVM::MBarrierArriveOp::create(
         b, loc, Type(), remote, Value(),
@@ -847,7 +862,10 @@ void KernelEmitter::emitSetup(gpu::GPUFuncOp func) {
   // A consumer releases a stage in every CTA that multicasts into it; with
   // warpgroup tiles each releases its own.
   int64_t emptyCount =
-      p.warpgroupTiles ? 1 : p.numConsumers * (p.aMulticast ? p.clusterN : 1);
+      p.warpgroupTiles
+          ? 1
+          : p.numConsumers *
+                (p.aMulticast || p.bMulticast ? p.clusterSize() : 1);
   forLoop(cst(0), cst(slots), cst(1), [&](Value s) {
     nvgpu::MBarrierInitOp::create(b, loc, full, cst(1), s, t0);
     nvgpu::MBarrierInitOp::create(b, loc, empty, cst(emptyCount), s, t0);
@@ -1013,9 +1031,17 @@ void KernelEmitter::forEachBBox(Value k0, Value col0, Fn &&fn) {
 void KernelEmitter::loadBTile(Value bOff, Value group, Value idx, Value k0,
                               Value col0) {
   forEachBBox(k0, col0, [&](int64_t map, int64_t box, ValueRange coord) {
-    nvgpu::TmaAsyncLoadOp::create(
-        b, loc, smemView(add(bOff, box * 64 * 64 * 2), {64, 64}), group,
-        tmaps[map], coord, idx, Value(), Value());
+    auto load = [&](Value mask) {
+      nvgpu::TmaAsyncLoadOp::create(
+          b, loc, smemView(add(bOff, box * 64 * 64 * 2), {64, 64}), group,
+          tmaps[map], coord, idx, mask, Value());
+    };
+    if (!p.bMulticast)
+      return load(Value());
+    // Rank box mod clusterM loads the box into every CTA of the cluster.
+    ifThen(eq(rank, box % p.clusterM), [&] {
+      load(arith::ConstantIntOp::create(b, loc, i16, (1 << p.clusterM) - 1));
+    });
   });
 }
 

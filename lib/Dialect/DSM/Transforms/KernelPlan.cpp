@@ -514,12 +514,25 @@ FailureOr<KernelPlan> mlir::dsm::planKernel(FusedChainOp op,
   bool splitK = plan.isSingleGemm() && cl[2] > 1 && cl[1] == 1 && cl[0] == 1 &&
                 cl[3] == 1;
   bool gatheredK = plan.shuffle && cl[2] > 1;
-  if (cl[0] != 1 || (cl[2] != 1 && !splitK && !gatheredK) ||
+  // A GEMM's cluster along m alone: its CTAs share B by multicast.
+  bool alongM = plan.isSingleGemm() && cl[0] > 1 && cl[1] == 1 && cl[2] == 1 &&
+                cl[3] == 1;
+  if ((cl[0] != 1 && !alongM) || (cl[2] != 1 && !splitK && !gatheredK) ||
       (cl[3] != 1 && !plan.shuffle)) {
     why = "only clusters along n (cls_m = cls_k = cls_l = 1), along l over "
           "the cluster (cls_l = cls_n * cls_k, cls_m = 1), or for a single "
-          "GEMM along k alone are lowered";
+          "GEMM along k or m alone are lowered";
     return failure();
+  }
+  if (alongM) {
+    if (plan.isGated() || (cl[0] != 2 && cl[0] != 4) ||
+        (plan.bn / 64) % cl[0] != 0) {
+      why = "a GEMM cluster along m takes 2 or 4 CTAs that split blk_n / 64 "
+            "B boxes evenly (not gated)";
+      return failure();
+    }
+    plan.clusterM = cl[0];
+    plan.bMulticast = true;
   }
   if (grid[2] != 1 || grid[3] != 1) {
     why = "k and l are never split across clusters";
@@ -663,7 +676,8 @@ FailureOr<KernelPlan> mlir::dsm::planKernel(FusedChainOp op,
     return failure();
   }
   if (plan.convW) {
-    bool gemmCluster = plan.isSingleGemm() && plan.clusterSize() > 1;
+    // A cluster along m shares B only: each CTA still loads its own A.
+    bool gemmCluster = plan.isSingleGemm() && plan.clusterN * plan.clusterK > 1;
     if (ff::usesConvImageRows(plan.convH, plan.convW, plan.bm, gemmCluster))
       plan.convRows = ff::getConvTileImageRows(plan.convH, plan.convW, plan.bm);
     else

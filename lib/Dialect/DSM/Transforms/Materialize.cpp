@@ -183,7 +183,8 @@ DictionaryAttr DSMMaterializePass::materialize(FusedChainOp chain,
   auto cst = [&](int64_t v) -> Value {
     return arith::ConstantIndexOp::create(b, loc, v);
   };
-  Value mTiles = arith::CeilDivUIOp::create(b, loc, m, cst(plan.tileRows()));
+  Value mTiles =
+      arith::CeilDivUIOp::create(b, loc, m, cst(plan.launchTileRows()));
   Value gridX = arith::MulIOp::create(b, loc, mTiles, cst(plan.ctasPerMTile()));
   Value one = cst(1);
   Value smem = arith::ConstantIntOp::create(b, loc, b.getI32Type(),
@@ -274,7 +275,7 @@ DictionaryAttr DSMMaterializePass::materialize(FusedChainOp chain,
                      b.getDenseI64ArrayAttr({plan.clusterSize(), 1, 1})),
       b.getNamedAttr("grid",
                      b.getDenseI64ArrayAttr({plan.ctasPerMTile(), 1, 1})),
-      b.getNamedAttr("grid_m_tile", b.getI64IntegerAttr(plan.tileRows())),
+      b.getNamedAttr("grid_m_tile", b.getI64IntegerAttr(plan.launchTileRows())),
       b.getNamedAttr("dynamic_smem", b.getI64IntegerAttr(plan.smemBytes)),
       b.getNamedAttr("plan", planInfo(sched)),
       b.getNamedAttr("params", b.getArrayAttr(params))};
@@ -366,8 +367,8 @@ static constexpr int64_t kMinPrefetchWeightBytes = int64_t(16) << 20;
 /// two can share (G4 then ran 3 % faster than launched after its
 /// predecessor).
 static void spreadOnePerSm(KernelPlan &plan, const ff::GpuTarget &t) {
-  int64_t ctas =
-      plan.ctasPerMTile() * llvm::divideCeil(plan.maxM(), plan.tileRows());
+  int64_t ctas = plan.ctasPerMTile() *
+                 llvm::divideCeil(plan.maxM(), plan.launchTileRows());
   // Only a grid whose clusters are all resident at one CTA per SM: else
   // one CTA per SM would add a wave.
   if (plan.persistent || ctas > t.sms ||
@@ -469,8 +470,9 @@ DSMMaterializePass::configurePlan(FusedChainOp chain, ScheduleAttr sched,
   // Measured on plain GEMMs only (docs/lowering.md); a lone n tile has
   // nothing to share.
   // Split-K clusters are one tile each (no raster, not persistent).
+  // Clusters along m map their tiles by block index (not persistent).
   bool tiled = plan->isSingleGemm() && plan->clusterK == 1;
-  if (tiled && !plan->isConv() && plan->ctasN > 1)
+  if (tiled && !plan->isConv() && plan->ctasN > 1 && plan->clusterM == 1)
     plan->rasterGroupM = rasterGroupM;
   // FFN kernels whose CTA runs its m tile alone (solo or streamed n):
   // where the model prices them persistent (one CTA per SM, one to
@@ -478,8 +480,8 @@ DSMMaterializePass::configurePlan(FusedChainOp chain, ScheduleAttr sched,
   PricedAs priced;
   if (!tiled && plan->runsMTileAlone())
     priced = getPricedAs(chain, sched, plan->maxM(), target);
-  plan->persistent =
-      tiled ? persistentGemm : persistentSolo && priced.persistent;
+  plan->persistent = tiled ? persistentGemm && plan->clusterM == 1
+                           : persistentSolo && priced.persistent;
   // A persistent solo kernel whose B and D fit beside the A ring loads
   // them once. KernelPlan lays it out by ff::getResidentLayout, which
   // also sized it for ff::keepsWeightsResident; the checks below fail

@@ -9,14 +9,7 @@
 set -eu
 ffopt=${FF_OPT:-build/bin/ff-opt}
 rm -rf .device/s31b && mkdir -p .device/s31b
-gen() { python3 - "$1" <<'PY'
-import importlib.util, sys
-spec = importlib.util.spec_from_file_location("cw", "scripts/compile-workloads.py")
-cw = importlib.util.module_from_spec(spec); spec.loader.exec_module(cw)
-w = [w for w in cw.selected() if w.name == sys.argv[1]][0]
-print(cw.linalg_text(w, weight_layout="nk"))
-PY
-}
+gen() { python3 scripts/bench/sessions/s31/gen-linalg.py "$1"; }
 # variant: cluster | block | grid | order spatial | stages | collectives
 variants() {
   local w=$1 orig=$2; shift 2

@@ -9,14 +9,7 @@
 set -eu
 ffopt=${FF_OPT:-build/bin/ff-opt}
 rm -rf .device/s31g && mkdir -p .device/s31g
-gen() { python3 - "$1" <<'PY'
-import importlib.util, sys
-spec = importlib.util.spec_from_file_location("cw", "scripts/compile-workloads.py")
-cw = importlib.util.module_from_spec(spec); spec.loader.exec_module(cw)
-w = [w for w in cw.selected() if w.name == sys.argv[1]][0]
-print(cw.linalg_text(w, weight_layout="nk"))
-PY
-}
+gen() { python3 scripts/bench/sessions/s31/gen-linalg.py "$1"; }
 sched() {  # cluster block grid spatial stages collectives
   echo "#dsm.schedule<cluster = [$1], block = [$2], grid = [$3], order = [m, n, k, l], spatial = [$4], residency = [], collectives = [$6], stages = $5, cost_ns = 1000>"
 }

@@ -44,10 +44,11 @@ func.func @gemm(%a: tensor<256x512xbf16>, %b: tensor<512x512xbf16>) -> tensor<25
 
 // -----
 
-// A cluster along m is not lowered by either kernel family.
-// expected-error @+2 {{schedule cannot be lowered: only clusters along n (cls_m = cls_k = cls_l = 1), along l over the cluster (cls_l = cls_n * cls_k, cls_m = 1), or for a single GEMM along k alone are lowered}}
+// A GEMM cluster along both m and n is not lowered (along m alone it is:
+// dsm-materialize-cluster-m.mlir).
+// expected-error @+2 {{schedule cannot be lowered: only clusters along n (cls_m = cls_k = cls_l = 1), along l over the cluster (cls_l = cls_n * cls_k, cls_m = 1), or for a single GEMM along k or m alone are lowered}}
 func.func @gemm(%a: tensor<256x512xbf16>, %b: tensor<512x512xbf16>) -> tensor<256x512xbf16> {
-  %r = dsm.fused_chain gemm (%a, %b) {schedule = #dsm.schedule<cluster = [2, 1, 1, 1], block = [128, 256, 64, 16], grid = [1, 2, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [], collectives = [], stages = 4, cost_ns = 1000>}
+  %r = dsm.fused_chain gemm (%a, %b) {schedule = #dsm.schedule<cluster = [2, 2, 1, 1], block = [128, 256, 64, 16], grid = [1, 1, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [], collectives = [], stages = 4, cost_ns = 1000>}
       : (tensor<256x512xbf16>, tensor<512x512xbf16>) -> tensor<256x512xbf16> {
   ^bb0(%x: tensor<256x512xbf16>, %w: tensor<512x512xbf16>):
     %cst = arith.constant 0.0 : f32
@@ -398,7 +399,7 @@ func.func @one_stage(%a0: tensor<256x512xbf16>, %a1: tensor<512x256xbf16>, %a2: 
 
 // Shuffle groups of 2 inside reduce groups of 2 (cls_l = 2 != cls_n = 4):
 // a legal schedule that neither kernel family carries out.
-// expected-error @+2 {{schedule cannot be lowered: only clusters along n (cls_m = cls_k = cls_l = 1), along l over the cluster (cls_l = cls_n * cls_k, cls_m = 1), or for a single GEMM along k alone are lowered}}
+// expected-error @+2 {{schedule cannot be lowered: only clusters along n (cls_m = cls_k = cls_l = 1), along l over the cluster (cls_l = cls_n * cls_k, cls_m = 1), or for a single GEMM along k or m alone are lowered}}
 func.func @ffn_cls_l_ne_cls_n(%a0: tensor<256x512xbf16>, %a1: tensor<512x256xbf16>, %a2: tensor<256x512xbf16>) -> tensor<256x512xbf16> {
   %r = dsm.fused_chain ffn (%a0, %a1, %a2) {schedule = #dsm.schedule<cluster = [1, 4, 1, 2], block = [128, 64, 64, 256], grid = [2, 1, 1, 1], order = [m, n, l, k], spatial = [m, n, l], residency = [dsm], collectives = [shuffle, reduce_scatter], stages = 4, cost_ns = 1000>}
       : (tensor<256x512xbf16>, tensor<512x256xbf16>, tensor<256x512xbf16>) -> tensor<256x512xbf16> {

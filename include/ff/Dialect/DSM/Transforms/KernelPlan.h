@@ -90,6 +90,11 @@ struct KernelPlan {
   /// (columns, or rows where reduceRows()), applies the activation and
   /// publishes that slice of act(C) to the cluster's gather.
   int64_t clusterK = 1;
+  /// GEMM kind: CTAs per cluster along m (the kernel's x cluster extent
+  /// with clusterN = clusterK = 1): clusterM consecutive m tiles of one n
+  /// tile share each k tile of B by multicast (bMulticast), rank r loading
+  /// B's 64-wide boxes j with j mod clusterM = r into every CTA.
+  int64_t clusterM = 1;
   int64_t numConsumers = 2;
   /// Whether partial E tiles of several clusters meet in an fp32 workspace.
   bool needsWorkspace = false;
@@ -148,6 +153,8 @@ struct KernelPlan {
   /// A is multicast across the cluster (set for GEMM clusters by
   /// planKernel; for FFN clusters by --dsm-materialize=multicast-a).
   bool aMulticast = false;
+  /// B is multicast across a cluster along m (clusterM > 1, GEMM kind).
+  bool bMulticast = false;
   /// GEMM kernels: consecutive clusters walk groups of this many m tiles
   /// m-fastest, so that the B panels one wave reads are shared by the
   /// group's m tiles in L2 (--dsm-materialize=raster-group-m); 0 or 1:
@@ -293,7 +300,7 @@ struct KernelPlan {
   /// Gate and up GEMMs sharing A: two B tiles per stage, two accumulators.
   bool isGated() const { return isGatedKind(kind); }
   /// CTAs of one cluster (the launch's x cluster extent).
-  int64_t clusterSize() const { return clusterN * clusterK; }
+  int64_t clusterSize() const { return clusterM * clusterN * clusterK; }
   /// FFN kinds with a cluster of one and one CTA per m tile, n spatial
   /// (ff::Plan::isSolo) or streamed: each CTA runs its m tile's whole
   /// chain alone, so it can walk m tiles in turn (persistent).
@@ -301,8 +308,12 @@ struct KernelPlan {
     return !isSingleGemm() && clusterSize() == 1 && ctasN == 1 && !shuffle &&
            !needsWorkspace;
   }
-  /// CTAs per m tile (the manifest's grid x).
-  int64_t ctasPerMTile() const { return ctasN * clusterK; }
+  /// CTAs per launch m tile (the manifest's grid x): a cluster along m
+  /// launches clusterM m tiles as one unit of launchTileRows() rows (its
+  /// tiles past M load zeros and store nothing).
+  int64_t ctasPerMTile() const { return ctasN * clusterK * clusterM; }
+  /// Rows of a launch m tile (the manifest's grid_m_tile).
+  int64_t launchTileRows() const { return tileRows() * clusterM; }
   /// l chunks a CTA computes: of the whole L (reduce-scatter family), or
   /// sub-tiles of its own blk_l columns (shuffle family).
   int64_t lTiles() const {
