@@ -615,25 +615,16 @@ void KernelEmitter::setTile(Value bid) {
   // Split K: a cluster's clusterK consecutive CTAs share one tile.
   if (p.clusterK > 1)
     bid = div(bid, p.clusterK);
-  // A cluster along m: its clusterM consecutive CTAs take consecutive m
-  // tiles of one n tile.
-  if (p.clusterM > 1) {
-    Value cid = div(bid, p.clusterM);
-    Value nIdx = rem(cid, p.ctasN);
-    mTile = add(mul(div(cid, p.ctasN), p.clusterM), rem(bid, p.clusterM));
-    m0 = mul(mTile, p.wgTileRows());
-    rowEnd = p.isConv() ? arith::MinUIOp::create(b, loc, numRows,
-                                                 add(m0, p.wgTileRows()))
-                              .getResult()
-                        : numRows;
-    n0 = mul(nIdx, p.bn);
-    nCluster = nIdx;
-    return;
-  }
   // n index of this CTA among the m tile's ctasN CTAs.
   Value nIdx = rem(bid, p.ctasN);
   mTile = div(bid, p.ctasN);
-  if (p.rasterGroupM > 1) {
+  if (p.clusterM > 1) {
+    // A cluster along m: its clusterM consecutive CTAs take consecutive m
+    // tiles of one n tile.
+    Value cid = div(bid, p.clusterM);
+    nIdx = rem(cid, p.ctasN);
+    mTile = add(mul(div(cid, p.ctasN), p.clusterM), rem(bid, p.clusterM));
+  } else if (p.rasterGroupM > 1) {
     // Grouped raster over whole clusters (a cluster's CTAs stay
     // consecutive): group g holds m tiles [g*G, g*G + size) for every n,
     // m fastest; the last group is cut to the m tiles that remain.
