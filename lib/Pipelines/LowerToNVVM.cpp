@@ -41,6 +41,7 @@ void ff::buildLowerToNVVMPipeline(OpPassManager &pm,
   materialize.residentWeights = options.residentWeights;
   materialize.warpgroupTiles = options.warpgroupTiles;
   materialize.convHalo = options.convHalo;
+  materialize.convHaloGemm = options.convHaloGemm;
   materialize.programmaticLaunch = options.programmaticLaunch;
   pm.addPass(dsm::createDSMMaterialize(materialize));
   pm.addPass(ff::createConvertDSMToNVGPU());

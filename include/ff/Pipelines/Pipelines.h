@@ -120,6 +120,12 @@ struct LowerToNVVMOptions : public PassPipelineOptions<LowerToNVVMOptions> {
                      "3x3 convolutions read the taps from one halo per "
                      "image row"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> convHaloGemm{
+      *this, "conv-halo-gemm",
+      llvm::cl::desc("Forwarded to --dsm-materialize: single-GEMM 3x3 "
+                     "convolutions reuse each warpgroup's halo across the "
+                     "taps (experimental)"),
+      llvm::cl::init(false)};
   PassOptions::Option<bool> programmaticLaunch{
       *this, "programmatic-launch",
       llvm::cl::desc("Forwarded to --dsm-materialize: a kernel sequence's "

@@ -53,7 +53,9 @@ SmallVector<KernelParam> mlir::dsm::getKernelParams(const KernelPlan &p) {
     params.push_back(
         {K::TensorMap, (int)p.argA, {64, p.aRowsPerCta()}, /*im2col=*/true});
   else if (p.convHalo)
-    params.push_back({K::TensorMap, (int)p.argA, {64, p.convW + 2, 3, 1}});
+    params.push_back({K::TensorMap,
+                      (int)p.argA,
+                      {64, p.convW + 2, p.haloRowsPerWg() + 2, 1}});
   else if (p.isConv())
     params.push_back(
         {K::TensorMap, (int)p.argA, {64, p.convW, p.convBoxRows(), 1}});
@@ -1110,18 +1112,27 @@ void KernelEmitter::emitTileLoads() {
   // With A multicast every CTA receives the whole A tile (its slice and
   // its peers'), and the full barrier must count all of it: counting the
   // own slice alone let the phase complete before the peers' rows landed.
-  int64_t aLoadBytes = p.convHalo     ? 3 * (p.convW + 2) * 128
+  int64_t aLoadBytes = p.convHalo
+                           ? (p.warpgroupTiles ? 1 : p.numConsumers) *
+                                 (p.haloRowsPerWg() + 2) * (p.convW + 2) * 128
                        : p.isConv()   ? p.wgTileRows() * 128
                        : p.aMulticast ? p.bm * 128
                                       : aRows * 128;
   // Resident weights: the ring carries A only.
   int64_t bLoadBytes = p.residentWeights ? 0 : p.bStageBytes;
   // 3x3 convolutions: the tile's image and first row.
+  // Row group g of the image-row tiling (the tile, or a streamed halo's
+  // NC * tile + w): its image and first row.
+  int64_t groupRows = p.convHalo ? p.haloRowsPerWg() : p.convBoxRows();
+  int64_t groupsPerImage = p.isConv() ? p.convH / groupRows : 1;
+  auto groupImage = [&](Value g) { return div(g, groupsPerImage); };
+  auto groupRow0 = [&](Value g) {
+    return mul(rem(g, groupsPerImage), groupRows);
+  };
   Value image, h0;
   if (p.isConv()) {
-    int64_t tilesPerImage = p.convH / p.convBoxRows();
-    image = div(mTile, tilesPerImage);
-    h0 = mul(rem(mTile, tilesPerImage), p.convBoxRows());
+    image = groupImage(mTile);
+    h0 = groupRow0(mTile);
   }
   forLoop(cst(0), cst(p.ringSteps()), cst(1), [&](Value k) {
     Value it = ringIt(k);
@@ -1139,11 +1150,24 @@ void KernelEmitter::emitTileLoads() {
             add(aOff, mul(ringWg, p.convHalo ? p.haloSlotBytes() : 64 * 128));
       if (p.convHalo) {
         // Ring step k: channels [64k, 64k + 64) of input rows h0 - 1 ..
-        // h0 + 1, pixels -1 .. W (zero-filled outside the image).
-        nvgpu::TmaAsyncLoadOp::create(
-            b, loc, smemView(aOff, {1, 3, p.convW + 2, 64}), full, tmA,
-            ValueRange{mul(k, 64), cst(-1), add(h0, -1), image}, slot, Value(),
-            Value());
+        // h0 + R, pixels -1 .. W (zero-filled outside the image); a
+        // streamed halo GEMM loads every warpgroup's row group.
+        int64_t rows = p.haloRowsPerWg() + 2;
+        auto loadHalo = [&](Value dst, Value img, Value row0) {
+          nvgpu::TmaAsyncLoadOp::create(
+              b, loc, smemView(dst, {1, rows, p.convW + 2, 64}), full, tmA,
+              ValueRange{mul(k, 64), cst(-1), add(row0, -1), img}, slot,
+              Value(), Value());
+        };
+        if (p.warpgroupTiles) {
+          loadHalo(aOff, image, h0);
+        } else {
+          for (int64_t w = 0; w < p.numConsumers; ++w) {
+            Value g = add(mul(mTile, p.numConsumers), w);
+            loadHalo(add(aOff, w * p.haloSlotBytes()), groupImage(g),
+                     groupRow0(g));
+          }
+        }
       } else if (p.isConv()) {
         // k tile -> filter tap (r, s) = divmod(k / (C/64), 3) and channels
         // 64 (k mod C/64): the box {64, W, R, 1} at (c0, s - 1, h0 + r - 1,
@@ -1174,8 +1198,14 @@ void KernelEmitter::emitTileLoads() {
         nvgpu::TmaAsyncLoadOp::create(b, loc, smemView(aOff, {aRows, 64}), full,
                                       tmA, ValueRange{k0, aRow}, slot, mask,
                                       Value());
-      if (!p.residentWeights)
+      if (p.convHalo && !p.residentWeights) {
+        // The nine taps' B tiles of these 64 channels: k = tap * C + 64 k.
+        for (int64_t tap = 0; tap < 9; ++tap)
+          loadBTile(add(mul(s, p.bStageBytes), p.smemB + tap * p.bTapBytes()),
+                    full, s, add(mul(k, 64), tap * p.convC), n0);
+      } else if (!p.residentWeights) {
         loadBTile(add(mul(s, p.bStageBytes), p.smemB), full, s, k0, n0);
+      }
     });
   });
 }
@@ -1207,10 +1237,12 @@ Value KernelEmitter::emitMainLoop(SmallVector<Value> &accs) {
       for (int64_t tap = 0; tap < 9; ++tap) {
         int64_t rows = (tap / 3) * (p.convW + 2) + tap % 3;
         for (int64_t kk = 0; kk < p.k16Steps; ++kk)
-          acc[0] = wgmma(acc[0], advance(descA, rows * 128 + kk * 32),
-                         advance(descB, tap * cTiles * p.bStageBytes +
-                                            kk * (p.bKMajor ? 32 : 2048)),
-                         p.consumerN(), p.bKMajor);
+          acc[0] = wgmma(
+              acc[0], advance(descA, rows * 128 + kk * 32),
+              advance(descB, (p.residentWeights ? tap * cTiles * p.bStageBytes
+                                                : tap * p.bTapBytes()) +
+                                 kk * (p.bKMajor ? 32 : 2048)),
+              p.consumerN(), p.bKMajor);
       }
       NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
       NVVM::WgmmaWaitGroupSyncOp::create(b, loc, b.getI64IntegerAttr(1));
@@ -1381,14 +1413,29 @@ void KernelEmitter::storeFragment(function_ref<Value(int64_t)> y, Value col0,
   Value colBase = add(col0, fragColPair());
   for (int64_t h = 0; h < 2; ++h) {
     Value row = add(rowBase, 8 * h);
+    // Null: row < rowEnd.
+    Value stored;
+    if (p.convHalo && !p.warpgroupTiles) {
+      // A streamed halo's warpgroup row i is pixel (i div (W + 2), i mod
+      // (W + 2)) of its row group, an output where that lies in the image.
+      int64_t w2 = p.convW + 2, rows = p.haloRowsPerWg();
+      Value i = add(fragRow(), 8 * h);
+      Value hh = div(i, w2), ww = rem(i, w2);
+      row = add(add(m0, mul(wg, rows * p.convW)), add(mul(hh, p.convW), ww));
+      stored = arith::AndIOp::create(
+          b, loc,
+          arith::AndIOp::create(b, loc, ult(ww, cst(p.convW)),
+                                ult(hh, cst(rows))),
+          ult(row, rowEnd));
+    }
     if (storesBf16Rows(width)) {
       SmallVector<std::pair<Value, Value>> pairs;
       for (int64_t j = 0; j < width / 8; ++j)
         pairs.push_back({y(4 * j + 2 * h), y(4 * j + 2 * h + 1)});
-      storeRowBf16(row, ult(row, rowEnd), col0, cols, pairs);
+      storeRowBf16(row, stored ? stored : ult(row, rowEnd), col0, cols, pairs);
       continue;
     }
-    ifThen(ult(row, rowEnd), [&] {
+    ifThen(stored ? stored : ult(row, rowEnd), [&] {
       for (int64_t j = 0; j < width / 8; ++j) {
         Value y0 = y(4 * j + 2 * h), y1 = y(4 * j + 2 * h + 1);
         storeOut(row, add(colBase, 8 * j), cols, {y0, y1});

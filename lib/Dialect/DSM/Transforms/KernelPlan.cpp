@@ -863,7 +863,35 @@ void KernelPlan::useResidentWeights() {
 }
 
 int64_t KernelPlan::haloSlotBytes() const {
-  return ff::getConvHaloSlotBytes(convW);
+  int64_t w = convW + 2;
+  int64_t rows = std::max((haloRowsPerWg() + 2) * w, 2 * w + 2 + 64);
+  return alignUp(rows * 128, 1024);
+}
+
+int64_t KernelPlan::haloGemmRows() const {
+  if (!isSingleGemm() || isGated() || clusterSize() > 1 || !isConv() ||
+      convW + 2 > 64 || convC % 64 != 0)
+    return 0;
+  int64_t rows = 0;
+  for (int64_t r = convH; r >= 1 && !rows; --r)
+    if (convH % r == 0 && r * (convW + 2) <= 64)
+      rows = r;
+  int64_t w = convW + 2;
+  int64_t slot = alignUp(std::max((rows + 2) * w, 2 * w + 2 + 64) * 128, 1024);
+  int64_t stage = numConsumers * slot + 9 * bn * 64 * 2;
+  return rows && 2 * stage <= kMaxDynamicSmemBytes ? rows : 0;
+}
+
+void KernelPlan::useHaloGemm() {
+  convRows = numConsumers * haloGemmRows();
+  convHalo = true;
+  aStageBytes = numConsumers * haloSlotBytes();
+  bStageBytes = 9 * bTapBytes();
+  stages =
+      std::min<int64_t>(8, kMaxDynamicSmemBytes / (aStageBytes + bStageBytes));
+  smemA = 0;
+  smemB = stages * aStageBytes;
+  smemBytes = alignUp(smemB + stages * bStageBytes, 1024);
 }
 
 void KernelPlan::useConvHalo(int64_t ringStages) {

@@ -460,6 +460,8 @@ DSMMaterializePass::configurePlan(FusedChainOp chain, ScheduleAttr sched,
     return failure();
   }
   plan->testOmitBarrier = testOmitBarrier;
+  if (convHaloGemm && plan->haloGemmRows())
+    plan->useHaloGemm();
   // Deterministic planes are not cleared by their readers (see the
   // workspace param); small atomic workspaces are cheaper to clear in
   // the finishers than with a memset launch, large ones are not.

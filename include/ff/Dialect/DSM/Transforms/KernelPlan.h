@@ -220,8 +220,24 @@ struct KernelPlan {
     return canUseWarpgroupTiles() && isConv() && convRows == numConsumers &&
            convW + 2 <= 256 && convC % 64 == 0;
   }
-  /// Bytes of one warpgroup's halo slot (ff::getConvHaloSlotBytes).
+  /// Bytes of one warpgroup's halo slot: its haloRowsPerWg() + 2 rows of
+  /// W + 2 pixels, or the last tap's 64-row window past them.
   int64_t haloSlotBytes() const;
+  /// Image rows of a warpgroup's halo tile (conv-halo: one; a streamed
+  /// halo GEMM: a row group of up to 64 / (W + 2) rows).
+  int64_t haloRowsPerWg() const { return convRows / numConsumers; }
+  /// A single GEMM's 3x3 convolution whose halo is reused across the nine
+  /// taps with B streamed (--dsm-materialize=conv-halo-gemm): each ring
+  /// stage holds every consumer warpgroup's halo of 64 channels and the
+  /// nine taps' B tiles of those channels. Unset: 0; else the warpgroup's
+  /// row group (the largest divisor of H with rows * (W + 2) <= 64) when
+  /// two stages fit.
+  int64_t haloGemmRows() const;
+  /// Switches an image-row GEMM layout to the streamed halo (convHalo
+  /// without warpgroup tiles or resident weights), as deep a ring as fits.
+  void useHaloGemm();
+  /// One tap's B tile of a streamed halo stage.
+  int64_t bTapBytes() const { return bn * 64 * 2; }
   /// Main-loop ring steps of one tile: its k tiles, or with convHalo one
   /// per 64 input channels.
   int64_t ringSteps() const { return convHalo ? convC / 64 : kTiles(); }
