@@ -510,9 +510,9 @@ bool mlir::ff::keepsWeightsResident(const ChainDesc &chain, const Plan &plan,
              target.smemPerBlock - target.smemReserved;
 }
 
-int64_t mlir::ff::getConvHaloSlotBytes(int64_t convW) {
+int64_t mlir::ff::getConvHaloSlotBytes(int64_t convW, int64_t rows) {
   const int64_t w = convW + 2;
-  return ceilDiv(std::max(3 * w, 2 * w + 2 + 64) * 128, 1024) * 1024;
+  return ceilDiv(std::max((rows + 2) * w, 2 * w + 2 + 64) * 128, 1024) * 1024;
 }
 
 int64_t mlir::ff::getConvHaloSmemBytes(const ChainDesc &chain, const Plan &plan,

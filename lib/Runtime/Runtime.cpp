@@ -688,13 +688,14 @@ bool LoadedBundle::launchKernel(ContextState &cs, int kernel,
         }
         const char *encoder =
             p.im2col ? "cuTensorMapEncodeIm2col" : "cuTensorMapEncodeTiled";
-        if (p.im2col && !d.cuTensorMapEncodeIm2col) {
+        auto mapError = [&](const std::string &why) {
           error = where() + " for tensor '" +
-                  man.tensor(size_t(p.tensor)).name +
-                  "': the CUDA driver lacks " + encoder +
-                  " (an im2col tensor map needs a newer driver)";
+                  man.tensor(size_t(p.tensor)).name + "': " + why;
           return false;
-        }
+        };
+        if (p.im2col && !d.cuTensorMapEncodeIm2col)
+          return mapError(std::string("the CUDA driver lacks ") + encoder +
+                          " (an im2col tensor map needs a newer driver)");
         CUresult r =
             p.im2col ? d.cuTensorMapEncodeIm2col(
                            &entry->map, tmaDataType(a.dtype), uint32_t(rank),
@@ -707,12 +708,8 @@ bool LoadedBundle::launchKernel(ContextState &cs, int kernel,
                            reinterpret_cast<void *>(a.data), dims, strides,
                            p.box.data(), p.elementStrides.data(), p.interleave,
                            p.swizzle, p.l2Promotion, p.oobFill);
-        if (r != CUDA_SUCCESS) {
-          error = where() + " for tensor '" +
-                  man.tensor(size_t(p.tensor)).name +
-                  "': " + d.errorString(encoder, r);
-          return false;
-        }
+        if (r != CUDA_SUCCESS)
+          return mapError(d.errorString(encoder, r));
         if (p.kind == ParamKind::TensorMapPtr) {
           if ((r = d.cuMemAlloc(&entry->deviceCopy, sizeof(CUtensorMap))) !=
                   CUDA_SUCCESS ||

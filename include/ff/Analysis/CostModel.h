@@ -164,10 +164,11 @@ ResidentLayout getResidentLayout(int64_t ringBytes, int64_t bBytes,
 int64_t getResidentWeightsSmemBytes(const ChainDesc &chain, const Plan &plan);
 
 /// Bytes of one warpgroup's halo slot in a conv-halo kernel for images
-/// `convW` pixels wide: the 3 (W + 2) loaded rows of 128 B, or the rows the
-/// last tap's 64-row window reaches if more (they feed only rows past the
-/// image row, never stored), 1024-aligned.
-int64_t getConvHaloSlotBytes(int64_t convW);
+/// `convW` pixels wide and tiles of `rows` image rows: the rows + 2 loaded
+/// rows of W + 2 pixels (128 B each), or the rows the last tap's 64-row
+/// window reaches if more (they feed only accumulator rows outside the
+/// image, never stored), 1024-aligned.
+int64_t getConvHaloSlotBytes(int64_t convW, int64_t rows = 1);
 
 /// Whether the lowering keeps a persistent solo kernel's weights in shared
 /// memory (--dsm-materialize=resident-weights): every tile of a solo plan

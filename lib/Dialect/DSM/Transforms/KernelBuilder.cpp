@@ -479,6 +479,12 @@ private:
   /// `mask` where given.
   void loadIm2colTile(Value dst, Value slot, Value kTile, Value pixel,
                       Value mask);
+  /// A 3x3 convolution's k tile (tap-major, channel-minor): its filter tap
+  /// (k / (C/64)) and first channel (64 (k mod C/64)).
+  std::pair<Value, Value> convTapAndChannel(Value kTile) {
+    int64_t cTiles = p.convC / 64;
+    return {div(kTile, cTiles), mul(rem(kTile, cTiles), 64)};
+  }
   /// Calls fn(tensor map index, box index in the stage, coordinates) for
   /// each TMA box of B's k tile at k0 (gate and up); `col0`: the tile's
   /// first n column.
@@ -1080,9 +1086,8 @@ void KernelEmitter::loadIm2colTile(Value dst, Value slot, Value kTile,
   // pixel box (corners -1, -1: W and H positions from -1 + offset, the
   // padding zero-filled) across rows and images. A split K's k tiles past
   // K (the last ranks') read tap 8: B's rows there are TMA's zeros.
-  int64_t cTiles = p.convC / 64;
-  Value tap = arith::MinUIOp::create(b, loc, div(kTile, cTiles), cst(8));
-  Value c0 = mul(rem(kTile, cTiles), 64);
+  auto [tap, c0] = convTapAndChannel(kTile);
+  tap = arith::MinUIOp::create(b, loc, tap, cst(8));
   int64_t hw = p.convH * p.convW;
   Value image = div(pixel, hw);
   Value inImage = rem(pixel, hw);
@@ -1120,7 +1125,6 @@ void KernelEmitter::emitTileLoads() {
                                       : aRows * 128;
   // Resident weights: the ring carries A only.
   int64_t bLoadBytes = p.residentWeights ? 0 : p.bStageBytes;
-  // 3x3 convolutions: the tile's image and first row.
   // Row group g of the image-row tiling (the tile, or a streamed halo's
   // NC * tile + w): its image and first row.
   int64_t groupRows = p.convHalo ? p.haloRowsPerWg() : p.convBoxRows();
@@ -1142,7 +1146,9 @@ void KernelEmitter::emitTileLoads() {
     leaderOnly(loadLeader ? loadLeader : wgLeader, [&] {
       nvgpu::MBarrierArriveExpectTxOp::create(
           b, loc, full, cst(aLoadBytes + bLoadBytes), slot, Value());
-      Value k0 = mul(kOff ? add(k, kOff) : k, p.bk);
+      // The k tile's index in all of K (a split K's rank starts at kOff).
+      Value kg = kOff ? add(k, kOff) : k;
+      Value k0 = mul(kg, p.bk);
       Value aOff = add(mul(s, p.aStageBytes), p.smemA);
       // Warpgroup tiles: the warpgroup's rows of the stage (its halo slot).
       if (p.warpgroupTiles)
@@ -1173,10 +1179,7 @@ void KernelEmitter::emitTileLoads() {
         // 64 (k mod C/64): the box {64, W, R, 1} at (c0, s - 1, h0 + r - 1,
         // n) lands as R * W rows of 128 B like a 2-D box; coordinates
         // outside the image (-1, H, W) are zero-filled: the padding.
-        int64_t cTiles = p.convC / 64;
-        Value kg = kOff ? add(k, kOff) : k;
-        Value tap = div(kg, cTiles);
-        Value c0 = mul(rem(kg, cTiles), 64);
+        auto [tap, c0] = convTapAndChannel(kg);
         Value col = add(rem(tap, 3), -1);
         Value row = add(add(h0, div(tap, 3)), -1);
         nvgpu::TmaAsyncLoadOp::create(
@@ -1192,8 +1195,7 @@ void KernelEmitter::emitTileLoads() {
         mask = arith::ConstantIntOp::create(b, loc, i16, (1 << p.clusterN) - 1);
       }
       if (p.convIm2col)
-        loadIm2colTile(sharedPtr(aOff), slot, kOff ? add(k, kOff) : k, aRow,
-                       mask);
+        loadIm2colTile(sharedPtr(aOff), slot, kg, aRow, mask);
       else if (!p.isConv())
         nvgpu::TmaAsyncLoadOp::create(b, loc, smemView(aOff, {aRows, 64}), full,
                                       tmA, ValueRange{k0, aRow}, slot, mask,

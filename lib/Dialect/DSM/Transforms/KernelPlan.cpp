@@ -863,22 +863,17 @@ void KernelPlan::useResidentWeights() {
 }
 
 int64_t KernelPlan::haloSlotBytes() const {
-  int64_t w = convW + 2;
-  int64_t rows = std::max((haloRowsPerWg() + 2) * w, 2 * w + 2 + 64);
-  return alignUp(rows * 128, 1024);
+  return ff::getConvHaloSlotBytes(convW, haloRowsPerWg());
 }
 
 int64_t KernelPlan::haloGemmRows() const {
   if (!isSingleGemm() || isGated() || clusterSize() > 1 || !isConv() ||
       convW + 2 > 64 || convC % 64 != 0)
     return 0;
-  int64_t rows = 0;
-  for (int64_t r = convH; r >= 1 && !rows; --r)
-    if (convH % r == 0 && r * (convW + 2) <= 64)
-      rows = r;
-  int64_t w = convW + 2;
-  int64_t slot = alignUp(std::max((rows + 2) * w, 2 * w + 2 + 64) * 128, 1024);
-  int64_t stage = numConsumers * slot + 9 * bn * 64 * 2;
+  // The largest divisor of H whose rows, W + 2 pixels each, fit 64.
+  int64_t rows = ff::getConvTileImageRows(convH, convW + 2, 64);
+  int64_t stage =
+      numConsumers * ff::getConvHaloSlotBytes(convW, rows) + 9 * bTapBytes();
   return rows && 2 * stage <= kMaxDynamicSmemBytes ? rows : 0;
 }
 
