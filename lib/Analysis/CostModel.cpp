@@ -450,18 +450,29 @@ static bool isGemmCluster(const ChainDesc &chain, const Plan &plan) {
   return !chain.hasSecondGemm() && plan.cls(Dim::n) * plan.cls(Dim::k) > 1;
 }
 
-/// CTAs of the kernel-family grid: m tiles x grid_n x the cluster (along n,
-/// or along k for a split-K GEMM).
-static int64_t getKernelCtas(const ChainDesc &chain, const Plan &plan) {
-  const int64_t tileRows =
-      chain.getMTileRows(plan.blk(Dim::m), isGemmCluster(chain, plan));
-  return ceilDiv(std::max<int64_t>(chain.m, 1), tileRows) * plan.grd(Dim::n) *
-         plan.cls(Dim::n) * plan.cls(Dim::k);
+/// Output rows of one m tile: blk_m, a 3x3 convolution's whole image rows,
+/// or a streamed halo GEMM's row group per consumer warpgroup.
+static int64_t getTileRows(const ChainDesc &chain, const Plan &plan,
+                           const GpuTarget &target) {
+  if (int64_t rows = getHaloGemmRows(chain, plan, target))
+    return plan.blk(Dim::m) / 64 * rows * chain.convW;
+  return chain.getMTileRows(plan.blk(Dim::m), isGemmCluster(chain, plan));
+}
+
+/// CTAs of the kernel-family grid: m tiles (whole clusters of cls_m) x
+/// grid_n x the cluster (along n, or along k for a split-K GEMM).
+static int64_t getKernelCtas(const ChainDesc &chain, const Plan &plan,
+                             const GpuTarget &target) {
+  const int64_t clsM = plan.cls(Dim::m);
+  const int64_t mTiles =
+      ceilDiv(std::max<int64_t>(chain.m, 1), getTileRows(chain, plan, target));
+  return ceilDiv(mTiles, clsM) * clsM * plan.grd(Dim::n) * plan.cls(Dim::n) *
+         plan.cls(Dim::k);
 }
 
 bool mlir::ff::runsPersistent(const ChainDesc &chain, const Plan &plan,
                               const Dataflow &flow, const GpuTarget &target) {
-  const int64_t ctas = getKernelCtas(chain, plan);
+  const int64_t ctas = getKernelCtas(chain, plan, target);
   // A streamed tile whose columns two warpgroups split has no registers
   // left for the loop (T3-k256 at M = 16384 spilled 28 bytes).
   const bool alone = plan.isSolo(chain) ||
@@ -515,6 +526,38 @@ int64_t mlir::ff::getConvHaloSlotBytes(int64_t convW, int64_t rows) {
   return ceilDiv(std::max((rows + 2) * w, 2 * w + 2 + 64) * 128, 1024) * 1024;
 }
 
+int64_t mlir::ff::getHaloGemmRows(int64_t h, int64_t w, int64_t c, int64_t bm,
+                                  int64_t bn, int64_t smemBytes) {
+  if (w + 2 > 64 || c % 64 != 0 || c < 128 || (bm != 64 && bm != 128) ||
+      bn % 64 != 0)
+    return 0;
+  const int64_t rows = getConvTileImageRows(h, w + 2, 64);
+  if (rows * (w + 2) < 56)
+    return 0;
+  const int64_t halo = (bm / 64) * getConvHaloSlotBytes(w, rows);
+  return 2 * halo + 3 * 3 * bn * 128 <= smemBytes ? rows : 0;
+}
+
+HaloGemmRings mlir::ff::getHaloGemmRings(int64_t haloBytes, int64_t tapBytes,
+                                         int64_t smemBytes) {
+  HaloGemmRings r;
+  r.haloStages = 3 * haloBytes + 6 * tapBytes <= smemBytes ? 3 : 2;
+  r.tapStages =
+      std::min<int64_t>(12, (smemBytes - r.haloStages * haloBytes) / tapBytes);
+  return r;
+}
+
+int64_t mlir::ff::getHaloGemmRows(const ChainDesc &chain, const Plan &plan,
+                                  const GpuTarget &target) {
+  if (!chain.convW || chain.hasSecondGemm() || chain.isGated() ||
+      plan.cls(Dim::n) * plan.cls(Dim::k) != 1 ||
+      plan.blk(Dim::k) * getByteWidth(chain.dtype) != 128)
+    return 0;
+  return getHaloGemmRows(chain.convH, chain.convW, chain.k / 9,
+                         plan.blk(Dim::m), plan.blk(Dim::n),
+                         target.smemPerBlock - target.smemReserved);
+}
+
 int64_t mlir::ff::getConvHaloSmemBytes(const ChainDesc &chain, const Plan &plan,
                                        int64_t stages) {
   // The resident layout with the plan's A stages replaced by halo slots.
@@ -549,7 +592,20 @@ static int64_t getShuffleSteps(const Plan &plan) {
          (plan.cls(Dim::n) * plan.blk(Dim::n) / 64);
 }
 
-double mlir::ff::getStreamReuse(const ChainDesc &chain, const Plan &plan) {
+/// A streamed halo GEMM's A bytes per 64-wide k step, as a fraction of
+/// blk_m rows: each warpgroup's R + 2 rows of W + 2 pixels per 64 channels
+/// (nine k steps); 1 for every other kernel.
+static double getHaloAScale(const ChainDesc &chain, const Plan &plan,
+                            const GpuTarget &target) {
+  const int64_t rows = getHaloGemmRows(chain, plan, target);
+  if (!rows)
+    return 1.0;
+  const int64_t bm = plan.blk(Dim::m);
+  return (bm / 64) * double(rows + 2) * (chain.convW + 2) / (9.0 * bm);
+}
+
+double mlir::ff::getStreamReuse(const ChainDesc &chain, const Plan &plan,
+                                const GpuTarget &target) {
   const double b = getByteWidth(chain.dtype);
   if (!chain.hasSecondGemm()) {
     // One GEMM: each CTA streams its k tiles (a split K's share) of A and
@@ -559,12 +615,15 @@ double mlir::ff::getStreamReuse(const ChainDesc &chain, const Plan &plan) {
     const int64_t clsK = plan.cls(Dim::k);
     // A gated pair streams both weights' tiles and holds both.
     const int64_t g = chain.getNumUpProjections();
-    const double cta =
-        ceilDiv(ceilDiv(chain.k, 64), clsK) * 64.0 * double(bm + bn * g) * b;
+    // A streamed halo GEMM's halo; B shared by a cluster along m.
+    const double cta = ceilDiv(ceilDiv(chain.k, 64), clsK) * 64.0 *
+                       (getHaloAScale(chain, plan, target) * bm +
+                        double(bn * g) / plan.cls(Dim::m)) *
+                       b;
     const double unique = (double(m) * chain.k + double(chain.k) * chain.n * g +
                            double(m) * chain.n) *
                           b;
-    return std::max(1.0, getKernelCtas(chain, plan) * cta / unique);
+    return std::max(1.0, getKernelCtas(chain, plan, target) * cta / unique);
   }
   const int64_t g = chain.getNumUpProjections();
   const int64_t m = std::max<int64_t>(chain.m, 1);
@@ -592,14 +651,14 @@ double mlir::ff::getStreamReuse(const ChainDesc &chain, const Plan &plan) {
     a /= 9;
   const double unique = a + double(chain.k) * chain.n * g * b +
                         double(chain.n) * chain.l * b + double(m) * chain.l * b;
-  return std::max(1.0, getKernelCtas(chain, plan) * cta / unique);
+  return std::max(1.0, getKernelCtas(chain, plan, target) * cta / unique);
 }
 
 /// Whether a solo plan fills a wave or more: its CTAs then run at the
 /// streamed family's rates (getCtaStreamGbps, estimateCtaNs).
 static bool isWaveSolo(const ChainDesc &chain, const Plan &plan,
                        const GpuTarget &target) {
-  return plan.isSolo(chain) && getKernelCtas(chain, plan) >= target.sms;
+  return plan.isSolo(chain) && getKernelCtas(chain, plan, target) >= target.sms;
 }
 
 /// One CTA's stream rate (B/ns) while `active` CTAs share HBM and L2
@@ -638,7 +697,7 @@ static double getCtaStreamGbps(const ChainDesc &chain, const Plan &plan,
   const double l2 = plan.streamsN(chain) || isWaveSolo(chain, plan, target)
                         ? k.streamL2Gbps
                         : k.l2Gbps;
-  const double streamShare = hbmShare * getStreamReuse(chain, plan);
+  const double streamShare = hbmShare * getStreamReuse(chain, plan, target);
   return two ? std::min({k.smGbps, l2 / double(active), streamShare})
              : std::min(k.smGbps, streamShare);
 }
@@ -647,10 +706,11 @@ double mlir::ff::estimateKernelNs(const ChainDesc &chain, const Plan &plan,
                                   const Dataflow &flow,
                                   const GpuTarget &target) {
   const KernelFit &k = target.kernel;
-  // The cluster: along n, or for a split-K GEMM along k.
-  const int64_t c = plan.cls(Dim::n) * plan.cls(Dim::k);
+  // The cluster: along n, for a split-K GEMM along k, or for a streamed
+  // halo GEMM along m.
+  const int64_t c = plan.cls(Dim::m) * plan.cls(Dim::n) * plan.cls(Dim::k);
   // A 3x3 convolution's m tile is whole image rows: up to blk_m pixels.
-  const int64_t ctas = getKernelCtas(chain, plan);
+  const int64_t ctas = getKernelCtas(chain, plan, target);
   if (ctas <= 0)
     return std::numeric_limits<double>::infinity();
   // CTAs resident at once. Every CTA does the same work, so a grid of
@@ -736,9 +796,17 @@ double mlir::ff::estimateCtaNs(const ChainDesc &chain, const Plan &plan,
   const double flopsPerNs =
       tflops * 1e3 * (oneWarpgroup ? k.oneWarpgroupRate : 1.0);
 
+  // A streamed halo GEMM: its halo's share of a k step's A, B shared by a
+  // cluster along m, and a tap ring deeper than the plan's stages.
+  const int64_t haloRows = two ? 0 : getHaloGemmRows(chain, plan, target);
+  if (haloRows)
+    aScale = getHaloAScale(chain, plan, target);
+  const int64_t clsM = plan.cls(Dim::m);
   // GEMM0 mainloop: per k step the larger of the stage's bytes and its
   // wgmmas, plus a fixed hand-off cost (full/empty barriers, TMA latency).
   const double stage = (aScale * bm * bk + bk * bn * g) * b;
+  // What the CTA draws from L2 (a cluster along m multicasts B).
+  const double drawn = (aScale * bm * bk + double(bk * bn * g) / clsM) * b;
   const double mma0 = 2.0 * bm * bn * bk * g / flopsPerNs;
   // A single GEMM's k step also waits on the SM's shared-memory port: the
   // TMA writes the stage and each consumer warpgroup's wgmmas read its 64
@@ -760,9 +828,21 @@ double mlir::ff::estimateCtaNs(const ChainDesc &chain, const Plan &plan,
   const double latency = two ? k.streamLatencyNs : k.gemmStreamLatencyNs;
   const double held =
       two ? 1.0 : std::min(1.0, std::max(mma0, smem) / std::max(latency, 1.0));
-  const double inFlight = std::max(double(plan.stages) - held, 1.0);
+  double depth = plan.stages;
+  double l2 = 0;
+  if (haloRows) {
+    // The kernel sizes its rings itself: a tap slot is three k steps. Its
+    // halo boxes and B tiles come from L2 at gemmHaloL2Gbps in all.
+    const int64_t haloBytes =
+        (bm / 64) * getConvHaloSlotBytes(chain.convW, haloRows);
+    depth = 3 * getHaloGemmRings(haloBytes, 3 * bn * 64 * b,
+                                 target.smemPerBlock - target.smemReserved)
+                    .tapStages;
+    l2 = drawn * active / k.gemmHaloL2Gbps;
+  }
+  const double inFlight = std::max(depth - held, 1.0);
   const double bw0 = std::min(bw, inFlight * stage / std::max(latency, 1.0));
-  double cta = kSteps * (std::max({stage / bw0, mma0, smem}) + k.kStepNs);
+  double cta = kSteps * (std::max({drawn / bw0, l2, mma0, smem}) + k.kStepNs);
   // A single GEMM's lone consumer warpgroup (KernelFit).
   const double lone = oneWarpgroup ? k.gemmLoneWarpgroupFactor : 1.0;
   if (gemmSplitK) {

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ff/Analysis/Plan.h"
+#include "ff/Analysis/CostModel.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/MathExtras.h"
@@ -239,8 +240,18 @@ bool mlir::ff::isLowerable(const Plan &plan, const ChainDesc &chain,
   // The kernel's ring releases a stage one k step late: at least 2. The
   // kernels take up to 8 (KernelPlan); the fitted families up to 4.
   // A gated GEMM (two accumulators) has only the wide family's tiles.
+  // A (c, 1, 1, 1) cluster along m (c = 2 or 4) shares B by multicast;
+  // only the streamed halo GEMMs of 3x3 convolutions take it (measured
+  // mixed on plain tiles, docs/lowering.md).
+  const int64_t clsM = plan.cls(Dim::m);
+  const bool alongM =
+      !chain.hasSecondGemm() && (clsM == 2 || clsM == 4) &&
+      plan.cluster == std::array<int64_t, 4>{clsM, 1, 1, 1} &&
+      plan.blk(Dim::k) == 64 && chain.convW &&
+      getHaloGemmRows(chain.convH, chain.convW, chain.k / 9, plan.blk(Dim::m),
+                      plan.blk(Dim::n), kMaxDynamicSmemBytes);
   bool wide = (wideGemmTiles || chain.isGated()) && !chain.hasSecondGemm() &&
-              plan.cluster == std::array<int64_t, 4>{1, 1, 1, 1};
+              (plan.cluster == std::array<int64_t, 4>{1, 1, 1, 1} || alongM);
   if (plan.stages < 2 || plan.stages > (wide ? 8 : 4))
     return false;
   int64_t blkM = plan.blk(Dim::m);
@@ -255,7 +266,7 @@ bool mlir::ff::isLowerable(const Plan &plan, const ChainDesc &chain,
     bool splitK = plan.cluster == std::array<int64_t, 4>{1, 1, clsK, 1} &&
                   (clsK == 2 || clsK == 4 || clsK == 8);
     if (plan.cluster != std::array<int64_t, 4>{1, 1, 1, 1} &&
-        (chain.isGated() || (!multicast && !splitK)))
+        (chain.isGated() || (!multicast && !splitK && !alongM)))
       return false;
     // Split K also takes 128-wide n tiles (more CTAs for short M), 64-row
     // m tiles (one consumer warpgroup: M <= 64 wastes no wgmma rows) and
@@ -276,8 +287,8 @@ bool mlir::ff::isLowerable(const Plan &plan, const ChainDesc &chain,
     if (plan.cls(Dim::n) * plan.grd(Dim::n) * blkN != chain.n)
       return false;
     return chain.m <= 0 ||
-           plan.grd(Dim::m) * plan.cls(Dim::m) ==
-               static_cast<int64_t>(llvm::divideCeil(chain.m, blkM));
+           plan.grd(Dim::m) == static_cast<int64_t>(llvm::divideCeil(
+                                   chain.m, blkM * plan.cls(Dim::m)));
   }
   if (!hasFfnTiles(plan, chain))
     return false;

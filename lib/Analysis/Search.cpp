@@ -142,9 +142,13 @@ bool mlir::ff::passesTileRule(const Plan &plan, const ChainDesc &chain) {
       return false;
     int64_t padded;
     if (plan.isSpatial(d)) {
+      // Uncovered rows or idle CTAs; along m, the last cluster's CTAs
+      // past M are allowed (a cluster along m shares B whatever M is).
       int64_t parallel = plan.cls(d) * plan.grd(d);
-      if (parallel * blk < extent || (parallel - 1) * blk >= extent)
-        return false; // uncovered rows or idle CTAs
+      int64_t used =
+          d == Dim::m ? (plan.grd(d) - 1) * plan.cls(d) + 1 : parallel;
+      if (parallel * blk < extent || (used - 1) * blk >= extent)
+        return false;
       padded = parallel * blk;
     } else {
       // A temporal loop split over the cluster (n only, passesClusterRule)

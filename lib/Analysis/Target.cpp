@@ -253,7 +253,8 @@ llvm::Error mlir::ff::applyCalibration(GpuTarget &target,
         {"gemm_hbm_efficiency", &kernel.gemmHbmEfficiency, true},
         {"gemm_tflops", &kernel.gemmTflops, false},
         {"gemm_smem_gbps", &kernel.gemmSmemGbps, false},
-        {"gemm_lone_warpgroup_factor", &kernel.gemmLoneWarpgroupFactor, false}};
+        {"gemm_lone_warpgroup_factor", &kernel.gemmLoneWarpgroupFactor, false},
+        {"gemm_halo_l2_gbps", &kernel.gemmHaloL2Gbps, false}};
     for (const auto &[key, value] : *obj) {
       auto *f = llvm::find_if(
           fields, [&](const Field &f) { return key == f.key; });

@@ -8,9 +8,11 @@
 // PTX holds wgmma, TMA and mbarriers (mapa and barrier.cluster when its
 // cluster has more than one CTA) and ptxas -v reports no spills. First every
 // chain's fused kernel (sequences=false), then the search's own choice, which
-// runs C3, C4, C7 and C8 as two GEMM kernels each (the chains whose GEMMs
-// cost less apart; C7's and C8's first reads the im2col, at batch 1 split
-// over a cluster of 8 along k).
+// runs C3, C4, C7, C8 and C6 at batch 1 as two GEMM kernels each (the chains
+// whose GEMMs cost less apart; C7's and C8's first reads the im2col at
+// batch 1, split over a cluster of 8 along k; C6-b1's and C8-b32's first
+// streams an input halo per warpgroup, C8-b32's in clusters of two m tiles
+// sharing B).
 // RUN: rm -rf %t && ff-opt %s --dsm-fuse --dsm-search=sequences=false --lower-to-nvvm="emit-bundle=%t/fused format=bin" -o /dev/null
 // RUN: %python %ff_src_root/scripts/check-bundles.py --ptxas %ptxas %t/fused | FileCheck %s --check-prefix=BUNDLE
 // RUN: ff-opt %s --dsm-fuse --dsm-search --lower-to-nvvm="emit-bundle=%t/chosen format=bin" -o /dev/null
@@ -36,6 +38,8 @@
 // CHOSEN-DAG: OK c3_b1_2_s1 cluster=
 // CHOSEN-DAG: OK c4_b1_3_s0 cluster=
 // CHOSEN-DAG: OK c4_b1_3_s1 cluster=
+// CHOSEN-DAG: OK c6_b1_5_s0 cluster=
+// CHOSEN-DAG: OK c6_b1_5_s1 cluster=
 // CHOSEN-DAG: OK c7_b1_6_s0 cluster=
 // CHOSEN-DAG: OK c7_b1_6_s1 cluster=
 // CHOSEN-DAG: OK c8_b1_7_s0 cluster=
@@ -48,7 +52,7 @@
 // CHOSEN-DAG: OK c7_b32_14_s1 cluster=
 // CHOSEN-DAG: OK c8_b32_15_s0 cluster=
 // CHOSEN-DAG: OK c8_b32_15_s1 cluster=
-// CHOSEN: checked 24 kernels, 0 failed
+// CHOSEN: checked 25 kernels, 0 failed
 
 #id2 = affine_map<(i, j) -> (i, j)>
 #id4 = affine_map<(n, h, w, c) -> (n, h, w, c)>

@@ -170,6 +170,36 @@ int64_t getResidentWeightsSmemBytes(const ChainDesc &chain, const Plan &plan);
 /// image, never stored), 1024-aligned.
 int64_t getConvHaloSlotBytes(int64_t convW, int64_t rows = 1);
 
+/// Image rows of the row group each consumer warpgroup takes in a single
+/// 3x3-convolution GEMM that streams its input halo (images H x W with C
+/// input channels, `bm` x `bn` tiles, at most `smemBytes` of shared
+/// memory; KernelPlan::useHaloGemm): the largest divisor R of H with
+/// R (W + 2) <= 64, where those rows fill at least 56 of the warpgroup's 64
+/// accumulator rows (7x7: 63; 14x14 would leave half of them idle), C is
+/// two 64-channel halo steps or more, and two halo slots and three filter
+/// rows' B tiles fit. 0: nine shifted boxes. With one step (C = 64) the
+/// halo's load has nothing to overlap, and on an H100 C5-b1 as a sequence
+/// around such a kernel ran 6.2 us in CUDA graphs against 4.85 for the
+/// fused plan the model priced 3 % above it (docs/validation.md,
+/// thirty-second session).
+int64_t getHaloGemmRows(int64_t h, int64_t w, int64_t c, int64_t bm, int64_t bn,
+                        int64_t smemBytes);
+/// The two rings of a streamed halo GEMM in `smemBytes`: slots of
+/// `haloBytes` (every consumer warpgroup's halo of 64 channels) and of
+/// `tapBytes` (a filter row's three B tiles). Three halo slots where six
+/// tap slots still fit beside them, else two; the tap ring takes the rest,
+/// up to 12 slots.
+struct HaloGemmRings {
+  int64_t haloStages = 0, tapStages = 0;
+};
+HaloGemmRings getHaloGemmRings(int64_t haloBytes, int64_t tapBytes,
+                               int64_t smemBytes);
+/// getHaloGemmRows of `plan`'s kernel: a single GEMM (not gated) of a 3x3
+/// convolution in 64-wide k steps, with no cluster along n or k (a
+/// cluster along m shares B by multicast).
+int64_t getHaloGemmRows(const ChainDesc &chain, const Plan &plan,
+                        const GpuTarget &target);
+
 /// Whether the lowering keeps a persistent solo kernel's weights in shared
 /// memory (--dsm-materialize=resident-weights): every tile of a solo plan
 /// reads the same B (N = blk_n) and D, so the CTA loads them once and only
@@ -204,7 +234,8 @@ int64_t getConvHaloStages(const ChainDesc &chain, const Plan &plan,
 /// in a two-GEMM chain, its D stream) over the chain's unique bytes (A, the
 /// weights, the output), at least 1: how many times the average byte leaves
 /// L2 for an SM.
-double getStreamReuse(const ChainDesc &chain, const Plan &plan);
+double getStreamReuse(const ChainDesc &chain, const Plan &plan,
+                      const GpuTarget &target);
 
 /// One CTA's time in estimateKernelNs while `active` CTAs share HBM and L2;
 /// `alone`: no other CTA shares its SM (so none hides its last output).

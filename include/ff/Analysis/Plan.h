@@ -50,6 +50,11 @@ llvm::StringRef stringifyDim(Dim d);
 llvm::StringRef stringifyTier(Tier t);
 llvm::StringRef stringifyCollective(Collective c);
 
+/// Shared memory a kernel may use for its dynamic buffer: the H100/H200
+/// per-block opt-in maximum (227 KiB) less the 1 KiB that the 1024-aligned
+/// dynamic buffer leaves for static barriers.
+constexpr int64_t kMaxDynamicSmemBytes = 232448 - 1024;
+
 /// Image rows of one m tile of a 3x3 convolution's kernel: the largest
 /// divisor R of `h` with R * `w` <= `bm`, or 0 when no image row fits.
 int64_t getConvTileImageRows(int64_t h, int64_t w, int64_t bm);

@@ -121,6 +121,14 @@ struct KernelFit {
   /// a split K's reduction alone. A tie-break (1 %): 3 % or more loses the
   /// 64 x 64 plans that win by CTA count (GEMM-4096 at M = 128).
   double gemmLoneWarpgroupFactor = 1.01;
+  /// Single 3x3-convolution GEMMs with a streamed halo (getHaloGemmRows):
+  /// the aggregate rate (GB/s) at which L2 serves their halo boxes and B
+  /// tiles. C8-b32's 3x3 GEMM at 128 x 64 on an H100 (docs/validation.md,
+  /// thirty-second session) ran 72 k steps of 10.5 KB per CTA over 128
+  /// CTAs in ~21 us, about 4.6 TB/s, above its shared-memory port bound;
+  /// sharing B between two m tiles by multicast (6.4 KB drawn per step)
+  /// brought it down to that bound. A fit of that one kernel pair.
+  double gemmHaloL2Gbps = 4600;
 };
 
 /// One GPU. Integers where the `#dsm.target` attribute holds integers.

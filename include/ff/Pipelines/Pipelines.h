@@ -124,8 +124,8 @@ struct LowerToNVVMOptions : public PassPipelineOptions<LowerToNVVMOptions> {
       *this, "conv-halo-gemm",
       llvm::cl::desc("Forwarded to --dsm-materialize: single-GEMM 3x3 "
                      "convolutions reuse each warpgroup's halo across the "
-                     "taps (experimental)"),
-      llvm::cl::init(false)};
+                     "taps"),
+      llvm::cl::init(true)};
   PassOptions::Option<bool> programmaticLaunch{
       *this, "programmatic-launch",
       llvm::cl::desc("Forwarded to --dsm-materialize: a kernel sequence's "

@@ -149,7 +149,8 @@ TEST(CostModelTest, SoloPlanByHand) {
   ASSERT_TRUE(isLowerable(p, chain));
   ASSERT_TRUE(p.isSolo(chain));
   const int64_t active = 132;
-  ASSERT_GT(k.hbmEfficiency * t.hbmGbps / active * getStreamReuse(chain, p),
+  ASSERT_GT(k.hbmEfficiency * t.hbmGbps / active *
+                getStreamReuse(chain, p, h100()),
             k.streamL2Gbps / active);
   const double bw = k.streamL2Gbps / active;
   const double kStep =
@@ -173,9 +174,9 @@ TEST(CostModelTest, SoloPlanByHand) {
   ASSERT_EQ(f.ctasPerSm, 1);
   ASSERT_EQ(chain.getMTileRows(128, /*gemmCluster=*/false), 112);
   ASSERT_TRUE(runsPersistent(chain, p, f, t));
-  const double bw132 =
-      std::min({k.smGbps, k.streamL2Gbps / 132,
-                t.hbmGbps * k.hbmEfficiency / 132 * getStreamReuse(chain, p)});
+  const double bw132 = std::min(
+      {k.smGbps, k.streamL2Gbps / 132,
+       t.hbmGbps * k.hbmEfficiency / 132 * getStreamReuse(chain, p, h100())});
   EXPECT_NEAR(estimateKernelNs(chain, p, f, t),
               k.launchNs + 2 * estimateCtaNs(chain, p, t, 132) -
                   k.streamLatencyNs + 128 * 128 * 2 / bw132,
@@ -215,7 +216,9 @@ TEST(CostModelTest, SoloPlanByHand) {
   q.grid[0] = 88; // ceil(11200 / 128): the grid counts blk_m tiles
   ASSERT_TRUE(q.isSolo(fewer));
   const double bw1 = std::min(k.smGbps, k.l2Gbps / 100);
-  ASSERT_GT(k.hbmEfficiency * t.hbmGbps / 100 * getStreamReuse(fewer, q), bw1);
+  ASSERT_GT(k.hbmEfficiency * t.hbmGbps / 100 *
+                getStreamReuse(fewer, q, h100()),
+            bw1);
   const double bw0 = std::min(bw1, 2 * 32768.0 / k.streamLatencyNs);
   const double kStep1 =
       std::max(32768.0 / bw0, 2.0 * 128 * 128 * 64 / (k.smTflops * 1e3)) +
@@ -403,9 +406,9 @@ TEST(CostModelTest, PersistentStreamedByHand) {
   ASSERT_TRUE(f.feasible) << f.reason;
   ASSERT_EQ(f.ctasPerSm, 1);
   ASSERT_TRUE(runsPersistent(chain, p, f, t));
-  const double bw =
-      std::min({k.smGbps, k.streamL2Gbps / 132,
-                t.hbmGbps * k.hbmEfficiency / 132 * getStreamReuse(chain, p)});
+  const double bw = std::min(
+      {k.smGbps, k.streamL2Gbps / 132,
+       t.hbmGbps * k.hbmEfficiency / 132 * getStreamReuse(chain, p, h100())});
   const double eStore = 64 * 64 * 2 / bw;
   EXPECT_NEAR(estimateKernelNs(chain, p, f, t),
               k.launchNs + 2 * (estimateCtaNs(chain, p, t, 132) - eStore) -
@@ -503,7 +506,7 @@ TEST(CostModelTest, GatheredSplitKByHand) {
   // the chain holds A, B, D and E once.
   const double unique =
       (196.0 * 2304 + 2304.0 * 256 + 256.0 * 1024 + 196.0 * 1024) * 2;
-  EXPECT_NEAR(getStreamReuse(chain, p),
+  EXPECT_NEAR(getStreamReuse(chain, p, h100()),
               32 * (18 * 64 * 128 * 2.0 + 4 * 64 * 128 * 2.0) / unique, 1e-9);
 
   // Kernel model at 32 active CTAs: stream rate min(100, 3620 / 32, HBM
@@ -514,7 +517,7 @@ TEST(CostModelTest, GatheredSplitKByHand) {
   // columns in 4 n steps of 64.
   const int64_t active = 32;
   ASSERT_GT(t.kernel.hbmEfficiency * t.hbmGbps / active *
-                getStreamReuse(chain, p),
+                getStreamReuse(chain, p, h100()),
             100.0);
   const double bw = std::min(k.smGbps, k.l2Gbps / active);
   ASSERT_DOUBLE_EQ(bw, 100);
@@ -563,7 +566,7 @@ TEST(CostModelTest, GemmStreamByHand) {
   // 2 x 32 x 2 = 128 CTAs, each 32 k steps of (128 + 128) x 64 bf16 = 1 MiB
   // against (256 x 4096 + 4096 x 4096 + 256 x 4096) x 2 B unique.
   const double unique = (256.0 * 4096 + 4096.0 * 4096 + 256.0 * 4096) * 2;
-  EXPECT_DOUBLE_EQ(getStreamReuse(chain, p), 128 * 1048576.0 / unique);
+  EXPECT_DOUBLE_EQ(getStreamReuse(chain, p, h100()), 128 * 1048576.0 / unique);
   const int64_t active = 128;
   const double bw = std::min(k.smGbps, t.hbmGbps * k.gemmHbmEfficiency /
                                            active * 128 * 1048576.0 / unique);
@@ -634,8 +637,9 @@ TEST(CostModelTest, GemmSmemPortByHand) {
   ASSERT_GT(port, mma);
   // 1024 CTAs in waves of 132: the full waves' CTAs stream at most
   // smGbps; the port binds before the stream does.
-  const double bw = std::min(k.smGbps, t.hbmGbps * k.gemmHbmEfficiency / 132 *
-                                           getStreamReuse(chain, narrow));
+  const double bw =
+      std::min(k.smGbps, t.hbmGbps * k.gemmHbmEfficiency / 132 *
+                             getStreamReuse(chain, narrow, h100()));
   ASSERT_LT(32768.0 / std::min(bw, 6 * 32768.0 / k.gemmStreamLatencyNs), port);
   EXPECT_NEAR(estimateCtaNs(chain, narrow, t, 132),
               64 * (port + k.kStepNs) + 128 * 128 * 2 / bw, 1e-6);
@@ -683,11 +687,12 @@ TEST(CostModelTest, GatedGemmByHand) {
   // What the 86 CTAs stream (both weights) over what the chain holds.
   const double cta = 64 * 64.0 * (128 + 2 * 128) * 2;
   const double unique = (128.0 * 4096 + 2.0 * 4096 * 11008 + 128.0 * 11008) * 2;
-  EXPECT_DOUBLE_EQ(getStreamReuse(chain, p), std::max(1.0, 86 * cta / unique));
+  EXPECT_DOUBLE_EQ(getStreamReuse(chain, p, h100()),
+                   std::max(1.0, 86 * cta / unique));
   // Per k step: the stage's bytes, both weights' wgmmas, or the port's
   // 49152 B written and 2 x (128 x 64 + 2 x 64 x 128) x 2 read.
   const double bw = std::min(k.smGbps, t.hbmGbps * k.gemmHbmEfficiency / 86 *
-                                           getStreamReuse(chain, p));
+                                           getStreamReuse(chain, p, h100()));
   const double bw0 = std::min(bw, 3 * 49152.0 / k.gemmStreamLatencyNs);
   const double mma = 2.0 * 128 * 128 * 64 * 2 / (k.gemmTflops * 1e3);
   const double port = (49152.0 + 98304) / k.gemmSmemGbps;
@@ -1021,7 +1026,7 @@ TEST(CostModelTest, StreamReuseByHand) {
   // chain holds A 262144 + B 1048576 + D 524288 + E 131072 = 1966080 B.
   ChainDesc chain = ffn(256, 1024, 512, 256);
   Plan p = makePlan({1, 4, 1, 1}, {128, 128, 64, 128}, {2, 2, 1, 1}, kMN);
-  EXPECT_NEAR(getStreamReuse(chain, p), 16 * 327680.0 / 1966080, 1e-9);
+  EXPECT_NEAR(getStreamReuse(chain, p, h100()), 16 * 327680.0 / 1966080, 1e-9);
   // A 3x3 convolution's A is im2col of an image 9x smaller (K = 9 C).
   ChainDesc conv = chain;
   conv.k = 9 * 64;
@@ -1029,11 +1034,11 @@ TEST(CostModelTest, StreamReuseByHand) {
   double cta = 9 * (128 * 64 + 64 * 128) * 2.0 + 2 * 128 * 128 * 2.0;
   double unique = 256.0 * 576 * 2 / 9 + 576.0 * 1024 * 2 + 1024.0 * 256 * 2 +
                   256.0 * 256 * 2;
-  EXPECT_NEAR(getStreamReuse(conv, p), 16 * cta / unique, 1e-9);
+  EXPECT_NEAR(getStreamReuse(conv, p, h100()), 16 * cta / unique, 1e-9);
   // One CTA streaming a chain it reads once: never below 1.
   ChainDesc one = ffn(128, 256, 256, 256);
   Plan q = makePlan({1, 1, 1, 1}, {128, 256, 64, 128}, {1, 1, 1, 1}, kMN);
-  EXPECT_DOUBLE_EQ(getStreamReuse(one, q), 1.0);
+  EXPECT_DOUBLE_EQ(getStreamReuse(one, q, h100()), 1.0);
   // The re-reads lift the per-CTA HBM share. N = 512: one cluster along n
   // (no workspace), 8 CTAs re-reading a 1179648-byte chain 2.22 times. At
   // 32 active CTAs the plain share would be 3350 x 0.625 / 32 = 65 B/ns;
@@ -1041,11 +1046,12 @@ TEST(CostModelTest, StreamReuseByHand) {
   // per-SM stream cap (100) still binds: the same CTA time as alone.
   ChainDesc narrow = ffn(256, 512, 512, 256);
   Plan r = makePlan({1, 4, 1, 1}, {128, 128, 64, 128}, {2, 1, 1, 1}, kMN);
-  EXPECT_NEAR(getStreamReuse(narrow, r), 8 * 327680.0 / 1179648, 1e-9);
+  EXPECT_NEAR(getStreamReuse(narrow, r, h100()), 8 * 327680.0 / 1179648, 1e-9);
   GpuTarget t = llvm::cantFail(lookupTarget("h100-sxm"));
   const KernelFit &k = t.kernel;
   ASSERT_LT(t.hbmGbps * k.hbmEfficiency / 32, k.smGbps);
-  ASSERT_GT(t.hbmGbps * k.hbmEfficiency * getStreamReuse(narrow, r) / 32,
+  ASSERT_GT(t.hbmGbps * k.hbmEfficiency * getStreamReuse(narrow, r, h100()) /
+                32,
             k.smGbps);
   ASSERT_GT(k.l2Gbps / 32, k.smGbps);
   EXPECT_NEAR(estimateCtaNs(narrow, r, t, 32), estimateCtaNs(narrow, r, t, 1),
@@ -1105,4 +1111,74 @@ TEST(CostModelTest, ConvolutionTilesAreImageRows) {
   wideConv.convH = wideConv.convW = 112;
   EXPECT_NEAR(estimateKernelNs(wideConv, p64, f, t),
               waves(wideConv, p64, 25 * 4), 1e-6);
+}
+
+TEST(CostModelTest, StreamedHaloGemm) {
+  constexpr std::array<Dim, 4> kMNKL = {Dim::m, Dim::n, Dim::k, Dim::l};
+  // A single 3x3-convolution GEMM streams each warpgroup's input halo
+  // where its row group fills 56 or more of 64 rows (W + 2 pixels per
+  // row), C is two 64-channel steps or more and two halo slots and three
+  // filter rows' B tiles fit.
+  const int64_t smem = kMaxDynamicSmemBytes;
+  EXPECT_EQ(getHaloGemmRows(7, 7, 512, 128, 64, smem), 7);   // 63 rows
+  EXPECT_EQ(getHaloGemmRows(28, 28, 128, 64, 64, smem), 2);  // 60 rows
+  EXPECT_EQ(getHaloGemmRows(56, 56, 128, 128, 64, smem), 1); // 58 rows
+  EXPECT_EQ(getHaloGemmRows(14, 14, 256, 128, 64, smem), 0); // 32 rows
+  EXPECT_EQ(getHaloGemmRows(7, 7, 64, 128, 64, smem), 0);    // one step
+  EXPECT_EQ(getHaloGemmRows(7, 7, 512, 128, 256, smem), 0);  // 2 x 22528 +
+                                                             // 9 x 32768
+  EXPECT_EQ(getHaloGemmRows(7, 7, 512, 128, 128, smem), 7);
+  // Its rings (C8-b32 at 128 x 64): halo slots of 2 x 11264 bytes, tap
+  // slots of 3 x 8192: three halo slots and six tap slots (215040 bytes);
+  // at 128 x 128 (tap slots of 49152) two and three.
+  EXPECT_EQ(getConvHaloSlotBytes(7, 7), 11264);
+  HaloGemmRings rings = getHaloGemmRings(22528, 24576, smem);
+  EXPECT_EQ(rings.haloStages, 3);
+  EXPECT_EQ(rings.tapStages, 6);
+  rings = getHaloGemmRings(22528, 49152, smem);
+  EXPECT_EQ(rings.haloStages, 2);
+  EXPECT_EQ(rings.tapStages, 3);
+
+  // C8-b32's 3x3 GEMM (M = 1568, N = 512, K = 9 x 512). At 128 x 64 the
+  // halo takes two 7x7 images per tile (16 m tiles of 98 rows, 128 CTAs);
+  // a cluster of two m tiles is lowerable only with the halo (B shared by
+  // multicast) and, drawing half the B bytes from L2, priced below one
+  // CTA per tile; both below the nine-box plan the search chose before
+  // (64 x 128, one image of 49 rows per tile), as measured on an H100
+  // (docs/validation.md, thirty-second session).
+  GpuTarget t = llvm::cantFail(lookupTarget("h100-sxm"));
+  ChainDesc gemm = chainOf(ChainKind::gemm, 1568, 512, 4608, 0);
+  gemm.convH = gemm.convW = 7;
+  Plan halo =
+      makePlan({1, 1, 1, 1}, {128, 64, 64, 16}, {13, 8, 1, 1}, kMN, kMNKL, 4);
+  Plan pair =
+      makePlan({2, 1, 1, 1}, {128, 64, 64, 16}, {7, 8, 1, 1}, kMN, kMNKL, 4);
+  EXPECT_EQ(getHaloGemmRows(gemm, halo, t), 7);
+  EXPECT_EQ(getHaloGemmRows(gemm, pair, t), 7);
+  EXPECT_TRUE(isLowerable(pair, gemm));
+  EXPECT_TRUE(passesTileRule(pair, gemm));
+  ChainDesc plain = gemm;
+  plain.convH = plain.convW = 0;
+  EXPECT_FALSE(isLowerable(pair, plain));
+  ChainDesc rows14 = chainOf(ChainKind::gemm, 6272, 256, 2304, 0);
+  rows14.convH = rows14.convW = 14;
+  EXPECT_FALSE(isLowerable(
+      makePlan({2, 1, 1, 1}, {128, 64, 64, 16}, {25, 4, 1, 1}, kMN, kMNKL, 4),
+      rows14));
+  auto kernelNs = [&](const Plan &p) {
+    Dataflow f = analyzeDataflow(gemm, p, t);
+    EXPECT_TRUE(f.feasible) << f.reason;
+    return estimateKernelNs(gemm, p, f, t);
+  };
+  const double single = kernelNs(halo), shared = kernelNs(pair);
+  EXPECT_LT(shared, single);
+  // The search's former plan is a halo one now too (one image per 64-row
+  // tile); one 64-channel step is not.
+  Plan boxes =
+      makePlan({1, 1, 1, 1}, {64, 128, 64, 16}, {25, 4, 1, 1}, kMN, kMNKL, 8);
+  EXPECT_GT(getHaloGemmRows(gemm, boxes, t), 0);
+  ChainDesc oneStep = gemm;
+  oneStep.k = 9 * 64;
+  EXPECT_EQ(getHaloGemmRows(oneStep, halo, t), 0);
+  EXPECT_LT(shared, kernelNs(boxes));
 }

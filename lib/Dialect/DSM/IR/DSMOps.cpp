@@ -225,7 +225,11 @@ static LogicalResult verifyDimCoverage(FusedChainOp op, ScheduleAttr sched,
       return op.emitOpError("schedule covers ")
              << covered << " of " << extent << " along spatial " << name
              << " (cluster x grid x block)";
-    if ((parallel - 1) * blk >= extent)
+    // Along m the last cluster may run past M (its CTAs share B).
+    int64_t used = d == LoopDim::m
+                       ? (sched.getGridDim(d) - 1) * sched.getClusterDim(d) + 1
+                       : parallel;
+    if ((used - 1) * blk >= extent)
       return op.emitOpError("schedule leaves CTAs idle along ")
              << name << ": " << parallel << " tiles of " << blk << " for "
              << extent;

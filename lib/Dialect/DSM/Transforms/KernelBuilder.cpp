@@ -469,11 +469,22 @@ private:
   }
   /// Marks operand stage `s` free in every CTA that multicasts into it.
   void releaseStage(Value s);
+  /// Arrives on barrier `s` of `group`: this CTA's, or with `multicast`
+  /// every CTA's of the cluster.
+  void arriveOnSlot(Value group, Value s, bool multicast);
   void emitSetup(gpu::GPUFuncOp func);
   void emitProducer();
   /// The producer's loads of the current tile's GEMM0 operands (A and B,
   /// for every k tile) through the main-loop ring.
   void emitTileLoads();
+  /// A conv-halo warpgroup tile's halo of channels [64k, 64k + 64) at
+  /// shared `dst` onto full[slot]: rows row0 - 1 .. row0 + R of `image`.
+  void loadHalo(Value dst, Value slot, Value k, Value image, Value row0);
+  /// emitTileLoads of a streamed halo GEMM (KernelPlan::isHaloGemm): the
+  /// halo ring and the tap ring.
+  void emitHaloGemmLoads();
+  /// emitMainLoop of a streamed halo GEMM.
+  Value emitHaloGemmMainLoop(SmallVector<Value> &accs);
   /// A 3x3 convolution's A k tile `kTile` in im2col mode: the pixels from
   /// `pixel` on into shared `dst` (ptr<3>) onto full[slot], multicast to
   /// `mask` where given.
@@ -491,8 +502,12 @@ private:
   template <typename Fn>
   void forEachBBox(Value k0, Value col0, Fn &&fn);
   /// B's k tile (gate and up) at shared offset `bOff` onto barrier `idx`
-  /// of `group`.
-  void loadBTile(Value bOff, Value group, Value idx, Value k0, Value col0);
+  /// of `group`. With B multicast, rank (box + `boxBase`) mod clusterM
+  /// loads box j of the tile into every CTA: `boxBase` (the tile's first
+  /// box in a sequence of tiles) spreads tiles of fewer boxes than
+  /// clusterM over the ranks.
+  void loadBTile(Value bOff, Value group, Value idx, Value k0, Value col0,
+                 Value boxBase = Value());
   /// Before the grid-dependency wait: L2 prefetches of the B k tiles the
   /// ring's first pass will load for this CTA's first tile (B is a chain
   /// input, never the predecessor's output).
@@ -598,6 +613,7 @@ private:
   Value lRot; // first l chunk of this cluster (FFN kinds)
   Value full, empty, dfull, dempty, ticks;
   Value wfull; // residentWeights: B and D have landed
+  Value tfull, tempty; // a streamed halo GEMM's tap ring
   // FFN clusters (split-K GEMMs: the C tile): the partial E chunk each rank
   // publishes and the slice of it the cluster's reduce-scatter leaves here
   // (dsm buffers and views).
@@ -701,11 +717,15 @@ void KernelEmitter::forEachTile(Fn &&fn) {
 }
 
 void KernelEmitter::releaseStage(Value s) {
-  if (!p.aMulticast && !p.bMulticast) {
-    nvgpu::MBarrierArriveOp::create(b, loc, empty, s);
+  arriveOnSlot(empty, s, p.aMulticast || p.bMulticast);
+}
+
+void KernelEmitter::arriveOnSlot(Value group, Value s, bool multicast) {
+  if (!multicast) {
+    nvgpu::MBarrierArriveOp::create(b, loc, group, s);
     return;
   }
-  Value bar = nvgpu::MBarrierGetOp::create(b, loc, i64, empty, s);
+  Value bar = nvgpu::MBarrierGetOp::create(b, loc, i64, group, s);
   Value bar3 = LLVM::IntToPtrOp::create(b, loc, ptrShared, bar);
   for (int64_t q = 0; q < p.clusterSize(); ++q) {
     Value remote = NVVM::MapaOp::create(b, loc, ptrCluster, bar3, cstI32(q));
@@ -860,15 +880,24 @@ void KernelEmitter::emitSetup(gpu::GPUFuncOp func) {
   Value t0 = eq(tid, 0);
   // A consumer releases a stage in every CTA that multicasts into it; with
   // warpgroup tiles each releases its own.
-  int64_t emptyCount =
-      p.warpgroupTiles
-          ? 1
-          : p.numConsumers *
-                (p.aMulticast || p.bMulticast ? p.clusterSize() : 1);
+  // A streamed halo GEMM multicasts B only, through its tap ring.
+  int64_t multicastCount =
+      p.numConsumers * (p.aMulticast || p.bMulticast ? p.clusterSize() : 1);
+  int64_t emptyCount = p.warpgroupTiles ? 1
+                       : p.isHaloGemm() ? p.numConsumers
+                                        : multicastCount;
   forLoop(cst(0), cst(slots), cst(1), [&](Value s) {
     nvgpu::MBarrierInitOp::create(b, loc, full, cst(1), s, t0);
     nvgpu::MBarrierInitOp::create(b, loc, empty, cst(emptyCount), s, t0);
   });
+  if (p.isHaloGemm()) {
+    tfull = group(p.tapStages);
+    tempty = group(p.tapStages);
+    forLoop(cst(0), cst(p.tapStages), cst(1), [&](Value s) {
+      nvgpu::MBarrierInitOp::create(b, loc, tfull, cst(1), s, t0);
+      nvgpu::MBarrierInitOp::create(b, loc, tempty, cst(multicastCount), s, t0);
+    });
+  }
   if (!p.isSingleGemm()) {
     dfull = group(p.dStages);
     dempty = group(p.dStages);
@@ -1028,7 +1057,7 @@ void KernelEmitter::forEachBBox(Value k0, Value col0, Fn &&fn) {
 }
 
 void KernelEmitter::loadBTile(Value bOff, Value group, Value idx, Value k0,
-                              Value col0) {
+                              Value col0, Value boxBase) {
   forEachBBox(k0, col0, [&](int64_t map, int64_t box, ValueRange coord) {
     auto load = [&](Value mask) {
       nvgpu::TmaAsyncLoadOp::create(
@@ -1038,7 +1067,12 @@ void KernelEmitter::loadBTile(Value bOff, Value group, Value idx, Value k0,
     if (!p.bMulticast)
       return load(Value());
     // Rank box mod clusterM loads the box into every CTA of the cluster.
-    ifThen(eq(rank, box % p.clusterM), [&] {
+    std::optional<int64_t> base =
+        boxBase ? getConstantIntValue(boxBase) : std::optional<int64_t>(0);
+    Value owns = base ? eq(rank, (*base + box) % p.clusterM)
+                      : cmp(arith::CmpIPredicate::eq, rank,
+                            rem(add(boxBase, box), p.clusterM));
+    ifThen(owns, [&] {
       load(arith::ConstantIntOp::create(b, loc, i16, (1 << p.clusterM) - 1));
     });
   });
@@ -1112,31 +1146,25 @@ void KernelEmitter::loadIm2colTile(Value dst, Value slot, Value kTile,
 }
 
 void KernelEmitter::emitTileLoads() {
+  if (p.isHaloGemm())
+    return emitHaloGemmLoads();
   Value tmA = tmaps[0];
   int64_t aRows = p.aRowsPerCta();
   // With A multicast every CTA receives the whole A tile (its slice and
   // its peers'), and the full barrier must count all of it: counting the
   // own slice alone let the phase complete before the peers' rows landed.
   int64_t aLoadBytes = p.convHalo
-                           ? (p.warpgroupTiles ? 1 : p.numConsumers) *
-                                 (p.haloRowsPerWg() + 2) * (p.convW + 2) * 128
+                           ? (p.haloRowsPerWg() + 2) * (p.convW + 2) * 128
                        : p.isConv()   ? p.wgTileRows() * 128
                        : p.aMulticast ? p.bm * 128
                                       : aRows * 128;
   // Resident weights: the ring carries A only.
   int64_t bLoadBytes = p.residentWeights ? 0 : p.bStageBytes;
-  // Row group g of the image-row tiling (the tile, or a streamed halo's
-  // NC * tile + w): its image and first row.
-  int64_t groupRows = p.convHalo ? p.haloRowsPerWg() : p.convBoxRows();
-  int64_t groupsPerImage = p.isConv() ? p.convH / groupRows : 1;
-  auto groupImage = [&](Value g) { return div(g, groupsPerImage); };
-  auto groupRow0 = [&](Value g) {
-    return mul(rem(g, groupsPerImage), groupRows);
-  };
   Value image, h0;
   if (p.isConv()) {
-    image = groupImage(mTile);
-    h0 = groupRow0(mTile);
+    int64_t groupsPerImage = p.convH / p.convBoxRows();
+    image = div(mTile, groupsPerImage);
+    h0 = mul(rem(mTile, groupsPerImage), p.convBoxRows());
   }
   forLoop(cst(0), cst(p.ringSteps()), cst(1), [&](Value k) {
     Value it = ringIt(k);
@@ -1156,24 +1184,8 @@ void KernelEmitter::emitTileLoads() {
             add(aOff, mul(ringWg, p.convHalo ? p.haloSlotBytes() : 64 * 128));
       if (p.convHalo) {
         // Ring step k: channels [64k, 64k + 64) of input rows h0 - 1 ..
-        // h0 + R, pixels -1 .. W (zero-filled outside the image); a
-        // streamed halo GEMM loads every warpgroup's row group.
-        int64_t rows = p.haloRowsPerWg() + 2;
-        auto loadHalo = [&](Value dst, Value img, Value row0) {
-          nvgpu::TmaAsyncLoadOp::create(
-              b, loc, smemView(dst, {1, rows, p.convW + 2, 64}), full, tmA,
-              ValueRange{mul(k, 64), cst(-1), add(row0, -1), img}, slot,
-              Value(), Value());
-        };
-        if (p.warpgroupTiles) {
-          loadHalo(aOff, image, h0);
-        } else {
-          for (int64_t w = 0; w < p.numConsumers; ++w) {
-            Value g = add(mul(mTile, p.numConsumers), w);
-            loadHalo(add(aOff, w * p.haloSlotBytes()), groupImage(g),
-                     groupRow0(g));
-          }
-        }
+        // h0 + 1, pixels -1 .. W (zero-filled outside the image).
+        loadHalo(aOff, slot, k, image, h0);
       } else if (p.isConv()) {
         // k tile -> filter tap (r, s) = divmod(k / (C/64), 3) and channels
         // 64 (k mod C/64): the box {64, W, R, 1} at (c0, s - 1, h0 + r - 1,
@@ -1200,19 +1212,136 @@ void KernelEmitter::emitTileLoads() {
         nvgpu::TmaAsyncLoadOp::create(b, loc, smemView(aOff, {aRows, 64}), full,
                                       tmA, ValueRange{k0, aRow}, slot, mask,
                                       Value());
-      if (p.convHalo && !p.residentWeights) {
-        // The nine taps' B tiles of these 64 channels: k = tap * C + 64 k.
-        for (int64_t tap = 0; tap < 9; ++tap)
-          loadBTile(add(mul(s, p.bStageBytes), p.smemB + tap * p.bTapBytes()),
-                    full, s, add(mul(k, 64), tap * p.convC), n0);
-      } else if (!p.residentWeights) {
-        loadBTile(add(mul(s, p.bStageBytes), p.smemB), full, s, k0, n0);
+      if (!p.residentWeights) {
+        // Fewer boxes than ranks (or not a multiple): spread by k tile.
+        int64_t boxes = p.bn / 64;
+        Value boxBase =
+            p.bMulticast && boxes % p.clusterM ? mul(kg, boxes) : Value();
+        loadBTile(add(mul(s, p.bStageBytes), p.smemB), full, s, k0, n0,
+                  boxBase);
       }
     });
   });
 }
 
+void KernelEmitter::loadHalo(Value dst, Value slot, Value k, Value image,
+                             Value row0) {
+  int64_t rows = p.haloRowsPerWg() + 2;
+  nvgpu::TmaAsyncLoadOp::create(
+      b, loc, smemView(dst, {1, rows, p.convW + 2, 64}), full, tmaps[0],
+      ValueRange{mul(k, 64), cst(-1), add(row0, -1), image}, slot, Value(),
+      Value());
+}
+
+void KernelEmitter::emitHaloGemmLoads() {
+  int64_t rowGroups = p.convH / p.haloRowsPerWg();
+  int64_t haloBytes =
+      p.numConsumers * (p.haloRowsPerWg() + 2) * (p.convW + 2) * 128;
+  int64_t tapBoxes = p.bn / 64;
+  forLoop(cst(0), cst(p.ringSteps()), cst(1), [&](Value k) {
+    // Channels [64k, 64k + 64): every warpgroup's row group g = NC * tile
+    // + w, its rows -1 .. R and pixels -1 .. W (zero-filled outside).
+    Value it = ringIt(k);
+    Value s = rem(it, p.stages);
+    waitParity(empty, s, notI1(parity(it, p.stages)));
+    leaderOnly(wgLeader, [&] {
+      nvgpu::MBarrierArriveExpectTxOp::create(b, loc, full, cst(haloBytes), s,
+                                              Value());
+      Value aOff = add(mul(s, p.aStageBytes), p.smemA);
+      for (int64_t w = 0; w < p.numConsumers; ++w) {
+        Value g = add(mul(mTile, p.numConsumers), w);
+        loadHalo(add(aOff, w * p.haloSlotBytes()), s, k, div(g, rowGroups),
+                 mul(rem(g, rowGroups), p.haloRowsPerWg()));
+      }
+    });
+    // Filter row r's three taps through tap-ring iteration 3 it + r: B's
+    // rows tap * C + 64 k.
+    for (int64_t r = 0; r < 3; ++r) {
+      Value j = add(mul(it, 3), r);
+      Value t = rem(j, p.tapStages);
+      waitParity(tempty, t, notI1(parity(j, p.tapStages)));
+      leaderOnly(wgLeader, [&] {
+        nvgpu::MBarrierArriveExpectTxOp::create(b, loc, tfull,
+                                                cst(p.bStageBytes), t, Value());
+        for (int64_t q = 0; q < 3; ++q) {
+          int64_t tap = 3 * r + q;
+          loadBTile(add(mul(t, p.bStageBytes), p.smemB + q * p.bTapBytes()),
+                    tfull, t, add(mul(k, 64), tap * p.convC), n0,
+                    p.bMulticast ? cst(tap * tapBoxes) : Value());
+        }
+      });
+    }
+  });
+}
+
+Value KernelEmitter::emitHaloGemmMainLoop(SmallVector<Value> &accs) {
+  int64_t w2 = p.convW + 2;
+  auto releaseTaps = [&](Value j) {
+    leaderOnly(wgLeader, [&] {
+      arriveOnSlot(tempty, rem(j, p.tapStages), p.bMulticast);
+    });
+  };
+  auto releaseHalo = [&](Value it) {
+    leaderOnly(wgLeader,
+               [&] { arriveOnSlot(empty, rem(it, p.stages), false); });
+  };
+  // Channel chunk k: per filter row r, its three taps (r, q) are the
+  // 64-row windows r * (W + 2) + q rows into the warpgroup's halo slot
+  // (see emitMainLoop's conv-halo) against the tap slot's three B tiles,
+  // one wgmma group. With one group in flight, the group before has
+  // retired: its tap slot is released, and at r = 0 the previous chunk's
+  // halo slot (its last reader was that group).
+  auto step = [&](Value k, Value acc, bool first) {
+    Value it = ringIt(k);
+    Value s = rem(it, p.stages);
+    waitParity(full, s, parity(it, p.stages));
+    Value descA = descriptor(
+        add(add(mul(s, p.aStageBytes), p.smemA), mul(wg, p.haloSlotBytes())),
+        16, 1024);
+    for (int64_t r = 0; r < 3; ++r) {
+      Value j = add(mul(it, 3), r);
+      Value t = rem(j, p.tapStages);
+      waitParity(tfull, t, parity(j, p.tapStages));
+      Value descB = descriptor(add(mul(t, p.bStageBytes), p.smemB),
+                               p.bKMajor ? 16 : 64 * 128, 1024);
+      NVVM::WgmmaFenceAlignedOp::create(b, loc);
+      for (int64_t q = 0; q < 3; ++q)
+        for (int64_t kk = 0; kk < p.k16Steps; ++kk)
+          acc = wgmma(
+              acc, advance(descA, (r * w2 + q) * 128 + kk * 32),
+              advance(descB, q * p.bTapBytes() + kk * (p.bKMajor ? 32 : 2048)),
+              p.consumerN(), p.bKMajor);
+      NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
+      NVVM::WgmmaWaitGroupSyncOp::create(b, loc, b.getI64IntegerAttr(1));
+      if (first && r == 0)
+        continue;
+      releaseTaps(add(j, -1));
+      if (r == 0)
+        releaseHalo(add(it, -1));
+    }
+    return acc;
+  };
+  Value acc0 = step(cst(0), Value(), /*first=*/true);
+  auto loop = scf::ForOp::create(
+      b, loc, cst(1), cst(p.ringSteps()), cst(1), ValueRange{acc0},
+      [&](OpBuilder &, Location, Value k, ValueRange iter) {
+        scf::YieldOp::create(b, loc, step(k, iter[0], /*first=*/false));
+      });
+  NVVM::WgmmaWaitGroupSyncOp::create(b, loc, b.getI64IntegerAttr(0));
+  // A persistent kernel's producer goes on to the next tile through both
+  // rings: the last slots must be released too.
+  if (kBase) {
+    Value last = ringIt(cst(p.ringSteps() - 1));
+    releaseTaps(add(mul(last, 3), 2));
+    releaseHalo(last);
+  }
+  accs.assign(loop.getResults().begin(), loop.getResults().end());
+  return accs[0];
+}
+
 Value KernelEmitter::emitMainLoop(SmallVector<Value> &accs) {
+  if (p.isHaloGemm())
+    return emitHaloGemmMainLoop(accs);
   bool gated = p.isGated();
   // One k step on the accumulators `acc` (null: fresh ones, the first step).
   auto step = [&](Value k, SmallVector<Value> acc) {
@@ -1417,7 +1546,7 @@ void KernelEmitter::storeFragment(function_ref<Value(int64_t)> y, Value col0,
     Value row = add(rowBase, 8 * h);
     // Null: row < rowEnd.
     Value stored;
-    if (p.convHalo && !p.warpgroupTiles) {
+    if (p.isHaloGemm()) {
       // A streamed halo's warpgroup row i is pixel (i div (W + 2), i mod
       // (W + 2)) of its row group, an output where that lies in the image.
       int64_t w2 = p.convW + 2, rows = p.haloRowsPerWg();

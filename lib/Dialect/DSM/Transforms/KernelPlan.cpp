@@ -525,10 +525,8 @@ FailureOr<KernelPlan> mlir::dsm::planKernel(FusedChainOp op,
     return failure();
   }
   if (alongM) {
-    if (plan.isGated() || (cl[0] != 2 && cl[0] != 4) ||
-        (plan.bn / 64) % cl[0] != 0) {
-      why = "a GEMM cluster along m takes 2 or 4 CTAs that split blk_n / 64 "
-            "B boxes evenly (not gated)";
+    if (plan.isGated() || (cl[0] != 2 && cl[0] != 4)) {
+      why = "a GEMM cluster along m takes 2 or 4 CTAs (not gated)";
       return failure();
     }
     plan.clusterM = cl[0];
@@ -867,26 +865,24 @@ int64_t KernelPlan::haloSlotBytes() const {
 }
 
 int64_t KernelPlan::haloGemmRows() const {
-  if (!isSingleGemm() || isGated() || clusterSize() > 1 || !isConv() ||
-      convW + 2 > 64 || convC % 64 != 0)
+  if (!isSingleGemm() || isGated() || clusterN * clusterK > 1 || !isConv() ||
+      bk != 64)
     return 0;
-  // The largest divisor of H whose rows, W + 2 pixels each, fit 64.
-  int64_t rows = ff::getConvTileImageRows(convH, convW + 2, 64);
-  int64_t stage =
-      numConsumers * ff::getConvHaloSlotBytes(convW, rows) + 9 * bTapBytes();
-  return rows && 2 * stage <= kMaxDynamicSmemBytes ? rows : 0;
+  return ff::getHaloGemmRows(convH, convW, convC, bm, bn, kMaxDynamicSmemBytes);
 }
 
 void KernelPlan::useHaloGemm() {
   convRows = numConsumers * haloGemmRows();
   convHalo = true;
   aStageBytes = numConsumers * haloSlotBytes();
-  bStageBytes = 9 * bTapBytes();
-  stages =
-      std::min<int64_t>(8, kMaxDynamicSmemBytes / (aStageBytes + bStageBytes));
+  bStageBytes = 3 * bTapBytes();
+  ff::HaloGemmRings rings =
+      ff::getHaloGemmRings(aStageBytes, bStageBytes, kMaxDynamicSmemBytes);
+  stages = rings.haloStages;
+  tapStages = rings.tapStages;
   smemA = 0;
   smemB = stages * aStageBytes;
-  smemBytes = alignUp(smemB + stages * bStageBytes, 1024);
+  smemBytes = alignUp(smemB + tapStages * bStageBytes, 1024);
 }
 
 void KernelPlan::useConvHalo(int64_t ringStages) {

@@ -61,8 +61,16 @@ func.func @gemm_cluster_m(%a: tensor<512x512xbf16>, %b: tensor<512x1024xbf16>) -
 
 // -----
 
-// One 64-wide B box cannot be split between two CTAs.
-// expected-error @+2 {{schedule cannot be lowered: a GEMM cluster along m takes 2 or 4 CTAs that split blk_n / 64 B boxes evenly (not gated)}}
+// One 64-wide B box per k tile: the two CTAs take turns by k tile, rank
+// k mod 2 loading k tile k's box into both.
+// CHECK-LABEL: gpu.func @gemm_cluster_m_one_box_0
+// CHECK: %[[RANK:.*]] = dsm.cluster_rank : index
+// CHECK: scf.for %[[K:.*]] = %c0{{[_0-9]*}} to %c8{{[_0-9]*}} step %c1
+// CHECK: nvgpu.mbarrier.arrive.expect_tx %{{.*}}, %c24576
+// CHECK: %[[OWNER:.*]] = arith.remui %[[K]], %c2{{[_0-9]*}} : index
+// CHECK: %[[MINE:.*]] = arith.cmpi eq, %[[RANK]], %[[OWNER]] : index
+// CHECK: scf.if %[[MINE]] {
+// CHECK: nvgpu.tma.async.load {{.*}} multicast_mask = %c3_i16
 func.func @gemm_cluster_m_one_box(%a: tensor<512x512xbf16>, %b: tensor<512x1024xbf16>) -> tensor<512x1024xbf16> {
   %r = dsm.fused_chain gemm (%a, %b) {schedule = #dsm.schedule<cluster = [2, 1, 1, 1], block = [128, 64, 64, 16], grid = [2, 16, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [], collectives = [], stages = 3, cost_ns = 1000>}
       : (tensor<512x512xbf16>, tensor<512x1024xbf16>) -> tensor<512x1024xbf16> {

@@ -11,6 +11,7 @@
 #ifndef FF_DIALECT_DSM_TRANSFORMS_KERNELPLAN_H
 #define FF_DIALECT_DSM_TRANSFORMS_KERNELPLAN_H
 
+#include "ff/Analysis/Plan.h"
 #include "ff/Dialect/DSM/IR/DSMOps.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -20,10 +21,8 @@
 
 namespace mlir::dsm {
 
-/// Shared memory a kernel may use for its dynamic buffer: the H100/H200
-/// per-block opt-in maximum (227 KiB) less the 1 KiB that the 1024-aligned
-/// dynamic buffer leaves for static barriers.
-constexpr int64_t kMaxDynamicSmemBytes = 232448 - 1024;
+/// Shared memory a kernel may use for its dynamic buffer (ff's).
+constexpr int64_t kMaxDynamicSmemBytes = ff::kMaxDynamicSmemBytes;
 
 /// Threads of one warpgroup.
 constexpr int64_t kWarpgroupThreads = 128;
@@ -227,16 +226,23 @@ struct KernelPlan {
   /// halo GEMM: a row group of up to 64 / (W + 2) rows).
   int64_t haloRowsPerWg() const { return convRows / numConsumers; }
   /// A single GEMM's 3x3 convolution whose halo is reused across the nine
-  /// taps with B streamed (--dsm-materialize=conv-halo-gemm): each ring
-  /// stage holds every consumer warpgroup's halo of 64 channels and the
-  /// nine taps' B tiles of those channels. Unset: 0; else the warpgroup's
-  /// row group (the largest divisor of H with rows * (W + 2) <= 64) when
-  /// two stages fit.
+  /// taps with B streamed (--dsm-materialize=conv-halo-gemm): per 64 input
+  /// channels, every consumer warpgroup's halo goes through the main ring
+  /// (`stages` slots) and the B tiles of the three filter rows (three taps
+  /// each) through a ring of their own (`tapStages` slots), so that a
+  /// filter row's 3 * bTapBytes() are refilled as soon as its wgmmas
+  /// retire; a cluster along m shares the tap slots by multicast. Unset:
+  /// 0; else the warpgroup's row group (ff::getHaloGemmRows, which the
+  /// cost model prices the plan by).
   int64_t haloGemmRows() const;
   /// Switches an image-row GEMM layout to the streamed halo (convHalo
-  /// without warpgroup tiles or resident weights), as deep a ring as fits.
+  /// without warpgroup tiles or resident weights) with its two rings.
   void useHaloGemm();
-  /// One tap's B tile of a streamed halo stage.
+  /// A streamed halo GEMM (useHaloGemm): bStageBytes is one tap-ring slot.
+  bool isHaloGemm() const { return convHalo && !warpgroupTiles; }
+  /// Depth of a streamed halo GEMM's tap ring.
+  int64_t tapStages = 0;
+  /// One tap's B tile of a streamed halo GEMM.
   int64_t bTapBytes() const { return bn * 64 * 2; }
   /// Main-loop ring steps of one tile: its k tiles, or with convHalo one
   /// per 64 input channels.

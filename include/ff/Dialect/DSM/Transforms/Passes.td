@@ -232,11 +232,12 @@ def DSMMaterialize : Pass<"dsm-materialize", "ModuleOp"> {
            "load the row's halo (three input rows, padding zero-filled) "
            "once per 64 channels and read the nine taps as shifted windows "
            "of it, instead of nine shifted boxes">,
-    Option<"convHaloGemm", "conv-halo-gemm", "bool", "false",
-           "Single-GEMM 3x3 convolutions tiled by image rows stream B per "
-           "tap and load each consumer warpgroup's input halo (row groups "
-           "of at most 64 / (W + 2) rows, W + 2 pixels wide) once per 64 "
-           "channels, the nine taps shifted windows of it (experimental)">,
+    Option<"convHaloGemm", "conv-halo-gemm", "bool", "true",
+           "Single-GEMM 3x3 convolutions whose row groups fill a warpgroup's "
+           "64 rows (ff::getHaloGemmRows) load each consumer warpgroup's "
+           "input halo once per 64 channels, the nine taps shifted windows "
+           "of it, and stream B per filter row through a second ring; false: "
+           "nine shifted boxes (the cost model still prices the halo)">,
     Option<"programmaticLaunch", "programmatic-launch", "bool", "true",
            "Kernel sequences use programmatic dependent launch: the first "
            "kernel lets the second launch while it runs "

@@ -296,9 +296,11 @@ def pipeline_conv_test(filters="hwcf", out="f32"):
 // PTX holds wgmma, TMA and mbarriers (mapa and barrier.cluster when its
 // cluster has more than one CTA) and ptxas -v reports no spills. First every
 // chain's fused kernel (sequences=false), then the search's own choice, which
-// runs C3, C4, C7 and C8 as two GEMM kernels each (the chains whose GEMMs
-// cost less apart; C7's and C8's first reads the im2col, at batch 1 split
-// over a cluster of 8 along k).
+// runs C3, C4, C7, C8 and C6 at batch 1 as two GEMM kernels each (the chains
+// whose GEMMs cost less apart; C7's and C8's first reads the im2col at
+// batch 1, split over a cluster of 8 along k; C6-b1's and C8-b32's first
+// streams an input halo per warpgroup, C8-b32's in clusters of two m tiles
+// sharing B).
 // RUN: rm -rf %t && ff-opt %s --dsm-fuse --dsm-search=sequences=false --lower-to-nvvm="emit-bundle=%t/fused format=bin" -o /dev/null
 // RUN: %python %ff_src_root/scripts/check-bundles.py --ptxas %ptxas %t/fused | FileCheck %s --check-prefix=BUNDLE
 // RUN: ff-opt %s {PIPELINE}="emit-bundle=%t/chosen format=bin" -o /dev/null
@@ -308,7 +310,7 @@ def pipeline_conv_test(filters="hwcf", out="f32"):
                      for i, n in enumerate(names))
     checks += f"// BUNDLE: checked {len(names)} kernels, 0 failed\n"
     split = [(i, n) for i, n in enumerate(names)
-             if n[:2] in ("c3", "c4", "c7", "c8")]
+             if n[:2] in ("c3", "c4", "c7", "c8") or n == "c6_b1"]
     checks += "".join(f"// CHOSEN-DAG: OK {n}_{i}_s{s} cluster=\n"
                       for i, n in split for s in (0, 1))
     checks += (f"// CHOSEN: checked {len(names) + len(split)} kernels, "
