@@ -130,6 +130,23 @@ func.func @gemm_split_k(%a: tensor<128x4096xbf16>, %b: tensor<4096x4096xbf16>) -
   return %r : tensor<128x4096xf32>
 }
 
+// A cluster along m whose last cluster runs past M: 3 m tiles of 128 rows
+// in 2 clusters of 2 (the fourth CTA shares B and stores nothing).
+// CHECK-LABEL: func.func @gemm_cluster_m_tail
+// CHECK: dsm.fused_chain gemm(%{{.*}}, %{{.*}}) {schedule = #dsm.schedule<cluster = [2, 1, 1, 1], block = [128, 64, 64, 16], grid = [2, 4, 1, 1]
+func.func @gemm_cluster_m_tail(%a: tensor<384x256xbf16>, %b: tensor<256x256xbf16>) -> tensor<384x256xf32> {
+  %r = dsm.fused_chain gemm(%a, %b) {schedule = #dsm.schedule<cluster = [2, 1, 1, 1], block = [128, 64, 64, 16], grid = [2, 4, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [], collectives = [], stages = 4, cost_ns = 1000>}
+      : (tensor<384x256xbf16>, tensor<256x256xbf16>) -> tensor<384x256xf32> {
+  ^bb0(%x: tensor<384x256xbf16>, %w: tensor<256x256xbf16>):
+    %z = arith.constant 0.0 : f32
+    %e = tensor.empty() : tensor<384x256xf32>
+    %f = linalg.fill ins(%z : f32) outs(%e : tensor<384x256xf32>) -> tensor<384x256xf32>
+    %c = linalg.matmul ins(%x, %w : tensor<384x256xbf16>, tensor<256x256xbf16>) outs(%f : tensor<384x256xf32>) -> tensor<384x256xf32>
+    dsm.yield %c : tensor<384x256xf32>
+  }
+  return %r : tensor<384x256xf32>
+}
+
 // CHECK-LABEL: func.func @cluster_program
 func.func @cluster_program(%g: memref<128x4096xf32>) attributes {known_cluster_size = array<i32: 4, 1, 1>} {
   // CHECK: %[[R:.*]] = dsm.cluster_rank : index

@@ -1156,7 +1156,10 @@ TEST(CostModelTest, StreamedHaloGemm) {
   EXPECT_EQ(getHaloGemmRows(gemm, halo, t), 7);
   EXPECT_EQ(getHaloGemmRows(gemm, pair, t), 7);
   EXPECT_TRUE(isLowerable(pair, gemm));
-  EXPECT_TRUE(passesTileRule(pair, gemm));
+  EXPECT_TRUE(passesTileRule(pair, gemm)); // 14 CTAs for 13 m tiles
+  Plan idle = pair;
+  idle.grid[0] = 8; // a whole cluster past M
+  EXPECT_FALSE(passesTileRule(idle, gemm));
   ChainDesc plain = gemm;
   plain.convH = plain.convW = 0;
   EXPECT_FALSE(isLowerable(pair, plain));
