@@ -240,12 +240,13 @@ bool mlir::ff::isLowerable(const Plan &plan, const ChainDesc &chain,
   // The kernel's ring releases a stage one k step late: at least 2. The
   // kernels take up to 8 (KernelPlan); the fitted families up to 4.
   // A gated GEMM (two accumulators) has only the wide family's tiles.
-  // A (c, 1, 1, 1) cluster along m (c = 2 or 4) shares B by multicast;
-  // only the streamed halo GEMMs of 3x3 convolutions take it (measured
-  // mixed on plain tiles, docs/lowering.md).
+  // A (2, 1, 1, 1) cluster along m shares B by multicast; only the
+  // streamed halo GEMMs of 3x3 convolutions take it (measured mixed on
+  // plain tiles; clusters of 4, which the kernel also runs, 1.55x slower
+  // than 2 on C8-b32's 3x3 GEMM: docs/validation.md).
   const int64_t clsM = plan.cls(Dim::m);
   const bool alongM =
-      !chain.hasSecondGemm() && (clsM == 2 || clsM == 4) &&
+      !chain.hasSecondGemm() && clsM == 2 &&
       plan.cluster == std::array<int64_t, 4>{clsM, 1, 1, 1} &&
       plan.blk(Dim::k) == 64 && chain.convW &&
       getHaloGemmRows(chain.convH, chain.convW, chain.k / 9, plan.blk(Dim::m),

@@ -1156,6 +1156,10 @@ TEST(CostModelTest, StreamedHaloGemm) {
   EXPECT_EQ(getHaloGemmRows(gemm, halo, t), 7);
   EXPECT_EQ(getHaloGemmRows(gemm, pair, t), 7);
   EXPECT_TRUE(isLowerable(pair, gemm));
+  Plan quad = pair; // clusters of 4: measured 1.55x slower, not searched
+  quad.cluster[0] = 4;
+  quad.grid[0] = 4;
+  EXPECT_FALSE(isLowerable(quad, gemm));
   EXPECT_TRUE(passesTileRule(pair, gemm)); // 14 CTAs for 13 m tiles
   Plan idle = pair;
   idle.grid[0] = 8; // a whole cluster past M
