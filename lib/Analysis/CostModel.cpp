@@ -450,11 +450,16 @@ static bool isGemmCluster(const ChainDesc &chain, const Plan &plan) {
   return !chain.hasSecondGemm() && plan.cls(Dim::n) * plan.cls(Dim::k) > 1;
 }
 
+/// Dynamic shared memory one CTA may use on `target`.
+static int64_t getKernelSmemBytes(const GpuTarget &target) {
+  return target.smemPerBlock - target.smemReserved;
+}
+
 /// Output rows of one m tile: blk_m, a 3x3 convolution's whole image rows,
 /// or a streamed halo GEMM's row group per consumer warpgroup.
 static int64_t getTileRows(const ChainDesc &chain, const Plan &plan,
                            const GpuTarget &target) {
-  if (int64_t rows = getHaloGemmRows(chain, plan, target))
+  if (int64_t rows = getHaloGemmRows(chain, plan, getKernelSmemBytes(target)))
     return plan.blk(Dim::m) / 64 * rows * chain.convW;
   return chain.getMTileRows(plan.blk(Dim::m), isGemmCluster(chain, plan));
 }
@@ -517,8 +522,7 @@ bool mlir::ff::keepsWeightsResident(const ChainDesc &chain, const Plan &plan,
                                     const Dataflow &flow,
                                     const GpuTarget &target) {
   return plan.isSolo(chain) && runsPersistent(chain, plan, flow, target) &&
-         getResidentWeightsSmemBytes(chain, plan) <=
-             target.smemPerBlock - target.smemReserved;
+         getResidentWeightsSmemBytes(chain, plan) <= getKernelSmemBytes(target);
 }
 
 int64_t mlir::ff::getConvHaloSlotBytes(int64_t convW, int64_t rows) {
@@ -534,28 +538,30 @@ int64_t mlir::ff::getHaloGemmRows(int64_t h, int64_t w, int64_t c, int64_t bm,
   const int64_t rows = getConvTileImageRows(h, w + 2, 64);
   if (rows * (w + 2) < 56)
     return 0;
-  const int64_t halo = (bm / 64) * getConvHaloSlotBytes(w, rows);
-  return 2 * halo + 3 * 3 * bn * 128 <= smemBytes ? rows : 0;
+  // Two halo slots and three tap slots.
+  return getHaloGemmLayout(w, rows, bm, bn, smemBytes).tapStages >= 3 ? rows
+                                                                      : 0;
 }
 
-HaloGemmRings mlir::ff::getHaloGemmRings(int64_t haloBytes, int64_t tapBytes,
-                                         int64_t smemBytes) {
-  HaloGemmRings r;
-  r.haloStages = 3 * haloBytes + 6 * tapBytes <= smemBytes ? 3 : 2;
-  r.tapStages =
-      std::min<int64_t>(12, (smemBytes - r.haloStages * haloBytes) / tapBytes);
-  return r;
+HaloGemmLayout mlir::ff::getHaloGemmLayout(int64_t w, int64_t rows, int64_t bm,
+                                           int64_t bn, int64_t smemBytes) {
+  HaloGemmLayout l;
+  l.haloBytes = (bm / 64) * getConvHaloSlotBytes(w, rows);
+  l.tapBytes = 3 * bn * 64 * 2;
+  l.haloStages = 3 * l.haloBytes + 6 * l.tapBytes <= smemBytes ? 3 : 2;
+  l.tapStages = std::min<int64_t>(12, (smemBytes - l.haloStages * l.haloBytes) /
+                                          l.tapBytes);
+  return l;
 }
 
 int64_t mlir::ff::getHaloGemmRows(const ChainDesc &chain, const Plan &plan,
-                                  const GpuTarget &target) {
+                                  int64_t smemBytes) {
   if (!chain.convW || chain.hasSecondGemm() || chain.isGated() ||
       plan.cls(Dim::n) * plan.cls(Dim::k) != 1 ||
       plan.blk(Dim::k) * getByteWidth(chain.dtype) != 128)
     return 0;
   return getHaloGemmRows(chain.convH, chain.convW, chain.k / 9,
-                         plan.blk(Dim::m), plan.blk(Dim::n),
-                         target.smemPerBlock - target.smemReserved);
+                         plan.blk(Dim::m), plan.blk(Dim::n), smemBytes);
 }
 
 int64_t mlir::ff::getConvHaloSmemBytes(const ChainDesc &chain, const Plan &plan,
@@ -576,8 +582,7 @@ int64_t mlir::ff::getConvHaloStages(const ChainDesc &chain, const Plan &plan,
       !keepsWeightsResident(chain, plan, flow, target))
     return 0;
   for (int64_t stages = plan.stages; stages >= 2; --stages)
-    if (getConvHaloSmemBytes(chain, plan, stages) <=
-        target.smemPerBlock - target.smemReserved)
+    if (getConvHaloSmemBytes(chain, plan, stages) <= getKernelSmemBytes(target))
       return stages;
   return 0;
 }
@@ -594,10 +599,9 @@ static int64_t getShuffleSteps(const Plan &plan) {
 
 /// A streamed halo GEMM's A bytes per 64-wide k step, as a fraction of
 /// blk_m rows: each warpgroup's R + 2 rows of W + 2 pixels per 64 channels
-/// (nine k steps); 1 for every other kernel.
+/// (nine k steps); 1 for every other kernel (`rows` = 0).
 static double getHaloAScale(const ChainDesc &chain, const Plan &plan,
-                            const GpuTarget &target) {
-  const int64_t rows = getHaloGemmRows(chain, plan, target);
+                            int64_t rows) {
   if (!rows)
     return 1.0;
   const int64_t bm = plan.blk(Dim::m);
@@ -616,10 +620,10 @@ double mlir::ff::getStreamReuse(const ChainDesc &chain, const Plan &plan,
     // A gated pair streams both weights' tiles and holds both.
     const int64_t g = chain.getNumUpProjections();
     // A streamed halo GEMM's halo; B shared by a cluster along m.
+    const double aScale = getHaloAScale(
+        chain, plan, getHaloGemmRows(chain, plan, getKernelSmemBytes(target)));
     const double cta = ceilDiv(ceilDiv(chain.k, 64), clsK) * 64.0 *
-                       (getHaloAScale(chain, plan, target) * bm +
-                        double(bn * g) / plan.cls(Dim::m)) *
-                       b;
+                       (aScale * bm + double(bn * g) / plan.cls(Dim::m)) * b;
     const double unique = (double(m) * chain.k + double(chain.k) * chain.n * g +
                            double(m) * chain.n) *
                           b;
@@ -798,9 +802,10 @@ double mlir::ff::estimateCtaNs(const ChainDesc &chain, const Plan &plan,
 
   // A streamed halo GEMM: its halo's share of a k step's A, B shared by a
   // cluster along m, and a tap ring deeper than the plan's stages.
-  const int64_t haloRows = two ? 0 : getHaloGemmRows(chain, plan, target);
+  const int64_t haloRows =
+      two ? 0 : getHaloGemmRows(chain, plan, getKernelSmemBytes(target));
   if (haloRows)
-    aScale = getHaloAScale(chain, plan, target);
+    aScale = getHaloAScale(chain, plan, haloRows);
   const int64_t clsM = plan.cls(Dim::m);
   // GEMM0 mainloop: per k step the larger of the stage's bytes and its
   // wgmmas, plus a fixed hand-off cost (full/empty barriers, TMA latency).
@@ -833,10 +838,8 @@ double mlir::ff::estimateCtaNs(const ChainDesc &chain, const Plan &plan,
   if (haloRows) {
     // The kernel sizes its rings itself: a tap slot is three k steps. Its
     // halo boxes and B tiles come from L2 at gemmHaloL2Gbps in all.
-    const int64_t haloBytes =
-        (bm / 64) * getConvHaloSlotBytes(chain.convW, haloRows);
-    depth = 3 * getHaloGemmRings(haloBytes, 3 * bn * 64 * b,
-                                 target.smemPerBlock - target.smemReserved)
+    depth = 3 * getHaloGemmLayout(chain.convW, haloRows, bm, bn,
+                                  getKernelSmemBytes(target))
                     .tapStages;
     l2 = drawn * active / k.gemmHaloL2Gbps;
   }

@@ -245,12 +245,9 @@ bool mlir::ff::isLowerable(const Plan &plan, const ChainDesc &chain,
   // plain tiles; clusters of 4, which the kernel also runs, 1.55x slower
   // than 2 on C8-b32's 3x3 GEMM: docs/validation.md).
   const int64_t clsM = plan.cls(Dim::m);
-  const bool alongM =
-      !chain.hasSecondGemm() && clsM == 2 &&
-      plan.cluster == std::array<int64_t, 4>{clsM, 1, 1, 1} &&
-      plan.blk(Dim::k) == 64 && chain.convW &&
-      getHaloGemmRows(chain.convH, chain.convW, chain.k / 9, plan.blk(Dim::m),
-                      plan.blk(Dim::n), kMaxDynamicSmemBytes);
+  const bool alongM = clsM == 2 &&
+                      plan.cluster == std::array<int64_t, 4>{clsM, 1, 1, 1} &&
+                      getHaloGemmRows(chain, plan, kMaxDynamicSmemBytes);
   bool wide = (wideGemmTiles || chain.isGated()) && !chain.hasSecondGemm() &&
               (plan.cluster == std::array<int64_t, 4>{1, 1, 1, 1} || alongM);
   if (plan.stages < 2 || plan.stages > (wide ? 8 : 4))

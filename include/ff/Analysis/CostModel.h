@@ -184,21 +184,24 @@ int64_t getConvHaloSlotBytes(int64_t convW, int64_t rows = 1);
 /// thirty-second session).
 int64_t getHaloGemmRows(int64_t h, int64_t w, int64_t c, int64_t bm, int64_t bn,
                         int64_t smemBytes);
-/// The two rings of a streamed halo GEMM in `smemBytes`: slots of
-/// `haloBytes` (every consumer warpgroup's halo of 64 channels) and of
-/// `tapBytes` (a filter row's three B tiles). Three halo slots where six
-/// tap slots still fit beside them, else two; the tap ring takes the rest,
-/// up to 12 slots.
-struct HaloGemmRings {
-  int64_t haloStages = 0, tapStages = 0;
+/// The two rings of a streamed halo GEMM for images `w` pixels wide, row
+/// groups of `rows` image rows and `bm` x `bn` bf16 tiles in `smemBytes`:
+/// halo slots of `haloBytes` (every consumer warpgroup's halo of 64
+/// channels) and tap slots of `tapBytes` (a filter row's three B tiles).
+/// Three halo slots where six tap slots still fit beside them, else two;
+/// the tap ring takes the rest, up to 12 slots. KernelPlan lays the kernel
+/// out by it and the cost model prices the kernel by it.
+struct HaloGemmLayout {
+  int64_t haloBytes = 0, tapBytes = 0, haloStages = 0, tapStages = 0;
 };
-HaloGemmRings getHaloGemmRings(int64_t haloBytes, int64_t tapBytes,
-                               int64_t smemBytes);
+HaloGemmLayout getHaloGemmLayout(int64_t w, int64_t rows, int64_t bm,
+                                 int64_t bn, int64_t smemBytes);
 /// getHaloGemmRows of `plan`'s kernel: a single GEMM (not gated) of a 3x3
 /// convolution in 64-wide k steps, with no cluster along n or k (a
-/// cluster along m shares B by multicast).
+/// cluster along m shares B by multicast), in `smemBytes` of shared
+/// memory.
 int64_t getHaloGemmRows(const ChainDesc &chain, const Plan &plan,
-                        const GpuTarget &target);
+                        int64_t smemBytes);
 
 /// Whether the lowering keeps a persistent solo kernel's weights in shared
 /// memory (--dsm-materialize=resident-weights): every tile of a solo plan

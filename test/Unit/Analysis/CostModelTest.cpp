@@ -1132,10 +1132,13 @@ TEST(CostModelTest, StreamedHaloGemm) {
   // slots of 3 x 8192: three halo slots and six tap slots (215040 bytes);
   // at 128 x 128 (tap slots of 49152) two and three.
   EXPECT_EQ(getConvHaloSlotBytes(7, 7), 11264);
-  HaloGemmRings rings = getHaloGemmRings(22528, 24576, smem);
+  HaloGemmLayout rings = getHaloGemmLayout(7, 7, 128, 64, smem);
+  EXPECT_EQ(rings.haloBytes, 22528);
+  EXPECT_EQ(rings.tapBytes, 24576);
   EXPECT_EQ(rings.haloStages, 3);
   EXPECT_EQ(rings.tapStages, 6);
-  rings = getHaloGemmRings(22528, 49152, smem);
+  rings = getHaloGemmLayout(7, 7, 128, 128, smem);
+  EXPECT_EQ(rings.tapBytes, 49152);
   EXPECT_EQ(rings.haloStages, 2);
   EXPECT_EQ(rings.tapStages, 3);
 
@@ -1153,8 +1156,8 @@ TEST(CostModelTest, StreamedHaloGemm) {
       makePlan({1, 1, 1, 1}, {128, 64, 64, 16}, {13, 8, 1, 1}, kMN, kMNKL, 4);
   Plan pair =
       makePlan({2, 1, 1, 1}, {128, 64, 64, 16}, {7, 8, 1, 1}, kMN, kMNKL, 4);
-  EXPECT_EQ(getHaloGemmRows(gemm, halo, t), 7);
-  EXPECT_EQ(getHaloGemmRows(gemm, pair, t), 7);
+  EXPECT_EQ(getHaloGemmRows(gemm, halo, smem), 7);
+  EXPECT_EQ(getHaloGemmRows(gemm, pair, smem), 7);
   EXPECT_TRUE(isLowerable(pair, gemm));
   Plan quad = pair; // clusters of 4: measured 1.55x slower, not searched
   quad.cluster[0] = 4;
@@ -1183,9 +1186,9 @@ TEST(CostModelTest, StreamedHaloGemm) {
   // tile); one 64-channel step is not.
   Plan boxes =
       makePlan({1, 1, 1, 1}, {64, 128, 64, 16}, {25, 4, 1, 1}, kMN, kMNKL, 8);
-  EXPECT_GT(getHaloGemmRows(gemm, boxes, t), 0);
+  EXPECT_GT(getHaloGemmRows(gemm, boxes, smem), 0);
   ChainDesc oneStep = gemm;
   oneStep.k = 9 * 64;
-  EXPECT_EQ(getHaloGemmRows(oneStep, halo, t), 0);
+  EXPECT_EQ(getHaloGemmRows(oneStep, halo, smem), 0);
   EXPECT_LT(shared, kernelNs(boxes));
 }

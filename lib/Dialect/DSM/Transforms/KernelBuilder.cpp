@@ -1153,8 +1153,7 @@ void KernelEmitter::emitTileLoads() {
   // With A multicast every CTA receives the whole A tile (its slice and
   // its peers'), and the full barrier must count all of it: counting the
   // own slice alone let the phase complete before the peers' rows landed.
-  int64_t aLoadBytes = p.convHalo
-                           ? (p.haloRowsPerWg() + 2) * (p.convW + 2) * 128
+  int64_t aLoadBytes = p.convHalo     ? p.haloLoadBytes()
                        : p.isConv()   ? p.wgTileRows() * 128
                        : p.aMulticast ? p.bm * 128
                                       : aRows * 128;
@@ -1235,8 +1234,7 @@ void KernelEmitter::loadHalo(Value dst, Value slot, Value k, Value image,
 
 void KernelEmitter::emitHaloGemmLoads() {
   int64_t rowGroups = p.convH / p.haloRowsPerWg();
-  int64_t haloBytes =
-      p.numConsumers * (p.haloRowsPerWg() + 2) * (p.convW + 2) * 128;
+  int64_t haloBytes = p.numConsumers * p.haloLoadBytes();
   int64_t tapBoxes = p.bn / 64;
   forLoop(cst(0), cst(p.ringSteps()), cst(1), [&](Value k) {
     // Channels [64k, 64k + 64): every warpgroup's row group g = NC * tile
@@ -1368,12 +1366,10 @@ Value KernelEmitter::emitMainLoop(SmallVector<Value> &accs) {
       for (int64_t tap = 0; tap < 9; ++tap) {
         int64_t rows = (tap / 3) * (p.convW + 2) + tap % 3;
         for (int64_t kk = 0; kk < p.k16Steps; ++kk)
-          acc[0] = wgmma(
-              acc[0], advance(descA, rows * 128 + kk * 32),
-              advance(descB, (p.residentWeights ? tap * cTiles * p.bStageBytes
-                                                : tap * p.bTapBytes()) +
-                                 kk * (p.bKMajor ? 32 : 2048)),
-              p.consumerN(), p.bKMajor);
+          acc[0] = wgmma(acc[0], advance(descA, rows * 128 + kk * 32),
+                         advance(descB, tap * cTiles * p.bStageBytes +
+                                            kk * (p.bKMajor ? 32 : 2048)),
+                         p.consumerN(), p.bKMajor);
       }
       NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
       NVVM::WgmmaWaitGroupSyncOp::create(b, loc, b.getI64IntegerAttr(1));

@@ -872,14 +872,15 @@ int64_t KernelPlan::haloGemmRows() const {
 }
 
 void KernelPlan::useHaloGemm() {
-  convRows = numConsumers * haloGemmRows();
+  int64_t rows = haloGemmRows();
+  ff::HaloGemmLayout layout =
+      ff::getHaloGemmLayout(convW, rows, bm, bn, kMaxDynamicSmemBytes);
+  convRows = numConsumers * rows;
   convHalo = true;
-  aStageBytes = numConsumers * haloSlotBytes();
-  bStageBytes = 3 * bTapBytes();
-  ff::HaloGemmRings rings =
-      ff::getHaloGemmRings(aStageBytes, bStageBytes, kMaxDynamicSmemBytes);
-  stages = rings.haloStages;
-  tapStages = rings.tapStages;
+  aStageBytes = layout.haloBytes;
+  bStageBytes = layout.tapBytes;
+  stages = layout.haloStages;
+  tapStages = layout.tapStages;
   smemA = 0;
   smemB = stages * aStageBytes;
   smemBytes = alignUp(smemB + tapStages * bStageBytes, 1024);

@@ -225,6 +225,11 @@ struct KernelPlan {
   /// Image rows of a warpgroup's halo tile (conv-halo: one; a streamed
   /// halo GEMM: a row group of up to 64 / (W + 2) rows).
   int64_t haloRowsPerWg() const { return convRows / numConsumers; }
+  /// Bytes one warpgroup's halo box lands: R + 2 rows of W + 2 pixels of
+  /// 64 channels (128 B each).
+  int64_t haloLoadBytes() const {
+    return (haloRowsPerWg() + 2) * (convW + 2) * 128;
+  }
   /// A single GEMM's 3x3 convolution whose halo is reused across the nine
   /// taps with B streamed (--dsm-materialize=conv-halo-gemm): per 64 input
   /// channels, every consumer warpgroup's halo goes through the main ring
