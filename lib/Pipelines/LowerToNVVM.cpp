@@ -43,6 +43,7 @@ void ff::buildLowerToNVVMPipeline(OpPassManager &pm,
   materialize.convHalo = options.convHalo;
   materialize.convHaloGemm = options.convHaloGemm;
   materialize.programmaticLaunch = options.programmaticLaunch;
+  materialize.programmaticEntry = options.programmaticEntry;
   pm.addPass(dsm::createDSMMaterialize(materialize));
   pm.addPass(ff::createConvertDSMToNVGPU());
 

@@ -512,11 +512,9 @@ bool LoadedBundle::launch(const std::vector<TensorArg> &args, void *stream,
     }
     a.data = c->intermediates[t].first;
   }
-  // A sequence's later kernels follow a kernel of this call on `s`: those
-  // that wait for it in-kernel may launch programmatically.
   for (size_t i = 0; i < plan.kernels.size(); ++i)
     if (!launchKernel(*c, plan.kernels[i], plan.grids[i], plan.m, args,
-                      intermediates, s, /*afterKernel=*/i > 0, error))
+                      intermediates, s, error))
       return false;
   return true;
 }
@@ -525,8 +523,7 @@ bool LoadedBundle::launchKernel(ContextState &cs, int kernel,
                                 const std::array<uint32_t, 3> &grid, int64_t m,
                                 const std::vector<TensorArg> &args,
                                 const std::vector<TensorArg> &intermediates,
-                                CUstream s, bool afterKernel,
-                                std::string &error) {
+                                CUstream s, std::string &error) {
   ContextState *c = &cs;
   // Tensor i of the manifest: an argument, or past them an intermediate.
   auto tensorArg = [&](int i) -> const TensorArg & {
@@ -733,12 +730,14 @@ bool LoadedBundle::launchKernel(ContextState &cs, int kernel,
     }
   }
 
-  // Programmatic only right after the call's previous kernel: a memset in
-  // between would be the operation the launch relaxes its order against.
+  // A kernel marked programmatic waits for its stream predecessor in-kernel,
+  // so it may launch while that kernel runs: the call's previous kernel, or
+  // for a call's first kernel whatever kernel precedes the call on `s` (the
+  // attribute overlaps only a predecessor kernel that releases its
+  // dependents). Not right after this launch's own workspace memset.
   CUlaunchAttribute attrs[2];
   CUlaunchConfig cfg = makeLaunchConfig(
-      ks, grid, s, ks.programmaticLaunch && afterKernel && !memsetBefore,
-      attrs);
+      ks, grid, s, ks.programmaticLaunch && !memsetBefore, attrs);
   CUresult r = d.cuLaunchKernelEx(&cfg, k.function, params.data(), nullptr);
   if (r != CUDA_SUCCESS) {
     error = "kernel " + ks.name + ": " + d.errorString("cuLaunchKernelEx", r);

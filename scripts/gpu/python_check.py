@@ -9,8 +9,12 @@ before launching. Kernel sequences (bundles with intermediates) are also
 called 20 times with two input sets in turn, back to back on the stream
 (eager, then CUDA-graph replays): a second kernel that read the intermediate
 before its own call's first kernel wrote it (e.g. a broken programmatic
-launch) returns the other set's result. Prints a table; exits 1 on any
-failure.
+launch) returns the other set's result. A bundle whose output has its
+first input's shape and dtype is also called four times in a chain, back to
+back, each call reading the previous call's output: a kernel that read its
+input before the kernel before it on the stream finished (a broken
+programmatic launch of a call's first kernel) reads NaN poison or stale
+data. Prints a table; exits 1 on any failure.
 
   FLASHFUSER_RUNTIME_LIB=build-gpu/lib/libffrt.so PYTHONPATH=python \\
       python3 scripts/gpu/python_check.py BUNDLES_DIR [--m 128,1000]
@@ -65,6 +69,24 @@ def alternate(k, chain, xs, out, ref, gen):
                for o, r in zip(outs, refs))
 
 
+def chained(k, chain, xs, out):
+    """Worst rel_l2 of 4 calls in a chain (call i reads call i - 1's
+    output, all queued before one synchronize), each against the fp32
+    reference of the input it read."""
+    outs = [torch.full_like(out, float("nan")) for _ in range(4)]
+    inputs = [xs[0]] + outs[:-1]
+    for x, o in zip(inputs, outs):
+        k(x, *xs[1:], out=o)
+    torch.cuda.synchronize()
+    worst = 0.0
+    for x, o in zip(inputs, outs):
+        r = reference(chain["kind"], chain.get("activation", "identity"),
+                      [x] + xs[1:], k.inputs)
+        err = ((o.float() - r).norm() / r.norm()).item()
+        worst = max(worst, err if err == err else float("inf"))
+    return worst
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("bundles")
@@ -110,6 +132,12 @@ def main():
                 failed += not ok
                 rows.append(f"{name:8} M={m:<6} alternating inputs "
                             f"rel_l2={err2:.3e} {'PASS' if ok else 'FAIL'}")
+            if out.shape == xs[0].shape and out.dtype == xs[0].dtype:
+                err3 = chained(k, chain, xs, out)
+                ok = err3 < 1e-2
+                failed += not ok
+                rows.append(f"{name:8} M={m:<6} chained calls "
+                            f"rel_l2={err3:.3e} {'PASS' if ok else 'FAIL'}")
         # Bad arguments are refused, naming the argument, before a launch.
         x = xs[0]
         for what, bad in (("dtype", [x.float()] + xs[1:]),

@@ -132,6 +132,13 @@ struct LowerToNVVMOptions : public PassPipelineOptions<LowerToNVVMOptions> {
                      "second kernel launches while the first runs and "
                      "waits for it in-kernel (PDL)"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> programmaticEntry{
+      *this, "programmatic-entry",
+      llvm::cl::desc("Forwarded to --dsm-materialize: every kernel, a "
+                     "call's first included, waits for its stream "
+                     "predecessor in-kernel and is launched with "
+                     "programmatic stream serialization"),
+      llvm::cl::init(true)};
   PassOptions::Option<int64_t> selfCleaningMaxKiB{
       *this, "self-cleaning-workspace-max-kib",
       llvm::cl::desc("Forwarded to --dsm-materialize: atomic workspaces up "

@@ -95,9 +95,9 @@ struct KernelSpec {
   /// that are resident at once (capPersistentGrid).
   bool persistent = false;
   /// The kernel waits (griddepcontrol.wait) for the grids before it before
-  /// it reads anything they write: launched right after another kernel of
-  /// the same call, it may be launched programmatically (PDL), its setup
-  /// overlapping that kernel's tail.
+  /// it touches global memory: it is launched programmatically (PDL), its
+  /// setup overlapping the tail of the kernel before it on the stream,
+  /// unless a workspace memset of the same launch precedes it.
   bool programmaticLaunch = false;
   uint32_t dynamicSmem = 0;
   std::vector<ParamSpec> params;

@@ -91,13 +91,12 @@ private:
   bool loadKernels(ContextState &ctx, std::string &error);
   /// Launches kernel `kernel` of the manifest on the caller's `args` and
   /// the sequence's `intermediates` (the manifest's tensors past the
-  /// arguments) with the mutex held. `afterKernel`: the call launched a
-  /// kernel on `stream` just before (see KernelSpec::programmaticLaunch).
+  /// arguments) with the mutex held (see KernelSpec::programmaticLaunch).
   bool launchKernel(ContextState &ctx, int kernel,
                     const std::array<uint32_t, 3> &grid, int64_t m,
                     const std::vector<TensorArg> &args,
                     const std::vector<TensorArg> &intermediates,
-                    CUstream_st *stream, bool afterKernel, std::string &error);
+                    CUstream_st *stream, std::string &error);
 
   Bundle bundle;
   std::mutex mutex;

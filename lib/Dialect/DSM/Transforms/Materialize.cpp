@@ -359,6 +359,16 @@ static PricedAs getPricedAs(FusedChainOp op, ScheduleAttr sched, int64_t maxM,
 /// benchmark's repeated calls keep in L2, its issue time cost 2.5-3 %.
 static constexpr int64_t kMinPrefetchWeightBytes = int64_t(16) << 20;
 
+/// The bytes of a kernel's weights: B (gated: both), and D when it runs the
+/// second GEMM too.
+static int64_t getWeightBytes(const KernelPlan &plan) {
+  const ChainShape &s = plan.shape;
+  int64_t elems = s.n * s.k * (plan.isGated() ? 2 : 1);
+  if (!plan.isSingleGemm())
+    elems += s.n * s.l;
+  return elems * s.elementType.getIntOrFloatBitWidth() / 8;
+}
+
 /// A kernel launched while its predecessor runs gets the SMs around it: two
 /// of its CTAs may share one where a launch on an idle GPU spreads them
 /// (G4's and G9's second kernels, 96 KiB each, ran 9-14 % slower launched
@@ -429,10 +439,8 @@ LogicalResult DSMMaterializePass::materializeSequence(
       plans[0].launchDependents = true;
       KernelPlan &second = plans[1];
       second.waitsForPredecessor = true;
-      int64_t weightBytes = second.shape.n * second.shape.k *
-                            second.shape.elementType.getIntOrFloatBitWidth() /
-                            8;
-      second.prefetchWeights = weightBytes >= kMinPrefetchWeightBytes;
+      second.prefetchWeights =
+          getWeightBytes(second) >= kMinPrefetchWeightBytes;
       if (t)
         spreadOnePerSm(second, *t);
     }
@@ -527,6 +535,21 @@ DSMMaterializePass::configurePlan(FusedChainOp chain, ScheduleAttr sched,
     chain.emitOpError("test-omit-barrier needs a plan with an "
                       "inter-cluster workspace reduction (grid_n > 1)");
     return failure();
+  }
+  // After every layout decision (spreadOnePerSm raises the final size).
+  // Every kernel lets the kernel after it on the stream launch while it
+  // runs; a call's first kernel overlaps its own launch and barrier setup
+  // with whatever kernel precedes it, unless it streams a large weight
+  // (docs/lowering.md): bandwidth-bound, it is slowed more by starting on
+  // the SMs its predecessor leaves free than sped up by the overlap (S2,
+  // S3, S5-S7 ran 2-6 % slower on an H100).
+  if (programmaticEntry) {
+    plan->launchDependents = true;
+    if (getWeightBytes(*plan) < kMinPrefetchWeightBytes) {
+      plan->waitsForPredecessor = true;
+      if (target)
+        spreadOnePerSm(*plan, *target);
+    }
   }
   return plan;
 }

@@ -1,7 +1,8 @@
-// RUN: ff-opt %s --dsm-materialize | FileCheck %s
-// RUN: ff-opt %s --dsm-materialize=programmatic-launch=false | FileCheck %s --check-prefix=OFF
+// RUN: ff-opt %s --dsm-materialize=programmatic-entry=false | FileCheck %s
+// RUN: ff-opt %s --dsm-materialize="programmatic-launch=false programmatic-entry=false" | FileCheck %s --check-prefix=OFF
 
-// Programmatic dependent launch of a sequence's second kernel (PDL). All
+// Programmatic dependent launch of a sequence's second kernel (PDL), with
+// the first kernels launched as before (no programmatic-entry). All
 // three sequences here launch it so. `big`'s (112 KiB, 64 CTAs: one wave
 // at one CTA per SM) has its dynamic shared memory raised to 114 KiB, past
 // half an H100 SM with the driver's 1 KiB per CTA, so that launched beside

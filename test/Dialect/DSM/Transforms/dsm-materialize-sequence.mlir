@@ -1,9 +1,11 @@
 // RUN: ff-opt %s --dsm-materialize | FileCheck %s
 // RUN: ff-opt %s --dsm-materialize | FileCheck %s --check-prefix=GATED
-// RUN: ff-opt %s --dsm-materialize | FileCheck %s --check-prefix=PDL
-// RUN: ff-opt %s --dsm-materialize=programmatic-launch=false | FileCheck %s --check-prefix=NOPDL
+// RUN: ff-opt %s --dsm-materialize=programmatic-entry=false | FileCheck %s --check-prefix=PDL
+// RUN: ff-opt %s --dsm-materialize="programmatic-launch=false programmatic-entry=false" | FileCheck %s --check-prefix=NOPDL
 
-// Programmatic dependent launch: the first kernel lets the second launch
+// Programmatic dependent launch within the call (programmatic-entry, which
+// also makes the first kernel wait, is dsm-materialize-programmatic-entry's
+// subject): the first kernel lets the second launch
 // at its entry; the second waits for it after its barrier setup, before
 // its role dispatch (the producer's first TMA load of c), and only it is
 // marked programmatic_launch in the manifest. Its 128 KiB weight is too
