@@ -31,18 +31,23 @@ def host_us(fn, n=2000):
     return (t1 - t0) / n * 1e6
 
 
-one = torch.zeros(1, device="cuda")
-s = torch.cuda.Stream()
-s.wait_stream(torch.cuda.current_stream())
-with torch.cuda.stream(s):
-    one.add_(1)
-torch.cuda.current_stream().wait_stream(s)
-g = torch.cuda.CUDAGraph()
-with torch.cuda.graph(g):
-    one.add_(1)
-print(torch.cuda.get_device_name())
-for name, fn in (("direct one.add_(1)", lambda: one.add_(1)),
-                 ("graph replay of it", g.replay)):
-    ev = [events_us(fn) for _ in range(3)]
-    print(f"{name:22s} events {' '.join(f'{v:.1f}' for v in ev)} us, "
-          f"host {host_us(fn):.2f} us")
+def main():
+    one = torch.zeros(1, device="cuda")
+    s = torch.cuda.Stream()
+    s.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(s):
+        one.add_(1)
+    torch.cuda.current_stream().wait_stream(s)
+    g = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(g):
+        one.add_(1)
+    print(torch.cuda.get_device_name())
+    for name, fn in (("direct one.add_(1)", lambda: one.add_(1)),
+                     ("graph replay of it", g.replay)):
+        ev = [events_us(fn) for _ in range(3)]
+        print(f"{name:22s} events {' '.join(f'{v:.1f}' for v in ev)} us, "
+              f"host {host_us(fn):.2f} us")
+
+
+if __name__ == "__main__":
+    main()
