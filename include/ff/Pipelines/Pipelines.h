@@ -134,10 +134,11 @@ struct LowerToNVVMOptions : public PassPipelineOptions<LowerToNVVMOptions> {
       llvm::cl::init(true)};
   PassOptions::Option<bool> programmaticEntry{
       *this, "programmatic-entry",
-      llvm::cl::desc("Forwarded to --dsm-materialize: every kernel, a "
-                     "call's first included, waits for its stream "
-                     "predecessor in-kernel and is launched with "
-                     "programmatic stream serialization"),
+      llvm::cl::desc("Forwarded to --dsm-materialize: a call's first "
+                     "kernel waits for its stream predecessor in-kernel "
+                     "and is launched with programmatic stream "
+                     "serialization (not where its weights have 16 MiB "
+                     "or more)"),
       llvm::cl::init(true)};
   PassOptions::Option<int64_t> selfCleaningMaxKiB{
       *this, "self-cleaning-workspace-max-kib",

@@ -357,6 +357,8 @@ static PricedAs getPricedAs(FusedChainOp op, ScheduleAttr sched, int64_t maxM,
 /// session) the prefetch sped up the sequences with 33-50 MB down weights
 /// (S1, S4, S5, G8) by 1.5-2 %; with 6-8 MB ones (S8, G6), which the
 /// benchmark's repeated calls keep in L2, its issue time cost 2.5-3 %.
+/// Also the smallest weight of a first kernel that does not wait for its
+/// predecessor (programmatic-entry, thirty-third session).
 static constexpr int64_t kMinPrefetchWeightBytes = int64_t(16) << 20;
 
 /// The bytes of a kernel's weights: B (gated: both), and D when it runs the

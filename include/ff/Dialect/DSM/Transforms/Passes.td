@@ -250,13 +250,16 @@ def DSMMaterialize : Pass<"dsm-materialize", "ModuleOp"> {
            "it `programmatic_launch`, so the runtime launches it with "
            "programmatic stream serialization">,
     Option<"programmaticEntry", "programmatic-entry", "bool", "true",
-           "Every kernel, a call's first included, waits for its stream "
-           "predecessor after its barrier setup (griddepcontrol.wait) and "
-           "lets its own dependents launch at entry "
-           "(griddepcontrol.launch_dependents), and the manifest marks it "
-           "`programmatic_launch`: back-to-back calls (and a call after any "
-           "kernel that releases its dependents) overlap the next call's "
-           "launch and setup with the previous one's tail">,
+           "Every kernel lets its dependents launch at entry "
+           "(griddepcontrol.launch_dependents), and a call's first kernel "
+           "also waits for its stream predecessor after its barrier setup "
+           "(griddepcontrol.wait; where its grid fits one CTA per SM its "
+           "shared memory is raised past half an SM) and is marked "
+           "`programmatic_launch`, unless its weights have 16 MiB or more "
+           "(a bandwidth-bound stream, slowed by starting early on the SMs "
+           "its predecessor leaves free): back-to-back calls, and a call "
+           "after any kernel that releases its dependents, overlap the next "
+           "call's launch and setup with the previous one's tail">,
     Option<"selfCleaningMaxKiB", "self-cleaning-workspace-max-kib",
            "int64_t", "400",
            "Atomic inter-cluster workspaces of at most this many KiB (at the "
