@@ -51,13 +51,36 @@ def reference(kind, act, xs, specs):
     return g.bfloat16().float() @ f[3]
 
 
-def alternate(k, chain, xs, out, ref, gen):
+def chain_reference(k, xs):
+    """The fp32 reference of bundle k's chain on inputs xs."""
+    chain = k.manifest["chain"]
+    return reference(chain["kind"], chain.get("activation", "identity"), xs,
+                     k.inputs)
+
+
+def random_inputs(k, m, gen):
+    """Bundle k's inputs at M = m: N(0, 1) activations, weights
+    scaled by fan_in ** -0.5, bf16."""
+    xs = []
+    for spec in k.inputs:
+        shape = [m if d == -1 else d for d in spec["shape"]]
+        fan_in = shape[1] if spec.get("layout") == "nk" else shape[0]
+        scale = 1.0 if not xs else fan_in ** -0.5
+        xs.append((torch.randn(*shape, generator=gen, device="cuda")
+                   * scale).to(torch.bfloat16))
+    return xs
+
+
+def rel_l2(out, ref):
+    return ((out.float() - ref).norm() / ref.norm()).item()
+
+
+def alternate(k, xs, out, ref, gen):
     """Worst rel_l2 of two input sets (xs, and xs with a fresh A) run in
     turn, 20 calls each, into NaN-poisoned outputs."""
     ys = [torch.randn(*xs[0].shape, generator=gen, device="cuda")
           .to(torch.bfloat16)] + xs[1:]
-    refs = [ref, reference(chain["kind"], chain.get("activation", "identity"),
-                           ys, k.inputs)]
+    refs = [ref, chain_reference(k, ys)]
     outs = [out, torch.empty_like(out)]
     for o in outs:
         o.fill_(float("nan"))
@@ -65,11 +88,10 @@ def alternate(k, chain, xs, out, ref, gen):
         for inputs, o in zip((xs, ys), outs):
             k(*inputs, out=o)
     torch.cuda.synchronize()
-    return max(((o.float() - r).norm() / r.norm()).item()
-               for o, r in zip(outs, refs))
+    return max(rel_l2(o, r) for o, r in zip(outs, refs))
 
 
-def chained(k, chain, xs, out):
+def chained(k, xs, out):
     """Worst rel_l2 of 4 calls in a chain (call i reads call i - 1's
     output, all queued before one synchronize), each against the fp32
     reference of the input it read."""
@@ -80,9 +102,7 @@ def chained(k, chain, xs, out):
     torch.cuda.synchronize()
     worst = 0.0
     for x, o in zip(inputs, outs):
-        r = reference(chain["kind"], chain.get("activation", "identity"),
-                      [x] + xs[1:], k.inputs)
-        err = ((o.float() - r).norm() / r.norm()).item()
+        err = rel_l2(o, chain_reference(k, [x] + xs[1:]))
         worst = max(worst, err if err == err else float("inf"))
     return worst
 
@@ -104,13 +124,7 @@ def main():
         for m in ms:
             if chain["m"] > 0 and m != chain["m"]:
                 continue
-            xs = []
-            for spec in k.inputs:
-                shape = [m if d == -1 else d for d in spec["shape"]]
-                fan_in = shape[1] if spec.get("layout") == "nk" else shape[0]
-                scale = 1.0 if not xs else fan_in ** -0.5
-                xs.append((torch.randn(*shape, generator=gen, device="cuda")
-                           * scale).to(torch.bfloat16))
+            xs = random_inputs(k, m, gen)
             out_spec = k.outputs[0]
             dt = {"bf16": torch.bfloat16, "f16": torch.float16,
                   "f32": torch.float32}[out_spec["dtype"]]
@@ -118,22 +132,21 @@ def main():
                              float("nan"), dtype=dt, device="cuda")
             k(*xs, out=out)
             torch.cuda.synchronize()
-            ref = reference(chain["kind"], chain.get("activation", "identity"),
-                            xs, k.inputs)
+            ref = chain_reference(k, xs)
             written = bool(torch.isfinite(out).all())
-            err = ((out.float() - ref).norm() / ref.norm()).item()
+            err = rel_l2(out, ref)
             ok = written and err < 1e-2
             failed += not ok
             rows.append(f"{name:8} M={m:<6} written={'all' if written else 'NO'}"
                         f" rel_l2={err:.3e} {'PASS' if ok else 'FAIL'}")
             if k.manifest.get("intermediates"):
-                err2 = alternate(k, chain, xs, out, ref, gen)
+                err2 = alternate(k, xs, out, ref, gen)
                 ok = err2 < 1e-2
                 failed += not ok
                 rows.append(f"{name:8} M={m:<6} alternating inputs "
                             f"rel_l2={err2:.3e} {'PASS' if ok else 'FAIL'}")
             if out.shape == xs[0].shape and out.dtype == xs[0].dtype:
-                err3 = chained(k, chain, xs, out)
+                err3 = chained(k, xs, out)
                 ok = err3 < 1e-2
                 failed += not ok
                 rows.append(f"{name:8} M={m:<6} chained calls "

@@ -540,11 +540,12 @@ DSMMaterializePass::configurePlan(FusedChainOp chain, ScheduleAttr sched,
   }
   // After every layout decision (spreadOnePerSm raises the final size).
   // Every kernel lets the kernel after it on the stream launch while it
-  // runs; a call's first kernel overlaps its own launch and barrier setup
-  // with whatever kernel precedes it, unless it streams a large weight
-  // (docs/lowering.md): bandwidth-bound, it is slowed more by starting on
-  // the SMs its predecessor leaves free than sped up by the overlap (S2,
-  // S3, S5-S7 ran 2-6 % slower on an H100).
+  // runs, and overlaps its own launch and barrier setup with whatever kernel
+  // precedes it, unless it streams a large weight (docs/lowering.md):
+  // bandwidth-bound, it is slowed more by starting on the SMs its
+  // predecessor leaves free than sped up by the overlap (S2, S3, S5-S7 ran
+  // 2-6 % slower on an H100). A sequence's second kernel waits for its
+  // first whatever its weight (materializeSequence).
   if (programmaticEntry) {
     plan->launchDependents = true;
     if (getWeightBytes(*plan) < kMinPrefetchWeightBytes) {

@@ -14,17 +14,11 @@ import torch
 
 sys.path.insert(0, "scripts/gpu")
 import flashfuser  # noqa: E402
-from python_check import reference  # noqa: E402
+from python_check import chain_reference, random_inputs, rel_l2  # noqa: E402,E501
 
 k = flashfuser.load(sys.argv[1], graphs=False)
-chain = k.manifest["chain"]
 gen = torch.Generator(device="cuda").manual_seed(3)
-xs = []
-for spec in k.inputs:
-    shape = [128 if d == -1 else d for d in spec["shape"]]
-    fan_in = shape[1] if spec.get("layout") == "nk" else shape[0]
-    xs.append((torch.randn(*shape, generator=gen, device="cuda")
-               * (1.0 if not xs else fan_in ** -0.5)).to(torch.bfloat16))
+xs = random_inputs(k, 128, gen)
 src = [torch.randn_like(xs[0], dtype=torch.float32).to(torch.bfloat16)
        for _ in range(2)]
 x = torch.empty_like(xs[0])
@@ -33,9 +27,7 @@ out = torch.empty([128 if d == -1 else d for d in k.outputs[0]["shape"]],
 
 
 def check(name, s):
-    r = reference(chain["kind"], chain.get("activation", "identity"),
-                  [s] + xs[1:], k.inputs)
-    err = ((out.float() - r).norm() / r.norm()).item()
+    err = rel_l2(out, chain_reference(k, [s] + xs[1:]))
     ok = err < 1e-2
     print(f"{name}: rel_l2={err:.3e} {'PASS' if ok else 'FAIL'}")
     return ok

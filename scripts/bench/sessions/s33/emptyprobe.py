@@ -2,23 +2,22 @@
 (events around each call, all queued, median of 300) and back to back
 (host time per call): one PyTorch kernel launched directly against the
 same kernel replayed from a one-node CUDA graph."""
+import os
 import statistics
+import sys
 import time
+
 import torch
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", ".."))
+from bench import time_samples  # noqa: E402
 
 
 def events_us(fn, reps=300):
-    for _ in range(10):
-        fn()
-    torch.cuda.synchronize()
-    ev = [(torch.cuda.Event(enable_timing=True),
-           torch.cuda.Event(enable_timing=True)) for _ in range(reps)]
-    for s, e in ev:
-        s.record()
-        fn()
-        e.record()
-    torch.cuda.synchronize()
-    return statistics.median(s.elapsed_time(e) for s, e in ev) * 1e3
+    """Median µs of fn() as bench.py times a call (time_samples, hot)."""
+    return statistics.median(time_samples(fn, reps, cold=False,
+                                          warmup=10)) * 1e3
 
 
 def host_us(fn, n=2000):

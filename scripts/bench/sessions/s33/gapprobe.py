@@ -5,9 +5,7 @@ bench.py times a call (events around each call, all queued, median of
 host time per call back to back. Where the call outlasts its host time the
 queue fills, and event time minus kernel time (the graph of 20 calls,
 per call) is the gap the launch itself costs the GPU."""
-import statistics
 import sys
-import time
 import torch
 
 sys.path.insert(0, "scripts/bench/sessions/s33")
