@@ -44,6 +44,8 @@ void ff::buildLowerToNVVMPipeline(OpPassManager &pm,
   materialize.convHaloGemm = options.convHaloGemm;
   materialize.programmaticLaunch = options.programmaticLaunch;
   materialize.programmaticEntry = options.programmaticEntry;
+  materialize.pairedLoadsMinStages = options.pairedLoadsMinStages;
+  materialize.weightEvictFirst = options.weightEvictFirst;
   pm.addPass(dsm::createDSMMaterialize(materialize));
   pm.addPass(ff::createConvertDSMToNVGPU());
 

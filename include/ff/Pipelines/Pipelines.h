@@ -140,6 +140,19 @@ struct LowerToNVVMOptions : public PassPipelineOptions<LowerToNVVMOptions> {
                      "serialization (not where its weights have 16 MiB "
                      "or more)"),
       llvm::cl::init(true)};
+  PassOptions::Option<int64_t> pairedLoadsMinStages{
+      *this, "paired-loads-min-stages",
+      llvm::cl::desc("Forwarded to --dsm-materialize: kernels with a "
+                     "K-major B and at least this many ring stages (0: "
+                     "none) load two ring steps at a time, each weight "
+                     "row's two k tiles back to back"),
+      llvm::cl::init(0)};
+  PassOptions::Option<bool> weightEvictFirst{
+      *this, "weight-evict-first",
+      llvm::cl::desc("Forwarded to --dsm-materialize: kernels with one m "
+                     "tile load their weights with an L2 evict-first "
+                     "policy where the call's weights exceed L2"),
+      llvm::cl::init(true)};
   PassOptions::Option<int64_t> selfCleaningMaxKiB{
       *this, "self-cleaning-workspace-max-kib",
       llvm::cl::desc("Forwarded to --dsm-materialize: atomic workspaces up "

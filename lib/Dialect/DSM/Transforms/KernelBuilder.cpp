@@ -508,6 +508,11 @@ private:
   /// clusterM over the ranks.
   void loadBTile(Value bOff, Value group, Value idx, Value k0, Value col0,
                  Value boxBase = Value());
+  /// One 64 x 64 B box at shared byte offset `dstOff` onto `group`[`idx`]:
+  /// an nvgpu TMA load, or with evictFirstWeights the NVVM load carrying
+  /// weightPolicy as its L2 cache hint (nvgpu's has none).
+  void loadBBox(Value dstOff, Value group, Value idx, int64_t map,
+                ValueRange coord, Value mask);
   /// Before the grid-dependency wait: L2 prefetches of the B k tiles the
   /// ring's first pass will load for this CTA's first tile (B is a chain
   /// input, never the predecessor's output).
@@ -613,6 +618,8 @@ private:
   Value lRot; // first l chunk of this cluster (FFN kinds)
   Value full, empty, dfull, dempty, ticks;
   Value wfull; // residentWeights: B and D have landed
+  // evictFirstWeights: the producer's L2 policy for B's loads.
+  Value weightPolicy;
   Value tfull, tempty; // a streamed halo GEMM's tap ring
   // FFN clusters (split-K GEMMs: the C tile): the partial E chunk each rank
   // publishes and the slice of it the cluster's reduce-scatter leaves here
@@ -933,6 +940,8 @@ void KernelEmitter::emitProducer() {
             ctx, NVVM::SetMaxRegisterAction::decrease));
   for (Value t : tmaps)
     nvgpu::TmaPrefetchOp::create(b, loc, t, wgLeader);
+  if (p.evictFirstWeights)
+    weightPolicy = createL2EvictFirstPolicy(b, loc);
 
   if (p.streamsN())
     return emitStreamedProducer();
@@ -1056,13 +1065,34 @@ void KernelEmitter::forEachBBox(Value k0, Value col0, Fn &&fn) {
   }
 }
 
+void KernelEmitter::loadBBox(Value dstOff, Value group, Value idx, int64_t map,
+                             ValueRange coord, Value mask) {
+  if (!weightPolicy) {
+    nvgpu::TmaAsyncLoadOp::create(b, loc, smemView(dstOff, {64, 64}), group,
+                                  tmaps[map], coord, idx, mask, Value());
+    return;
+  }
+  SmallVector<Value, 2> coords;
+  for (Value c : coord)
+    coords.push_back(arith::IndexCastOp::create(b, loc, i32, c));
+  Value bar = LLVM::IntToPtrOp::create(
+      b, loc, ptrShared,
+      nvgpu::MBarrierGetOp::create(b, loc, i64, group, idx).getResult());
+  // The shared::cluster form takes an address-space-7 destination (this
+  // CTA's address of the box), as nvgpu's lowering does.
+  Value dst =
+      LLVM::AddrSpaceCastOp::create(b, loc, ptrCluster, sharedPtr(dstOff));
+  NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
+      b, loc, dst, tmapArgs[map], coords, bar, ValueRange{}, mask, weightPolicy,
+      NVVM::TMALoadMode::TILE, /*isCTAOnly=*/false, NVVM::CTAGroupKindAttr(),
+      Value());
+}
+
 void KernelEmitter::loadBTile(Value bOff, Value group, Value idx, Value k0,
                               Value col0, Value boxBase) {
   forEachBBox(k0, col0, [&](int64_t map, int64_t box, ValueRange coord) {
     auto load = [&](Value mask) {
-      nvgpu::TmaAsyncLoadOp::create(
-          b, loc, smemView(add(bOff, box * 64 * 64 * 2), {64, 64}), group,
-          tmaps[map], coord, idx, mask, Value());
+      loadBBox(add(bOff, box * 64 * 64 * 2), group, idx, map, coord, mask);
     };
     if (!p.bMulticast)
       return load(Value());
@@ -1165,62 +1195,111 @@ void KernelEmitter::emitTileLoads() {
     image = div(mTile, groupsPerImage);
     h0 = mul(rem(mTile, groupsPerImage), p.convBoxRows());
   }
-  forLoop(cst(0), cst(p.ringSteps()), cst(1), [&](Value k) {
-    Value it = ringIt(k);
-    Value s = rem(it, p.stages);
-    Value slot = ringSlot(s);
-    waitParity(empty, slot, notI1(parity(it, p.stages)));
-    leaderOnly(loadLeader ? loadLeader : wgLeader, [&] {
-      nvgpu::MBarrierArriveExpectTxOp::create(
-          b, loc, full, cst(aLoadBytes + bLoadBytes), slot, Value());
-      // The k tile's index in all of K (a split K's rank starts at kOff).
-      Value kg = kOff ? add(k, kOff) : k;
-      Value k0 = mul(kg, p.bk);
-      Value aOff = add(mul(s, p.aStageBytes), p.smemA);
-      // Warpgroup tiles: the warpgroup's rows of the stage (its halo slot).
-      if (p.warpgroupTiles)
-        aOff =
-            add(aOff, mul(ringWg, p.convHalo ? p.haloSlotBytes() : 64 * 128));
-      if (p.convHalo) {
-        // Ring step k: channels [64k, 64k + 64) of input rows h0 - 1 ..
-        // h0 + 1, pixels -1 .. W (zero-filled outside the image).
-        loadHalo(aOff, slot, k, image, h0);
-      } else if (p.isConv()) {
-        // k tile -> filter tap (r, s) = divmod(k / (C/64), 3) and channels
-        // 64 (k mod C/64): the box {64, W, R, 1} at (c0, s - 1, h0 + r - 1,
-        // n) lands as R * W rows of 128 B like a 2-D box; coordinates
-        // outside the image (-1, H, W) are zero-filled: the padding.
-        auto [tap, c0] = convTapAndChannel(kg);
-        Value col = add(rem(tap, 3), -1);
-        Value row = add(add(h0, div(tap, 3)), -1);
-        nvgpu::TmaAsyncLoadOp::create(
-            b, loc, smemView(aOff, {1, p.convBoxRows(), p.convW, 64}), full,
-            tmA, ValueRange{c0, col, row, image}, slot, Value(), Value());
-      }
-      Value aRow = m0;
-      Value mask;
-      if (p.aMulticast) {
-        // Each CTA loads its slice of the shared A rows into every CTA.
-        aOff = add(aOff, mul(rank, aRows * 128));
-        aRow = add(m0, mul(rank, aRows));
-        mask = arith::ConstantIntOp::create(b, loc, i16, (1 << p.clusterN) - 1);
-      }
-      if (p.convIm2col)
-        loadIm2colTile(sharedPtr(aOff), slot, kg, aRow, mask);
-      else if (!p.isConv())
-        nvgpu::TmaAsyncLoadOp::create(b, loc, smemView(aOff, {aRows, 64}), full,
-                                      tmA, ValueRange{k0, aRow}, slot, mask,
-                                      Value());
-      if (!p.residentWeights) {
-        // Fewer boxes than ranks (or not a multiple): spread by k tile.
-        int64_t boxes = p.bn / 64;
-        Value boxBase =
-            p.bMulticast && boxes % p.clusterM ? mul(kg, boxes) : Value();
-        loadBTile(add(mul(s, p.bStageBytes), p.smemB), full, s, k0, n0,
-                  boxBase);
+  // A's box(es) of ring step `k` (global k tile `kg` at column `k0`) into
+  // stage `s`.
+  auto loadA = [&](Value k, Value kg, Value k0, Value s, Value slot) {
+    Value aOff = add(mul(s, p.aStageBytes), p.smemA);
+    // Warpgroup tiles: the warpgroup's rows of the stage (its halo slot).
+    if (p.warpgroupTiles)
+      aOff = add(aOff, mul(ringWg, p.convHalo ? p.haloSlotBytes() : 64 * 128));
+    if (p.convHalo) {
+      // Ring step k: channels [64k, 64k + 64) of input rows h0 - 1 ..
+      // h0 + 1, pixels -1 .. W (zero-filled outside the image).
+      loadHalo(aOff, slot, k, image, h0);
+    } else if (p.isConv()) {
+      // k tile -> filter tap (r, s) = divmod(k / (C/64), 3) and channels
+      // 64 (k mod C/64): the box {64, W, R, 1} at (c0, s - 1, h0 + r - 1,
+      // n) lands as R * W rows of 128 B like a 2-D box; coordinates
+      // outside the image (-1, H, W) are zero-filled: the padding.
+      auto [tap, c0] = convTapAndChannel(kg);
+      Value col = add(rem(tap, 3), -1);
+      Value row = add(add(h0, div(tap, 3)), -1);
+      nvgpu::TmaAsyncLoadOp::create(
+          b, loc, smemView(aOff, {1, p.convBoxRows(), p.convW, 64}), full, tmA,
+          ValueRange{c0, col, row, image}, slot, Value(), Value());
+    }
+    Value aRow = m0;
+    Value mask;
+    if (p.aMulticast) {
+      // Each CTA loads its slice of the shared A rows into every CTA.
+      aOff = add(aOff, mul(rank, aRows * 128));
+      aRow = add(m0, mul(rank, aRows));
+      mask = arith::ConstantIntOp::create(b, loc, i16, (1 << p.clusterN) - 1);
+    }
+    if (p.convIm2col)
+      loadIm2colTile(sharedPtr(aOff), slot, kg, aRow, mask);
+    else if (!p.isConv())
+      nvgpu::TmaAsyncLoadOp::create(b, loc, smemView(aOff, {aRows, 64}), full,
+                                    tmA, ValueRange{k0, aRow}, slot, mask,
+                                    Value());
+  };
+  // The k tile's index in all of K (a split K's rank starts at kOff).
+  auto globalK = [&](Value k) { return kOff ? add(k, kOff) : k; };
+  auto expectStage = [&](Value slot) {
+    nvgpu::MBarrierArriveExpectTxOp::create(
+        b, loc, full, cst(aLoadBytes + bLoadBytes), slot, Value());
+  };
+  Value leader = loadLeader ? loadLeader : wgLeader;
+  int64_t steps = p.ringSteps();
+  if (!p.pairedLoads) {
+    forLoop(cst(0), cst(steps), cst(1), [&](Value k) {
+      Value it = ringIt(k);
+      Value s = rem(it, p.stages);
+      Value slot = ringSlot(s);
+      waitParity(empty, slot, notI1(parity(it, p.stages)));
+      leaderOnly(leader, [&] {
+        expectStage(slot);
+        Value kg = globalK(k);
+        Value k0 = mul(kg, p.bk);
+        loadA(k, kg, k0, s, slot);
+        if (!p.residentWeights) {
+          // Fewer boxes than ranks (or not a multiple): spread by k tile.
+          int64_t boxes = p.bn / 64;
+          Value boxBase =
+              p.bMulticast && boxes % p.clusterM ? mul(kg, boxes) : Value();
+          loadBTile(add(mul(s, p.bStageBytes), p.smemB), full, s, k0, n0,
+                    boxBase);
+        }
+      });
+    });
+    return;
+  }
+  // Paired loads (KernelPlan::pairedLoads): ring steps k and k + 1 once
+  // both their slots are free, B box by B box with the two k tiles of a
+  // box back to back (the two 128-byte halves of each weight row's 256
+  // bytes), then the A boxes. Each step keeps its own slot and barrier.
+  auto emitSteps = [&](Value k, int64_t count) {
+    SmallVector<Value, 2> ks, stages, slots;
+    for (int64_t i = 0; i < count; ++i) {
+      Value ki = add(k, i);
+      Value it = ringIt(ki);
+      ks.push_back(ki);
+      stages.push_back(rem(it, p.stages));
+      slots.push_back(ringSlot(stages.back()));
+      waitParity(empty, slots.back(), notI1(parity(it, p.stages)));
+    }
+    leaderOnly(leader, [&] {
+      for (Value slot : slots)
+        expectStage(slot);
+      forEachBBox(cst(0), n0, [&](int64_t map, int64_t box, ValueRange coord) {
+        for (int64_t i = 0; i < count; ++i) {
+          SmallVector<Value, 2> c(coord.begin(), coord.end());
+          c[p.bKMajor ? 0 : 1] = mul(globalK(ks[i]), p.bk);
+          Value bOff = add(mul(stages[i], p.bStageBytes), p.smemB);
+          loadBBox(add(bOff, box * 64 * 64 * 2), full, slots[i], map, c,
+                   Value());
+        }
+      });
+      for (int64_t i = 0; i < count; ++i) {
+        Value kg = globalK(ks[i]);
+        loadA(ks[i], kg, mul(kg, p.bk), stages[i], slots[i]);
       }
     });
-  });
+  };
+  forLoop(cst(0), cst(steps - steps % 2), cst(2),
+          [&](Value k) { emitSteps(k, 2); });
+  if (steps % 2)
+    emitSteps(cst(steps - 1), 1);
 }
 
 void KernelEmitter::loadHalo(Value dst, Value slot, Value k, Value image,

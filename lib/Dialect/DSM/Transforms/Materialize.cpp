@@ -371,6 +371,20 @@ static int64_t getWeightBytes(const KernelPlan &plan) {
   return elems * s.elementType.getIntOrFloatBitWidth() / 8;
 }
 
+/// Whether a kernel of a call whose kernels read `callWeightBytes` of
+/// weights in all loads B with an L2 evict-first policy
+/// (--dsm-materialize=weight-evict-first): only a kernel with one m tile
+/// (each weight byte read once, by one CTA), and only where the call's
+/// weights exceed L2, where they cannot stay resident from one call to
+/// the next anyway. There the policy keeps the weight stream from pushing
+/// out what is read again (A, the intermediate): on an H200 S5-S7 ran 4-5 %
+/// faster, G5 and G8 2-3 %; where the weights fit L2 (S8, G6, C4-b1), 1-3 %
+/// slower (docs/validation.md, thirty-fourth session).
+static bool evictsWeightsFirst(const KernelPlan &plan, int64_t callWeightBytes,
+                               const std::optional<ff::GpuTarget> &t) {
+  return t && callWeightBytes > t->l2Bytes && plan.canEvictFirstWeights();
+}
+
 /// A kernel launched while its predecessor runs gets the SMs around it: two
 /// of its CTAs may share one where a launch on an idle GPU spreads them
 /// (G4's and G9's second kernels, 96 KiB each, ran 9-14 % slower launched
@@ -436,6 +450,11 @@ LogicalResult DSMMaterializePass::materializeSequence(
     }
     if (failed(result))
       break;
+    // The call's weights are both kernels'.
+    int64_t callWeights = getWeightBytes(plans[0]) + getWeightBytes(plans[1]);
+    for (KernelPlan &plan : plans)
+      plan.evictFirstWeights =
+          weightEvictFirst && evictsWeightsFirst(plan, callWeights, t);
     // Programmatic dependent launch (docs/lowering.md).
     if (programmaticLaunch) {
       plans[0].launchDependents = true;
@@ -533,6 +552,12 @@ DSMMaterializePass::configurePlan(FusedChainOp chain, ScheduleAttr sched,
   plan->approxTanh = approxTanh;
   if (reducePush && plan->canReducePush())
     plan->useReducePush();
+  plan->pairedLoads = pairedLoadsMinStages > 0 &&
+                      plan->stages >= pairedLoadsMinStages &&
+                      plan->canPairLoads();
+  plan->evictFirstWeights =
+      weightEvictFirst &&
+      evictsWeightsFirst(*plan, getWeightBytes(*plan), target);
   if (testOmitBarrier && !plan->needsWorkspace) {
     chain.emitOpError("test-omit-barrier needs a plan with an "
                       "inter-cluster workspace reduction (grid_n > 1)");

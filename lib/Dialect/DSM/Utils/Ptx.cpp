@@ -33,6 +33,16 @@ Value dsm::createTanhApproxF32(OpBuilder &b, Location loc, Value x) {
       .getResult(0);
 }
 
+Value dsm::createL2EvictFirstPolicy(OpBuilder &b, Location loc) {
+  // Pure: CSE may share one policy register between loads.
+  return LLVM::InlineAsmOp::create(
+             b, loc, TypeRange{b.getI64Type()}, ValueRange{},
+             "createpolicy.fractional.L2::evict_first.b64 $0, 1.0;", "=l",
+             /*has_side_effects=*/false, /*is_align_stack=*/false,
+             LLVM::TailCallKind::None, LLVM::AsmDialectAttr(), ArrayAttr())
+      .getResult(0);
+}
+
 void dsm::createGlobalAddF32(OpBuilder &b, Location loc, Value ptr,
                              ValueRange values) {
   size_t n = values.size();

@@ -179,6 +179,28 @@ struct KernelPlan {
   /// loaded once onto their own barrier; the ring carries A only
   /// (--dsm-materialize=resident-weights, useResidentWeights()).
   bool residentWeights = false;
+  /// The producer loads ring steps in pairs once both slots are free, B box
+  /// by B box with the box's two k tiles back to back, then both A boxes
+  /// (--dsm-materialize=paired-loads). With a K-major B the two k tiles of
+  /// a box are the two 128-byte halves of 256 contiguous bytes of each of
+  /// its weight rows; requested together they stream from HBM markedly
+  /// faster than one half per ring step (docs/lowering.md). Needs three
+  /// stages: with two, the consumer frees a step's slot only after the
+  /// next step landed, which the producer would not issue.
+  bool pairedLoads = false;
+  /// B's loads carry an L2 evict-first policy
+  /// (--dsm-materialize=weight-evict-first, where the call's weights
+  /// exceed L2): where the kernel has one m tile for any M, each weight
+  /// byte is read by one CTA once, so it should not push out of L2 what is
+  /// read again (A, which every CTA reads, and the intermediate).
+  bool evictFirstWeights = false;
+  bool canEvictFirstWeights() const {
+    return !residentWeights && maxM() <= launchTileRows();
+  }
+  bool canPairLoads() const {
+    return bKMajor && !bMulticast && !residentWeights && !convHalo &&
+           stages >= 3 && ringSteps() >= 2;
+  }
   /// Lays shared memory out for residentWeights: the A ring, then every k
   /// tile of B, the act(C) tile and every l chunk of D
   /// (ff::getResidentLayout, which the cost model sizes them by).

@@ -260,6 +260,20 @@ def DSMMaterialize : Pass<"dsm-materialize", "ModuleOp"> {
            "its predecessor leaves free): back-to-back calls, and a call "
            "after any kernel that releases its dependents, overlap the next "
            "call's launch and setup with the previous one's tail">,
+    Option<"pairedLoadsMinStages", "paired-loads-min-stages", "int64_t", "0",
+           "Kernels with a K-major B (PyTorch Linear weights) and a ring of "
+           "at least this many stages (3 or more; 0: none) load two ring "
+           "steps at a time once both "
+           "slots are free, B box by B box with a box's two k tiles back to "
+           "back, so that each weight row is requested 256 contiguous bytes "
+           "at a time instead of 128 (KernelPlan::pairedLoads)">,
+    Option<"weightEvictFirst", "weight-evict-first", "bool", "true",
+           "Kernels with one m tile for any M (every weight byte read once, "
+           "by one CTA) load B with an L2 evict-first cache policy where "
+           "the call's weights exceed the L2 of the module's dsm.target "
+           "(they cannot stay resident between calls anyway), so that the "
+           "weight stream does not push what is read again (A, the "
+           "intermediate) out of L2 (KernelPlan::evictFirstWeights)">,
     Option<"selfCleaningMaxKiB", "self-cleaning-workspace-max-kib",
            "int64_t", "400",
            "Atomic inter-cluster workspaces of at most this many KiB (at the "

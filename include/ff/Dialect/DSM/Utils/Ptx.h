@@ -3,7 +3,8 @@
 // Part of the FlashFuser project.
 //
 // The few instructions the NVVM dialect of MLIR 22 cannot express (vector
-// red.global, st.async, cluster-scope mbarrier waits), as inline PTX.
+// red.global, st.async, cluster-scope mbarrier waits, createpolicy), as
+// inline PTX.
 //
 //===----------------------------------------------------------------------===//
 
@@ -27,6 +28,11 @@ void createGlobalAddF32(OpBuilder &b, Location loc, Value ptr,
 /// `tanh.approx.f32` of the f32 `x` (sm_75+; relative error at most
 /// 2^-11).
 Value createTanhApproxF32(OpBuilder &b, Location loc, Value x);
+
+/// `createpolicy.fractional.L2::evict_first.b64 policy, 1.0`: an i64 L2
+/// cache policy that marks every line it covers first to evict, for the
+/// `.L2::cache_hint` of loads whose data is read once.
+Value createL2EvictFirstPolicy(OpBuilder &b, Location loc);
 
 } // namespace mlir::dsm
 
