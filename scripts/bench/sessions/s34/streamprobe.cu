@@ -7,6 +7,12 @@
 // pattern: median us, GB/s of W, and the read and copy ceilings measured in
 // the same process.
 //
+// scripts/gpu/stream_probe.cu (twenty-ninth session, H100) compared weight
+// layouts and box shapes with consumers that free a slot at once; this one
+// varies the request order (a box's k tiles back to back, ring steps in
+// pairs), the L2 policy of the weight loads and the consumer (holding a
+// stage until the next one landed, as our kernels do).
+//
 //   nvcc -O3 -arch=sm_90a -o streamprobe streamprobe.cu -lcuda
 #include <cuda.h>
 #include <cuda_runtime.h>
