@@ -378,8 +378,8 @@ static int64_t getWeightBytes(const KernelPlan &plan) {
 /// weights exceed L2, where they cannot stay resident from one call to
 /// the next anyway. There the policy keeps the weight stream from pushing
 /// out what is read again (A, the intermediate): on an H200 S5-S7 ran 4-5 %
-/// faster, G5 and G8 2-3 %; where the weights fit L2 (S8, G6, C4-b1), 1-3 %
-/// slower (docs/validation.md, thirty-fourth session).
+/// faster, G5, G8 and S4 3 %; applied where the weights fit L2 (S8, G6,
+/// C4-b1), 1-3 % slower (docs/validation.md, thirty-fourth session).
 static bool evictsWeightsFirst(const KernelPlan &plan, int64_t callWeightBytes,
                                const std::optional<ff::GpuTarget> &t) {
   return t && callWeightBytes > t->l2Bytes && plan.canEvictFirstWeights();
