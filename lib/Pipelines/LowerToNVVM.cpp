@@ -46,6 +46,7 @@ void ff::buildLowerToNVVMPipeline(OpPassManager &pm,
   materialize.programmaticEntry = options.programmaticEntry;
   materialize.pairedLoadsMinStages = options.pairedLoadsMinStages;
   materialize.weightEvictFirst = options.weightEvictFirst;
+  materialize.earlyRelease = options.earlyRelease;
   pm.addPass(dsm::createDSMMaterialize(materialize));
   pm.addPass(ff::createConvertDSMToNVGPU());
 

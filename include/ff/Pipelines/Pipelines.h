@@ -153,6 +153,11 @@ struct LowerToNVVMOptions : public PassPipelineOptions<LowerToNVVMOptions> {
                      "tile load their weights with an L2 evict-first "
                      "policy where the call's weights exceed L2"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> earlyRelease{
+      *this, "early-release",
+      llvm::cl::desc("Forwarded to --dsm-materialize: kernels with one m "
+                     "tile release each ring stage once its wgmmas retire"),
+      llvm::cl::init(false)};
   PassOptions::Option<int64_t> selfCleaningMaxKiB{
       *this, "self-cleaning-workspace-max-kib",
       llvm::cl::desc("Forwarded to --dsm-materialize: atomic workspaces up "

@@ -1480,26 +1480,30 @@ Value KernelEmitter::emitMainLoop(SmallVector<Value> &accs) {
                      advance(descB2, kk * stepB), p.consumerN(), p.bKMajor);
     NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
     // With one group in flight, the group of step k-1 has completed:
-    // release its stage (in every CTA that multicast into it).
-    NVVM::WgmmaWaitGroupSyncOp::create(b, loc, b.getI64IntegerAttr(1));
+    // release its stage (in every CTA that multicast into it). With early
+    // release, step k's own group has, and its stage goes at once.
+    NVVM::WgmmaWaitGroupSyncOp::create(
+        b, loc, b.getI64IntegerAttr(p.earlyRelease ? 0 : 1));
     return std::make_pair(acc, it);
   };
   // The first step starts the accumulators (scale-d = 0) and has no
   // previous stage to release.
-  SmallVector<Value> first =
-      step(cst(0), SmallVector<Value>(gated ? 2 : 1, Value())).first;
+  auto [first, it0] = step(cst(0), SmallVector<Value>(gated ? 2 : 1, Value()));
+  if (p.earlyRelease)
+    leaderOnly(wgLeader, [&] { releaseStage(ringSlot(rem(it0, p.stages))); });
   auto loop = scf::ForOp::create(
       b, loc, cst(1), cst(p.ringSteps()), cst(1), first,
       [&](OpBuilder &, Location, Value k, ValueRange iter) {
         auto [acc, it] = step(k, SmallVector<Value>(iter));
-        Value prev = rem(add(it, p.stages - 1), p.stages);
-        leaderOnly(wgLeader, [&] { releaseStage(ringSlot(prev)); });
+        Value done = p.earlyRelease ? rem(it, p.stages)
+                                    : rem(add(it, p.stages - 1), p.stages);
+        leaderOnly(wgLeader, [&] { releaseStage(ringSlot(done)); });
         scf::YieldOp::create(b, loc, acc);
       });
   NVVM::WgmmaWaitGroupSyncOp::create(b, loc, b.getI64IntegerAttr(0));
   // A persistent kernel's producer goes on to the next tile through the
-  // same ring: the last stage must be released too.
-  if (kBase)
+  // same ring: the last stage must be released too (early release did).
+  if (kBase && !p.earlyRelease)
     leaderOnly(wgLeader, [&] {
       releaseStage(ringSlot(rem(ringIt(cst(p.ringSteps() - 1)), p.stages)));
     });

@@ -558,6 +558,7 @@ DSMMaterializePass::configurePlan(FusedChainOp chain, ScheduleAttr sched,
   plan->evictFirstWeights =
       weightEvictFirst &&
       evictsWeightsFirst(*plan, getWeightBytes(*plan), target);
+  plan->earlyRelease = earlyRelease && plan->canReleaseEarly();
   if (testOmitBarrier && !plan->needsWorkspace) {
     chain.emitOpError("test-omit-barrier needs a plan with an "
                       "inter-cluster workspace reduction (grid_n > 1)");

@@ -197,6 +197,17 @@ struct KernelPlan {
   bool canEvictFirstWeights() const {
     return !residentWeights && maxM() <= launchTileRows();
   }
+  /// The consumers wait for each k step's wgmmas before releasing its
+  /// stage, instead of releasing stage k - 1 once step k is issued
+  /// (--dsm-materialize=early-release): the producer then has every stage
+  /// but the one being read to fill, one more than with the late release,
+  /// at the price of the wgmma overlap across steps, which a kernel that
+  /// streams its weights does not need. One m tile for any M, not the conv
+  /// halo's loops.
+  bool earlyRelease = false;
+  bool canReleaseEarly() const {
+    return maxM() <= launchTileRows() && !convHalo;
+  }
   bool canPairLoads() const {
     return bKMajor && !bMulticast && !residentWeights && !convHalo &&
            stages >= 3 && ringSteps() >= 2;

@@ -274,6 +274,12 @@ def DSMMaterialize : Pass<"dsm-materialize", "ModuleOp"> {
            "(they cannot stay resident between calls anyway), so that the "
            "weight stream does not push what is read again (A, the "
            "intermediate) out of L2 (KernelPlan::evictFirstWeights)">,
+    Option<"earlyRelease", "early-release", "bool", "false",
+           "Kernels with one m tile for any M (weight streams) wait for each "
+           "k step's wgmmas and release its ring stage at once, instead of "
+           "releasing stage k - 1 after issuing step k: one more stage in "
+           "flight, no wgmma overlap across steps "
+           "(KernelPlan::earlyRelease)">,
     Option<"selfCleaningMaxKiB", "self-cleaning-workspace-max-kib",
            "int64_t", "400",
            "Atomic inter-cluster workspaces of at most this many KiB (at the "
