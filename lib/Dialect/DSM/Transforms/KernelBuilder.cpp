@@ -1264,36 +1264,37 @@ void KernelEmitter::emitTileLoads() {
     });
     return;
   }
-  // Paired loads (KernelPlan::pairedLoads): ring steps k and k + 1 once
-  // both their slots are free, B box by B box with the two k tiles of a
-  // box back to back (the two 128-byte halves of each weight row's 256
-  // bytes), then the A boxes. Each step keeps its own slot and barrier.
+  // Paired loads (KernelPlan::pairedLoads, K-major B only): ring steps k
+  // and k + 1 once both their slots are free, B box by B box with the two
+  // k tiles of a box back to back (the two 128-byte halves of each weight
+  // row's 256 bytes), then the A boxes. Each step keeps its own slot and
+  // barrier.
   auto emitSteps = [&](Value k, int64_t count) {
-    SmallVector<Value, 2> ks, stages, slots;
+    SmallVector<Value, 2> ks, kgs, k0s, stages, slots;
     for (int64_t i = 0; i < count; ++i) {
-      Value ki = add(k, i);
-      Value it = ringIt(ki);
-      ks.push_back(ki);
+      ks.push_back(add(k, i));
+      Value it = ringIt(ks.back());
       stages.push_back(rem(it, p.stages));
       slots.push_back(ringSlot(stages.back()));
       waitParity(empty, slots.back(), notI1(parity(it, p.stages)));
     }
     leaderOnly(leader, [&] {
-      for (Value slot : slots)
+      for (auto [ki, slot] : llvm::zip(ks, slots)) {
         expectStage(slot);
-      forEachBBox(cst(0), n0, [&](int64_t map, int64_t box, ValueRange coord) {
+        kgs.push_back(globalK(ki));
+        k0s.push_back(mul(kgs.back(), p.bk));
+      }
+      // A K-major box's coordinates are (k0, n): step i's box j is step
+      // 0's with k0 replaced.
+      forEachBBox(k0s[0], n0, [&](int64_t map, int64_t box, ValueRange coord) {
         for (int64_t i = 0; i < count; ++i) {
-          SmallVector<Value, 2> c(coord.begin(), coord.end());
-          c[p.bKMajor ? 0 : 1] = mul(globalK(ks[i]), p.bk);
           Value bOff = add(mul(stages[i], p.bStageBytes), p.smemB);
-          loadBBox(add(bOff, box * 64 * 64 * 2), full, slots[i], map, c,
-                   Value());
+          loadBBox(add(bOff, box * 64 * 64 * 2), full, slots[i], map,
+                   {k0s[i], coord[1]}, Value());
         }
       });
-      for (int64_t i = 0; i < count; ++i) {
-        Value kg = globalK(ks[i]);
-        loadA(ks[i], kg, mul(kg, p.bk), stages[i], slots[i]);
-      }
+      for (int64_t i = 0; i < count; ++i)
+        loadA(ks[i], kgs[i], k0s[i], stages[i], slots[i]);
     });
   };
   forLoop(cst(0), cst(steps - steps % 2), cst(2),

@@ -98,6 +98,10 @@ struct DSMMaterializePass
   /// target's pricing configure it; fails after a diagnostic.
   FailureOr<KernelPlan> configurePlan(FusedChainOp chain, ScheduleAttr sched,
                                       const std::optional<ff::GpuTarget> &t);
+  /// Sets evictFirstWeights on the kernels of one call (a fused chain's
+  /// kernel, or a sequence's two) by the call's weights in all.
+  void decideWeightEviction(MutableArrayRef<KernelPlan> call,
+                            const std::optional<ff::GpuTarget> &t) const;
   /// One pair of sequence schedules and its kernels' base name.
   struct SequencePair {
     ScheduleAttr first, second;
@@ -371,18 +375,24 @@ static int64_t getWeightBytes(const KernelPlan &plan) {
   return elems * s.elementType.getIntOrFloatBitWidth() / 8;
 }
 
-/// Whether a kernel of a call whose kernels read `callWeightBytes` of
-/// weights in all loads B with an L2 evict-first policy
-/// (--dsm-materialize=weight-evict-first): only a kernel with one m tile
-/// (each weight byte read once, by one CTA), and only where the call's
-/// weights exceed L2, where they cannot stay resident from one call to
-/// the next anyway. There the policy keeps the weight stream from pushing
-/// out what is read again (A, the intermediate): on an H200 S5-S7 ran 4-5 %
-/// faster, G5, G8 and S4 3 %; applied where the weights fit L2 (S8, G6,
-/// C4-b1), 1-3 % slower (docs/validation.md, thirty-fourth session).
-static bool evictsWeightsFirst(const KernelPlan &plan, int64_t callWeightBytes,
-                               const std::optional<ff::GpuTarget> &t) {
-  return t && callWeightBytes > t->l2Bytes && plan.canEvictFirstWeights();
+/// A kernel loads B with an L2 evict-first policy
+/// (--dsm-materialize=weight-evict-first) only with one m tile (each
+/// weight byte read once, by one CTA), and only where the call's weights
+/// exceed L2, where they cannot stay resident from one call to the next
+/// anyway. There the policy keeps the weight stream from pushing out what
+/// is read again (A, the intermediate): on an H200 S5-S7 ran 4-5 % faster,
+/// G5, G8 and S4 3 %; applied where the weights fit L2 (S8, G6, C4-b1),
+/// 1-3 % slower (docs/validation.md, thirty-fourth session).
+void DSMMaterializePass::decideWeightEviction(
+    MutableArrayRef<KernelPlan> call,
+    const std::optional<ff::GpuTarget> &t) const {
+  int64_t callWeights = 0;
+  for (const KernelPlan &plan : call)
+    callWeights += getWeightBytes(plan);
+  for (KernelPlan &plan : call)
+    plan.evictFirstWeights = weightEvictFirst && t &&
+                             callWeights > t->l2Bytes &&
+                             plan.canEvictFirstWeights();
 }
 
 /// A kernel launched while its predecessor runs gets the SMs around it: two
@@ -450,11 +460,7 @@ LogicalResult DSMMaterializePass::materializeSequence(
     }
     if (failed(result))
       break;
-    // The call's weights are both kernels'.
-    int64_t callWeights = getWeightBytes(plans[0]) + getWeightBytes(plans[1]);
-    for (KernelPlan &plan : plans)
-      plan.evictFirstWeights =
-          weightEvictFirst && evictsWeightsFirst(plan, callWeights, t);
+    decideWeightEviction(plans, t);
     // Programmatic dependent launch (docs/lowering.md).
     if (programmaticLaunch) {
       plans[0].launchDependents = true;
@@ -555,9 +561,6 @@ DSMMaterializePass::configurePlan(FusedChainOp chain, ScheduleAttr sched,
   plan->pairedLoads = pairedLoadsMinStages > 0 &&
                       plan->stages >= pairedLoadsMinStages &&
                       plan->canPairLoads();
-  plan->evictFirstWeights =
-      weightEvictFirst &&
-      evictsWeightsFirst(*plan, getWeightBytes(*plan), target);
   plan->earlyRelease = earlyRelease && plan->canReleaseEarly();
   if (testOmitBarrier && !plan->needsWorkspace) {
     chain.emitOpError("test-omit-barrier needs a plan with an "
@@ -683,6 +686,7 @@ void DSMMaterializePass::runOnOperation() {
       FailureOr<KernelPlan> plan = configurePlan(chain, sched, target);
       if (failed(plan))
         return signalPassFailure();
+      decideWeightEviction(*plan, target);
       kernels.push_back(materialize(chain, *plan, name));
       if (!chainDict) {
         chainDict = chainInfo(chain, *plan);
