@@ -1,7 +1,7 @@
-// RUN: ff-opt %s --dsm-materialize=early-release=true | FileCheck %s
-// RUN: ff-opt %s --dsm-materialize | FileCheck %s --check-prefix=OFF
+// RUN: ff-opt %s --dsm-materialize | FileCheck %s
+// RUN: ff-opt %s --dsm-materialize=early-release=false | FileCheck %s --check-prefix=OFF
 
-// Early release (early-release=true; off by default): a kernel with one m
+// Early release (early-release, on by default): a kernel with one m
 // tile for any M (a weight stream) waits for each k step's wgmmas and
 // releases that step's own ring stage, so the producer can fill every
 // stage but the one being read; by default a consumer releases stage k - 1

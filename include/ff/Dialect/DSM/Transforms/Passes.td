@@ -274,7 +274,7 @@ def DSMMaterialize : Pass<"dsm-materialize", "ModuleOp"> {
            "(they cannot stay resident between calls anyway), so that the "
            "weight stream does not push what is read again (A, the "
            "intermediate) out of L2 (KernelPlan::evictFirstWeights)">,
-    Option<"earlyRelease", "early-release", "bool", "false",
+    Option<"earlyRelease", "early-release", "bool", "true",
            "Kernels with one m tile for any M (weight streams) wait for each "
            "k step's wgmmas and release its ring stage at once, instead of "
            "releasing stage k - 1 after issuing step k: one more stage in "
