@@ -133,9 +133,24 @@ private:
   Value chunkOf(Value j) {
     return lRot ? rem(add(j, lRot), p.lTiles()) : j;
   }
+  /// Slot `it % slots` and phase `it / slots` of ring iterator `it`, in
+  /// 32 bits (an iterator stays far below 2^32): index arithmetic is 64-bit,
+  /// and a 64-bit division by a constant that is not a power of two is a
+  /// chain of some twenty dependent instructions on the consumer's path
+  /// from one k step to the next. Weight streams with one or two consumer
+  /// warpgroups on 64-wide tiles ran 20-40 % slower on 5-7-stage rings than
+  /// on 8-stage ones so (docs/validation.md, thirty-fifth session).
+  Value ringRem(Value it, int64_t slots) {
+    return arith::IndexCastUIOp::create(
+        b, loc, b.getIndexType(),
+        arith::RemUIOp::create(b, loc, toI32(it), cstI32(slots)));
+  }
   /// Parity of the phase-th use of a ring slot: ((it / slots) & 1) == 1.
   Value parity(Value it, int64_t slots) {
-    return eq(rem(div(it, slots), 2), 1);
+    Value phase =
+        slots == 1 ? toI32(it)
+                   : arith::DivUIOp::create(b, loc, toI32(it), cstI32(slots));
+    return arith::TruncIOp::create(b, loc, i1, phase);
   }
   Value notI1(Value x) {
     Value t = arith::ConstantIntOp::create(b, loc, i1, 1);
@@ -1244,7 +1259,7 @@ void KernelEmitter::emitTileLoads() {
   if (!p.pairedLoads) {
     forLoop(cst(0), cst(steps), cst(1), [&](Value k) {
       Value it = ringIt(k);
-      Value s = rem(it, p.stages);
+      Value s = ringRem(it, p.stages);
       Value slot = ringSlot(s);
       waitParity(empty, slot, notI1(parity(it, p.stages)));
       leaderOnly(leader, [&] {
@@ -1274,7 +1289,7 @@ void KernelEmitter::emitTileLoads() {
     for (int64_t i = 0; i < count; ++i) {
       ks.push_back(add(k, i));
       Value it = ringIt(ks.back());
-      stages.push_back(rem(it, p.stages));
+      stages.push_back(ringRem(it, p.stages));
       slots.push_back(ringSlot(stages.back()));
       waitParity(empty, slots.back(), notI1(parity(it, p.stages)));
     }
@@ -1320,7 +1335,7 @@ void KernelEmitter::emitHaloGemmLoads() {
     // Channels [64k, 64k + 64): every warpgroup's row group g = NC * tile
     // + w, its rows -1 .. R and pixels -1 .. W (zero-filled outside).
     Value it = ringIt(k);
-    Value s = rem(it, p.stages);
+    Value s = ringRem(it, p.stages);
     waitParity(empty, s, notI1(parity(it, p.stages)));
     leaderOnly(wgLeader, [&] {
       nvgpu::MBarrierArriveExpectTxOp::create(b, loc, full, cst(haloBytes), s,
@@ -1336,7 +1351,7 @@ void KernelEmitter::emitHaloGemmLoads() {
     // rows tap * C + 64 k.
     for (int64_t r = 0; r < 3; ++r) {
       Value j = add(mul(it, 3), r);
-      Value t = rem(j, p.tapStages);
+      Value t = ringRem(j, p.tapStages);
       waitParity(tempty, t, notI1(parity(j, p.tapStages)));
       leaderOnly(wgLeader, [&] {
         nvgpu::MBarrierArriveExpectTxOp::create(b, loc, tfull,
@@ -1356,12 +1371,12 @@ Value KernelEmitter::emitHaloGemmMainLoop(SmallVector<Value> &accs) {
   int64_t w2 = p.convW + 2;
   auto releaseTaps = [&](Value j) {
     leaderOnly(wgLeader, [&] {
-      arriveOnSlot(tempty, rem(j, p.tapStages), p.bMulticast);
+      arriveOnSlot(tempty, ringRem(j, p.tapStages), p.bMulticast);
     });
   };
   auto releaseHalo = [&](Value it) {
     leaderOnly(wgLeader,
-               [&] { arriveOnSlot(empty, rem(it, p.stages), false); });
+               [&] { arriveOnSlot(empty, ringRem(it, p.stages), false); });
   };
   // Channel chunk k: per filter row r, its three taps (r, q) are the
   // 64-row windows r * (W + 2) + q rows into the warpgroup's halo slot
@@ -1371,14 +1386,14 @@ Value KernelEmitter::emitHaloGemmMainLoop(SmallVector<Value> &accs) {
   // halo slot (its last reader was that group).
   auto step = [&](Value k, Value acc, bool first) {
     Value it = ringIt(k);
-    Value s = rem(it, p.stages);
+    Value s = ringRem(it, p.stages);
     waitParity(full, s, parity(it, p.stages));
     Value descA = descriptor(
         add(add(mul(s, p.aStageBytes), p.smemA), mul(wg, p.haloSlotBytes())),
         16, 1024);
     for (int64_t r = 0; r < 3; ++r) {
       Value j = add(mul(it, 3), r);
-      Value t = rem(j, p.tapStages);
+      Value t = ringRem(j, p.tapStages);
       waitParity(tfull, t, parity(j, p.tapStages));
       Value descB = descriptor(add(mul(t, p.bStageBytes), p.smemB),
                                p.bKMajor ? 16 : 64 * 128, 1024);
@@ -1424,7 +1439,7 @@ Value KernelEmitter::emitMainLoop(SmallVector<Value> &accs) {
   // One k step on the accumulators `acc` (null: fresh ones, the first step).
   auto step = [&](Value k, SmallVector<Value> acc) {
     Value it = ringIt(k);
-    Value s = rem(it, p.stages);
+    Value s = ringRem(it, p.stages);
     waitParity(full, ringSlot(s), parity(it, p.stages));
     Value aOff = add(add(mul(s, p.aStageBytes), p.smemA), mul(wgRow0(), 128));
     // Resident weights: B's k tile k, not the ring slot.
@@ -1491,13 +1506,14 @@ Value KernelEmitter::emitMainLoop(SmallVector<Value> &accs) {
   // previous stage to release.
   auto [first, it0] = step(cst(0), SmallVector<Value>(gated ? 2 : 1, Value()));
   if (p.earlyRelease)
-    leaderOnly(wgLeader, [&] { releaseStage(ringSlot(rem(it0, p.stages))); });
+    leaderOnly(wgLeader,
+               [&] { releaseStage(ringSlot(ringRem(it0, p.stages))); });
   auto loop = scf::ForOp::create(
       b, loc, cst(1), cst(p.ringSteps()), cst(1), first,
       [&](OpBuilder &, Location, Value k, ValueRange iter) {
         auto [acc, it] = step(k, SmallVector<Value>(iter));
-        Value done = p.earlyRelease ? rem(it, p.stages)
-                                    : rem(add(it, p.stages - 1), p.stages);
+        Value done = p.earlyRelease ? ringRem(it, p.stages)
+                                    : ringRem(add(it, p.stages - 1), p.stages);
         leaderOnly(wgLeader, [&] { releaseStage(ringSlot(done)); });
         scf::YieldOp::create(b, loc, acc);
       });
@@ -1506,7 +1522,7 @@ Value KernelEmitter::emitMainLoop(SmallVector<Value> &accs) {
   // same ring: the last stage must be released too (early release did).
   if (kBase && !p.earlyRelease)
     leaderOnly(wgLeader, [&] {
-      releaseStage(ringSlot(rem(ringIt(cst(p.ringSteps() - 1)), p.stages)));
+      releaseStage(ringSlot(ringRem(ringIt(cst(p.ringSteps() - 1)), p.stages)));
     });
   accs.assign(loop.getResults().begin(), loop.getResults().end());
   return accs[0];
@@ -1985,7 +2001,7 @@ void KernelEmitter::emitShuffleProducer() {
   forLoop(cst(0), cst(total), cst(1), [&](Value it) {
     if (pre < total)
       ifThen(eq(it, pre), exchangeSyncs);
-    Value slot = rem(it, p.dStages);
+    Value slot = ringRem(it, p.dStages);
     waitParity(dempty, slot, notI1(parity(it, p.dStages)));
     leaderOnly(wgLeader, [&] {
       nvgpu::MBarrierArriveExpectTxOp::create(b, loc, dfull, cst(p.dStageBytes),
@@ -2130,7 +2146,7 @@ void KernelEmitter::emitShuffleConsumer(ArrayRef<Value> accs) {
   // one subL-wide sub-tile at a time, n steps of 64 streamed from the ring.
   int64_t steps = p.gatheredSteps();
   Value cBase = add(mul(wgRow0(), 128), p.smemGathered);
-  auto ring = [&](Value it) { return rem(it, p.dStages); };
+  auto ring = [&](Value it) { return ringRem(it, p.dStages); };
   forLoop(cst(0), cst(p.lTiles()), cst(1), [&](Value j) {
     Value first = mul(j, steps);
     // n step t of the sub-tile (null `acc`: the first, which starts it).

@@ -16,8 +16,10 @@
 // CHECK-NEXT: %[[IT:[0-9]+]] = arith.addi
 // CHECK: nvvm.wgmma.commit.group.sync.aligned
 // CHECK-NEXT: nvvm.wgmma.wait.group.sync.aligned 0
-// CHECK-NEXT: arith.constant 4 : index
-// CHECK-NEXT: %[[SLOT:[0-9]+]] = arith.remui %[[IT]], %
+// CHECK-NEXT: arith.constant 4 : i32
+// CHECK-NEXT: %[[IT32:[0-9]+]] = arith.index_castui %[[IT]] : index to i32
+// CHECK-NEXT: %[[SLOT32:[0-9]+]] = arith.remui %[[IT32]], %
+// CHECK-NEXT: %[[SLOT:[0-9]+]] = arith.index_castui %[[SLOT32]] : i32 to index
 // CHECK-NEXT: scf.if
 // CHECK-NEXT: nvgpu.mbarrier.arrive %{{[0-9]+}}[%[[SLOT]]]
 // CHECK-LABEL: gpu.func @two_1(

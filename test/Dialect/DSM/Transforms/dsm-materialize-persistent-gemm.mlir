@@ -19,7 +19,8 @@
 // CHECK: %[[M:.*]] = arith.divui %[[T]], %c4
 // CHECK: scf.for %[[K:.*]] = %c0{{.*}} to %c8
 // CHECK: %[[IT:.*]] = arith.addi %[[BASE]], %[[K]] : index
-// CHECK: arith.remui %[[IT]], %c3
+// CHECK: %[[IT32:.*]] = arith.index_castui %[[IT]] : index to i32
+// CHECK: arith.remui %[[IT32]], %c3_i32{{.*}} : i32
 // CHECK: nvgpu.tma.async.load
 // CHECK: %[[NEXT:.*]] = arith.addi %[[BASE]], %c8{{.*}} : index
 // CHECK: scf.yield %[[NEXT]] : index
@@ -32,8 +33,10 @@
 // CHECK-NEXT: scf.if
 // CHECK-NEXT: %[[C7:.*]] = arith.constant 7 : index
 // CHECK-NEXT: %[[LAST:.*]] = arith.addi %[[CBASE]], %[[C7]] : index
-// CHECK-NEXT: arith.constant 3 : index
-// CHECK-NEXT: %[[S:.*]] = arith.remui %[[LAST]], %{{.*}} : index
+// CHECK-NEXT: arith.constant 3 : i32
+// CHECK-NEXT: %[[LAST32:.*]] = arith.index_castui %[[LAST]] : index to i32
+// CHECK-NEXT: %[[S32:.*]] = arith.remui %[[LAST32]], %{{.*}} : i32
+// CHECK-NEXT: %[[S:.*]] = arith.index_castui %[[S32]] : i32 to index
 // CHECK-NEXT: nvgpu.mbarrier.arrive %{{.*}}[%[[S]]]
 // CHECK: llvm.store
 // CHECK: scf.yield %{{.*}} : index

@@ -26,8 +26,8 @@
 // CHECK: scf.for %[[J:.*]] = %c0{{.*}} to %c8{{.*}} step %c1{{[_0-9]*}} {
 // CHECK-NOT: nvvm.barrier id = %c9
 // CHECK: vector.store %{{.*}}, %[[PV]]{{.*}} : memref<512x16xf32, #gpu.address_space<workgroup>>, vector<2xf32>
-// CHECK: %[[R:.*]] = arith.remui %[[J]], %c2
-// CHECK: %[[PH:.*]] = arith.cmpi eq, %[[R]], %c1
+// CHECK: %[[R:.*]] = arith.index_castui %[[J]] : index to i32
+// CHECK: %[[PH:.*]] = arith.trunci %[[R]] : i32 to i1
 // CHECK: dsm.reduce reduce_scatter add %[[PART]] into %[[RED]] axis = 0 group(4, 1) push(%[[SCR]] : !dsm.buffer<384x16xf32, split = [1, 1]>, %[[BAR]], %[[PH]]) {threads = 256 : i64} : !dsm.buffer<512x16xf32, split = [1, 1]>, !dsm.buffer<128x16xf32, split = [1, 1]>
 // CHECK: dsm.inter_cluster_reduce add %[[RED]] into
 
@@ -139,16 +139,16 @@ func.func @ffn_ip(%a0: tensor<256x512xbf16>, %a1: tensor<512x512xbf16>, %a2: ten
 // CHECK: nvvm.barrier id = %c9{{.*}} number_of_threads = %c128
 // CHECK: vector.store %{{.*}}, %[[PV]]{{.*}} : memref<512x16xf32, #gpu.address_space<workgroup>>, vector<2xf32>
 // CHECK: %[[U0:.*]] = arith.muli %[[J]], %c2
-// CHECK: %[[R0:.*]] = arith.remui %[[U0]], %c2
-// CHECK: %[[P0:.*]] = arith.cmpi eq, %[[R0]], %c1
+// CHECK: %[[R0:.*]] = arith.index_castui %[[U0]] : index to i32
+// CHECK: %[[P0:.*]] = arith.trunci %[[R0]] : i32 to i1
 // CHECK: dsm.reduce reduce_scatter add %[[PART]] axis = 0 group(8, 1) push(%[[SCR]] : !dsm.buffer<448x16xf32, split = [1, 1]>, %[[BAR]], %[[P0]])
 // CHECK: vector.load %[[PV]]
 // CHECK: nvvm.barrier id = %c9{{.*}} number_of_threads = %c128
 // CHECK: vector.store %{{.*}}, %[[PV]]{{.*}} : memref<512x16xf32, #gpu.address_space<workgroup>>, vector<2xf32>
 // CHECK: %[[M1:.*]] = arith.muli %[[J]], %c2
 // CHECK: %[[U1:.*]] = arith.addi %[[M1]], %c1
-// CHECK: %[[R1:.*]] = arith.remui %[[U1]], %c2
-// CHECK: %[[P1:.*]] = arith.cmpi eq, %[[R1]], %c1
+// CHECK: %[[R1:.*]] = arith.index_castui %[[U1]] : index to i32
+// CHECK: %[[P1:.*]] = arith.trunci %[[R1]] : i32 to i1
 // CHECK: dsm.reduce reduce_scatter add %[[PART]] axis = 0 group(8, 1) push(%[[SCR]] : !dsm.buffer<448x16xf32, split = [1, 1]>, %[[BAR]], %[[P1]])
 // CHECK: %[[OWN:.*]] = arith.muli %{{.*}}, %c16
 // CHECK: arith.addi %[[OWN]], %c128
