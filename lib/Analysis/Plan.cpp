@@ -238,7 +238,8 @@ static bool isLowerableStreamed(const Plan &plan, const ChainDesc &chain) {
 bool mlir::ff::isLowerable(const Plan &plan, const ChainDesc &chain,
                            bool wideGemmTiles) {
   // The kernel's ring releases a stage one k step late: at least 2. The
-  // kernels take up to 8 (KernelPlan); the fitted families up to 4.
+  // kernels take up to 8 (KernelPlan); the fitted families up to 4 but the
+  // wide tiles and the 128 x 64 split over 2.
   // A gated GEMM (two accumulators) has only the wide family's tiles.
   // A (2, 1, 1, 1) cluster along m shares B by multicast; only the
   // streamed halo GEMMs of 3x3 convolutions take it (measured mixed on
@@ -250,7 +251,21 @@ bool mlir::ff::isLowerable(const Plan &plan, const ChainDesc &chain,
                       getHaloGemmRows(chain, plan, kMaxDynamicSmemBytes);
   bool wide = (wideGemmTiles || chain.isGated()) && !chain.hasSecondGemm() &&
               (plan.cluster == std::array<int64_t, 4>{1, 1, 1, 1} || alongM);
-  if (plan.stages < 2 || plan.stages > (wide ? 8 : 4))
+  // A single GEMM's 128 x 64 tiles split over 2 along k, on rings of up to
+  // 8 stages: the shape cuBLAS draws the M = 128 down GEMMs with (ncu), 128
+  // CTAs where the 128 x 256 split over 4 has 64. On an H200 G5's down GEMM
+  // ran 49.3 -> 42.9 us and S3's 36.8 -> 30.4 at 8 stages (4-7 stages and
+  // splits over 4 were slower); the chains G5 and S3 10-12 % faster
+  // (docs/validation.md, thirty-fifth session). The split-K price ranks it
+  // first exactly where it measured faster (not G8's, 32 n tiles). Only
+  // where it was measured: one m tile, slices of 4096 k or more (shorter
+  // ones, GEMM-4096-m128's 2048, measured fastest on 64 x 64 tiles over
+  // all of K on an H100).
+  bool splitK64 = !chain.hasSecondGemm() && !chain.isGated() &&
+                  plan.cluster == std::array<int64_t, 4>{1, 1, 2, 1} &&
+                  plan.blk(Dim::m) == 128 && plan.blk(Dim::n) == 64 &&
+                  chain.m > 0 && chain.m <= 128 && plan.blk(Dim::k) >= 4096;
+  if (plan.stages < 2 || plan.stages > (wide || splitK64 ? 8 : 4))
     return false;
   int64_t blkM = plan.blk(Dim::m);
   if (!chain.hasSecondGemm()) {
@@ -270,12 +285,13 @@ bool mlir::ff::isLowerable(const Plan &plan, const ChainDesc &chain,
     // m tiles (one consumer warpgroup: M <= 64 wastes no wgmma rows) and
     // 64 x 64 tiles (the small GEMMs of narrow chains: 64 x 64 over 4 ran
     // 4-11 % faster than the best wider split on four down GEMMs of G4-G10
-    // on an H100; 128 x 64 over 4 or 8 did not beat them); wide GEMM tiles
-    // 64-row m tiles and 64- or 128-wide n tiles.
+    // on an H100; 128 x 64 over 4 or 8 did not beat them), 128 x 64 over
+    // 2 (splitK64, above); wide GEMM tiles 64-row m tiles and 64- or
+    // 128-wide n tiles.
     int64_t blkN = plan.blk(Dim::n);
     if ((blkM != 128 && !((splitK || wide) && blkM == 64)) ||
         (blkN != 256 && !(splitK && blkN == 128) &&
-         !(splitK && blkM == 64 && blkN == 64) &&
+         !(splitK && blkM == 64 && blkN == 64) && !splitK64 &&
          !(wide && (blkN == 64 || blkN == 128))) ||
         (!splitK && plan.blk(Dim::k) != 64) || (chain.isGated() && blkN > 128))
       return false;

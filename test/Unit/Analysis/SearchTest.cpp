@@ -604,6 +604,39 @@ TEST(SearchTest, DynamicMBinsServeTheirLowerEnd) {
   EXPECT_FALSE(a == b);
 }
 
+// A single GEMM's 128 x 64 tiles split over 2 along k take rings of up to
+// 8 stages, for one m tile and slices of at least 4096 k only (where they
+// were measured); the search picks them at 8 stages for G5's down GEMM.
+TEST(SearchTest, SplitK128x64) {
+  const uint8_t mnk = bit(Dim::m) | bit(Dim::n) | bit(Dim::k);
+  auto split = [&](int64_t c, int64_t blkN, int64_t k, int64_t gridM,
+                   int64_t stages) {
+    return makePlan({1, 1, c, 1}, {128, blkN, k / c, 16},
+                    {gridM, 4096 / blkN, 1, 1}, mnk,
+                    {Dim::m, Dim::n, Dim::k, Dim::l}, stages);
+  };
+  ChainDesc down = chainOf(ChainKind::gemm, 128, 4096, 16384, 0);
+  EXPECT_TRUE(isLowerable(split(2, 64, 16384, 1, 8), down));
+  EXPECT_FALSE(isLowerable(split(2, 64, 16384, 1, 9), down));
+  // Other split-K tiles keep rings of at most 4 stages; 128 x 64 over 4
+  // stays out.
+  EXPECT_TRUE(isLowerable(split(4, 128, 16384, 1, 4), down));
+  EXPECT_FALSE(isLowerable(split(4, 128, 16384, 1, 8), down));
+  EXPECT_FALSE(isLowerable(split(4, 64, 16384, 1, 4), down));
+  // Slices of 2048 k, and two m tiles, were not measured.
+  EXPECT_FALSE(isLowerable(split(2, 64, 4096, 1, 8),
+                           chainOf(ChainKind::gemm, 128, 4096, 4096, 0)));
+  EXPECT_FALSE(isLowerable(split(2, 64, 16384, 2, 8),
+                           chainOf(ChainKind::gemm, 256, 4096, 16384, 0)));
+
+  const Candidate *c = searchChain(down, h100()).getChosen(true);
+  ASSERT_TRUE(c);
+  EXPECT_EQ(c->plan.cluster, (std::array<int64_t, 4>{1, 1, 2, 1}));
+  EXPECT_EQ(c->plan.blk(Dim::m), 128);
+  EXPECT_EQ(c->plan.blk(Dim::n), 64);
+  EXPECT_EQ(c->plan.stages, 8);
+}
+
 // A short-M GEMM leaves most SMs idle with one CTA per 128 x 256 tile (16
 // for N = 4096): at M = 64 the search splits K over a cluster; at M = 128
 // it takes 64 x 64 tiles over all of K on 128 CTAs (both the fastest
