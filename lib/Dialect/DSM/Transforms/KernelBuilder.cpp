@@ -133,13 +133,13 @@ private:
   Value chunkOf(Value j) {
     return lRot ? rem(add(j, lRot), p.lTiles()) : j;
   }
-  /// Slot `it % slots` and phase `it / slots` of ring iterator `it`, in
-  /// 32 bits (an iterator stays far below 2^32): index arithmetic is 64-bit,
-  /// and a 64-bit division by a constant that is not a power of two is a
-  /// chain of some twenty dependent instructions on the consumer's path
-  /// from one k step to the next. Weight streams with one or two consumer
-  /// warpgroups on 64-wide tiles ran 20-40 % slower on 5-7-stage rings than
-  /// on 8-stage ones so (docs/validation.md, thirty-fifth session).
+  /// Slot `it % slots` of ring iterator `it` (and, in parity, its phase
+  /// `it / slots`), in 32 bits (an iterator stays far below 2^32): index
+  /// arithmetic is 64-bit, and a 64-bit division by a constant that is not
+  /// a power of two is a chain of some twenty dependent instructions on
+  /// the consumer's path from one k step to the next. In 32 bits the
+  /// down GEMMs' 7-stage rings on 64-wide tiles ran 16-21 % faster on an
+  /// H200 (docs/validation.md, thirty-fifth session).
   Value ringRem(Value it, int64_t slots) {
     return arith::IndexCastUIOp::create(
         b, loc, b.getIndexType(),
@@ -1038,7 +1038,7 @@ void KernelEmitter::emitStreamedProducer() {
 }
 
 void KernelEmitter::loadD(Value j, Value l0) {
-  Value slot = rem(j, 2);
+  Value slot = ringRem(j, 2);
   waitParity(dempty, slot, notI1(parity(j, 2)));
   leaderOnly(wgLeader, [&] {
     nvgpu::MBarrierArriveExpectTxOp::create(b, loc, dfull, cst(p.dStageBytes),
@@ -2248,7 +2248,7 @@ void KernelEmitter::emitChunks(Value d0) {
 Value KernelEmitter::secondGemm(Value acc, Value j) {
   // Resident weights: j is the chunk, its slot loaded before the first
   // tile (the consumers waited on wfull).
-  Value slot = p.residentWeights ? j : rem(j, 2);
+  Value slot = p.residentWeights ? j : ringRem(j, 2);
   if (!p.residentWeights)
     waitParity(dfull, slot, parity(j, 2));
   Value cBase = add(mul(wgRow0(), 128), p.smemC);

@@ -35,7 +35,8 @@
 // CHECK: %[[TILE:.*]] = arith.divui %[[BASE]], %c4{{.*}} : index
 // CHECK: scf.for %[[J:.*]] = %c0{{.*}} to %c1
 // CHECK: %[[DIT:.*]] = arith.addi %[[TILE]], %[[J]] : index
-// CHECK: arith.remui %[[DIT]], %c2
+// CHECK: %[[DIT32:.*]] = arith.index_castui %[[DIT]] : index to i32
+// CHECK: arith.remui %[[DIT32]], %c2_i32{{.*}} : i32
 // CHECK: nvgpu.mbarrier.try_wait.parity
 // CHECK: nvgpu.tma.async.load
 // CHECK: scf.yield %{{.*}} : index
