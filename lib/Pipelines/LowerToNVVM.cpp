@@ -47,6 +47,7 @@ void ff::buildLowerToNVVMPipeline(OpPassManager &pm,
   materialize.pairedLoadsMinStages = options.pairedLoadsMinStages;
   materialize.weightEvictFirst = options.weightEvictFirst;
   materialize.earlyRelease = options.earlyRelease;
+  materialize.fitABox = options.fitABox;
   pm.addPass(dsm::createDSMMaterialize(materialize));
   pm.addPass(ff::createConvertDSMToNVGPU());
 

@@ -422,8 +422,15 @@ bool parseParam(const JsonValue &v, const std::string &path, ParamSpec &p,
         !r.choice<int>("oob_fill", p.oobFill, {{"zero", 0}, {"nan", 1}},
                        "zero") ||
         !r.choice<int>("interleave", p.interleave,
-                       {{"none", 0}, {"16B", 1}, {"32B", 2}}, "none"))
+                       {{"none", 0}, {"16B", 1}, {"32B", 2}}, "none") ||
+        !r.boolean("box_fits_m", p.boxFitsM))
       return false;
+    if (p.boxFitsM && p.im2col)
+      return r.fail(".box_fits_m", "applies to tiled maps, not im2col ones");
+    if (p.boxFitsM && m.version < 2)
+      return r.fail(".box_fits_m", "needs bundle version 2 (the manifest "
+                                   "says version " +
+                                       std::to_string(m.version) + ")");
     int64_t innerBytes = int64_t(p.box[0]) * dtypeSize(t.dtype);
     if (p.interleave == 0 && innerBytes % 16 != 0)
       return r.fail(".box", "inner box extent " + std::to_string(innerBytes) +
@@ -560,10 +567,10 @@ bool ff::rt::parseManifest(std::string_view text, Manifest &m,
                   "expected \"flashfuser-bundle\", got \"" + format + "\"");
   if (!r.integer("version", version, 0, INT32_MAX))
     return false;
-  if (version != 1)
+  if (version != 1 && version != 2)
     return r.fail("version", "unsupported bundle version " +
                                  std::to_string(version) +
-                                 " (this runtime reads version 1)");
+                                 " (this runtime reads versions 1 and 2)");
   m.version = int(version);
   if (!r.str("compiler", m.compiler) || !r.str("source_hash", m.sourceHash) ||
       !r.str("hash", m.hash))
@@ -737,6 +744,13 @@ bool ff::rt::readFile(const std::string &path, std::string &out) {
   s << f.rdbuf();
   out = s.str();
   return bool(f) || f.eof();
+}
+
+std::vector<uint32_t> ff::rt::tensorMapBox(const ParamSpec &p, int64_t m) {
+  std::vector<uint32_t> box = p.box;
+  if (p.boxFitsM && !box.empty() && m > 0 && m < int64_t(box.back()))
+    box.back() = uint32_t(m);
+  return box;
 }
 
 std::string ff::rt::computeBundleHash(const std::string &manifestText,

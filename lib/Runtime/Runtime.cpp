@@ -160,12 +160,13 @@ struct LoadedBundle::ContextState {
   std::map<std::pair<int, int>, std::pair<CUdeviceptr, size_t>> workspaces;
   /// Buffer per intermediate tensor (sequences), grown with M.
   std::vector<std::pair<CUdeviceptr, size_t>> intermediates;
-  /// Encoded tensor maps keyed by (kernel, param, pointer, shape).
+  /// Encoded tensor maps keyed by (kernel, param, pointer, shape, and the
+  /// launch's M for a box_fits_m map, whose box it sets).
   struct MapEntry {
     CUtensorMap map;
     CUdeviceptr deviceCopy = 0;
   };
-  using MapKey = std::tuple<int, int, uint64_t, std::vector<int64_t>>;
+  using MapKey = std::tuple<int, int, uint64_t, std::vector<int64_t>, int64_t>;
   std::map<MapKey, std::unique_ptr<MapEntry>> maps;
   /// Pointers the launch path has seen to be device memory of this context's
   /// device (a small ring): a steady stream of launches on the same tensors
@@ -647,7 +648,8 @@ bool LoadedBundle::launchKernel(ContextState &cs, int kernel,
     case ParamKind::TensorMap:
     case ParamKind::TensorMapPtr: {
       const TensorArg &a = tensorArg(p.tensor);
-      ContextState::MapKey key{kernel, int(pi), a.data, a.shape};
+      ContextState::MapKey key{kernel, int(pi), a.data, a.shape,
+                               p.boxFitsM ? m : 0};
       auto it = c->maps.find(key);
       if (it == c->maps.end()) {
         auto entry = std::make_unique<ContextState::MapEntry>();
@@ -693,6 +695,7 @@ bool LoadedBundle::launchKernel(ContextState &cs, int kernel,
         if (p.im2col && !d.cuTensorMapEncodeIm2col)
           return mapError(std::string("the CUDA driver lacks ") + encoder +
                           " (an im2col tensor map needs a newer driver)");
+        std::vector<uint32_t> box = tensorMapBox(p, m);
         CUresult r =
             p.im2col ? d.cuTensorMapEncodeIm2col(
                            &entry->map, tmaDataType(a.dtype), uint32_t(rank),
@@ -703,7 +706,7 @@ bool LoadedBundle::launchKernel(ContextState &cs, int kernel,
                      : d.cuTensorMapEncodeTiled(
                            &entry->map, tmaDataType(a.dtype), uint32_t(rank),
                            reinterpret_cast<void *>(a.data), dims, strides,
-                           p.box.data(), p.elementStrides.data(), p.interleave,
+                           box.data(), p.elementStrides.data(), p.interleave,
                            p.swizzle, p.l2Promotion, p.oobFill);
         if (r != CUDA_SUCCESS)
           return mapError(d.errorString(encoder, r));

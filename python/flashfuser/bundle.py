@@ -15,6 +15,9 @@ from typing import Dict, Mapping, Optional
 
 FORMAT = "flashfuser-bundle"
 VERSION = 1
+# Versions this package reads: 2 adds tensor maps whose box the runtime
+# clamps to the launch's M (box_fits_m).
+VERSIONS = (1, 2)
 ZERO_HASH = "0" * 64
 
 # The hash member is the only key named exactly "hash"; "source_hash" cannot
@@ -80,7 +83,7 @@ def read_bundle(path: str):
                           f"{e}") from e
     if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
         raise BundleError(f"bundle {path}: not a {FORMAT} manifest")
-    if manifest.get("version") != VERSION:
+    if manifest.get("version") not in VERSIONS:
         raise BundleError(f"bundle {path}: unsupported version "
                           f"{manifest.get('version')!r}")
     files = {}

@@ -118,6 +118,21 @@ class BundleTest(unittest.TestCase):
         with self.assertRaisesRegex(BundleError, "not a flashfuser-bundle"):
             read_bundle(self.dir)
 
+    def test_versions(self):
+        # Version 2 (tensor maps with box_fits_m) is read like version 1;
+        # later versions are refused.
+        for version in (1, 2):
+            m = manifest()
+            m["version"] = version
+            write_bundle(self.dir, m, FILES)
+            self.assertEqual(verify_bundle(self.dir)["version"], version)
+            shutil.rmtree(self.dir)
+        m = manifest()
+        m["version"] = 3
+        write_bundle(self.dir, m, FILES)
+        with self.assertRaisesRegex(BundleError, "unsupported version 3"):
+            read_bundle(self.dir)
+
 
 if __name__ == "__main__":
     unittest.main()

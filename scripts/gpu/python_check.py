@@ -1,26 +1,25 @@
 #!/usr/bin/env python3
 """Runs compiled bundles through the Python API on PyTorch tensors (GPU
-machine): for each bundle under BUNDLES_DIR, at each M, draws fresh random
-bf16 inputs, poisons the output with NaN, calls flashfuser.load(b)(...) on the
-current stream, and compares with an fp32 PyTorch reference of the chain
-(independent of the kernels and of ff-run's reference). Also checks that the
-runtime refuses a wrong dtype, a wrong shape and a non-contiguous tensor
-before launching. Kernel sequences (bundles with intermediates) are also
-called 20 times with two input sets in turn, back to back on the stream
-(eager, then CUDA-graph replays): a second kernel that read the intermediate
-before its own call's first kernel wrote it (e.g. a broken programmatic
-launch) returns the other set's result. A bundle whose output has its
-first input's shape and dtype is also called four times in a chain, back to
-back, each call reading the previous call's output: a kernel that read its
-input before the kernel before it on the stream finished (a broken
-programmatic launch of a call's first kernel) reads NaN poison or stale
-data. Prints a table; exits 1 on any failure.
+machine): for each bundle under BUNDLES_DIR, at its M (a dynamic-M bundle at
+each M of --m), draws fresh random bf16 inputs, poisons the output with NaN,
+calls flashfuser.load(b)(...) on the current stream, and compares with an
+fp32 PyTorch reference of the chain (independent of the kernels and of
+ff-run's reference). Also checks that the runtime refuses a wrong dtype, a
+wrong shape and a non-contiguous tensor before launching. Kernel sequences
+(bundles with intermediates) are also called 20 times with two input sets in
+turn, back to back on the stream (eager, then CUDA-graph replays): a second
+kernel that read the intermediate before its own call's first kernel wrote
+it (e.g. a broken programmatic launch) returns the other set's result. A
+bundle whose output has its first input's shape and dtype is also called
+four times in a chain, back to back, each call reading the previous call's
+output: a kernel that read its input before the kernel before it on the
+stream finished (a broken programmatic launch of a call's first kernel)
+reads NaN poison or stale data. Prints a table; exits 1 on any failure.
 
   FLASHFUSER_RUNTIME_LIB=build-gpu/lib/libffrt.so PYTHONPATH=python \\
       python3 scripts/gpu/python_check.py BUNDLES_DIR [--m 128,1000]
 """
 import argparse
-import json
 import os
 import sys
 
@@ -121,9 +120,8 @@ def main():
             continue
         k = flashfuser.load(path)
         chain = k.manifest["chain"]
-        for m in ms:
-            if chain["m"] > 0 and m != chain["m"]:
-                continue
+        # A static bundle runs at its own M, a dynamic one at each of --m.
+        for m in ms if chain["m"] <= 0 else [chain["m"]]:
             xs = random_inputs(k, m, gen)
             out_spec = k.outputs[0]
             dt = {"bf16": torch.bfloat16, "f16": torch.float16,

@@ -29,7 +29,9 @@
 // FILES: gemm_0.ptx
 // FILES: manifest.json
 
-// A dynamic-M chain: one kernel per bin of the schedule table.
+// A dynamic-M chain: one kernel per bin of the schedule table. The first
+// bin's (one m tile for M <= 64) A box is clamped to the launch's M by the
+// runtime (box_fits_m, which needs bundle version 2).
 // DYN: "shape": [
 // DYN-NEXT: -1,
 // DYN-NEXT: 512
@@ -41,10 +43,25 @@
 // DYN: "grid_m_tile": 64,
 // DYN: "m_hi": 64,
 // DYN: "m_lo": 1,
+// DYN: "params": [
+// DYN-NEXT: {
+// DYN-NEXT: "box": [
+// DYN-NEXT: 64,
+// DYN-NEXT: 64
+// DYN-NEXT: ],
+// DYN-NEXT: "box_fits_m": true,
 // DYN: "cubin": "dyn_5_m1.cubin",
 // DYN: "grid_m_tile": 128,
 // DYN: "m_hi": 1048576,
 // DYN: "m_lo": 65,
+// DYN: "params": [
+// DYN-NEXT: {
+// DYN-NEXT: "box": [
+// DYN-NEXT: 64,
+// DYN-NEXT: 128
+// DYN-NEXT: ],
+// DYN-NEXT: "interleave"
+// DYN: "version": 2
 
 func.func @gemm(%a: tensor<256x512xbf16>, %b: tensor<512x512xbf16>) -> tensor<256x512xbf16> {
   %r = dsm.fused_chain gemm (%a, %b) {schedule = #dsm.schedule<cluster = [1, 1, 1, 1], block = [128, 256, 64, 16], grid = [2, 2, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [], collectives = [], stages = 4, cost_ns = 1000>}

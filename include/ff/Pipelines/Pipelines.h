@@ -158,6 +158,11 @@ struct LowerToNVVMOptions : public PassPipelineOptions<LowerToNVVMOptions> {
       llvm::cl::desc("Forwarded to --dsm-materialize: kernels with one m "
                      "tile release each ring stage once its wgmmas retire"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> fitABox{
+      *this, "fit-a-box",
+      llvm::cl::desc("Forwarded to --dsm-materialize: kernels with one m "
+                     "tile load A's box with only the rows M has"),
+      llvm::cl::init(true)};
   PassOptions::Option<int64_t> selfCleaningMaxKiB{
       *this, "self-cleaning-workspace-max-kib",
       llvm::cl::desc("Forwarded to --dsm-materialize: atomic workspaces up "

@@ -73,6 +73,9 @@ struct ParamSpec {
   /// tensor: pixel box corners, innermost spatial dimension first (W, H).
   bool im2col = false;
   std::vector<int> im2colLower, im2colUpper;
+  /// Tiled map (version 2): the box's outermost extent is clamped to the
+  /// launch's M, the rows the kernel expects (tensorMapBox).
+  bool boxFitsM = false;
   // Scalars.
   bool scalarIsM = false;
   int64_t scalarValue = 0;
@@ -83,6 +86,10 @@ struct ParamSpec {
   int64_t bytesPerM = 0, bytesFixed = 0, zeroBytesPerM = 0;
   bool zero = false, selfCleaning = false;
 };
+
+/// The box a tensor map of `p` is encoded with for a launch at `m` rows:
+/// `p.box`, its outermost extent clamped to `m` where `p.boxFitsM`.
+std::vector<uint32_t> tensorMapBox(const ParamSpec &p, int64_t m);
 
 struct KernelSpec {
   std::string name, cubin, ptx;

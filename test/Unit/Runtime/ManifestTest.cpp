@@ -143,7 +143,14 @@ TEST(ManifestTest, RejectsBrokenSequences) {
 TEST(ManifestTest, RejectsInvalidManifestsNamingTheField) {
   const Mutation cases[] = {
       {"\"flashfuser-bundle\"", "\"other\"", "format: expected"},
-      {"\"version\": 1", "\"version\": 2", "unsupported bundle version 2"},
+      {"\"version\": 1", "\"version\": 3", "unsupported bundle version 3"},
+      // box_fits_m came with version 2, for tiled maps only.
+      {"\"tensor\": \"x\", \"box\": [64, 128],",
+       "\"tensor\": \"x\", \"box\": [64, 128], \"box_fits_m\": true,",
+       "kernels[0].params[0].box_fits_m: needs bundle version 2"},
+      {"\"tensor\": \"x\", \"box\": [64, 128],",
+       "\"tensor\": \"x\", \"box\": [64, 128], \"box_fits_m\": 1,",
+       "kernels[0].params[0].box_fits_m"},
       {"\"source_hash\": \"1111", "\"source_hash\": \"111X",
        "source_hash: expected 64 lowercase hex digits"},
       {"\"chip\": \"sm_90a\"", "\"chip\": \"hopper\"",
@@ -228,6 +235,28 @@ TEST(ManifestTest, RejectsInvalidManifestsNamingTheField) {
   }
 }
 
+TEST(ManifestTest, FitsVersionTwoBoxesToM) {
+  std::string text =
+      edit(edit(validManifest(), "\"version\": 1", "\"version\": 2"),
+           "\"tensor\": \"x\", \"box\": [64, 128],",
+           "\"tensor\": \"x\", \"box\": [64, 128], \"box_fits_m\": true,");
+  Manifest m;
+  std::string error;
+  ASSERT_TRUE(parseManifest(text, m, error)) << error;
+  EXPECT_EQ(m.version, 2);
+  const ParamSpec &x = m.kernels[0].params[0];
+  ASSERT_TRUE(x.boxFitsM);
+  // The outer (row) extent is clamped to M, never raised past the box.
+  EXPECT_EQ(tensorMapBox(x, 1), (std::vector<uint32_t>{64, 1}));
+  EXPECT_EQ(tensorMapBox(x, 77), (std::vector<uint32_t>{64, 77}));
+  EXPECT_EQ(tensorMapBox(x, 128), (std::vector<uint32_t>{64, 128}));
+  EXPECT_EQ(tensorMapBox(x, 4096), (std::vector<uint32_t>{64, 128}));
+  // Other maps keep their box whatever M.
+  const ParamSpec &w1 = m.kernels[0].params[1];
+  EXPECT_FALSE(w1.boxFitsM);
+  EXPECT_EQ(tensorMapBox(w1, 1), w1.box);
+}
+
 TEST(ManifestTest, ParsesIm2colTensorMaps) {
   Manifest m;
   std::string error;
@@ -258,6 +287,16 @@ TEST(ManifestTest, ParsesIm2colTensorMaps) {
   EXPECT_EQ(w1.im2colLower, (std::vector<int>{-300}));
   EXPECT_EQ(w1.im2colUpper, (std::vector<int>{32767}));
   EXPECT_EQ(w1.elementStrides, (std::vector<uint32_t>{1, 2, 1}));
+
+  // An im2col box is not clamped to M.
+  text = edit(
+      edit(ff::rt::test::im2colManifest(), "\"version\": 1", "\"version\": 2"),
+      "\"tensor\": \"x\", \"box\": [64, 128],",
+      "\"tensor\": \"x\", \"box\": [64, 128], \"box_fits_m\": true,");
+  EXPECT_FALSE(parseManifest(text, m, error));
+  EXPECT_NE(error.find("params[0].box_fits_m: applies to tiled maps"),
+            std::string::npos)
+      << error;
 }
 
 TEST(ManifestTest, RejectsMalformedIm2colMaps) {

@@ -178,9 +178,17 @@ LogicalResult DSMEmitBundlePass::emitBundle(DictionaryAttr bundle,
   std::string targetName = "h100-sxm";
   if (auto target = module->getAttrOfType<dsm::TargetAttr>("dsm.target"))
     targetName = target.getName().str();
+  // The lowest version that has every field the bundle uses: 2 where a
+  // tensor map's box fits the launch's M (docs/bundle.md).
+  int version = 1;
+  for (const llvm::json::Value &k : kernels)
+    if (const llvm::json::Array *params = k.getAsObject()->getArray("params"))
+      for (const llvm::json::Value &param : *params)
+        if (param.getAsObject()->getBoolean("box_fits_m").value_or(false))
+          version = 2;
   llvm::json::Object manifest{
       {"format", "flashfuser-bundle"},
-      {"version", 1},
+      {"version", version},
       {"compiler", "FlashFuser 0.1.0"},
       {"source_hash", sourceHash.empty() ? toJson(bundle.get("source_hash"))
                                          : llvm::json::Value(sourceHash)},

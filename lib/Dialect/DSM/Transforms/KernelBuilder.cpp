@@ -60,7 +60,12 @@ SmallVector<KernelParam> mlir::dsm::getKernelParams(const KernelPlan &p) {
     params.push_back(
         {K::TensorMap, (int)p.argA, {64, p.convW, p.convBoxRows(), 1}});
   else
-    params.push_back({K::TensorMap, (int)p.argA, {64, p.aRowsPerCta()}});
+    params.push_back(
+        {K::TensorMap,
+         (int)p.argA,
+         {64, p.aBoxRows()},
+         /*im2col=*/false,
+         /*boxFitsM=*/p.fitABox && ShapedType::isDynamic(p.shape.m)});
   params.push_back({K::TensorMap, (int)p.argB, {64, 64}});
   if (p.isGated())
     params.push_back({K::TensorMap, (int)p.argB2, {64, 64}});
@@ -1201,9 +1206,16 @@ void KernelEmitter::emitTileLoads() {
   int64_t aLoadBytes = p.convHalo     ? p.haloLoadBytes()
                        : p.isConv()   ? p.wgTileRows() * 128
                        : p.aMulticast ? p.bm * 128
-                                      : aRows * 128;
+                                      : p.aBoxRows() * 128;
   // Resident weights: the ring carries A only.
   int64_t bLoadBytes = p.residentWeights ? 0 : p.bStageBytes;
+  // A box fitted to a dynamic M lands min(rows, M) rows, as the runtime
+  // encodes it.
+  Value stageBytes =
+      p.fitABox && ShapedType::isDynamic(p.shape.m)
+          ? add(mul(arith::MinUIOp::create(b, loc, numRows, cst(aRows)), 128),
+                bLoadBytes)
+          : cst(aLoadBytes + bLoadBytes);
   Value image, h0;
   if (p.isConv()) {
     int64_t groupsPerImage = p.convH / p.convBoxRows();
@@ -1244,15 +1256,15 @@ void KernelEmitter::emitTileLoads() {
     if (p.convIm2col)
       loadIm2colTile(sharedPtr(aOff), slot, kg, aRow, mask);
     else if (!p.isConv())
-      nvgpu::TmaAsyncLoadOp::create(b, loc, smemView(aOff, {aRows, 64}), full,
-                                    tmA, ValueRange{k0, aRow}, slot, mask,
+      nvgpu::TmaAsyncLoadOp::create(b, loc, smemView(aOff, {p.aBoxRows(), 64}),
+                                    full, tmA, ValueRange{k0, aRow}, slot, mask,
                                     Value());
   };
   // The k tile's index in all of K (a split K's rank starts at kOff).
   auto globalK = [&](Value k) { return kOff ? add(k, kOff) : k; };
   auto expectStage = [&](Value slot) {
-    nvgpu::MBarrierArriveExpectTxOp::create(
-        b, loc, full, cst(aLoadBytes + bLoadBytes), slot, Value());
+    nvgpu::MBarrierArriveExpectTxOp::create(b, loc, full, stageBytes, slot,
+                                            Value());
   };
   Value leader = loadLeader ? loadLeader : wgLeader;
   int64_t steps = p.ringSteps();

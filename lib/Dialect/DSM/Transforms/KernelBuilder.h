@@ -29,6 +29,9 @@ struct KernelParam {
   /// TensorMap in im2col mode over an NHWC image: the pixel box of a 3x3,
   /// pad 1 convolution (corners -1, -1 in W and H).
   bool im2col = false;
+  /// The runtime clamps the box's outer extent to the launch's M
+  /// (manifest box_fits_m; KernelPlan::fitABox with a dynamic M).
+  bool boxFitsM = false;
 };
 
 /// The parameters of the kernel of `plan`, in order.

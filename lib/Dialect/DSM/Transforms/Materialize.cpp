@@ -219,6 +219,9 @@ DictionaryAttr DSMMaterializePass::materialize(FusedChainOp chain,
           b.getNamedAttr("l2_promotion", b.getStringAttr("256B")),
           b.getNamedAttr("oob_fill", b.getStringAttr("zero")),
           b.getNamedAttr("interleave", b.getStringAttr("none"))};
+      // A fitted to a dynamic M: the runtime clamps the box's rows to M.
+      if (param.boxFitsM)
+        attrs.push_back(b.getNamedAttr("box_fits_m", b.getBoolAttr(true)));
       // A 3x3, pad 1 convolution's image in TMA im2col mode: the pixel box
       // spans W and H positions -1 .. extent - 2 at filter offset 0.
       if (param.im2col) {
@@ -562,6 +565,7 @@ DSMMaterializePass::configurePlan(FusedChainOp chain, ScheduleAttr sched,
                       plan->stages >= pairedLoadsMinStages &&
                       plan->canPairLoads();
   plan->earlyRelease = earlyRelease && plan->canReleaseEarly();
+  plan->fitABox = fitABox && plan->canFitABox();
   if (testOmitBarrier && !plan->needsWorkspace) {
     chain.emitOpError("test-omit-barrier needs a plan with an "
                       "inter-cluster workspace reduction (grid_n > 1)");

@@ -208,6 +208,30 @@ struct KernelPlan {
   bool canReleaseEarly() const {
     return maxM() <= launchTileRows() && !convHalo;
   }
+  /// A's TMA box holds min(aRowsPerCta(), M) rows instead of a whole tile
+  /// (--dsm-materialize=fit-a-box): TMA's zero fill of the rows past M is
+  /// slow (G5's M = 128 plan ran 131 us at M = 16, 73 us with the box
+  /// fitted; docs/lowering.md). The stage's rows past the box keep stale
+  /// shared memory; they reach only accumulator rows >= M, which no store
+  /// writes. One CTA's 2-D box over one m tile for any M of the kernel: no
+  /// convolution, A multicast, warpgroup tiles or cluster along m. Not yet
+  /// for conv chains' GEMMs (operands read through views): their fitted
+  /// kernels (C4-b1, C8-b1) have not run on a GPU.
+  bool fitABox = false;
+  bool canFitABox() const {
+    return !isConv() && inputViews.empty() && !aMulticast && !warpgroupTiles &&
+           clusterM == 1 && maxM() <= bm &&
+           (ShapedType::isDynamic(shape.m) || shape.m < aRowsPerCta());
+  }
+  /// Rows of A's box in the manifest and the kernel's tensor map type: a
+  /// fitted box of a static M has M rows; one of a dynamic M is clamped to
+  /// M by the runtime (manifest box_fits_m) and by the kernel's expected
+  /// bytes.
+  int64_t aBoxRows() const {
+    return fitABox && !ShapedType::isDynamic(shape.m)
+               ? std::min(aRowsPerCta(), shape.m)
+               : aRowsPerCta();
+  }
   bool canPairLoads() const {
     return bKMajor && !bMulticast && !residentWeights && !convHalo &&
            stages >= 3 && ringSteps() >= 2;

@@ -280,6 +280,12 @@ def DSMMaterialize : Pass<"dsm-materialize", "ModuleOp"> {
            "releasing stage k - 1 after issuing step k: one more stage in "
            "flight, no wgmma overlap across steps "
            "(KernelPlan::earlyRelease)">,
+    Option<"fitABox", "fit-a-box", "bool", "true",
+           "Kernels with one m tile for any M whose M can be smaller than "
+           "the tile load A's box with only M rows (a dynamic M: the "
+           "runtime clamps the box to the launch's M, manifest "
+           "box_fits_m) instead of letting TMA zero-fill the rest, which "
+           "is slow (KernelPlan::fitABox)">,
     Option<"selfCleaningMaxKiB", "self-cleaning-workspace-max-kib",
            "int64_t", "400",
            "Atomic inter-cluster workspaces of at most this many KiB (at the "
