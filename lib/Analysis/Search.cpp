@@ -392,15 +392,34 @@ llvm::SmallVector<MBin> mlir::ff::getDefaultMBins() {
           {2049, 4096, 4096}, {4097, 8192, 8192},  {8193, kOpenBinHi, 16384}};
 }
 
+bool mlir::ff::sameButMGrid(const Plan &a, const Plan &b) {
+  Plan x = a, y = b;
+  x.grid[0] = y.grid[0] = 0;
+  return x == y;
+}
+
 std::vector<BinnedPlan> mlir::ff::searchDynamicM(const ChainDesc &chain,
                                                  const GpuTarget &target,
                                                  const SearchOptions &options) {
+  std::vector<BinnedPlan> table = searchMBins(chain, target, options);
+  std::vector<BinnedPlan> merged;
+  for (const BinnedPlan &bp : table) {
+    if (!merged.empty() &&
+        sameButMGrid(merged.back().candidate.plan, bp.candidate.plan)) {
+      merged.back().bin.hi = bp.bin.hi;
+      merged.back().bin.rep = bp.bin.rep;
+      merged.back().candidate = bp.candidate;
+      continue;
+    }
+    merged.push_back(bp);
+  }
+  return merged;
+}
+
+std::vector<BinnedPlan> mlir::ff::searchMBins(const ChainDesc &chain,
+                                              const GpuTarget &target,
+                                              const SearchOptions &options) {
   std::vector<BinnedPlan> table;
-  auto sameButM = [](const Plan &a, const Plan &b) {
-    Plan x = a, y = b;
-    x.grid[0] = y.grid[0] = 0;
-    return x == y;
-  };
   for (const MBin &bin : getDefaultMBins()) {
     ChainDesc at = chain;
     at.m = bin.rep;
@@ -430,7 +449,7 @@ std::vector<BinnedPlan> mlir::ff::searchDynamicM(const ChainDesc &chain,
         double regret = c.cost.kernelNs / bestHi;
         for (const SearchResult &s : inner) {
           auto it = llvm::find_if(s.rankedLowerable, [&](const Candidate &l) {
-            return sameButM(l.plan, c.plan);
+            return sameButMGrid(l.plan, c.plan);
           });
           regret = it == s.rankedLowerable.end()
                        ? std::numeric_limits<double>::infinity()
@@ -443,12 +462,6 @@ std::vector<BinnedPlan> mlir::ff::searchDynamicM(const ChainDesc &chain,
           chosen = &c;
         }
       }
-    }
-    if (!table.empty() && sameButM(table.back().candidate.plan, chosen->plan)) {
-      table.back().bin.hi = bin.hi;
-      table.back().bin.rep = bin.rep;
-      table.back().candidate = *chosen;
-      continue;
     }
     table.push_back({bin, *chosen});
   }

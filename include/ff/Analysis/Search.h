@@ -146,14 +146,20 @@ struct BinnedPlan {
   MBin bin;
   Candidate candidate;
 };
-/// Searches every bin at its representative M (its upper end), picks among
-/// the lowerable candidates there the one whose worst regret at the bin's
-/// lower end, middle and upper end is least, and merges neighbouring bins
-/// whose plans differ only in the M grid. Fails (empty) if some bin has no
-/// plan.
+/// Searches every bin at its representative M (its upper end) and picks
+/// among the lowerable candidates there the one whose worst regret at the
+/// bin's lower end, middle and upper end is least: one entry per default
+/// bin. Fails (empty) if some bin has no plan.
+std::vector<BinnedPlan> searchMBins(const ChainDesc &chain,
+                                    const GpuTarget &target,
+                                    const SearchOptions &options = {});
+/// searchMBins with neighbouring bins whose plans differ only in the M grid
+/// merged (the later bin's entry serves the merged bin).
 std::vector<BinnedPlan> searchDynamicM(const ChainDesc &chain,
                                        const GpuTarget &target,
                                        const SearchOptions &options = {});
+/// Whether two plans differ at most in the M extent of their grid.
+bool sameButMGrid(const Plan &a, const Plan &b);
 
 } // namespace mlir::ff
 

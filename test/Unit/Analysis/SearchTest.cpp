@@ -562,6 +562,25 @@ TEST(SearchTest, DynamicMBins) {
   }
   for (const BinnedPlan &bp : table)
     EXPECT_TRUE(bp.candidate.lowerable);
+
+  // searchMBins keeps one entry per default bin; searchDynamicM is it with
+  // neighbours alike but for the M grid merged, the later bin's entry
+  // serving the merged bin.
+  std::vector<BinnedPlan> perBin = searchMBins(chain, h100());
+  ASSERT_EQ(perBin.size(), bins.size());
+  size_t next = 0;
+  for (size_t i = 0; i < perBin.size(); ++i) {
+    EXPECT_EQ(perBin[i].bin.lo, bins[i].lo);
+    EXPECT_EQ(perBin[i].bin.hi, bins[i].hi);
+    ASSERT_LT(next, table.size());
+    EXPECT_TRUE(
+        sameButMGrid(perBin[i].candidate.plan, table[next].candidate.plan));
+    if (perBin[i].bin.hi == table[next].bin.hi) {
+      EXPECT_EQ(perBin[i].candidate.plan, table[next].candidate.plan);
+      ++next;
+    }
+  }
+  EXPECT_EQ(next, table.size());
 }
 
 // A bin's plan serves its whole M range. An unsplit streamed-n plan, whose

@@ -249,6 +249,11 @@ private:
   LogicalResult searchSequence(FusedChainOp op, const ff::GpuTarget &target,
                                llvm::json::Object &record,
                                ArrayRef<int64_t> binReps = {});
+  /// Set while searchSequence searches the halves: a dynamic M keeps one
+  /// table entry per default bin, so each bin's schedule carries the cost
+  /// at that bin's representative M, as the fused plan it is priced
+  /// against does.
+  bool perBinTables = false;
 };
 
 } // namespace
@@ -286,6 +291,66 @@ static ScheduleAttr withMBin(ScheduleAttr s, int64_t lo, int64_t hi) {
                            s.getCostNs(), lo, hi, s.getDeterministic());
 }
 
+/// Whether two schedules differ at most in their M grid, cost and M bin.
+static bool sameButM(ScheduleAttr a, ScheduleAttr b) {
+  return a.getCluster() == b.getCluster() && a.getBlock() == b.getBlock() &&
+         a.getGrid().drop_front() == b.getGrid().drop_front() &&
+         a.getOrder() == b.getOrder() && a.getSpatial() == b.getSpatial() &&
+         a.getResidency() == b.getResidency() &&
+         a.getCollectives() == b.getCollectives() &&
+         a.getStages() == b.getStages() &&
+         a.getDeterministic() == b.getDeterministic();
+}
+
+/// Merges neighbouring M bins of `op`'s schedule table that run the same
+/// kernels: fused plans alike but for the M grid and the same kernel
+/// sequence, or none. The later bin's schedules serve the merged bin.
+static void mergeMBins(FusedChainOp op) {
+  auto table = cast<ScheduleTableAttr>(*op.getSchedule());
+  ArrayAttr sequence = op.getSequenceAttr();
+  using Pair = std::pair<ScheduleAttr, ScheduleAttr>;
+  auto pairOf = [&](ScheduleAttr s) -> std::optional<Pair> {
+    for (unsigned i = 0; sequence && i + 1 < sequence.size(); i += 2) {
+      auto s0 = cast<ScheduleAttr>(sequence[i]);
+      if (s0.getMLo() == s.getMLo() && s0.getMHi() == s.getMHi())
+        return Pair{s0, cast<ScheduleAttr>(sequence[i + 1])};
+    }
+    return std::nullopt;
+  };
+  struct Group {
+    int64_t lo;
+    ScheduleAttr fused;
+    std::optional<Pair> pair;
+  };
+  SmallVector<Group> groups;
+  for (ScheduleAttr s : table.getPlans()) {
+    std::optional<Pair> pair = pairOf(s);
+    if (!groups.empty()) {
+      Group &g = groups.back();
+      if (sameButM(g.fused, s) && g.pair.has_value() == pair.has_value() &&
+          (!pair || (sameButM(g.pair->first, pair->first) &&
+                     sameButM(g.pair->second, pair->second)))) {
+        g.fused = s;
+        g.pair = pair;
+        continue;
+      }
+    }
+    groups.push_back({s.getMLo(), s, pair});
+  }
+  SmallVector<ScheduleAttr> plans;
+  SmallVector<Attribute> pairs;
+  for (const Group &g : groups) {
+    int64_t hi = g.fused.getMHi();
+    plans.push_back(withMBin(g.fused, g.lo, hi));
+    if (g.pair)
+      pairs.append({withMBin(g.pair->first, g.lo, hi),
+                    withMBin(g.pair->second, g.lo, hi)});
+  }
+  op.setScheduleAttr(ScheduleTableAttr::get(op.getContext(), plans));
+  if (!pairs.empty())
+    op.setSequenceAttr(ArrayAttr::get(op.getContext(), pairs));
+}
+
 LogicalResult DSMSearchPass::searchSequence(FusedChainOp op,
                                             const ff::GpuTarget &target,
                                             llvm::json::Object &record,
@@ -302,11 +367,13 @@ LogicalResult DSMSearchPass::searchSequence(FusedChainOp op,
   llvm::json::Array scratch;
   unsigned savedTopK = topK;
   topK = 0;
+  perBinTables = true;
   LogicalResult searched = success();
   if (failed(searchOne(first, target, scratch)) ||
       failed(searchOne(second, target, scratch)))
     searched = failure();
   topK = savedTopK;
+  perBinTables = false;
   auto erase = [&] {
     second->erase();
     first->erase();
@@ -416,9 +483,17 @@ LogicalResult DSMSearchPass::searchOne(FusedChainOp op,
   if (chain->m == 0 && rank > 0)
     return op.emitError("--dsm-search: rank applies to chains of static M");
   if (chain->m == 0) {
-    // Dynamic M: one plan per M bin.
+    // Dynamic M: one plan per M bin. Where kernel sequences are priced too,
+    // every default bin is searched and priced on its own, against its
+    // halves' schedules for that bin (perBinTables), and neighbours merge
+    // only once both decisions are known (mergeMBins): bins merged by their
+    // fused plan alone took the sequence of the merged bin's last
+    // representative (G5's M = 16384 pair served M = 129 and up).
+    bool withSequences = pricesSequences(op);
     std::vector<ff::BinnedPlan> table =
-        ff::searchDynamicM(*chain, target, options);
+        withSequences || perBinTables
+            ? ff::searchMBins(*chain, target, options)
+            : ff::searchDynamicM(*chain, target, options);
     if (table.empty())
       return op.emitOpError("no legal plan for some M bin of this chain");
     SmallVector<ScheduleAttr> plans;
@@ -459,8 +534,7 @@ LogicalResult DSMSearchPass::searchOne(FusedChainOp op,
       return failure();
     op.setScheduleAttr(tableAttr);
     op.removeSequenceAttr();
-    if (pricesSequences(op) &&
-        llvm::all_of(table, [](const ff::BinnedPlan &bp) {
+    if (withSequences && llvm::all_of(table, [](const ff::BinnedPlan &bp) {
           return bp.candidate.lowerable;
         })) {
       SmallVector<int64_t> reps;
@@ -469,6 +543,8 @@ LogicalResult DSMSearchPass::searchOne(FusedChainOp op,
       if (failed(searchSequence(op, target, record, reps)))
         return failure();
     }
+    if (withSequences)
+      mergeMBins(op);
     record["m"] = nullptr;
     record["bins"] = std::move(bins);
   } else {

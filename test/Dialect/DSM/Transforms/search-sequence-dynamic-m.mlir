@@ -1,0 +1,59 @@
+// RUN: ff-opt %s --dsm-fuse --dsm-search | FileCheck %s
+
+// A dynamic M priced as kernel sequences bin by bin (G5's FFN: K = 4096,
+// N = 16384, L = 4096). Each default bin compares its fused plan with its
+// halves' schedules for that bin, and neighbours merge only where both
+// the fused plan and the pair agree: the fused plans of every bin past
+// 128 are alike, but the pairs split them (129-256: split-K down GEMM on
+// 128 x 128 tiles; 257-512 on 128 x 256), and 1025-2048 and 2049-4096
+// merge, their pairs alike too. Merged by the fused plans alone, one pair
+// (priced at M = 16384) served every M past 128.
+// CHECK-LABEL: func.func @ff_ffn(
+// CHECK: schedule = #dsm.schedule_table<[
+// CHECK-SAME: m_lo = 129, m_hi = 256>, #dsm.schedule<
+// CHECK-SAME: m_lo = 257, m_hi = 512>, #dsm.schedule<
+// CHECK-SAME: m_lo = 513, m_hi = 1024>, #dsm.schedule<
+// CHECK-SAME: m_lo = 1025, m_hi = 4096>, #dsm.schedule<
+// CHECK-SAME: m_lo = 4097, m_hi = 2147483647>]>, sequence = [
+// CHECK-SAME: block = [128, 128, 8192, 16]{{.*}}m_lo = 129, m_hi = 256>
+// CHECK-SAME: block = [128, 256, 8192, 16]{{.*}}m_lo = 257, m_hi = 512>
+// CHECK-SAME: m_lo = 1025, m_hi = 4096>, #dsm.schedule<{{.*}}m_lo = 1025, m_hi = 4096>
+
+func.func @ff_ffn(%x: tensor<?x4096xbf16>, %w1: tensor<16384x4096xbf16>, %w2: tensor<4096x16384xbf16>) -> tensor<?x4096xbf16> {
+  %c0 = arith.constant 0 : index
+  %m = tensor.dim %x, %c0 : tensor<?x4096xbf16>
+  %zero = arith.constant 0.000000e+00 : f32
+  %empty1 = tensor.empty(%m) : tensor<?x16384xf32>
+  %fill2 = linalg.fill ins(%zero : f32) outs(%empty1 : tensor<?x16384xf32>) -> tensor<?x16384xf32>
+  %mm3 = linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>] ins(%x, %w1 : tensor<?x4096xbf16>, tensor<16384x4096xbf16>) outs(%fill2 : tensor<?x16384xf32>) -> tensor<?x16384xf32>
+  %empty4 = tensor.empty(%m) : tensor<?x16384xbf16>
+  %ew5 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%mm3 : tensor<?x16384xf32>) outs(%empty4 : tensor<?x16384xbf16>) {
+  ^bb0(%in0: f32, %out: bf16):
+    %c_k = arith.constant 0.79788456080286541 : f32
+    %c_a = arith.constant 4.471500e-02 : f32
+    %c_half = arith.constant 5.000000e-01 : f32
+    %c_one = arith.constant 1.000000e+00 : f32
+    %t0 = arith.mulf %in0, %in0 : f32
+    %t1 = arith.mulf %t0, %in0 : f32
+    %t2 = arith.mulf %t1, %c_a : f32
+    %t3 = arith.addf %in0, %t2 : f32
+    %t4 = arith.mulf %t3, %c_k : f32
+    %t5 = math.tanh %t4 : f32
+    %t6 = arith.addf %t5, %c_one : f32
+    %t7 = arith.mulf %in0, %c_half : f32
+    %gelu = arith.mulf %t7, %t6 : f32
+    %cast = arith.truncf %gelu : f32 to bf16
+    linalg.yield %cast : bf16
+  } -> tensor<?x16384xbf16>
+  %empty6 = tensor.empty(%m) : tensor<?x4096xf32>
+  %fill7 = linalg.fill ins(%zero : f32) outs(%empty6 : tensor<?x4096xf32>) -> tensor<?x4096xf32>
+  %mm8 = linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>] ins(%ew5, %w2 : tensor<?x16384xbf16>, tensor<4096x16384xbf16>) outs(%fill7 : tensor<?x4096xf32>) -> tensor<?x4096xf32>
+  %empty9 = tensor.empty(%m) : tensor<?x4096xbf16>
+  %ew10 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%mm8 : tensor<?x4096xf32>) outs(%empty9 : tensor<?x4096xbf16>) {
+  ^bb0(%in0: f32, %out: bf16):
+    %cast = arith.truncf %in0 : f32 to bf16
+    linalg.yield %cast : bf16
+  } -> tensor<?x4096xbf16>
+  return %ew10 : tensor<?x4096xbf16>
+}
+
