@@ -60,12 +60,11 @@ SmallVector<KernelParam> mlir::dsm::getKernelParams(const KernelPlan &p) {
     params.push_back(
         {K::TensorMap, (int)p.argA, {64, p.convW, p.convBoxRows(), 1}});
   else
-    params.push_back(
-        {K::TensorMap,
-         (int)p.argA,
-         {64, p.aBoxRows()},
-         /*im2col=*/false,
-         /*boxFitsM=*/p.fitABox && ShapedType::isDynamic(p.shape.m)});
+    params.push_back({K::TensorMap,
+                      (int)p.argA,
+                      {64, p.aBoxRows()},
+                      /*im2col=*/false,
+                      /*boxFitsM=*/p.fitsABoxAtLaunch()});
   params.push_back({K::TensorMap, (int)p.argB, {64, 64}});
   if (p.isGated())
     params.push_back({K::TensorMap, (int)p.argB2, {64, 64}});
@@ -1212,7 +1211,7 @@ void KernelEmitter::emitTileLoads() {
   // A box fitted to a dynamic M lands min(rows, M) rows, as the runtime
   // encodes it.
   Value stageBytes =
-      p.fitABox && ShapedType::isDynamic(p.shape.m)
+      p.fitsABoxAtLaunch()
           ? add(mul(arith::MinUIOp::create(b, loc, numRows, cst(aRows)), 128),
                 bLoadBytes)
           : cst(aLoadBytes + bLoadBytes);

@@ -666,25 +666,12 @@ void DSMMaterializePass::runOnOperation() {
     SmallVector<Attribute> kernels;
     DictionaryAttr chainDict, planDict;
     // The plans (M bins) a `sequence` runs as two GEMM kernels instead.
-    ArrayAttr sequence = chain.getSequenceAttr();
     SmallVector<SequencePair> pairs;
-    auto pairFor = [&](ScheduleAttr sched) -> std::optional<SequencePair> {
-      if (!sequence)
-        return std::nullopt;
-      for (unsigned i = 0; i + 1 < sequence.size(); i += 2) {
-        auto s0 = cast<ScheduleAttr>(sequence[i]);
-        if (!sched.hasMBin() ||
-            (s0.getMLo() == sched.getMLo() && s0.getMHi() == sched.getMHi()))
-          return SequencePair{s0, cast<ScheduleAttr>(sequence[i + 1]), ""};
-      }
-      return std::nullopt;
-    };
     for (auto [planIdx, sched] : llvm::enumerate(plans)) {
       std::string name =
           plans.size() == 1 ? base : base + "_m" + std::to_string(planIdx);
-      if (std::optional<SequencePair> pair = pairFor(sched)) {
-        pair->name = name;
-        pairs.push_back(*pair);
+      if (auto pair = getSequencePair(chain, sched)) {
+        pairs.push_back({pair->first, pair->second, name});
         continue;
       }
       FailureOr<KernelPlan> plan = configurePlan(chain, sched, target);

@@ -291,15 +291,10 @@ static ScheduleAttr withMBin(ScheduleAttr s, int64_t lo, int64_t hi) {
                            s.getCostNs(), lo, hi, s.getDeterministic());
 }
 
-/// Whether two schedules differ at most in their M grid, cost and M bin.
+/// Whether two schedules of one chain differ at most in their M grid,
+/// cost and M bin.
 static bool sameButM(ScheduleAttr a, ScheduleAttr b) {
-  return a.getCluster() == b.getCluster() && a.getBlock() == b.getBlock() &&
-         a.getGrid().drop_front() == b.getGrid().drop_front() &&
-         a.getOrder() == b.getOrder() && a.getSpatial() == b.getSpatial() &&
-         a.getResidency() == b.getResidency() &&
-         a.getCollectives() == b.getCollectives() &&
-         a.getStages() == b.getStages() &&
-         a.getDeterministic() == b.getDeterministic();
+  return ff::sameButMGrid(getPlan(a), getPlan(b));
 }
 
 /// Merges neighbouring M bins of `op`'s schedule table that run the same
@@ -307,16 +302,7 @@ static bool sameButM(ScheduleAttr a, ScheduleAttr b) {
 /// sequence, or none. The later bin's schedules serve the merged bin.
 static void mergeMBins(FusedChainOp op) {
   auto table = cast<ScheduleTableAttr>(*op.getSchedule());
-  ArrayAttr sequence = op.getSequenceAttr();
   using Pair = std::pair<ScheduleAttr, ScheduleAttr>;
-  auto pairOf = [&](ScheduleAttr s) -> std::optional<Pair> {
-    for (unsigned i = 0; sequence && i + 1 < sequence.size(); i += 2) {
-      auto s0 = cast<ScheduleAttr>(sequence[i]);
-      if (s0.getMLo() == s.getMLo() && s0.getMHi() == s.getMHi())
-        return Pair{s0, cast<ScheduleAttr>(sequence[i + 1])};
-    }
-    return std::nullopt;
-  };
   struct Group {
     int64_t lo;
     ScheduleAttr fused;
@@ -324,7 +310,7 @@ static void mergeMBins(FusedChainOp op) {
   };
   SmallVector<Group> groups;
   for (ScheduleAttr s : table.getPlans()) {
-    std::optional<Pair> pair = pairOf(s);
+    std::optional<Pair> pair = getSequencePair(op, s);
     if (!groups.empty()) {
       Group &g = groups.back();
       if (sameButM(g.fused, s) && g.pair.has_value() == pair.has_value() &&

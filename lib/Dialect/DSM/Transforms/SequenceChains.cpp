@@ -159,3 +159,15 @@ mlir::dsm::buildSequenceChains(OpBuilder &b, FusedChainOp op,
                  {act, w2}, second, result);
   return std::make_pair(c0, c1);
 }
+
+std::optional<std::pair<ScheduleAttr, ScheduleAttr>>
+mlir::dsm::getSequencePair(FusedChainOp op, ScheduleAttr sched) {
+  ArrayAttr sequence = op.getSequenceAttr();
+  for (unsigned i = 0; sequence && i + 1 < sequence.size(); i += 2) {
+    auto s0 = cast<ScheduleAttr>(sequence[i]);
+    if (!sched.hasMBin() ||
+        (s0.getMLo() == sched.getMLo() && s0.getMHi() == sched.getMHi()))
+      return std::make_pair(s0, cast<ScheduleAttr>(sequence[i + 1]));
+  }
+  return std::nullopt;
+}

@@ -228,9 +228,12 @@ struct KernelPlan {
   /// M by the runtime (manifest box_fits_m) and by the kernel's expected
   /// bytes.
   int64_t aBoxRows() const {
-    return fitABox && !ShapedType::isDynamic(shape.m)
-               ? std::min(aRowsPerCta(), shape.m)
-               : aRowsPerCta();
+    return fitABox && !fitsABoxAtLaunch() ? std::min(aRowsPerCta(), shape.m)
+                                          : aRowsPerCta();
+  }
+  /// A fitted box whose rows the launch's M sets (a dynamic M).
+  bool fitsABoxAtLaunch() const {
+    return fitABox && ShapedType::isDynamic(shape.m);
   }
   bool canPairLoads() const {
     return bKMajor && !bMulticast && !residentWeights && !convHalo &&

@@ -19,6 +19,7 @@
 
 #include "mlir/IR/Builders.h"
 
+#include <optional>
 #include <string>
 #include <utility>
 
@@ -33,6 +34,12 @@ namespace mlir::dsm {
 /// (second, then first). Fails with `why` when `op` does not split so.
 FailureOr<std::pair<FusedChainOp, FusedChainOp>>
 buildSequenceChains(OpBuilder &b, FusedChainOp op, std::string &why);
+
+/// The schedules of the two kernels in `op`'s `sequence` that run the M bin
+/// of the fused schedule `sched` (for a static M, the only pair); none where
+/// that bin runs fused.
+std::optional<std::pair<ScheduleAttr, ScheduleAttr>>
+getSequencePair(FusedChainOp op, ScheduleAttr sched);
 
 } // namespace mlir::dsm
 
