@@ -14,7 +14,6 @@ import tempfile
 from typing import Dict, Mapping, Optional
 
 FORMAT = "flashfuser-bundle"
-VERSION = 1
 # Versions this package reads: 2 adds tensor maps whose box the runtime
 # clamps to the launch's M (box_fits_m).
 VERSIONS = (1, 2)
@@ -68,6 +67,27 @@ def _kernel_files(manifest: dict):
                 yield name
 
 
+def required_version(manifest: dict) -> int:
+    """The lowest version whose fields the manifest uses: 2 where a tensor
+    map carries box_fits_m, else 1 (what EmitBundle writes, so older
+    readers keep reading bundles that do not need the newer fields)."""
+    for k in manifest.get("kernels", []):
+        for p in k.get("params", []):
+            if isinstance(p, dict) and p.get("box_fits_m"):
+                return 2
+    return 1
+
+
+def _check_version(manifest: dict, where: str):
+    version = manifest.get("version")
+    if version not in VERSIONS:
+        raise BundleError(f"{where}: unsupported version {version!r}")
+    needed = required_version(manifest)
+    if version < needed:
+        raise BundleError(f"{where}: version {version} cannot carry "
+                          f"box_fits_m tensor maps (needs version {needed})")
+
+
 def read_bundle(path: str):
     """Returns (manifest dict, manifest bytes, {file name: bytes})."""
     mpath = os.path.join(path, "manifest.json")
@@ -83,9 +103,7 @@ def read_bundle(path: str):
                           f"{e}") from e
     if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
         raise BundleError(f"bundle {path}: not a {FORMAT} manifest")
-    if manifest.get("version") not in VERSIONS:
-        raise BundleError(f"bundle {path}: unsupported version "
-                          f"{manifest.get('version')!r}")
+    _check_version(manifest, f"bundle {path}")
     files = {}
     for name in _kernel_files(manifest):
         try:
@@ -112,10 +130,12 @@ def verify_bundle(path: str) -> dict:
 def write_bundle(path: str, manifest: dict, files: Mapping[str, bytes]) -> str:
     """Writes manifest.json (with its hash filled in) and the kernel files
     into `path` atomically (a temporary directory renamed into place when
-    `path` does not exist yet). Returns the hash."""
+    `path` does not exist yet). The version defaults to the lowest the
+    manifest needs (required_version). Returns the hash."""
     manifest = dict(manifest)
     manifest.setdefault("format", FORMAT)
-    manifest.setdefault("version", VERSION)
+    manifest.setdefault("version", required_version(manifest))
+    _check_version(manifest, "write_bundle")
     manifest["hash"] = ZERO_HASH
     for name in _kernel_files(manifest):
         if name not in files:

@@ -120,7 +120,7 @@ class BundleTest(unittest.TestCase):
 
     def test_versions(self):
         # Version 2 (tensor maps with box_fits_m) is read like version 1;
-        # later versions are refused.
+        # later versions are refused on both sides.
         for version in (1, 2):
             m = manifest()
             m["version"] = version
@@ -129,10 +129,38 @@ class BundleTest(unittest.TestCase):
             shutil.rmtree(self.dir)
         m = manifest()
         m["version"] = 3
-        write_bundle(self.dir, m, FILES)
+        with self.assertRaisesRegex(BundleError, "unsupported version 3"):
+            write_bundle(self.dir, m, FILES)
+        write_bundle(self.dir, manifest(), FILES)
+        path = os.path.join(self.dir, "manifest.json")
+        with open(path) as f:
+            text = f.read().replace('"version": 1', '"version": 3')
+        with open(path, "w") as f:
+            f.write(text)
         with self.assertRaisesRegex(BundleError, "unsupported version 3"):
             read_bundle(self.dir)
 
+    def test_default_version_is_the_lowest_needed(self):
+        # Without a version, write_bundle writes 1 unless a tensor map
+        # carries box_fits_m, which needs 2; asking for 1 with such a map
+        # is refused rather than written for the runtime to reject.
+        m = manifest()
+        del m["version"]
+        write_bundle(self.dir, m, FILES)
+        self.assertEqual(verify_bundle(self.dir)["version"], 1)
+        shutil.rmtree(self.dir)
+        fitted = {"kind": "tensormap", "tensor": "x", "box": [64, 64],
+                  "swizzle": "128b", "box_fits_m": True}
+        m = manifest()
+        del m["version"]
+        m["kernels"][0]["params"].append(fitted)
+        write_bundle(self.dir, m, FILES)
+        self.assertEqual(verify_bundle(self.dir)["version"], 2)
+        shutil.rmtree(self.dir)
+        m["version"] = 1
+        with self.assertRaisesRegex(BundleError,
+                                    "version 1 cannot carry box_fits_m"):
+            write_bundle(self.dir, m, FILES)
 
 if __name__ == "__main__":
     unittest.main()
