@@ -435,8 +435,8 @@ std::vector<BinnedPlan> mlir::ff::searchMBins(const ChainDesc &chain,
     // upper end and 2.3x the best at the lower (T3-k128-n4096 at M = 1025,
     // measured on an H100); with the two ends alone, plans good at both
     // ends lost up to 39 % in the middle (S7 at M = 200).
-    if (options.lowerableOnly && bin.lo > 1 && bin.lo < bin.rep &&
-        !r.rankedLowerable.empty()) {
+    if (options.binRegret && options.lowerableOnly && bin.lo > 1 &&
+        bin.lo < bin.rep && !r.rankedLowerable.empty()) {
       std::vector<SearchResult> inner;
       for (int64_t m : {bin.lo, (bin.lo + bin.rep) / 2}) {
         ChainDesc at = chain;

@@ -93,6 +93,10 @@ struct SearchOptions {
   /// (isLowerable's wideGemmTiles); the GEMM constants are fitted on both
   /// families (docs/cost-model.md).
   bool wideGemmTiles = true;
+  /// Dynamic M (searchMBins): a bin takes the candidate of its upper end
+  /// whose worst estimated regret at the bin's lower end, middle and upper
+  /// end is least; false takes the upper end's best (one search per bin).
+  bool binRegret = true;
 };
 
 struct Candidate {

@@ -623,6 +623,29 @@ TEST(SearchTest, DynamicMBinsServeTheirLowerEnd) {
   EXPECT_FALSE(a == b);
 }
 
+// Without the regret rule (a sequence's halves) every bin takes its upper
+// end's own best; G5's up GEMM is one whose 257-512 and 513-1024 bins the
+// rule moves to smaller tiles (measured slower on an H200).
+TEST(SearchTest, DynamicMBinsWithoutRegret) {
+  ChainDesc up = chainOf(ChainKind::gemm, 0, 16384, 4096, 0);
+  SearchOptions noRegret;
+  noRegret.binRegret = false;
+  std::vector<BinnedPlan> plain = searchMBins(up, h100(), noRegret);
+  std::vector<BinnedPlan> regret = searchMBins(up, h100());
+  ASSERT_EQ(plain.size(), getDefaultMBins().size());
+  ASSERT_EQ(regret.size(), plain.size());
+  int moved = 0;
+  for (size_t i = 0; i < plain.size(); ++i) {
+    ChainDesc at = up;
+    at.m = plain[i].bin.rep;
+    const Candidate *best = searchChain(at, h100()).getChosen(true);
+    ASSERT_TRUE(best);
+    EXPECT_EQ(plain[i].candidate.plan, best->plan);
+    moved += !(regret[i].candidate.plan == best->plan);
+  }
+  EXPECT_GE(moved, 1);
+}
+
 // A single GEMM's 128 x 64 tiles split over 2 along k take rings of up to
 // 8 stages, for one m tile and slices of at least 4096 k only (where they
 // were measured); the search picks them at 8 stages for G5's down GEMM.

@@ -438,6 +438,12 @@ LogicalResult DSMSearchPass::searchOne(FusedChainOp op,
   options.deterministic = deterministic;
   options.family = family;
   options.wideGemmTiles = wideGemmTiles;
+  // A sequence's halves take each bin's best at its upper end: the
+  // regret rule's picks for them (smaller tiles, split K, shallower rings
+  // that the model scores better at a bin's lower end) measured 2.4 %
+  // slower over 68 points of G5, S1, S3 and G8 at M = 200..6000 on an
+  // H200, losing up to 25 % at a bin's upper end (docs/cost-model.md).
+  options.binRegret = !perBinTables;
   // A dump keeps enough of the ranking to pick measurement sets from.
   options.keep = std::max<int64_t>(
       {32, topK, int64_t(rank) + 1, dumpFile.empty() ? 0 : 512});

@@ -5,20 +5,19 @@
 // halves' schedules for that bin, and neighbours merge only where both
 // the fused plan and the pair agree: the fused plans of every bin past
 // 128 are alike, but the pairs split them (129-256: split-K down GEMM on
-// 128 x 128 tiles; 257-512 on 128 x 256), and 1025-2048 and 2049-4096
-// merge, their pairs alike too. Merged by the fused plans alone, one pair
+// 128 x 128 tiles; 257-512 on 128 x 256; from 513 on no split), and the
+// bins from 513 on merge, their pairs alike too. The halves take each
+// bin's best at its upper end (no regret rule): 513-1024 keeps the up
+// GEMM's 128 x 256 tiles. Merged by the fused plans alone, one pair
 // (priced at M = 16384) served every M past 128.
 // CHECK-LABEL: func.func @ff_ffn(
 // CHECK: schedule = #dsm.schedule_table<[
 // CHECK-SAME: m_lo = 129, m_hi = 256>, #dsm.schedule<
 // CHECK-SAME: m_lo = 257, m_hi = 512>, #dsm.schedule<
-// CHECK-SAME: m_lo = 513, m_hi = 1024>, #dsm.schedule<
-// CHECK-SAME: m_lo = 1025, m_hi = 4096>, #dsm.schedule<
-// CHECK-SAME: m_lo = 4097, m_hi = 2147483647>]>, sequence = [
-// CHECK-SAME: block = [128, 128, 8192, 16]{{.*}}m_lo = 129, m_hi = 256>
-// CHECK-SAME: block = [128, 256, 8192, 16]{{.*}}m_lo = 257, m_hi = 512>
-// CHECK-SAME: m_lo = 1025, m_hi = 4096>, #dsm.schedule<{{.*}}m_lo = 1025, m_hi = 4096>
-
+// CHECK-SAME: m_lo = 513, m_hi = 2147483647>]>, sequence = [
+// CHECK-SAME: cluster = [1, 1, 2, 1], block = [128, 128, 8192, 16]{{.*}}m_lo = 129, m_hi = 256>
+// CHECK-SAME: cluster = [1, 1, 2, 1], block = [128, 256, 8192, 16]{{.*}}m_lo = 257, m_hi = 512>
+// CHECK-SAME: cluster = [1, 1, 1, 1], block = [128, 256, 64, 16]{{.*}}m_lo = 513, m_hi = 2147483647>, #dsm.schedule<cluster = [1, 1, 1, 1], block = [128, 256, 64, 16]{{.*}}m_lo = 513, m_hi = 2147483647>]
 func.func @ff_ffn(%x: tensor<?x4096xbf16>, %w1: tensor<16384x4096xbf16>, %w2: tensor<4096x16384xbf16>) -> tensor<?x4096xbf16> {
   %c0 = arith.constant 0 : index
   %m = tensor.dim %x, %c0 : tensor<?x4096xbf16>
