@@ -423,12 +423,21 @@ bool parseParam(const JsonValue &v, const std::string &path, ParamSpec &p,
                        "zero") ||
         !r.choice<int>("interleave", p.interleave,
                        {{"none", 0}, {"16B", 1}, {"32B", 2}}, "none") ||
-        !r.boolean("box_fits_m", p.boxFitsM))
+        !r.boolean("box_fits_m", p.boxFitsM) ||
+        !r.boolean("box_tail_m", p.boxTailM))
       return false;
     if (p.boxFitsM && p.im2col)
       return r.fail(".box_fits_m", "applies to tiled maps, not im2col ones");
+    if (p.boxTailM && p.im2col)
+      return r.fail(".box_tail_m", "applies to tiled maps, not im2col ones");
+    if (p.boxFitsM && p.boxTailM)
+      return r.fail(".box_tail_m", "cannot be combined with box_fits_m");
     if (p.boxFitsM && m.version < 2)
       return r.fail(".box_fits_m", "needs bundle version 2 (the manifest "
+                                   "says version " +
+                                       std::to_string(m.version) + ")");
+    if (p.boxTailM && m.version < 3)
+      return r.fail(".box_tail_m", "needs bundle version 3 (the manifest "
                                    "says version " +
                                        std::to_string(m.version) + ")");
     int64_t innerBytes = int64_t(p.box[0]) * dtypeSize(t.dtype);
@@ -567,10 +576,10 @@ bool ff::rt::parseManifest(std::string_view text, Manifest &m,
                   "expected \"flashfuser-bundle\", got \"" + format + "\"");
   if (!r.integer("version", version, 0, INT32_MAX))
     return false;
-  if (version != 1 && version != 2)
+  if (version < 1 || version > 3)
     return r.fail("version", "unsupported bundle version " +
                                  std::to_string(version) +
-                                 " (this runtime reads versions 1 and 2)");
+                                 " (this runtime reads versions 1 to 3)");
   m.version = int(version);
   if (!r.str("compiler", m.compiler) || !r.str("source_hash", m.sourceHash) ||
       !r.str("hash", m.hash))
@@ -750,6 +759,8 @@ std::vector<uint32_t> ff::rt::tensorMapBox(const ParamSpec &p, int64_t m) {
   std::vector<uint32_t> box = p.box;
   if (p.boxFitsM && !box.empty() && m > 0 && m < int64_t(box.back()))
     box.back() = uint32_t(m);
+  if (p.boxTailM && !box.empty() && m > 0)
+    box.back() = uint32_t((m - 1) % int64_t(box.back()) + 1);
   return box;
 }
 

@@ -649,7 +649,7 @@ bool LoadedBundle::launchKernel(ContextState &cs, int kernel,
     case ParamKind::TensorMapPtr: {
       const TensorArg &a = tensorArg(p.tensor);
       ContextState::MapKey key{kernel, int(pi), a.data, a.shape,
-                               p.boxFitsM ? m : 0};
+                               p.boxFitsM || p.boxTailM ? m : 0};
       auto it = c->maps.find(key);
       if (it == c->maps.end()) {
         auto entry = std::make_unique<ContextState::MapEntry>();

@@ -15,8 +15,11 @@ from typing import Dict, Mapping, Optional
 
 FORMAT = "flashfuser-bundle"
 # Versions this package reads: 2 adds tensor maps whose box the runtime
-# clamps to the launch's M (box_fits_m).
-VERSIONS = (1, 2)
+# clamps to the launch's M (box_fits_m), 3 maps whose box takes the rows of
+# the launch's last m tile (box_tail_m).
+VERSIONS = (1, 2, 3)
+# The version each optional tensor-map field needs.
+_FIELD_VERSIONS = (("box_tail_m", 3), ("box_fits_m", 2))
 ZERO_HASH = "0" * 64
 
 # The hash member is the only key named exactly "hash"; "source_hash" cannot
@@ -68,14 +71,18 @@ def _kernel_files(manifest: dict):
 
 
 def required_version(manifest: dict) -> int:
-    """The lowest version whose fields the manifest uses: 2 where a tensor
-    map carries box_fits_m, else 1 (what EmitBundle writes, so older
-    readers keep reading bundles that do not need the newer fields)."""
+    """The lowest version whose fields the manifest uses: 3 where a tensor
+    map carries box_tail_m, 2 where one carries box_fits_m, else 1 (what
+    EmitBundle writes, so older readers keep reading bundles that do not
+    need the newer fields)."""
+    version = 1
     for k in manifest.get("kernels", []):
         for p in k.get("params", []):
-            if isinstance(p, dict) and p.get("box_fits_m"):
-                return 2
-    return 1
+            if isinstance(p, dict):
+                for field, needs in _FIELD_VERSIONS:
+                    if p.get(field):
+                        version = max(version, needs)
+    return version
 
 
 def _check_version(manifest: dict, where: str):
@@ -84,8 +91,9 @@ def _check_version(manifest: dict, where: str):
         raise BundleError(f"{where}: unsupported version {version!r}")
     needed = required_version(manifest)
     if version < needed:
+        field = next(f for f, v in _FIELD_VERSIONS if v == needed)
         raise BundleError(f"{where}: version {version} cannot carry "
-                          f"box_fits_m tensor maps (needs version {needed})")
+                          f"{field} tensor maps (needs version {needed})")
 
 
 def read_bundle(path: str):

@@ -119,25 +119,25 @@ class BundleTest(unittest.TestCase):
             read_bundle(self.dir)
 
     def test_versions(self):
-        # Version 2 (tensor maps with box_fits_m) is read like version 1;
-        # later versions are refused on both sides.
-        for version in (1, 2):
+        # Versions 2 and 3 (tensor maps with box_fits_m, box_tail_m) are
+        # read like version 1; later versions are refused on both sides.
+        for version in (1, 2, 3):
             m = manifest()
             m["version"] = version
             write_bundle(self.dir, m, FILES)
             self.assertEqual(verify_bundle(self.dir)["version"], version)
             shutil.rmtree(self.dir)
         m = manifest()
-        m["version"] = 3
-        with self.assertRaisesRegex(BundleError, "unsupported version 3"):
+        m["version"] = 4
+        with self.assertRaisesRegex(BundleError, "unsupported version 4"):
             write_bundle(self.dir, m, FILES)
         write_bundle(self.dir, manifest(), FILES)
         path = os.path.join(self.dir, "manifest.json")
         with open(path) as f:
-            text = f.read().replace('"version": 1', '"version": 3')
+            text = f.read().replace('"version": 1', '"version": 4')
         with open(path, "w") as f:
             f.write(text)
-        with self.assertRaisesRegex(BundleError, "unsupported version 3"):
+        with self.assertRaisesRegex(BundleError, "unsupported version 4"):
             read_bundle(self.dir)
 
     def test_default_version_is_the_lowest_needed(self):
@@ -160,6 +160,17 @@ class BundleTest(unittest.TestCase):
         m["version"] = 1
         with self.assertRaisesRegex(BundleError,
                                     "version 1 cannot carry box_fits_m"):
+            write_bundle(self.dir, m, FILES)
+        # A last-tile map (box_tail_m) needs 3.
+        del m["version"]
+        m["kernels"][1]["params"].append(dict(fitted, box_fits_m=False,
+                                              box_tail_m=True))
+        write_bundle(self.dir, m, FILES)
+        self.assertEqual(verify_bundle(self.dir)["version"], 3)
+        shutil.rmtree(self.dir)
+        m["version"] = 2
+        with self.assertRaisesRegex(BundleError,
+                                    "version 2 cannot carry box_tail_m"):
             write_bundle(self.dir, m, FILES)
 
 if __name__ == "__main__":

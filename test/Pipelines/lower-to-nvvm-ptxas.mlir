@@ -31,7 +31,9 @@
 
 // A dynamic-M chain: one kernel per bin of the schedule table. The first
 // bin's (one m tile for M <= 64) A box is clamped to the launch's M by the
-// runtime (box_fits_m, which needs bundle version 2).
+// runtime (box_fits_m, bundle version 2); the second bin's (several m
+// tiles) last tile loads A through a second map whose box the runtime cuts
+// to that tile's rows (box_tail_m, version 3).
 // DYN: "shape": [
 // DYN-NEXT: -1,
 // DYN-NEXT: 512
@@ -61,7 +63,16 @@
 // DYN-NEXT: 128
 // DYN-NEXT: ],
 // DYN-NEXT: "interleave"
-// DYN: "version": 2
+// DYN: "tensor": "in0"
+// DYN-NEXT: },
+// DYN-NEXT: {
+// DYN-NEXT: "box": [
+// DYN-NEXT: 64,
+// DYN-NEXT: 128
+// DYN-NEXT: ],
+// DYN-NEXT: "box_tail_m": true,
+// DYN: "tensor": "in0"
+// DYN: "version": 3
 
 func.func @gemm(%a: tensor<256x512xbf16>, %b: tensor<512x512xbf16>) -> tensor<256x512xbf16> {
   %r = dsm.fused_chain gemm (%a, %b) {schedule = #dsm.schedule<cluster = [1, 1, 1, 1], block = [128, 256, 64, 16], grid = [2, 2, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [], collectives = [], stages = 4, cost_ns = 1000>}

@@ -160,8 +160,8 @@ struct LowerToNVVMOptions : public PassPipelineOptions<LowerToNVVMOptions> {
       llvm::cl::init(true)};
   PassOptions::Option<bool> fitABox{
       *this, "fit-a-box",
-      llvm::cl::desc("Forwarded to --dsm-materialize: kernels with one m "
-                     "tile load A's box with only the rows M has"),
+      llvm::cl::desc("Forwarded to --dsm-materialize: A's boxes load only "
+                     "the rows M has (one m tile, or the last of several)"),
       llvm::cl::init(true)};
   PassOptions::Option<int64_t> selfCleaningMaxKiB{
       *this, "self-cleaning-workspace-max-kib",

@@ -76,6 +76,9 @@ struct ParamSpec {
   /// Tiled map (version 2): the box's outermost extent is clamped to the
   /// launch's M, the rows the kernel expects (tensorMapBox).
   bool boxFitsM = false;
+  /// Tiled map (version 3): the box's outermost extent is that of the
+  /// launch's last tile of M, ((m - 1) mod box) + 1 (tensorMapBox).
+  bool boxTailM = false;
   // Scalars.
   bool scalarIsM = false;
   int64_t scalarValue = 0;
@@ -88,7 +91,8 @@ struct ParamSpec {
 };
 
 /// The box a tensor map of `p` is encoded with for a launch at `m` rows:
-/// `p.box`, its outermost extent clamped to `m` where `p.boxFitsM`.
+/// `p.box`, its outermost extent clamped to `m` where `p.boxFitsM`, or the
+/// rows of `m`'s last tile of box rows where `p.boxTailM`.
 std::vector<uint32_t> tensorMapBox(const ParamSpec &p, int64_t m);
 
 struct KernelSpec {

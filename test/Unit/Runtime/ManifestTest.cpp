@@ -143,7 +143,7 @@ TEST(ManifestTest, RejectsBrokenSequences) {
 TEST(ManifestTest, RejectsInvalidManifestsNamingTheField) {
   const Mutation cases[] = {
       {"\"flashfuser-bundle\"", "\"other\"", "format: expected"},
-      {"\"version\": 1", "\"version\": 3", "unsupported bundle version 3"},
+      {"\"version\": 1", "\"version\": 4", "unsupported bundle version 4"},
       // box_fits_m came with version 2, for tiled maps only.
       {"\"tensor\": \"x\", \"box\": [64, 128],",
        "\"tensor\": \"x\", \"box\": [64, 128], \"box_fits_m\": true,",
@@ -151,6 +151,10 @@ TEST(ManifestTest, RejectsInvalidManifestsNamingTheField) {
       {"\"tensor\": \"x\", \"box\": [64, 128],",
        "\"tensor\": \"x\", \"box\": [64, 128], \"box_fits_m\": 1,",
        "kernels[0].params[0].box_fits_m"},
+      // box_tail_m came with version 3.
+      {"\"tensor\": \"x\", \"box\": [64, 128],",
+       "\"tensor\": \"x\", \"box\": [64, 128], \"box_tail_m\": true,",
+       "kernels[0].params[0].box_tail_m: needs bundle version 3"},
       {"\"source_hash\": \"1111", "\"source_hash\": \"111X",
        "source_hash: expected 64 lowercase hex digits"},
       {"\"chip\": \"sm_90a\"", "\"chip\": \"hopper\"",
@@ -255,6 +259,31 @@ TEST(ManifestTest, FitsVersionTwoBoxesToM) {
   const ParamSpec &w1 = m.kernels[0].params[1];
   EXPECT_FALSE(w1.boxFitsM);
   EXPECT_EQ(tensorMapBox(w1, 1), w1.box);
+}
+
+// A last-tile map of a dynamic M (version 3): the box's rows are those of
+// the launch's last tile of 128 rows.
+TEST(ManifestTest, CutsVersionThreeTailBoxesToTheLastTile) {
+  std::string text =
+      edit(edit(validManifest(), "\"version\": 1", "\"version\": 3"),
+           "\"tensor\": \"x\", \"box\": [64, 128],",
+           "\"tensor\": \"x\", \"box\": [64, 128], \"box_tail_m\": true,");
+  Manifest m;
+  std::string error;
+  ASSERT_TRUE(parseManifest(text, m, error)) << error;
+  const ParamSpec &x = m.kernels[0].params[0];
+  ASSERT_TRUE(x.boxTailM);
+  EXPECT_EQ(tensorMapBox(x, 1), (std::vector<uint32_t>{64, 1}));
+  EXPECT_EQ(tensorMapBox(x, 128), (std::vector<uint32_t>{64, 128}));
+  EXPECT_EQ(tensorMapBox(x, 129), (std::vector<uint32_t>{64, 1}));
+  EXPECT_EQ(tensorMapBox(x, 300), (std::vector<uint32_t>{64, 44}));
+  EXPECT_EQ(tensorMapBox(x, 4096), (std::vector<uint32_t>{64, 128}));
+  // Not together with box_fits_m.
+  std::string both = edit(text, "\"box_tail_m\": true,",
+                          "\"box_tail_m\": true, \"box_fits_m\": true,");
+  EXPECT_FALSE(parseManifest(both, m, error));
+  EXPECT_NE(error.find("cannot be combined with box_fits_m"), std::string::npos)
+      << error;
 }
 
 TEST(ManifestTest, ParsesIm2colTensorMaps) {

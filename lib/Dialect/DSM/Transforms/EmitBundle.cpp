@@ -179,13 +179,18 @@ LogicalResult DSMEmitBundlePass::emitBundle(DictionaryAttr bundle,
   if (auto target = module->getAttrOfType<dsm::TargetAttr>("dsm.target"))
     targetName = target.getName().str();
   // The lowest version that has every field the bundle uses: 2 where a
-  // tensor map's box fits the launch's M (docs/bundle.md).
+  // tensor map's box fits the launch's M, 3 where one takes its last m
+  // tile's rows (docs/bundle.md).
   int version = 1;
   for (const llvm::json::Value &k : kernels)
     if (const llvm::json::Array *params = k.getAsObject()->getArray("params"))
-      for (const llvm::json::Value &param : *params)
-        if (param.getAsObject()->getBoolean("box_fits_m").value_or(false))
-          version = 2;
+      for (const llvm::json::Value &param : *params) {
+        const llvm::json::Object *o = param.getAsObject();
+        if (o->getBoolean("box_tail_m").value_or(false))
+          version = std::max(version, 3);
+        if (o->getBoolean("box_fits_m").value_or(false))
+          version = std::max(version, 2);
+      }
   llvm::json::Object manifest{
       {"format", "flashfuser-bundle"},
       {"version", version},

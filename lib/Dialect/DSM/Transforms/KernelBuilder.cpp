@@ -65,6 +65,14 @@ SmallVector<KernelParam> mlir::dsm::getKernelParams(const KernelPlan &p) {
                       {64, p.aBoxRows()},
                       /*im2col=*/false,
                       /*boxFitsM=*/p.fitsABoxAtLaunch()});
+  if (p.tailABox)
+    params.push_back({K::TensorMap,
+                      (int)p.argA,
+                      {64, p.aTailBoxRows()},
+                      /*im2col=*/false,
+                      /*boxFitsM=*/false,
+                      /*aTail=*/true,
+                      /*boxTailM=*/ShapedType::isDynamic(p.shape.m)});
   params.push_back({K::TensorMap, (int)p.argB, {64, 64}});
   if (p.isGated())
     params.push_back({K::TensorMap, (int)p.argB2, {64, 64}});
@@ -621,6 +629,7 @@ private:
   LLVM::LLVMPointerType ptrGlobal, ptrShared, ptrCluster;
 
   SmallVector<Value> tmaps; // nvgpu tensormap descriptors, ABI order
+  Value aTailArg, aTailMap; // A's last-tile map (tailABox): argument, map
   SmallVector<Value> tmapArgs; // the same as kernel arguments (!llvm.ptr)
   Value out, ws, numRows;   // numRows: M as index
   Value rowEnd;             // rows [m0, rowEnd) of the tile are stored
@@ -776,6 +785,14 @@ void KernelEmitter::emitSetup(gpu::GPUFuncOp func) {
           nvgpu::TensorMapL2PromoKind::L2PROMO_256B,
           nvgpu::TensorMapOOBKind::OOB_ZERO,
           nvgpu::TensorMapInterleaveKind::INTERLEAVE_NONE);
+      // The tail map is chosen per tile (emitTileLoads), off the ABI-order
+      // list the other loads index.
+      if (param.aTail) {
+        aTailArg = arg;
+        aTailMap =
+            UnrealizedConversionCastOp::create(b, loc, type, arg).getResult(0);
+        break;
+      }
       tmaps.push_back(
           UnrealizedConversionCastOp::create(b, loc, type, arg).getResult(0));
       tmapArgs.push_back(arg);
@@ -959,6 +976,8 @@ void KernelEmitter::emitProducer() {
             ctx, NVVM::SetMaxRegisterAction::decrease));
   for (Value t : tmaps)
     nvgpu::TmaPrefetchOp::create(b, loc, t, wgLeader);
+  if (aTailMap)
+    nvgpu::TmaPrefetchOp::create(b, loc, aTailMap, wgLeader);
   if (p.evictFirstWeights)
     weightPolicy = createL2EvictFirstPolicy(b, loc);
 
@@ -1209,12 +1228,25 @@ void KernelEmitter::emitTileLoads() {
   // Resident weights: the ring carries A only.
   int64_t bLoadBytes = p.residentWeights ? 0 : p.bStageBytes;
   // A box fitted to a dynamic M lands min(rows, M) rows, as the runtime
-  // encodes it.
+  // encodes it; the last of several m tiles loads its min(rows, M - m0)
+  // rows through the tail map.
   Value stageBytes =
       p.fitsABoxAtLaunch()
           ? add(mul(arith::MinUIOp::create(b, loc, numRows, cst(aRows)), 128),
                 bLoadBytes)
           : cst(aLoadBytes + bLoadBytes);
+  if (p.tailABox) {
+    Value rowsHere =
+        arith::MinUIOp::create(b, loc, sub(numRows, m0), cst(aRows));
+    stageBytes = add(mul(rowsHere, 128), bLoadBytes);
+    // Select the map's address, not the descriptor: nvgpu's descriptor
+    // type has no select lowering of its own.
+    Value isTail = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                         rowsHere, cst(aRows));
+    Value arg = LLVM::SelectOp::create(b, loc, isTail, aTailArg, tmapArgs[0]);
+    tmA = UnrealizedConversionCastOp::create(b, loc, tmA.getType(), arg)
+              .getResult(0);
+  }
   Value image, h0;
   if (p.isConv()) {
     int64_t groupsPerImage = p.convH / p.convBoxRows();

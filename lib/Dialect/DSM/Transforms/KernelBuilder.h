@@ -32,6 +32,11 @@ struct KernelParam {
   /// The runtime clamps the box's outer extent to the launch's M
   /// (manifest box_fits_m; KernelPlan::fitABox with a dynamic M).
   bool boxFitsM = false;
+  /// A's map for the last m tile (KernelPlan::tailABox); with boxTailM the
+  /// runtime sets its box's outer extent to the launch's last tile's rows
+  /// (manifest box_tail_m).
+  bool aTail = false;
+  bool boxTailM = false;
 };
 
 /// The parameters of the kernel of `plan`, in order.

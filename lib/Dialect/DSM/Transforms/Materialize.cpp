@@ -222,6 +222,10 @@ DictionaryAttr DSMMaterializePass::materialize(FusedChainOp chain,
       // A fitted to a dynamic M: the runtime clamps the box's rows to M.
       if (param.boxFitsM)
         attrs.push_back(b.getNamedAttr("box_fits_m", b.getBoolAttr(true)));
+      // A's last-tile map of a dynamic M: the runtime cuts the box's rows
+      // to those of the launch's last m tile.
+      if (param.boxTailM)
+        attrs.push_back(b.getNamedAttr("box_tail_m", b.getBoolAttr(true)));
       // A 3x3, pad 1 convolution's image in TMA im2col mode: the pixel box
       // spans W and H positions -1 .. extent - 2 at filter offset 0.
       if (param.im2col) {
@@ -566,6 +570,7 @@ DSMMaterializePass::configurePlan(FusedChainOp chain, ScheduleAttr sched,
                       plan->canPairLoads();
   plan->earlyRelease = earlyRelease && plan->canReleaseEarly();
   plan->fitABox = fitABox && plan->canFitABox();
+  plan->tailABox = fitABox && plan->canTailABox();
   if (testOmitBarrier && !plan->needsWorkspace) {
     chain.emitOpError("test-omit-barrier needs a plan with an "
                       "inter-cluster workspace reduction (grid_n > 1)");

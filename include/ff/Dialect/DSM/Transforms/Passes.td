@@ -284,8 +284,11 @@ def DSMMaterialize : Pass<"dsm-materialize", "ModuleOp"> {
            "Kernels with one m tile for any M whose M can be smaller than "
            "the tile load A's box with only M rows (a dynamic M: the "
            "runtime clamps the box to the launch's M, manifest "
-           "box_fits_m) instead of letting TMA zero-fill the rest, which "
-           "is slow (KernelPlan::fitABox)">,
+           "box_fits_m), and kernels with several load their last tile "
+           "through a second map of A with only that tile's rows "
+           "(manifest box_tail_m for a dynamic M), instead of letting TMA "
+           "zero-fill the rest, which is slow (KernelPlan::fitABox, "
+           "tailABox)">,
     Option<"selfCleaningMaxKiB", "self-cleaning-workspace-max-kib",
            "int64_t", "400",
            "Atomic inter-cluster workspaces of at most this many KiB (at the "
