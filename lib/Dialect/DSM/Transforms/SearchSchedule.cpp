@@ -17,6 +17,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Diagnostics.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
@@ -254,7 +255,33 @@ private:
   /// at that bin's representative M, as the fused plan it is priced
   /// against does.
   bool perBinTables = false;
+  /// The library's results by chain (searchKey): a model's repeated layers
+  /// are searched once per run. Everything derived from them (schedules,
+  /// remarks, dump records) is still made per chain.
+  llvm::StringMap<ff::SearchResult> staticResults;
+  llvm::StringMap<std::vector<ff::BinnedPlan>> binnedResults;
 };
+
+/// What a chain's search depends on besides the pass options: the op with
+/// its region, types and attributes (its operands elided), without the
+/// plan a previous run recorded, and the library options that vary within
+/// a run.
+static std::string searchKey(FusedChainOp op, const ff::SearchOptions &options,
+                             StringRef mode) {
+  std::string key;
+  llvm::raw_string_ostream os(key);
+  os << mode << ' ' << options.keep << ' ' << options.binRegret << '\n';
+  Attribute schedule = op->getAttr("schedule"),
+            sequence = op->getAttr("sequence");
+  op->removeAttr("schedule");
+  op->removeAttr("sequence");
+  op->print(os, OpPrintingFlags().printGenericOpForm().useLocalScope());
+  if (schedule)
+    op->setAttr("schedule", schedule);
+  if (sequence)
+    op->setAttr("sequence", sequence);
+  return key;
+}
 
 } // namespace
 
@@ -482,10 +509,14 @@ LogicalResult DSMSearchPass::searchOne(FusedChainOp op,
     // fused plan alone took the sequence of the merged bin's last
     // representative (G5's M = 16384 pair served M = 129 and up).
     bool withSequences = pricesSequences(op);
-    std::vector<ff::BinnedPlan> table =
-        withSequences || perBinTables
-            ? ff::searchMBins(*chain, target, options)
-            : ff::searchDynamicM(*chain, target, options);
+    bool perBin = withSequences || perBinTables;
+    auto [it, inserted] = binnedResults.try_emplace(
+        searchKey(op, options, perBin ? "bins" : "dynamic"));
+    if (inserted)
+      it->second = perBin ? ff::searchMBins(*chain, target, options)
+                          : ff::searchDynamicM(*chain, target, options);
+    record["search_reused"] = !inserted;
+    const std::vector<ff::BinnedPlan> &table = it->second;
     if (table.empty())
       return op.emitOpError("no legal plan for some M bin of this chain");
     SmallVector<ScheduleAttr> plans;
@@ -540,7 +571,12 @@ LogicalResult DSMSearchPass::searchOne(FusedChainOp op,
     record["m"] = nullptr;
     record["bins"] = std::move(bins);
   } else {
-    ff::SearchResult result = ff::searchChain(*chain, target, options);
+    auto [it, inserted] =
+        staticResults.try_emplace(searchKey(op, options, "static"));
+    if (inserted)
+      it->second = ff::searchChain(*chain, target, options);
+    record["search_reused"] = !inserted;
+    const ff::SearchResult &result = it->second;
     FailureOr<const ff::Candidate *> choice = choose(op, result);
     if (failed(choice))
       return failure();
@@ -600,6 +636,8 @@ void DSMSearchPass::runOnOperation() {
   if (failed(target))
     return signalPassFailure();
   module->setAttr("dsm.target", getTargetAttr(&getContext(), *target));
+  staticResults.clear();
+  binnedResults.clear();
 
   llvm::json::Array dump;
   // Collected first: pricing a kernel sequence builds (and erases) chains.
