@@ -219,9 +219,14 @@ struct KernelPlan {
   /// 10.9 us against 8.9 and C8-b1 hung (H200, docs/validation.md).
   bool fitABox = false;
   bool canFitABox() const {
-    return !isConv() && inputViews.empty() && !aMulticast && !warpgroupTiles &&
-           clusterM == 1 && maxM() <= bm &&
+    return hasFittableABox() && maxM() <= bm &&
            (ShapedType::isDynamic(shape.m) || shape.m < aRowsPerCta());
+  }
+  /// A read as one CTA's 2-D box per tile, the form fitABox and tailABox
+  /// cut to M.
+  bool hasFittableABox() const {
+    return !isConv() && inputViews.empty() && !aMulticast && !warpgroupTiles &&
+           clusterM == 1;
   }
   /// Rows of A's box in the manifest and the kernel's tensor map type: a
   /// fitted box of a static M has M rows; one of a dynamic M is clamped to
@@ -242,8 +247,7 @@ struct KernelPlan {
   /// forms as fitABox; a static M whose tiles are all full needs none.
   bool tailABox = false;
   bool canTailABox() const {
-    return !isConv() && inputViews.empty() && !aMulticast && !warpgroupTiles &&
-           clusterM == 1 && maxM() > aRowsPerCta() &&
+    return hasFittableABox() && maxM() > aRowsPerCta() &&
            (ShapedType::isDynamic(shape.m) || shape.m % aRowsPerCta() != 0);
   }
   /// Rows of the tail map's box: those of a static M's last tile; with a
