@@ -834,7 +834,9 @@ double mlir::ff::estimateCtaNs(const ChainDesc &chain, const Plan &plan,
   const double held =
       two ? 1.0 : std::min(1.0, std::max(mma0, smem) / std::max(latency, 1.0));
   double depth = plan.stages;
-  double l2 = 0;
+  // Every active CTA of a single GEMM draws its stage from L2, an aggregate
+  // ceiling (KernelFit::gemmL2Gbps); a halo's boxes at their own rate.
+  double l2 = two ? 0.0 : drawn * active / k.gemmL2Gbps;
   if (haloRows) {
     // The kernel sizes its rings itself: a tap slot is three k steps. Its
     // halo boxes and B tiles come from L2 at gemmHaloL2Gbps in all.

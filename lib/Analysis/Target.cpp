@@ -254,7 +254,8 @@ llvm::Error mlir::ff::applyCalibration(GpuTarget &target,
         {"gemm_tflops", &kernel.gemmTflops, false},
         {"gemm_smem_gbps", &kernel.gemmSmemGbps, false},
         {"gemm_lone_warpgroup_factor", &kernel.gemmLoneWarpgroupFactor, false},
-        {"gemm_halo_l2_gbps", &kernel.gemmHaloL2Gbps, false}};
+        {"gemm_halo_l2_gbps", &kernel.gemmHaloL2Gbps, false},
+        {"gemm_l2_gbps", &kernel.gemmL2Gbps, false}};
     for (const auto &[key, value] : *obj) {
       auto *f = llvm::find_if(
           fields, [&](const Field &f) { return key == f.key; });

@@ -45,11 +45,12 @@ PARAMS = {"gemmTflops": 4.938, "gemmHbmEfficiency": 0.8,
           "gemmStreamLatencyNs": 2000.0, "gemmSmemGbps": 180.0,
           "smGbps": 100.0, "oneWarpgroupRate": 0.8159, "kStepNs": 0.0,
           "barrierNs": 220.1, "launchNs": 2000.0,
-          "gemmLoneWarpgroupFactor": 1.01}
+          "gemmLoneWarpgroupFactor": 1.01, "gemmL2Gbps": 9000.0}
 KEYS = {"gemmTflops": "gemm_tflops", "gemmHbmEfficiency": "gemm_hbm_efficiency",
         "gemmStreamLatencyNs": "gemm_stream_latency_ns",
         "gemmSmemGbps": "gemm_smem_gbps",
-        "gemmLoneWarpgroupFactor": "gemm_lone_warpgroup_factor"}
+        "gemmLoneWarpgroupFactor": "gemm_lone_warpgroup_factor",
+        "gemmL2Gbps": "gemm_l2_gbps"}
 
 
 def cdiv(a, b):
@@ -97,7 +98,9 @@ def predict_ns(r, p):
                    max(p["gemmStreamLatencyNs"], 1.0))
         bw0 = min(bw, max(r["stages"] - held, 1) * stage /
                   max(p["gemmStreamLatencyNs"], 1.0))
-        t = ksteps * (max(stage / bw0, mma, smem / p["gemmSmemGbps"]) +
+        # Every active CTA draws its stage from L2 (an aggregate ceiling).
+        l2 = stage * active / p["gemmL2Gbps"]
+        t = ksteps * (max(stage / bw0, l2, mma, smem / p["gemmSmemGbps"]) +
                       p["kStepNs"])
         if ck > 1:
             dsm = DSM_GBPS[ck] / SMS

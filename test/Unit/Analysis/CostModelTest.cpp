@@ -641,8 +641,18 @@ TEST(CostModelTest, GemmSmemPortByHand) {
       std::min(k.smGbps, t.hbmGbps * k.gemmHbmEfficiency / 132 *
                              getStreamReuse(chain, narrow, h100()));
   ASSERT_LT(32768.0 / std::min(bw, 6 * 32768.0 / k.gemmStreamLatencyNs), port);
+  // A full wave's stages share L2 (gemmL2Gbps): 132 x 32768 B per k step
+  // binds above the port; a wave of 66 CTAs is port-bound.
+  const double l2 = 32768.0 * 132 / k.gemmL2Gbps;
+  ASSERT_GT(l2, port);
+  ASSERT_LT(32768.0 * 66 / k.gemmL2Gbps, port);
   EXPECT_NEAR(estimateCtaNs(chain, narrow, t, 132),
-              64 * (port + k.kStepNs) + 128 * 128 * 2 / bw, 1e-6);
+              64 * (l2 + k.kStepNs) + 128 * 128 * 2 / bw, 1e-6);
+  const double bw66 =
+      std::min(k.smGbps, t.hbmGbps * k.gemmHbmEfficiency / 66 *
+                             getStreamReuse(chain, narrow, h100()));
+  EXPECT_NEAR(estimateCtaNs(chain, narrow, t, 66),
+              64 * (port + k.kStepNs) + 128 * 128 * 2 / bw66, 1e-6);
   // 128 x 256: 49152 B written and (128 x 64 + 2 x 64 x 256) x 2 = 81920
   // read against twice the flops: the wgmma rate binds.
   EXPECT_LT((49152.0 + 81920) / k.gemmSmemGbps, 2 * mma);

@@ -747,7 +747,9 @@ TEST(SearchTest, NarrowChainsStreamN) {
 }
 
 // N = 256: 128 x 256 tiles would leave 100 of 132 SMs idle; the search
-// fills the machine with narrower tiles over all of K, no cluster.
+// fills the machine with narrower tiles, at most split along k. (Since the
+// L2 term, 128 x 128 over 2 along k; on an H100 the split 64 x 256 plan
+// measured 19.4 us, 64 x 128 over all of K 20.8: gemm-sweep-h100-s27.csv.)
 TEST(SearchTest, OneGemm) {
   ChainDesc mm = chainOf(ChainKind::gemm, 4096, 256, 4096, 0);
   SearchResult r = searchChain(mm, h100());
@@ -755,7 +757,8 @@ TEST(SearchTest, OneGemm) {
   ASSERT_TRUE(c);
   EXPECT_TRUE(c->lowerable);
   EXPECT_TRUE(c->flow.residency.empty());
-  EXPECT_EQ(c->plan.getClusterSize(), 1);
+  EXPECT_EQ(c->plan.getClusterSize(), c->plan.cls(Dim::k));
+  EXPECT_LE(c->plan.cls(Dim::k), 2);
   EXPECT_GE(c->flow.numCtas, 128);
   EXPECT_EQ(c->plan.cls(Dim::n) * c->plan.grd(Dim::n) * c->plan.blk(Dim::n),
             256);
