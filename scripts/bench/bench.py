@@ -5,7 +5,8 @@ Runs on the GPU machine (PyTorch, Triton; bundles compiled elsewhere):
 
   python3 scripts/bench/bench.py --out OUT [--bundles DIR] [--only G,S]
       [--baselines eager,graph,compile,autotune,ours,ours_py,ours_direct,
-                   ours_graph,ours_auto,ours_auto_graph] [--reps 100]
+                   ours_graph,ours_auto,ours_auto_graph,ours_dyn,
+                   ours_dyn_graph] [--dynamic DIR] [--reps 100]
       [--rounds 4]
 
 For every workload (scripts/bench/workloads.py) and baseline it measures the
@@ -30,7 +31,10 @@ runtime's launch); `ours_auto`/
 which runs whichever of the fused kernel and the unfused PyTorch chain its
 first call measured faster, eagerly for `ours_auto` and as CUDA graph
 replays for `ours_auto_graph` (captured calls take the graph choice); the
-`path` column says which ran.
+`path` column says which ran. `ours_dyn`/`ours_dyn_graph` run, like `ours`
+and `ours_graph`, the dynamic-M bundle `--dynamic DIR/<chain>` (compiled by
+`compile-workloads.py --dynamic-m`) at the workload's M: G5-m512 and G5
+take DIR/G5, each M through its bin's kernels.
 """
 import argparse
 import csv
@@ -274,16 +278,23 @@ def as_reference_layout(w, name, out):
     return out
 
 
+def dynamic_name(w):
+    """The chain a dynamic-M bundle is named after: G5-m512 -> G5."""
+    base, sep, m = w.name.rpartition("-m")
+    return base if sep and m.isdigit() and w.kind != "conv" else w.name
+
+
 def ours_callable(w, inputs, bundles, fallback="never", graphs=True,
-                  fastcall=True):
+                  fastcall=True, dynamic=False):
     """(a per-call closure running the workload's bundle, its Kernel), or
     (None, None) with the reason printed when there is no bundle or its
     inputs do not match. `fallback`, `graphs`: flashfuser.load's;
     `fastcall`: False keeps the Kernel on its pure-Python per-call path (no
-    _ffrt_fastcall), which it looks up at its first call, made here."""
+    _ffrt_fastcall), which it looks up at its first call, made here;
+    `dynamic`: `bundles` holds dynamic-M bundles (dynamic_name)."""
     if not bundles:
         return None, None
-    path = os.path.join(bundles, w.name)
+    path = os.path.join(bundles, dynamic_name(w) if dynamic else w.name)
     if not os.path.isdir(path):
         print(f"{w.name}: ours skipped (no bundle {path})", flush=True)
         return None, None
@@ -315,7 +326,8 @@ def ours_callable(w, inputs, bundles, fallback="never", graphs=True,
 
 def path_of(name, w, auto_kernel):
     """Which path a baseline ran: ours* say fused or unfused, others ''."""
-    if name in ("ours", "ours_py", "ours_direct", "ours_graph"):
+    if name in ("ours", "ours_py", "ours_direct", "ours_graph", "ours_dyn",
+                "ours_dyn_graph"):
         return "fused"
     if name.startswith("ours_auto") and auto_kernel is not None:
         # Captured calls take the bin's graph choice, eager ones its eager.
@@ -335,6 +347,8 @@ def main():
                     "M sweep)")
     ap.add_argument("--baselines", default="eager,graph,compile,ours,ours_graph,"
                     "ours_auto,ours_auto_graph")
+    ap.add_argument("--dynamic", help="directory of dynamic-M bundles "
+                    "(ours_dyn, ours_dyn_graph)")
     ap.add_argument("--reps", type=int, default=100)
     ap.add_argument("--rounds", type=int, default=4,
                     help="hot runs are taken in this many rounds over all "
@@ -390,6 +404,17 @@ def main():
             if ours and "ours_graph" in baselines:
                 graphed["ours_graph"] = ours
                 variants["ours_graph"] = in_graph(ours)[0]
+        if "ours_dyn" in baselines or "ours_dyn_graph" in baselines:
+            dyn, kernel = ours_callable(w, inputs, a.dynamic, dynamic=True)
+            if dyn and kernel.inputs[0]["shape"][0] != -1:
+                print(f"{w.name}: ours_dyn skipped ({a.dynamic}/"
+                      f"{dynamic_name(w)} has a static M)", flush=True)
+                dyn = None
+            if dyn and "ours_dyn" in baselines:
+                variants["ours_dyn"] = dyn
+            if dyn and "ours_dyn_graph" in baselines:
+                graphed["ours_dyn_graph"] = dyn
+                variants["ours_dyn_graph"] = in_graph(dyn)[0]
         if "ours_py" in baselines:
             py, _ = ours_callable(w, inputs, a.bundles, fastcall=False)
             if py:
