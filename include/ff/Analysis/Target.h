@@ -132,8 +132,9 @@ struct KernelFit {
   /// Single GEMMs: the aggregate rate (GB/s) at which L2 serves the stages
   /// of all active CTAs. Without it a wave of 132 lone-warpgroup CTAs was
   /// priced at its wgmma rate where it streamed ~40 KB per k step at about
-  /// 8.6 TB/s (S3's gated GEMM at M = 256: 64 x 128 ranked first, measured
-  /// 1.21x the 128 x 64 tile; G8's down GEMM at M = 512 1.38x). Chosen over
+  /// 8.6 TB/s in all, taking its three waves as equal (S3's gated GEMM at
+  /// M = 256: 64 x 128 ranked first, measured 1.21x the 128 x 64 tile;
+  /// G8's down GEMM at M = 512 1.38x). Chosen over
   /// 160 plans of the sequence halves at M = 256-1024 on an H200
   /// (docs/benchmarks/gemm-sweep-h200-s38.csv): 8000-9500 pick the same
   /// plans there and improve or keep both H100 sweeps' picks; 9000 has the
