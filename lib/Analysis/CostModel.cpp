@@ -160,7 +160,9 @@ Dataflow mlir::ff::analyzeDataflow(const ChainDesc &chain, const Plan &plan,
         plan.stages * (stage0 + stage1) + (two ? cTile * (sh > 1 ? 2 : 1) : 0);
   // The all-exchange receive buffer (end of GEMM0) and the E staging tile
   // (end of GEMM1) are never live together: they share one allocation.
-  const double exchange = clsK > 1 ? blkM * blkN * acc * g : 0;
+  // (A gated split-K GEMM exchanges gate's tile, then up's, through one
+  // buffer.)
+  const double exchange = clsK > 1 ? blkM * blkN * acc * (two ? g : 1) : 0;
   const double eTileAcc = blkM * blkL * acc;
   // A single GEMM stores its tile straight from the wgmma fragments.
   double staging = 0;
@@ -855,9 +857,11 @@ double mlir::ff::estimateCtaNs(const ChainDesc &chain, const Plan &plan,
     // over DSM; two cluster barriers for a pull, one for the kernels'
     // default push, which measured within 2 % of the pull on these
     // plans), then each rank stores its 1/c of the tile.
+    // A gated pair reduces gate's tile, then up's.
     const double dsmPerSm = double(target.getDsmGbps(clsK)) / target.sms;
-    return lone * (cta + (clsK - 1) * bm * (bn / clsK) * 4.0 / dsmPerSm +
-                   2 * k.barrierNs * std::log2(double(clsK)) +
+    return lone * (cta +
+                   g * ((clsK - 1) * bm * (bn / clsK) * 4.0 / dsmPerSm +
+                        2 * k.barrierNs * std::log2(double(clsK))) +
                    bm * (bn / clsK) * b / bw);
   }
   if (!two)

@@ -278,6 +278,12 @@ bool mlir::ff::isLowerable(const Plan &plan, const ChainDesc &chain,
     int64_t clsK = plan.cls(Dim::k);
     bool splitK = plan.cluster == std::array<int64_t, 4>{1, 1, clsK, 1} &&
                   (clsK == 2 || clsK == 4 || clsK == 8);
+    // A gated pair takes no cluster here. Split K lowers for it (gate's
+    // tile reduced, then up's) but its best plan took 1.00-1.34x the best
+    // unsplit one's time on seven S-series gate|up GEMMs on an H200
+    // (docs/validation.md, thirty-ninth session): the split fills the
+    // partial wave but draws the same bytes from L2 over twice the CTAs,
+    // and the pair's two exchanges come on top.
     if (plan.cluster != std::array<int64_t, 4>{1, 1, 1, 1} &&
         (chain.isGated() || (!multicast && !splitK && !alongM)))
       return false;

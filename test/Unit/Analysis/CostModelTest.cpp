@@ -597,6 +597,29 @@ TEST(CostModelTest, GemmStreamByHand) {
   EXPECT_LT(1.15 * kernelNs(splitK(64, 256, 4)), wide);
 }
 
+// A gated GEMM split over a pair along k (the kernel lowers it from a
+// hand-written schedule; the search leaves it out, isLowerable): one fp32
+// partial tile over the dead ring at a time, so 4 stages of 128 x 128 fit,
+// and two exchanges (gate's tile, then up's) priced at the DSM rate.
+TEST(CostModelTest, GatedSplitKByHand) {
+  GpuTarget t = h100();
+  ChainDesc chain = chainOf(ChainKind::gatedGemm, 256, 4096, 4096, 0);
+  Plan p = makePlan({1, 1, 2, 1}, {128, 128, 2048, 16}, {2, 32, 1, 1},
+                    kMN | bit(Dim::k), {Dim::m, Dim::n, Dim::k, Dim::l}, 4);
+  EXPECT_FALSE(isLowerable(p, chain));
+  Dataflow flow = analyzeDataflow(chain, p, t);
+  EXPECT_TRUE(flow.feasible) << flow.reason;
+  // Doubling the DSM rate saves half of both exchanges: 128 x 64 fp32
+  // slices pulled at the pair's per-SM rate, twice.
+  GpuTarget fast = t;
+  for (int64_t &gbps : fast.dsmGbps)
+    gbps *= 2;
+  const double exchange = 128 * 64 * 4 / (3300.0 / 132);
+  EXPECT_NEAR(estimateCtaNs(chain, p, t, 128) -
+                  estimateCtaNs(chain, p, fast, 128),
+              2 * exchange / 2, 1e-6);
+}
+
 // Split-K GEMMs take 64 x 64 tiles (the small GEMMs of narrow chains, G7's
 // 128 x 768 x 768), not 128 x 64 ones, which measured no faster
 // (docs/validation.md, twenty-ninth session).

@@ -571,8 +571,9 @@ private:
   /// The single-GEMM tile: act(acc) or, gated, the stages on gate and up.
   void emitGemmEpilogue(ArrayRef<Value> accs);
   /// Split K: reduce-scatters the fp32 tile over the cluster and stores
-  /// this rank's columns through the epilogue.
-  void emitSplitKEpilogue(Value acc);
+  /// this rank's columns through the epilogue (gated: gate's tile, then
+  /// up's, and the stages on both sums).
+  void emitSplitKEpilogue(ArrayRef<Value> accs);
   /// Cluster reduce-scatter of a consumer warpgroup's `width`-column fp32
   /// fragment `acc`: every rank publishes it in partialView, then dsm.reduce
   /// leaves the sum of columns [r*w, (r+1)*w) of all `group` ranks'
@@ -598,6 +599,8 @@ private:
   /// skipped.
   void storeReducedSlice(int64_t w, Value colOwned, Value col0,
                          linalg::GenericOp epi, int64_t cols);
+  /// Four sums of the reduced slice at (row, col) of reducedView.
+  Value loadReducedQuad(Value row, Value col);
   /// Columns [col0, col0 + width) of a consumer warpgroup's D fragment
   /// into `out` (rows of `cols` elements), element i being `y(i)`, rows
   /// past rowEnd skipped.
@@ -617,6 +620,10 @@ private:
   void reduceIntoWorkspace(Value row, Value col, ArrayRef<Value> vals);
   void emitFinisher();
   template <typename Fn> void forEachOwnedQuad(int64_t width, Fn &&fn);
+  /// forEachOwnedQuad unrolled (width a multiple of 8: every consumer
+  /// thread owns width / 8 quads), so that values outlive the sweep.
+  template <typename Fn>
+  void forEachOwnedQuadUnrolled(int64_t width, Fn &&fn);
   template <typename LoadFn, typename UseFn>
   void forEachOwnedQuadBatched(int64_t width, Value rowLimit, LoadFn &&load,
                                UseFn &&use);
@@ -1010,8 +1017,9 @@ void KernelEmitter::emitProducer() {
   }
   forEachTile([&] { emitTileLoads(); });
   if (p.isSingleGemm()) {
-    // Split K: the cluster barriers of the consumers' dsm.reduce.
-    if (p.clusterK > 1)
+    // Split K: the cluster barriers of the consumers' dsm.reduce (gated:
+    // gate's, then up's).
+    for (int64_t i = 0; p.clusterK > 1 && i < (p.isGated() ? 2 : 1); ++i)
       reduceClusterSyncs();
     return;
   }
@@ -1582,13 +1590,44 @@ void KernelEmitter::emitGemmEpilogue(ArrayRef<Value> accs) {
       n0, p.bn, p.shape.n);
 }
 
-void KernelEmitter::emitSplitKEpilogue(Value acc) {
+void KernelEmitter::emitSplitKEpilogue(ArrayRef<Value> accs) {
   // The tile goes over the stage ring: the other warpgroup's last wgmmas
   // may still read it.
-  namedBarrier(9, p.numConsumers * kWarpgroupThreads);
+  int64_t threads = p.numConsumers * kWarpgroupThreads;
+  namedBarrier(9, threads);
+  if (!p.isGated()) {
+    reduceScatterFragment(
+        accs[0], p.bn, p.clusterK, cst(0), [&](int64_t w, Value colOwned) {
+          storeReducedSlice(w, colOwned, n0, p.firstEpilogue, p.shape.n);
+        });
+    return;
+  }
+  // A gated GEMM: gate's tile, then up's, through the same buffers (the
+  // stages need both sums of an element). Each thread keeps its quads of
+  // gate's slice in registers (32 floats at 128 x 128 over 2) while up's
+  // exchange overwrites the partial; the same sweep reads up's.
+  SmallVector<Value> gate;
   reduceScatterFragment(
-      acc, p.bn, p.clusterK, cst(0), [&](int64_t w, Value colOwned) {
-        storeReducedSlice(w, colOwned, n0, p.firstEpilogue, p.shape.n);
+      accs[0], p.bn, p.clusterK, cst(0), [&](int64_t w, Value) {
+        forEachOwnedQuadUnrolled(w, [&](Value row, Value col) {
+          gate.push_back(loadReducedQuad(row, col));
+        });
+      });
+  namedBarrier(9, threads);
+  size_t next = 0;
+  reduceScatterFragment(
+      accs[1], p.bn, p.clusterK, cst(1), [&](int64_t w, Value colOwned) {
+        forEachOwnedQuadUnrolled(w, [&](Value row, Value col) {
+          Value up = loadReducedQuad(row, col);
+          Value g = gate[next++];
+          Value gRow = add(m0, row);
+          ifThen(ult(gRow, rowEnd), [&] {
+            SmallVector<Value> ys;
+            for (int64_t i = 0; i < 4; ++i)
+              ys.push_back(applyStages({extract(g, i), extract(up, i)}));
+            storeOut(gRow, add(n0, add(colOwned, col)), p.shape.n, ys);
+          });
+        });
       });
 }
 
@@ -1652,14 +1691,17 @@ void KernelEmitter::reduceScatterFragment(
   }
 }
 
+Value KernelEmitter::loadReducedQuad(Value row, Value col) {
+  return vector::LoadOp::create(b, loc, VectorType::get({4}, f32), reducedView,
+                                ValueRange{add(reducedRow0, row), col},
+                                /*nontemporal=*/false, llvm::MaybeAlign(16));
+}
+
 void KernelEmitter::storeReducedSlice(int64_t w, Value colOwned, Value col0,
                                       linalg::GenericOp epi, int64_t cols) {
   forEachOwnedQuad(w, [&](Value row, Value col) {
     Value c = add(colOwned, col);
-    Value sum =
-        vector::LoadOp::create(b, loc, VectorType::get({4}, f32), reducedView,
-                               ValueRange{add(reducedRow0, row), col},
-                               /*nontemporal=*/false, llvm::MaybeAlign(16));
+    Value sum = loadReducedQuad(row, col);
     Value gRow = add(m0, row);
     ifThen(ult(gRow, rowEnd), [&] {
       Value gCol = add(col0, c);
@@ -1772,6 +1814,17 @@ void KernelEmitter::forEachOwnedQuad(int64_t width, Fn &&fn) {
             Value col = mul(rem(e, quadsPerRow), 4);
             fn(row, col);
           });
+}
+
+template <typename Fn>
+void KernelEmitter::forEachOwnedQuadUnrolled(int64_t width, Fn &&fn) {
+  int64_t quadsPerRow = width / 4;
+  int64_t threads = p.numConsumers * kWarpgroupThreads;
+  assert(p.bm * quadsPerRow % threads == 0 && "quads spread unevenly");
+  for (int64_t u = 0; u < p.bm * quadsPerRow / threads; ++u) {
+    Value e = add(tid, u * threads);
+    fn(div(e, quadsPerRow), mul(rem(e, quadsPerRow), 4));
+  }
 }
 
 template <typename LoadFn, typename UseFn>
@@ -2243,8 +2296,10 @@ void KernelEmitter::emitConsumer() {
             ctx, NVVM::SetMaxRegisterAction::increase));
   SmallVector<Value> accs;
   if (p.isSingleGemm()) {
-    if (p.clusterK > 1)
-      return emitSplitKEpilogue(emitMainLoop(accs));
+    if (p.clusterK > 1) {
+      emitMainLoop(accs);
+      return emitSplitKEpilogue(accs);
+    }
     // The epilogue stores from registers: in a persistent kernel the
     // producer meanwhile fills the ring with the next tile's operands.
     forEachTile([&] {

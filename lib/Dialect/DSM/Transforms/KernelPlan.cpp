@@ -621,9 +621,13 @@ FailureOr<KernelPlan> mlir::dsm::planKernel(FusedChainOp op,
   }
   if (plan.isSingleGemm()) {
     // Two fp32 accumulators of 64 x blk_n per consumer thread's warpgroup.
-    if (plan.isGated() && (plan.bn > 128 || plan.clusterSize() > 1)) {
+    // A gated split K reduces gate's tile, then up's; each consumer
+    // thread holds its quads of gate's slice meanwhile (blk_n of 64 or 128
+    // over 2, 4 or 8 ranks: whole 8-column groups per rank).
+    if (plan.isGated() &&
+        (plan.bn > 128 || (plan.clusterSize() > 1 && !splitK))) {
       why = "a gated GEMM keeps gate and up accumulators live (blk_n <= 128) "
-            "and takes no cluster";
+            "and takes no cluster but a split K";
       return failure();
     }
     if (plan.clusterN != 1 && plan.clusterN != 2) {
@@ -757,6 +761,9 @@ FailureOr<KernelPlan> mlir::dsm::planKernel(FusedChainOp op,
     // Where they do not fit, the tile goes in two halves of columns, each
     // half's scratch after it.
     for (int64_t parts : {1, 2}) {
+      // (A gated tile's two exchanges hold gate's slice whole: no parts.)
+      if (parts > 1 && plan.isGated())
+        break;
       int64_t part = partialBytes / parts;
       if ((plan.bn / plan.clusterK) % (4 * parts) != 0)
         break;

@@ -933,9 +933,42 @@ func.func @split_k_ragged(%a0: tensor<256x192xbf16>, %a1: tensor<192x256xbf16>, 
 // -----
 
 // Gate and up accumulators of 64 x 256 each exceed the consumer registers.
-// expected-error @+2 {{schedule cannot be lowered: a gated GEMM keeps gate and up accumulators live (blk_n <= 128) and takes no cluster}}
+// expected-error @+2 {{schedule cannot be lowered: a gated GEMM keeps gate and up accumulators live (blk_n <= 128) and takes no cluster but a split K}}
 func.func @gated_wide(%a: tensor<256x512xbf16>, %wg: tensor<512x256xbf16>, %wu: tensor<512x256xbf16>) -> tensor<256x256xbf16> {
   %r = dsm.fused_chain gated_gemm (%a, %wg, %wu) {schedule = #dsm.schedule<cluster = [1, 1, 1, 1], block = [128, 256, 64, 16], grid = [2, 1, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [], collectives = [], stages = 4, cost_ns = 3000>}
+      : (tensor<256x512xbf16>, tensor<512x256xbf16>, tensor<512x256xbf16>) -> tensor<256x256xbf16> {
+  ^bb0(%x: tensor<256x512xbf16>, %g: tensor<512x256xbf16>, %u: tensor<512x256xbf16>):
+    %z = arith.constant 0.0 : f32
+    %one = arith.constant 1.0 : f32
+    %e0 = tensor.empty() : tensor<256x256xf32>
+    %f0 = linalg.fill ins(%z : f32) outs(%e0 : tensor<256x256xf32>) -> tensor<256x256xf32>
+    %cg = linalg.matmul ins(%x, %g : tensor<256x512xbf16>, tensor<512x256xbf16>) outs(%f0 : tensor<256x256xf32>) -> tensor<256x256xf32>
+    %e1 = tensor.empty() : tensor<256x256xf32>
+    %f1 = linalg.fill ins(%z : f32) outs(%e1 : tensor<256x256xf32>) -> tensor<256x256xf32>
+    %cu = linalg.matmul ins(%x, %u : tensor<256x512xbf16>, tensor<512x256xbf16>) outs(%f1 : tensor<256x256xf32>) -> tensor<256x256xf32>
+    %hb = tensor.empty() : tensor<256x256xbf16>
+    %h = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%cg, %cu : tensor<256x256xf32>, tensor<256x256xf32>) outs(%hb : tensor<256x256xbf16>) {
+    ^bb0(%gv: f32, %uv: f32, %out: bf16):
+      %n = arith.negf %gv : f32
+      %ex = math.exp %n : f32
+      %den = arith.addf %ex, %one : f32
+      %s = arith.divf %gv, %den : f32
+      %p = arith.mulf %s, %uv : f32
+      %t = arith.truncf %p : f32 to bf16
+      linalg.yield %t : bf16
+    } -> tensor<256x256xbf16>
+    dsm.yield %h : tensor<256x256xbf16>
+  }
+  return %r : tensor<256x256xbf16>
+}
+
+// -----
+
+// A gated GEMM splits only K over a cluster: A multicast along n is
+// not lowered for it.
+// expected-error @+2 {{schedule cannot be lowered: a gated GEMM keeps gate and up accumulators live (blk_n <= 128) and takes no cluster but a split K}}
+func.func @gated_multicast(%a: tensor<256x512xbf16>, %wg: tensor<512x256xbf16>, %wu: tensor<512x256xbf16>) -> tensor<256x256xbf16> {
+  %r = dsm.fused_chain gated_gemm (%a, %wg, %wu) {schedule = #dsm.schedule<cluster = [1, 2, 1, 1], block = [128, 128, 64, 16], grid = [2, 1, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [], collectives = [], stages = 4, cost_ns = 3000>}
       : (tensor<256x512xbf16>, tensor<512x256xbf16>, tensor<512x256xbf16>) -> tensor<256x256xbf16> {
   ^bb0(%x: tensor<256x512xbf16>, %g: tensor<512x256xbf16>, %u: tensor<512x256xbf16>):
     %z = arith.constant 0.0 : f32
