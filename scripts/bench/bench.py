@@ -295,8 +295,9 @@ def ours_callable(w, inputs, bundles, fallback="never", graphs=True,
     if not bundles:
         return None, None
     path = os.path.join(bundles, dynamic_name(w) if dynamic else w.name)
+    who = "ours_dyn" if dynamic else "ours"
     if not os.path.isdir(path):
-        print(f"{w.name}: ours skipped (no bundle {path})", flush=True)
+        print(f"{w.name}: {who} skipped (no bundle {path})", flush=True)
         return None, None
     import flashfuser
     kernel = flashfuser.load(path, fallback=fallback, graphs=graphs)
@@ -305,7 +306,7 @@ def ours_callable(w, inputs, bundles, fallback="never", graphs=True,
             for t, x in zip(kernel.inputs, args)]
     got = [list(a.shape) for a in args]
     if len(args) != len(kernel.inputs) or want != got:
-        print(f"{w.name}: ours skipped (bundle takes {want}, the eager "
+        print(f"{w.name}: {who} skipped (bundle takes {want}, the eager "
               f"inputs are {got}; compile with --weight-layout nk)",
               flush=True)
         return None, None
@@ -358,6 +359,15 @@ def main():
     baselines = a.baselines.split(",")
     prefixes = [p for p in a.only.split(",") if p]
 
+    def selected(w):
+        return not prefixes or any(w.name == p[:-1] if p.endswith("$")
+                                   else w.name.startswith(p)
+                                   for p in prefixes)
+
+    if not any(selected(w) for w in W.all_workloads()):
+        sys.exit(f"bench: --only {a.only!r} selects no workload (comma-"
+                 "separated name prefixes; NAME$ for NAME alone)")
+
     gpu = torch.cuda.get_device_name()
     peak, bw, floor = ceilings(a.reps)
     print(f"# {gpu}: matmul {peak:.0f} TFLOP/s, copy {bw:.0f} GB/s, "
@@ -369,8 +379,7 @@ def main():
     decisions = []
     gen = torch.Generator(device=DEV)
     for w in W.all_workloads():
-        if prefixes and not any(w.name == p[:-1] if p.endswith("$")
-                                else w.name.startswith(p) for p in prefixes):
+        if not selected(w):
             continue
         gen.manual_seed(hash(w.name) & 0xFFFF)
         inputs, eager, ref = make(w, gen)
@@ -467,6 +476,8 @@ def main():
                              path=path_of(name, w, auto_kernel)))
             print(",".join(str(v) for v in rows[-1].values()), flush=True)
 
+    if not rows:
+        sys.exit("bench: no row was measured (every baseline skipped)")
     with open(os.path.join(a.out, "results.csv"), "w", newline="") as f:
         wr = csv.DictWriter(f, fieldnames=list(rows[0].keys()))
         wr.writeheader()

@@ -513,10 +513,20 @@ DSMMaterializePass::configurePlan(FusedChainOp chain, ScheduleAttr sched,
       plan->workspaceBytesPerM() * plan->maxM() <= selfCleaningMaxKiB * 1024;
   // Measured on plain GEMMs only (docs/lowering.md); a lone n tile has
   // nothing to share.
-  // Split-K clusters are one tile each (no raster, not persistent).
+  // Split-K clusters are one tile each (not persistent); they take the
+  // raster where B outgrows L2: n fastest, S3's gated GEMM at M = 256
+  // split over pairs read B from DRAM once per m tile (ncu), and on an
+  // H200 the raster took G5's down GEMM (128 MB) 1.3 % faster, but G7's
+  // (1.2 MB) 14 % slower (docs/validation.md, thirty-ninth session).
   // Clusters along m map their tiles by block index (not persistent).
   bool tiled = plan->isSingleGemm() && plan->clusterK == 1;
-  if (tiled && !plan->isConv() && plan->ctasN > 1 && plan->clusterM == 1)
+  // (Kernel operands are 2-byte: bf16 or f16.)
+  int64_t bBytes =
+      plan->shape.n * plan->shape.k * 2 * (plan->isGated() ? 2 : 1);
+  bool splitKRaster = plan->isSingleGemm() && plan->clusterK > 1 && target &&
+                      bBytes > target->l2Bytes;
+  if ((tiled || splitKRaster) && !plan->isConv() && plan->ctasN > 1 &&
+      plan->clusterM == 1)
     plan->rasterGroupM = rasterGroupM;
   // FFN kernels whose CTA runs its m tile alone (solo or streamed n):
   // where the model prices them persistent (one CTA per SM, one to
