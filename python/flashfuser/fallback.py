@@ -334,22 +334,30 @@ def _binder(form: ChainForm) -> Callable:
 
         def bind(wg, wu, wd):
             d = mat(wd, ld)
-            both = _merged_rows(wg, wu) if lg == lu == "nk" else None
-            if both is not None:
-                bt = both.t()
-
-                def run(x, out):
-                    # The eager chain's ops: g and u are strided column
-                    # halves; the gate product is a new contiguous tensor
-                    # (in place on the halves, the last GEMM read a strided
-                    # h and ran up to 5 % slower at M = 4096 on an H100).
-                    g, u = mm(x, bt).split(n, 1)
-                    last(gate(g, u), d, out)
-                return run
             a, b = mat(wg, lg), mat(wu, lu)
 
-            def run(x, out):
+            def split(x, out):
                 last(gate(mm(x, a), mm(x, b)), d, out)
+            both = _merged_rows(wg, wu) if lg == lu == "nk" else None
+            if both is None:
+                return split
+            bt = both.t()
+
+            def run(x, out):
+                # Merged gate|up weights run one GEMM over both below
+                # M = 128, as an eager model does: g and u are strided
+                # column halves, the gate product a new contiguous tensor
+                # (in place on the halves, the last GEMM read a strided h
+                # and ran up to 5 % slower at M = 4096 on an H100). From
+                # M = 128 two GEMMs ran faster on an H200 over S1-S8 in
+                # CUDA graphs: 0.99-1.22x the merged chain's speed at
+                # M = 256-4096 (1.10x in geomean), 0.94-1.07x at 128 (1.02x),
+                # and 0.93-1.03x at 16 (0.98x; docs/validation.md,
+                # thirty-ninth session).
+                if x.shape[0] >= 128:
+                    return split(x, out)
+                g, u = mm(x, bt).split(n, 1)
+                last(gate(g, u), d, out)
             return run
         return bind
 

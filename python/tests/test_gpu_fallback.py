@@ -124,12 +124,16 @@ class UnfusedChainTest(Case):
                          "gated_gemm")
 
     def test_gated_split_and_merged_weights(self):
+        for M in (64, self.M):
+            self.gated_split_and_merged_weights(M)
+
+    def gated_split_and_merged_weights(self, M):
         t = self.torch
-        M, K, N, L = self.M, self.K, self.N, self.L
+        K, N, L = self.K, self.N, self.L
         x = self.rand(M, K)
         wd_nk, fd_nk = self.weights("nk", N, L)
         # nn.Linear's merged gate|up weight, split into two row blocks: the
-        # chain runs one GEMM over both.
+        # chain runs one GEMM over both below M = 128, two from there.
         wgu = self.rand(2 * N, K, fan_in=K)
         cases = [("nk merged", "nk", wgu[:N], wgu[N:], wd_nk, fd_nk),
                  ("nk split", "nk", wgu[:N].clone(), wgu[N:].clone(), wd_nk,
@@ -146,7 +150,7 @@ class UnfusedChainTest(Case):
             fu = u.float().t() if layout == "nk" else u.float()
             ref = (reference_act("silu", x.float() @ fg) *
                    (x.float() @ fu)) @ fd_
-            self.assertClose(out, ref, f"gated {what}")
+            self.assertClose(out, ref, f"gated {what} at M = {M}")
         self.assertEqual(wgu.shape, t.Size([2 * N, K]))
 
     def test_conv_chains(self):

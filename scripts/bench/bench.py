@@ -4,9 +4,10 @@
 Runs on the GPU machine (PyTorch, Triton; bundles compiled elsewhere):
 
   python3 scripts/bench/bench.py --out OUT [--bundles DIR] [--only G,S]
-      [--baselines eager,graph,compile,autotune,ours,ours_py,ours_direct,
-                   ours_graph,ours_auto,ours_auto_graph,ours_dyn,
-                   ours_dyn_graph] [--dynamic DIR] [--reps 100]
+      [--baselines eager,graph,eager_split,graph_split,compile,autotune,
+                   ours,ours_py,ours_direct,ours_graph,ours_auto,
+                   ours_auto_graph,ours_dyn,ours_dyn_graph] [--dynamic DIR]
+      [--reps 100]
       [--rounds 4]
 
 For every workload (scripts/bench/workloads.py) and baseline it measures the
@@ -339,6 +340,17 @@ def path_of(name, w, auto_kernel):
 
 # --------------------------------------------------------------------------
 
+def split_chain(w, inputs):
+    """A gated FFN's chain with gate and up as two GEMMs over row views of
+    the merged weight (same inputs as make()'s eager chain); None for the
+    other kinds."""
+    if w.kind != "gated_ffn":
+        return None
+    x, wgu, wd = inputs
+    wg, wu = wgu[:w.n], wgu[w.n:]
+    return lambda: F.linear(F.silu(F.linear(x, wg)) * F.linear(x, wu), wd)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", required=True)
@@ -346,8 +358,9 @@ def main():
     ap.add_argument("--only", default="", help="comma-separated name "
                     "prefixes; NAME$ selects NAME alone (G5$: not the G5 "
                     "M sweep)")
-    ap.add_argument("--baselines", default="eager,graph,compile,ours,ours_graph,"
-                    "ours_auto,ours_auto_graph")
+    ap.add_argument("--baselines", default="eager,graph,eager_split,"
+                    "graph_split,compile,ours,ours_graph,ours_auto,"
+                    "ours_auto_graph")
     ap.add_argument("--dynamic", help="directory of dynamic-M bundles "
                     "(ours_dyn, ours_dyn_graph)")
     ap.add_argument("--reps", type=int, default=100)
@@ -392,6 +405,15 @@ def main():
         if "graph" in baselines:
             graphed["graph"] = lambda: eager(*inputs)
             variants["graph"] = in_graph(graphed["graph"])[0]
+        # Gated FFNs also as two GEMMs over the merged weight's halves (the
+        # issue's chain merges them): from M = 256 up to 1.22x faster on
+        # an H200 (docs/validation.md, thirty-ninth session).
+        split = split_chain(w, inputs)
+        if split and "eager_split" in baselines:
+            variants["eager_split"] = split
+        if split and "graph_split" in baselines:
+            graphed["graph_split"] = split
+            variants["graph_split"] = in_graph(split)[0]
         # Every workload's chain is the same Python function: without a
         # reset, dynamo's second shape recompiles it with symbolic sizes
         # (automatic dynamic shapes), and every later workload runs

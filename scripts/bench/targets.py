@@ -12,7 +12,8 @@ measured and whether it holds:
 - geomeans per set (G1-G10, S1-S8, C1-C8 at batch 1 and at batch 32, the
   G5 and S3 M sweeps) of baseline time / ours: the fused kernel per call
   against eager and torch.compile, in a CUDA graph against the eager chain
-  in a graph, and the same for `fallback="auto"`;
+  in a graph, and the same for `fallback="auto"`; gated FFNs also against
+  their chain with gate and up as two GEMMs in a graph (graph_split);
 - % of the roofline bound of ours in a graph for S1-S8, G5, G8 and every
   workload whose bound exceeds 20 us;
 - the single GEMMs (GEMM-4096, GEMM-8192) in graphs against cuBLAS's;
@@ -57,6 +58,9 @@ EXTRA = [
     ("auto vs eager, per call", "ours_auto", "eager"),
     ("auto vs graph, in graphs", "ours_auto_graph", "graph"),
     ("fused vs torch.compile, per call", "ours", "compile"),
+    ("fused vs split gate/up graph, in graphs", "ours_graph", "graph_split"),
+    ("auto vs split gate/up graph, in graphs", "ours_auto_graph",
+     "graph_split"),
 ]
 ROOFLINE_TARGET = 85.0
 ROOFLINE_NAMES = re.compile(r"^(S[1-8]|G5|G8)$")
@@ -159,12 +163,14 @@ def report(table):
 
     # Never slower than the best baseline, each way of timing.
     out += ["", "Workloads where `fallback=\"auto\"` is slower than the best "
-            "baseline timed the same way (per call: eager, torch.compile; in "
-            "graphs: the eager chain's graph), by more than 5 %:", ""]
+            "baseline timed the same way (per call: eager, torch.compile, "
+            "the split gate/up chain; in graphs: the eager chain's graph, "
+            "the split chain's), by more than 5 %:", ""]
     slower = []
     for name, r in sorted(table.items()):
-        for ours, bases in (("ours_auto", ("eager", "compile", "autotune")),
-                            ("ours_auto_graph", ("graph",))):
+        for ours, bases in (("ours_auto", ("eager", "eager_split",
+                                           "compile", "autotune")),
+                            ("ours_auto_graph", ("graph", "graph_split"))):
             t = hot(r[ours]) if ours in r else None
             best = [(hot(r[b]), b) for b in bases if b in r and hot(r[b])]
             if t is None or not best:
