@@ -601,6 +601,10 @@ private:
                          linalg::GenericOp epi, int64_t cols);
   /// Four sums of the reduced slice at (row, col) of reducedView.
   Value loadReducedQuad(Value row, Value col);
+  /// `y(0..3)` into output row m0 + row, columns col + [0, 4) (rows of
+  /// `cols` elements), unless the row lies past rowEnd.
+  void storeQuad(Value row, Value col, int64_t cols,
+                 function_ref<Value(int64_t)> y);
   /// Columns [col0, col0 + width) of a consumer warpgroup's D fragment
   /// into `out` (rows of `cols` elements), element i being `y(i)`, rows
   /// past rowEnd skipped.
@@ -1620,13 +1624,10 @@ void KernelEmitter::emitSplitKEpilogue(ArrayRef<Value> accs) {
         forEachOwnedQuadUnrolled(w, [&](Value row, Value col) {
           Value up = loadReducedQuad(row, col);
           Value g = gate[next++];
-          Value gRow = add(m0, row);
-          ifThen(ult(gRow, rowEnd), [&] {
-            SmallVector<Value> ys;
-            for (int64_t i = 0; i < 4; ++i)
-              ys.push_back(applyStages({extract(g, i), extract(up, i)}));
-            storeOut(gRow, add(n0, add(colOwned, col)), p.shape.n, ys);
-          });
+          storeQuad(row, add(n0, add(colOwned, col)), p.shape.n,
+                    [&](int64_t i) {
+                      return applyStages({extract(g, i), extract(up, i)});
+                    });
         });
       });
 }
@@ -1700,16 +1701,20 @@ Value KernelEmitter::loadReducedQuad(Value row, Value col) {
 void KernelEmitter::storeReducedSlice(int64_t w, Value colOwned, Value col0,
                                       linalg::GenericOp epi, int64_t cols) {
   forEachOwnedQuad(w, [&](Value row, Value col) {
-    Value c = add(colOwned, col);
     Value sum = loadReducedQuad(row, col);
-    Value gRow = add(m0, row);
-    ifThen(ult(gRow, rowEnd), [&] {
-      Value gCol = add(col0, c);
-      SmallVector<Value> ys;
-      for (int64_t i = 0; i < 4; ++i)
-        ys.push_back(applyEpilogue(epi, extract(sum, i)));
-      storeOut(gRow, gCol, cols, ys);
-    });
+    storeQuad(row, add(col0, add(colOwned, col)), cols,
+              [&](int64_t i) { return applyEpilogue(epi, extract(sum, i)); });
+  });
+}
+
+void KernelEmitter::storeQuad(Value row, Value col, int64_t cols,
+                              function_ref<Value(int64_t)> y) {
+  Value gRow = add(m0, row);
+  ifThen(ult(gRow, rowEnd), [&] {
+    SmallVector<Value> ys;
+    for (int64_t i = 0; i < 4; ++i)
+      ys.push_back(y(i));
+    storeOut(gRow, col, cols, ys);
   });
 }
 

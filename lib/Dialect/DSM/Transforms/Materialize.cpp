@@ -520,11 +520,8 @@ DSMMaterializePass::configurePlan(FusedChainOp chain, ScheduleAttr sched,
   // (1.2 MB) 14 % slower (docs/validation.md, thirty-ninth session).
   // Clusters along m map their tiles by block index (not persistent).
   bool tiled = plan->isSingleGemm() && plan->clusterK == 1;
-  // (Kernel operands are 2-byte: bf16 or f16.)
-  int64_t bBytes =
-      plan->shape.n * plan->shape.k * 2 * (plan->isGated() ? 2 : 1);
   bool splitKRaster = plan->isSingleGemm() && plan->clusterK > 1 && target &&
-                      bBytes > target->l2Bytes;
+                      getWeightBytes(*plan) > target->l2Bytes;
   if ((tiled || splitKRaster) && !plan->isConv() && plan->ctasN > 1 &&
       plan->clusterM == 1)
     plan->rasterGroupM = rasterGroupM;
