@@ -15,7 +15,8 @@ measured and whether it holds:
   in a graph, and the same for `fallback="auto"`; gated FFNs also against
   their chain with gate and up as two GEMMs in a graph (graph_split);
 - % of the roofline bound of ours in a graph for S1-S8, G5, G8 and every
-  workload whose bound exceeds 20 us;
+  workload whose bound exceeds 20 us (also against the sustained matmul
+  peak where the results have it);
 - the single GEMMs (GEMM-4096, GEMM-8192) in graphs against cuBLAS's;
 - every workload where ours (auto, per call and in a graph) is slower than
   the best baseline timed the same way.
@@ -123,7 +124,8 @@ def report(table):
         out.append(f"| {set_name} | {what} >= {target}x | {fmt(g)} | {n} | "
                    f"{verdict(g, target)} |")
 
-    # Roofline.
+    # Roofline, against the peak at once (the bound) and, where
+    # bench.py measured it, the peak after 2 s of matmuls (power-capped).
     rows = []
     for name, r in sorted(table.items()):
         ours = r.get("ours_graph")
@@ -134,12 +136,19 @@ def report(table):
             pct = float(ours["pct_roofline"])
         except (KeyError, ValueError):
             continue
+        try:
+            sust = float(ours.get("pct_roofline_sustained") or "")
+        except ValueError:
+            sust = None
         if ROOFLINE_NAMES.match(name) or bound > 20:
-            rows.append((name, pct))
-    met = [n for n, p in rows if p >= ROOFLINE_TARGET]
+            rows.append((name, pct, sust))
+    met = [n for n, p, _ in rows if p >= ROOFLINE_TARGET]
+    sust = [p for _, _, p in rows if p is not None]
+    also = (f" ({sum(p >= ROOFLINE_TARGET for p in sust)} of {len(sust)} "
+            "against the sustained peak)" if sust else "")
     out.append(f"| S1-S8, G5, G8, bound > 20 us | ours in a graph >= "
                f"{ROOFLINE_TARGET:.0f}% of the roofline | "
-               f"{len(met)} of {len(rows)} | {len(rows)} | "
+               f"{len(met)} of {len(rows)}{also} | {len(rows)} | "
                f"{'met' if rows and len(met) == len(rows) else 'missed' if rows else 'not measured'} |")
 
     # Single GEMMs.

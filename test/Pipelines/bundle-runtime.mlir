@@ -15,6 +15,9 @@
 // RUN: rm -rf %t.fused && ff-opt %ff_src_root/test/Examples/ffn.mlir --dsm-fuse --dsm-search=sequences=false \
 // RUN:   --lower-to-nvvm="emit-bundle=%t.fused" -o /dev/null
 // RUN: ff-run %t.fused --verify | FileCheck %s --check-prefix=FUSED
+// --sustain (steady-state clocks before timing) is checked before the GPU.
+// RUN: not ff-run %t.fused --sustain 100 2>&1 | FileCheck %s --check-prefix=SUSTAIN
+// RUN: not ff-run %t.fused --bench 5 --sustain 1e3 2>&1 | FileCheck %s --check-prefix=SUSTAIN-MS
 
 // CHECK: bundle {{.*}}: valid, hash [[HASH:[0-9a-f]{64}]]
 // CHECK: kernel ffn_g4_0_s0: M in [1, 128], grid {{[0-9]+}} x 1 x 1, cluster {{[0-9]+}} x 1 x 1, block {{[0-9]+}}, {{[0-9]+}} B dynamic smem, 4 params
@@ -33,3 +36,6 @@
 // MANIFEST-DAG: "kind": "tensormap"
 
 // TAMPERED: hash mismatch
+
+// SUSTAIN: ff-run: --sustain only precedes --bench
+// SUSTAIN-MS: ff-run: --sustain needs milliseconds in [0, 600000], got '1e3'
