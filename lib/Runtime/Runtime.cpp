@@ -397,8 +397,12 @@ bool LoadedBundle::prepare(std::string &error) {
 }
 
 bool LoadedBundle::captureLaunch(const std::vector<TensorArg> &args,
-                                 void *&exec, std::string &error) {
+                                 void *&exec, std::string &error, int copies) {
   exec = nullptr;
+  if (copies < 1) {
+    error = "a graph captures at least one launch";
+    return false;
+  }
   if (!prepare(error)) // makes a context current
     return false;
   const Driver &d = *getDriver(error);
@@ -415,7 +419,9 @@ bool LoadedBundle::captureLaunch(const std::vector<TensorArg> &args,
   if (r != CUDA_SUCCESS) {
     error = d.errorString("cuStreamBeginCapture", r);
   } else {
-    bool launched = launch(args, s, error);
+    bool launched = true;
+    for (int i = 0; i < copies && launched; ++i)
+      launched = launch(args, s, error);
     r = d.cuStreamEndCapture(s, &graph);
     if (launched && r != CUDA_SUCCESS)
       error = d.errorString("cuStreamEndCapture", r);

@@ -7,7 +7,8 @@
 #
 # usage: scripts/gpu/ab.sh BUILD_DIR DIR...
 #   env: BENCH (timed batches, default 30), REPEAT (ff-run --repeat, default
-#        0), CHECK=0 to time without the reference check, ONLY=REGEX to
+#        0), CHECK=0 to time without the reference check, GRAPH=1 to time
+#        replays of CUDA graphs of the batches (ff-run --graph), ONLY=REGEX to
 #        run only the workloads whose name matches
 # Exit status: 0 when every bundle ran and passed its check.
 set -u
@@ -37,6 +38,7 @@ for w in "${workloads[@]}"; do
       [ -f "$b/manifest.json" ] || continue
       flags=(--bench "${BENCH:-30}")
       [ "${CHECK:-1}" = 0 ] || flags+=(--check)
+      [ "${GRAPH:-0}" = 0 ] || flags+=(--graph)
       [ "${REPEAT:-0}" = 0 ] || flags+=(--repeat "$REPEAT")
       out=$(timeout "${RUN_TIMEOUT:-120}" "$ffrun" "$b" "${flags[@]}" 2>&1)
       rc=$?

@@ -1,14 +1,18 @@
 //===- ff-run.cpp - Run, check and time a FlashFuser kernel bundle --------===//
 //
-//   ff-run BUNDLE [--m M] [--check] [--bench N] [--sustain MS] [--seed S]
-//                 [--verify] [--inputs random|large|denormal] [--repeat N]
+//   ff-run BUNDLE [--m M] [--check] [--bench N] [--graph] [--sustain MS]
+//                 [--seed S] [--verify] [--inputs random|large|denormal]
+//                 [--repeat N]
 //
 // Allocates random inputs (scaled so bf16 results are well conditioned and
 // never zero), poisons the outputs with NaN, launches the bundle through the
 // runtime, and reports whether every output element was written and how many
 // are NaN/Inf. --check compares against an fp32 cuBLAS + host-double
 // reference (Reference.cpp); --bench N reports the median over N event-timed
-// batches of 10 back-to-back launches, after warm-up. Such a run lasts
+// batches of 10 back-to-back launches, after warm-up; with --graph each
+// batch is one replay of a CUDA graph of the 10 launches, so kernels shorter
+// than the host's launch path are timed on the GPU, as in a model's forward
+// graph, not at the host's launch rate. Such a run lasts
 // milliseconds, at the GPU's boost clock; --sustain MS first keeps the GPU
 // busy with the bundle for MS milliseconds, so the figure is the steady-state
 // one a long run sees (an H200 held at its power cap ran S3 at M = 256 in
@@ -66,8 +70,9 @@ enum Exit {
 void usage() {
   std::fprintf(
       stderr,
-      "usage: ff-run BUNDLE [--m M] [--check] [--bench N] [--sustain MS]\n"
-      "              [--seed S] [--tol-l2 X] [--tol-max X] [--verify]\n"
+      "usage: ff-run BUNDLE [--m M] [--check] [--bench N] [--graph]\n"
+      "              [--sustain MS] [--seed S] [--tol-l2 X] [--tol-max X]\n"
+      "              [--verify]\n"
       "              [--inputs random|large|denormal] [--repeat N]\n");
 }
 
@@ -103,7 +108,7 @@ int cudaFail(const Driver &d, const char *what, CUresult r) {
 int main(int argc, char **argv) {
   std::string bundleDir;
   int64_t m = 0;
-  bool check = false, verifyOnly = false;
+  bool check = false, verifyOnly = false, graph = false;
   int bench = 0, repeat = 1, sustainMs = 0;
   uint64_t seed = 1;
   double tolL2 = 1e-2, tolMax = 4e-2;
@@ -125,6 +130,8 @@ int main(int argc, char **argv) {
       verifyOnly = true;
     else if (a == "--bench")
       bench = std::atoi(next("--bench"));
+    else if (a == "--graph")
+      graph = true;
     else if (a == "--sustain") {
       const char *v = next("--sustain");
       char *end = nullptr;
@@ -177,6 +184,10 @@ int main(int argc, char **argv) {
   }
   if (sustainMs > 0 && bench <= 0) {
     std::fprintf(stderr, "ff-run: --sustain only precedes --bench\n");
+    return kUsage;
+  }
+  if (graph && bench <= 0) {
+    std::fprintf(stderr, "ff-run: --graph only changes how --bench times\n");
     return kUsage;
   }
   if (bundleDir.empty() || bench < 0) {
@@ -557,16 +568,28 @@ int main(int argc, char **argv) {
                   sustainLaunches, sustainMs);
     // Each sample times a batch of back-to-back launches, so the GPU queue
     // (not the host's launch latency) sets the pace unless the kernel is
-    // shorter than the host's launch rate.
+    // shorter than the host's launch rate; a graph of the batch takes the
+    // host out for those too.
     constexpr int kBatch = 10;
+    void *exec = nullptr;
+    if (graph && !bundle->captureLaunch(args, exec, error, kBatch)) {
+      std::fprintf(stderr, "ff-run: %s\n", error.c_str());
+      return kCuda;
+    }
     std::vector<float> samples;
     for (int i = 0; i < bench; ++i) {
       d.cuEventRecord(e0, nullptr);
-      for (int j = 0; j < kBatch; ++j)
-        if (!bundle->launch(args, nullptr, error)) {
-          std::fprintf(stderr, "ff-run: %s\n", error.c_str());
-          return kCuda;
-        }
+      if (exec) {
+        if ((r = d.cuGraphLaunch(static_cast<CUgraphExec>(exec), nullptr)) !=
+            CUDA_SUCCESS)
+          return cudaFail(d, "cuGraphLaunch", r);
+      } else {
+        for (int j = 0; j < kBatch; ++j)
+          if (!bundle->launch(args, nullptr, error)) {
+            std::fprintf(stderr, "ff-run: %s\n", error.c_str());
+            return kCuda;
+          }
+      }
       d.cuEventRecord(e1, nullptr);
       if ((r = d.cuEventSynchronize(e1)) != CUDA_SUCCESS)
         return cudaFail(d, "cuEventSynchronize", r);
@@ -574,6 +597,8 @@ int main(int argc, char **argv) {
       d.cuEventElapsedTime(&ms, e0, e1);
       samples.push_back(ms / kBatch);
     }
+    if (exec)
+      d.cuGraphExecDestroy(static_cast<CUgraphExec>(exec));
     std::sort(samples.begin(), samples.end());
     medianUs = 1e3 * samples[samples.size() / 2];
     const ChainSpec &c = man.chain;
@@ -585,10 +610,11 @@ int main(int argc, char **argv) {
               2.0 * double(m) * double(c.n) * double(c.l);
     if (c.kind == ChainKind::GatedGemm)
       flops = 4.0 * double(m) * double(c.n) * double(c.k);
-    std::printf("bench: median %.2f us per launch over %d batches of 10 "
+    std::printf("bench: median %.2f us per launch over %d %s of 10 "
                 "(min %.2f, max %.2f), "
                 "%.1f TFLOP/s\n",
-                medianUs, bench, 1e3 * samples.front(), 1e3 * samples.back(),
+                medianUs, bench, exec ? "graph replays" : "batches",
+                1e3 * samples.front(), 1e3 * samples.back(),
                 flops / (medianUs * 1e-6) / 1e12);
     d.cuEventDestroy(e0);
     d.cuEventDestroy(e1);

@@ -63,15 +63,15 @@ public:
   bool launch(const std::vector<TensorArg> &args, void *stream,
               std::string &error, LaunchPlan *planOut = nullptr);
 
-  /// Records one launch of `args` into a CUDA graph on a stream of its own,
-  /// without running it, and instantiates it: `exec` (a CUgraphExec) replays
-  /// the launch with cuGraphLaunch on any stream. The arguments should have
-  /// been launched once (so that workspaces and tensor maps exist: nothing
-  /// is allocated while capturing); the graph stays valid while
+  /// Records `copies` back-to-back launches of `args` into a CUDA graph on a
+  /// stream of its own, without running them, and instantiates it: `exec` (a
+  /// CUgraphExec) replays them with cuGraphLaunch on any stream. The arguments
+  /// should have been launched once (so that workspaces and tensor maps exist:
+  /// nothing is allocated while capturing); the graph stays valid while
   /// memoryEpoch() keeps the value it had before the call and the tensors
   /// stay allocated.
   bool captureLaunch(const std::vector<TensorArg> &args, void *&exec,
-                     std::string &error);
+                     std::string &error, int copies = 1);
 
   /// Number of registers / max active clusters of kernel `i` once prepared
   /// (-1 before).

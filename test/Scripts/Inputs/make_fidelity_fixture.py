@@ -26,3 +26,18 @@ with open(os.path.join(root, "log"), "w") as log:
                   f)
     log.write("RESULT bundle=X-r4 M=128 kernel=x written=no rel_l2=-1 "
               "max_rel=-1 median_us=-1.00 status=FAIL\n")
+    # Workload Y: a kernel sequence at rank 0 (its estimate the sum of its
+    # kernels', 5 + 6 us) and a fused plan at rank 1.
+    for r, (mplan, meas) in enumerate([
+            ({"sequence": [dict(plan, cost_ns=5000),
+                           dict(plan, stages=4, cost_ns=6000)]}, 25.0),
+            (None, 20.0)]):
+        d = os.path.join(root, "b", "Y-r%d" % r)
+        os.makedirs(d, exist_ok=True)
+        m = {"kernels": [{"name": "y", "plan": dict(plan, cost_ns=12000)}]}
+        if mplan:
+            m["plan"] = mplan
+        with open(os.path.join(d, "manifest.json"), "w") as f:
+            json.dump(m, f)
+        log.write("RESULT bundle=Y-r%d M=128 kernel=y written=all rel_l2=-1 "
+                  "max_rel=-1 median_us=%.2f status=PASS\n" % (r, meas))
