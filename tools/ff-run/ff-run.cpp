@@ -548,20 +548,32 @@ int main(int argc, char **argv) {
     d.cuEventCreate(&e1, 0);
     for (int i = 0; i < 5; ++i)
       bundle->launch(args, nullptr, error);
-    // Back-to-back batches until the GPU has been busy for --sustain ms.
-    for (float busyMs = 0; busyMs < float(sustainMs);) {
+    // `ms` of `launches` back-to-back launches (or of one replay of `exec`)
+    // between two events; kOk, or ff-run's exit status for a failure.
+    auto timeBatch = [&](int launches, void *exec, float &ms) -> int {
       d.cuEventRecord(e0, nullptr);
-      for (int j = 0; j < 100; ++j, ++sustainLaunches)
-        if (!bundle->launch(args, nullptr, error)) {
-          std::fprintf(stderr, "ff-run: %s\n", error.c_str());
-          return kCuda;
-        }
+      if (exec) {
+        if ((r = d.cuGraphLaunch(static_cast<CUgraphExec>(exec), nullptr)) !=
+            CUDA_SUCCESS)
+          return cudaFail(d, "cuGraphLaunch", r);
+      } else {
+        for (int j = 0; j < launches; ++j)
+          if (!bundle->launch(args, nullptr, error)) {
+            std::fprintf(stderr, "ff-run: %s\n", error.c_str());
+            return kCuda;
+          }
+      }
       d.cuEventRecord(e1, nullptr);
       if ((r = d.cuEventSynchronize(e1)) != CUDA_SUCCESS)
         return cudaFail(d, "cuEventSynchronize", r);
-      float ms = 0;
       d.cuEventElapsedTime(&ms, e0, e1);
-      busyMs += ms;
+      return kOk;
+    };
+    // Back-to-back batches until the GPU has been busy for --sustain ms.
+    for (float busyMs = 0, ms = 0; busyMs < float(sustainMs); busyMs += ms) {
+      if (int rc = timeBatch(100, nullptr, ms))
+        return rc;
+      sustainLaunches += 100;
     }
     if (sustainMs > 0)
       std::printf("sustain: %d launches over %d ms before timing\n",
@@ -578,23 +590,9 @@ int main(int argc, char **argv) {
     }
     std::vector<float> samples;
     for (int i = 0; i < bench; ++i) {
-      d.cuEventRecord(e0, nullptr);
-      if (exec) {
-        if ((r = d.cuGraphLaunch(static_cast<CUgraphExec>(exec), nullptr)) !=
-            CUDA_SUCCESS)
-          return cudaFail(d, "cuGraphLaunch", r);
-      } else {
-        for (int j = 0; j < kBatch; ++j)
-          if (!bundle->launch(args, nullptr, error)) {
-            std::fprintf(stderr, "ff-run: %s\n", error.c_str());
-            return kCuda;
-          }
-      }
-      d.cuEventRecord(e1, nullptr);
-      if ((r = d.cuEventSynchronize(e1)) != CUDA_SUCCESS)
-        return cudaFail(d, "cuEventSynchronize", r);
       float ms = 0;
-      d.cuEventElapsedTime(&ms, e0, e1);
+      if (int rc = timeBatch(kBatch, exec, ms))
+        return rc;
       samples.push_back(ms / kBatch);
     }
     if (exec)
