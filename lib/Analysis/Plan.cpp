@@ -140,6 +140,20 @@ std::string mlir::ff::getTileViolation(int64_t k, int64_t blkM, int64_t blkN,
   return "";
 }
 
+std::string mlir::ff::getSoloGemmNTileViolation(bool gated, int64_t n,
+                                                int64_t blkN, int64_t ctasN) {
+  if (!isWideTile(blkN) && blkN != 192)
+    return "blk_n must be 64, 128, 192 or 256";
+  if (gated && blkN > 192)
+    return "a gated GEMM keeps gate and up accumulators live: blk_n <= 192";
+  if (ctasN * blkN == n)
+    return "";
+  if (n % 64 != 0 || ctasN * blkN < n || (ctasN - 1) * blkN >= n)
+    return "N must be grid_n * blk_n, or end in a partial n tile with N a "
+           "multiple of 64";
+  return "";
+}
+
 std::string mlir::ff::getLTileViolation(bool shuffle, int64_t l, int64_t cls,
                                         int64_t blkL) {
   if (shuffle)
@@ -294,17 +308,30 @@ bool mlir::ff::isLowerable(const Plan &plan, const ChainDesc &chain,
     // on an H100; 128 x 64 over 4 or 8 did not beat them), 128 x 64 over
     // 2 (splitK64, above); wide GEMM tiles 64-row m tiles and 64- or
     // 128-wide n tiles.
+    // One CTA per cluster over all of K (getSoloGemmNTileViolation): a
+    // partial last n tile, and for a gated pair 128 x 192 tiles. The
+    // kernel also runs single GEMMs so, but on an H200 the model's 192-wide
+    // picks ran G5's up GEMM at M = 4096 and 8192 and GEMM-8192 1.05-1.08x
+    // slower (the T4 anchors 1.01-1.07x faster); S3's gated GEMM at M = 256
+    // 1.11x faster in its chain (docs/validation.md, fortieth session).
     int64_t blkN = plan.blk(Dim::n);
+    const bool solo = wide && !alongM && !chain.convW &&
+                      plan.cluster == std::array<int64_t, 4>{1, 1, 1, 1};
     if ((blkM != 128 && !((splitK || wide) && blkM == 64)) ||
         (blkN != 256 && !(splitK && blkN == 128) &&
          !(splitK && blkM == 64 && blkN == 64) && !splitK64 &&
-         !(wide && (blkN == 64 || blkN == 128))) ||
-        (!splitK && plan.blk(Dim::k) != 64) || (chain.isGated() && blkN > 128))
+         !(wide && (blkN == 64 || blkN == 128)) &&
+         !(solo && chain.isGated() && blkM == 128 && blkN == 192)) ||
+        (!splitK && plan.blk(Dim::k) != 64) ||
+        (chain.isGated() && blkN > (solo ? 192 : 128)))
       return false;
     if (!plan.isSpatial(Dim::m) || !plan.isSpatial(Dim::n) ||
         plan.isSpatial(Dim::k) != splitK || plan.isSpatial(Dim::l))
       return false;
-    if (plan.cls(Dim::n) * plan.grd(Dim::n) * blkN != chain.n)
+    if (solo ? !getSoloGemmNTileViolation(chain.isGated(), chain.n, blkN,
+                                          plan.grd(Dim::n))
+                    .empty()
+             : plan.cls(Dim::n) * plan.grd(Dim::n) * blkN != chain.n)
       return false;
     return chain.m <= 0 ||
            plan.grd(Dim::m) == static_cast<int64_t>(llvm::divideCeil(

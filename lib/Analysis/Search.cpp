@@ -10,6 +10,7 @@
 #include "llvm/Support/MathExtras.h"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <tuple>
 
@@ -132,6 +133,17 @@ bool mlir::ff::passesSplitKRule(const Plan &plan, const ChainDesc &chain) {
          ceilDiv(chain.k, 64) >= kMinSplitKTiles;
 }
 
+bool mlir::ff::passesWideGatedRule(const Plan &plan, const ChainDesc &chain,
+                                   int64_t sms) {
+  // S3's gate|up GEMM on an H200: at M = 256 2 x 58 tiles of 128 x 192 (one
+  // wave) ran 1.23x faster than 2.6 waves of 128 x 64; at M = 512 (1.8
+  // waves) 147 against 144 us, at M = 1024 its chain 1.03x slower
+  // (docs/validation.md, fortieth session).
+  if (!chain.isGated() || plan.blk(Dim::n) != 192)
+    return true;
+  return plan.getClusterSize() * plan.grd(Dim::m) * plan.grd(Dim::n) <= sms;
+}
+
 bool mlir::ff::passesTileRule(const Plan &plan, const ChainDesc &chain) {
   for (Dim d : kAllDims) {
     int64_t extent = chain.getExtent(d);
@@ -185,7 +197,11 @@ const Candidate *SearchResult::getChosen(bool lowerableOnly) const {
 /// fewer stages (or more, with `deepRings`), then the plan's fields.
 static bool rankBy(const Candidate &a, const Candidate &b, double na, double nb,
                    bool deepRings = false) {
-  if (na != nb)
+  // Costs equal to the nanosecond the schedule records are ties: S3's
+  // gated GEMM at M = 1024 priced 128 x 192 tiles on a 3-stage ring a
+  // fraction of a ns below 128 x 128 on 4 stages (both 330133 ns), and the
+  // deeper ring ran 1.03x faster (docs/validation.md, fortieth session).
+  if (std::llround(na) != std::llround(nb))
     return na < nb;
   auto key = [&](const Plan &p) {
     return std::make_tuple(p.getClusterSize(), deepRings ? -p.stages : p.stages,
@@ -288,7 +304,8 @@ SearchResult mlir::ff::searchChain(const ChainDesc &chain,
                     getKernelFamily(plan) == options.family;
     cand.lowerable = inFamily &&
                      isLowerable(cand.plan, chain, options.wideGemmTiles) &&
-                     passesSplitKRule(cand.plan, chain);
+                     passesSplitKRule(cand.plan, chain) &&
+                     passesWideGatedRule(cand.plan, chain, target.sms);
     Dataflow kernelFlow = cand.flow;
     if (cand.lowerable && options.kernelSmemBytes) {
       std::optional<int64_t> smem =

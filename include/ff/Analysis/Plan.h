@@ -212,6 +212,18 @@ inline bool splitsStreamedColumns(int64_t blkM, int64_t blkN, int64_t blkL) {
 std::string getTileViolation(int64_t k, int64_t blkM, int64_t blkN,
                              int64_t blkK);
 
+/// The n tiles of a GEMM kernel (single or gated) run by one CTA per cluster
+/// over all of K (no split, no multicast, not a convolution): blk_n may
+/// also be 192 (a gated pair's two accumulators fit up to 192 columns), and
+/// the last n tile may be partial where N is a multiple of 64 (its B boxes
+/// past N are zero-filled, its stores guarded). At M = 256 a gated GEMM of
+/// 2 x 58 tiles of 128 x 192 (one wave on 132 SMs) ran 1.23x faster than
+/// the best 64- or 128-wide plan's 2.6 waves (docs/validation.md, fortieth
+/// session); isLowerable offers 192 to gated pairs only. Empty when `blkN`
+/// over `ctasN` CTAs covers `n` so, else why not.
+std::string getSoloGemmNTileViolation(bool gated, int64_t n, int64_t blkN,
+                                      int64_t ctasN);
+
 /// The second GEMM's l tiles of a chain with L = `l`: in the shuffle family
 /// blk_l = L / cls (the cluster extent), a multiple of 64 (the kernel's
 /// sub-tiles); otherwise blk_l in {64, 128, 256} dividing L. Empty when

@@ -49,6 +49,11 @@ bool passesTileRule(const Plan &plan, const ChainDesc &chain);
 /// reduce before the gather) only where GEMM0's output is at most 16 tiles
 /// of 64 x 64 and K at least 32 tiles of 64.
 bool passesSplitKRule(const Plan &plan, const ChainDesc &chain);
+/// A measured rule on the lowerable choice: a gated pair's 192-wide n tiles
+/// only where the grid fits one wave of `sms` CTAs, the case they exist for
+/// (a partial wave of narrower tiles). At several waves the model priced
+/// them at or a fraction of a ns below 128-wide ones that ran faster.
+bool passesWideGatedRule(const Plan &plan, const ChainDesc &chain, int64_t sms);
 /// Rule 2: cluster extents are powers of two <= 16, the cluster holds at
 /// most `maxCluster` CTAs (the same shape serves both GEMMs), temporal
 /// dimensions are not split, and with a second GEMM its shuffle and reduce

@@ -423,9 +423,19 @@ private:
       for (auto [i, e] : llvm::enumerate(groups)) {
         Value col = add(col0, mul(add(q, 4 * int64_t(i)), 8));
         Value off = mul(add(mul(row, cols), col), 2);
-        LLVM::StoreOp::create(b, loc, vector(e), gep(out, off), 16);
+        Value v = vector(e);
+        whereColumn(col, cols, [&] {
+          LLVM::StoreOp::create(b, loc, v, gep(out, off), 16);
+        });
       }
     });
+  }
+  /// Runs `fn` where output column `col` lies below `cols`: always, unless
+  /// the plan's last n tile runs past N (KernelPlan::partialN).
+  void whereColumn(Value col, int64_t cols, function_ref<void()> fn) {
+    if (!p.partialN)
+      return fn();
+    ifThen(ult(col, cst(cols)), fn);
   }
   /// Whether fragment rows of `width` columns take storeRowBf16.
   bool storesBf16Rows(int64_t width) const {
@@ -1755,7 +1765,8 @@ void KernelEmitter::storeFragment(function_ref<Value(int64_t)> y, Value col0,
     ifThen(stored ? stored : ult(row, rowEnd), [&] {
       for (int64_t j = 0; j < width / 8; ++j) {
         Value y0 = y(4 * j + 2 * h), y1 = y(4 * j + 2 * h + 1);
-        storeOut(row, add(colBase, 8 * j), cols, {y0, y1});
+        Value col = add(colBase, 8 * j);
+        whereColumn(col, cols, [&] { storeOut(row, col, cols, {y0, y1}); });
       }
     });
   }

@@ -591,7 +591,13 @@ FailureOr<KernelPlan> mlir::dsm::planKernel(FusedChainOp op,
     plan.clusterK = cl[2];
     plan.bk = 64;
   }
-  why = ff::getTileViolation(plan.shape.k, plan.bm, plan.bn, plan.bk);
+  // A GEMM kernel of one CTA per cluster over all of K, not a convolution
+  // (ff::getSoloGemmNTileViolation): 192-wide n tiles, a partial last one.
+  bool soloGemm = plan.isSingleGemm() && !splitK && !alongM && !plan.convW &&
+                  cl[0] == 1 && cl[1] == 1 && cl[2] == 1 && cl[3] == 1;
+  why =
+      ff::getTileViolation(plan.shape.k, plan.bm,
+                           soloGemm && plan.bn == 192 ? 64 : plan.bn, plan.bk);
   if (!why.empty())
     return failure();
   // The kernel's k step is one 128B-swizzled bf16 row (64 elements). A
@@ -614,8 +620,14 @@ FailureOr<KernelPlan> mlir::dsm::planKernel(FusedChainOp op,
     why = "K must be a multiple of 8 (TMA row strides are 16-byte multiples)";
     return failure();
   }
-  if (plan.shape.n % plan.bn != 0 ||
-      plan.ctasN * plan.bn * plan.nTiles != plan.shape.n) {
+  if (soloGemm) {
+    why = ff::getSoloGemmNTileViolation(plan.isGated(), plan.shape.n, plan.bn,
+                                        plan.ctasN);
+    if (!why.empty())
+      return failure();
+    plan.partialN = plan.ctasN * plan.bn != plan.shape.n;
+  } else if (plan.shape.n % plan.bn != 0 ||
+             plan.ctasN * plan.bn * plan.nTiles != plan.shape.n) {
     why = "N must be exactly cls_n * grid_n * blk_n";
     return failure();
   }
@@ -624,10 +636,10 @@ FailureOr<KernelPlan> mlir::dsm::planKernel(FusedChainOp op,
     // A gated split K reduces gate's tile, then up's; each consumer
     // thread holds its quads of gate's slice meanwhile (blk_n of 64 or 128
     // over 2, 4 or 8 ranks: whole 8-column groups per rank).
-    if (plan.isGated() &&
-        (plan.bn > 128 || (plan.clusterSize() > 1 && !splitK))) {
-      why = "a gated GEMM keeps gate and up accumulators live (blk_n <= 128) "
-            "and takes no cluster but a split K";
+    if (plan.isGated() && (plan.bn > (soloGemm ? 192 : 128) ||
+                           (plan.clusterSize() > 1 && !splitK))) {
+      why = "a gated GEMM keeps gate and up accumulators live (blk_n <= 192, "
+            "or 128 with a split K) and takes no cluster but a split K";
       return failure();
     }
     if (plan.clusterN != 1 && plan.clusterN != 2) {

@@ -1,13 +1,19 @@
-// RUN: ff-opt %s --dsm-search | FileCheck %s
-// RUN: ff-opt %s --dsm-search="calibration=%S/Inputs/search-no-gemm-l2.json" | FileCheck %s --check-prefix=NOL2
+// RUN: ff-opt %s --dsm-search | FileCheck %s --check-prefix=TOP
+// RUN: ff-opt %s --dsm-search=rank=2 | FileCheck %s
+// RUN: ff-opt %s --dsm-search="rank=2 calibration=%S/Inputs/search-no-gemm-l2.json" | FileCheck %s --check-prefix=NOL2
 
 // A single GEMM's k step is bounded by the L2's aggregate rate shared by
 // every active CTA (KernelFit::gemmL2Gbps). S3's gated GEMM at M = 256: a
 // wave of 132 CTAs of 64 x 128 tiles draws 40 KB per k step each, more
-// than L2 serves while their wgmmas run, so the 128-row tile ranks first
-// (on an H200 121 us for 64 x 128, 100 for 128 x 64:
+// than L2 serves while their wgmmas run, so the 128-row tile ranks above
+// it (on an H200 121 us for 64 x 128, 100 for 128 x 64:
 // docs/benchmarks/gemm-sweep-h200-s38.csv). A calibration that makes L2
-// unbounded brings back the pick the term corrected.
+// unbounded brings back the pick the term corrected. Both rank below one
+// wave of 128 x 192 tiles (2 x 58, the last partial; 81.7 us measured,
+// passesWideGatedRule), first on 3 stages and then on 2, so the L2 term
+// shows at rank 2.
+// TOP-LABEL: func.func @s3_gate_up_m256(
+// TOP: schedule = #dsm.schedule<cluster = [1, 1, 1, 1], block = [128, 192, 64, 16], grid = [2, 58, 1, 1], {{.*}}stages = 3
 // CHECK-LABEL: func.func @s3_gate_up_m256(
 // CHECK: schedule = #dsm.schedule<cluster = [1, 1, 1, 1], block = [128, 64, 64, 16], grid = [2, 172, 1, 1]
 // NOL2-LABEL: func.func @s3_gate_up_m256(

@@ -80,6 +80,10 @@ struct KernelPlan {
   int64_t clusterN = 1;
   /// CTAs along n for one m tile: clusterN * clusters along n.
   int64_t ctasN = 1;
+  /// A GEMM kernel whose last n tile runs past N (ctasN * bn > N, N a
+  /// multiple of 64): B's boxes there are zero-filled by TMA and the
+  /// epilogue stores only columns below N.
+  bool partialN = false;
   /// Split K (cls_k > 1): the cluster's CTAs (the x cluster extent) each
   /// run kTiles() of the k tiles, rank r from (r mod clusterK) * kTiles(),
   /// and reduce-scatter their fp32 tiles over DSM. GEMM kind: rank r stores
