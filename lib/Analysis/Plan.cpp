@@ -130,12 +130,12 @@ std::string Plan::str() const {
 static bool isWideTile(int64_t b) { return b == 64 || b == 128 || b == 256; }
 
 std::string mlir::ff::getTileViolation(int64_t k, int64_t blkM, int64_t blkN,
-                                       int64_t blkK) {
+                                       int64_t blkK, bool soloGemm) {
   if (blkM != 64 && blkM != 128)
     return "blk_m must be 64 or 128";
   if (blkK != 64 && !(blkK == 32 && k <= 32))
     return "blk_k must be 64 (one 128B-swizzled bf16 row), or 32 with K <= 32";
-  if (!isWideTile(blkN))
+  if (!isWideTile(blkN) && !(soloGemm && blkN == 192))
     return "blk_n must be 64, 128 or 256";
   return "";
 }

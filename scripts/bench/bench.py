@@ -170,20 +170,21 @@ def ceilings(reps, monitor, sustain_s=2.0):
     reported, each row's % of the roofline against each."""
     a = torch.randn(8192, 8192, device=DEV, dtype=BF16)
     b = torch.randn(8192, 8192, device=DEV, dtype=BF16)
-    n = max(10, reps // 10)
-    start = monitor.read()
-    t = time_ms(lambda: a @ b, n, cold=False)
-    burst = [(start, monitor.read())]
-    peak = 2 * 8192 ** 3 / (t * 1e-3) / 1e12
+
+    def matmul_peak(warmup):
+        """(TFLOP/s, [monitor window]) of timed 8192^3 matmuls."""
+        start = monitor.read()
+        t = time_ms(lambda: a @ b, max(10, reps // 10), cold=False,
+                    warmup=warmup)
+        return 2 * 8192 ** 3 / (t * 1e-3) / 1e12, [(start, monitor.read())]
+
+    peak, burst = matmul_peak(warmup=5)
     t0 = time.perf_counter()
     while time.perf_counter() - t0 < sustain_s:
         for _ in range(20):
             a @ b
         torch.cuda.synchronize()
-    start = monitor.read()
-    t = time_ms(lambda: a @ b, n, cold=False, warmup=0)
-    sustained = [(start, monitor.read())]
-    peak_sustained = 2 * 8192 ** 3 / (t * 1e-3) / 1e12
+    peak_sustained, sustained = matmul_peak(warmup=0)
     src = torch.empty(1 << 30, dtype=torch.uint8, device=DEV)
     dst = torch.empty_like(src)
     t = time_ms(lambda: dst.copy_(src), max(10, reps // 10), cold=False)
@@ -192,7 +193,13 @@ def ceilings(reps, monitor, sustain_s=2.0):
     replay, _ = in_graph(lambda: one.add_(1))
     floor = time_ms(replay, reps, cold=False) * 1e3
     return dict(peak=peak, peak_sustained=peak_sustained, bw=bw, floor=floor,
-                burst=burst, sustained=sustained)
+                burst=burst, sustained=sustained, sustain_s=sustain_s)
+
+
+def roofline_us(w, peak, bw):
+    """The roofline bound of workload `w` (us): max(FLOPs / matmul peak,
+    minimum bytes / copy bandwidth)."""
+    return max(w.flops() / (peak * 1e12), w.min_bytes() / (bw * 1e9)) * 1e6
 
 
 # --------------------------------------------------------------------------
@@ -428,9 +435,8 @@ def main():
         gen.manual_seed(hash(w.name) & 0xFFFF)
         inputs, eager, ref = make(w, gen)
         expect = ref(*inputs)
-        bound_us = max(w.flops() / (peak * 1e12), w.min_bytes() / (bw * 1e9)) * 1e6
-        bound_sustained_us = max(w.flops() / (ceil["peak_sustained"] * 1e12),
-                                 w.min_bytes() / (bw * 1e9)) * 1e6
+        bound_us = roofline_us(w, peak, bw)
+        bound_sustained_us = roofline_us(w, ceil["peak_sustained"], bw)
         variants = {}
         graphed = {}  # graph baseline -> the call its graphs capture
         if "eager" in baselines:
@@ -551,7 +557,8 @@ def write_report(a, gpu, ceil, rows, decisions=()):
     lines = [f"# Benchmarks on {gpu}", "",
              f"Ceilings measured in this run: bf16 matmul {ceil['peak']:.0f} "
              f"TFLOP/s at once{clock_note(clocks.summarize(ceil['burst']))} "
-             f"and {ceil['peak_sustained']:.0f} after 2 s of matmuls"
+             f"and {ceil['peak_sustained']:.0f} after {ceil['sustain_s']:g} s "
+             "of matmuls"
              f"{clock_note(clocks.summarize(ceil['sustained']))}, "
              f"copy {ceil['bw']:.0f} GB/s, launch floor {ceil['floor']:.1f} us. "
              "`% roofline` takes the first peak (the issue's bound), "

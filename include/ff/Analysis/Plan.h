@@ -207,10 +207,11 @@ inline bool splitsStreamedColumns(int64_t blkM, int64_t blkN, int64_t blkL) {
 /// The tile rules every kernel of the lowering shares: blk_m of one or two
 /// consumer warpgroups (64 or 128), one 128B-swizzled bf16 row per k step
 /// (blk_k = 64, or 32 when K <= 32: one zero-filled tile) and a wgmma-wide
-/// blk_n (64, 128 or 256). Empty when they hold, else why not, as a
+/// blk_n (64, 128 or 256; also 192 for a `soloGemm`, see
+/// getSoloGemmNTileViolation). Empty when they hold, else why not, as a
 /// diagnostic: one statement for isLowerable and planKernel.
 std::string getTileViolation(int64_t k, int64_t blkM, int64_t blkN,
-                             int64_t blkK);
+                             int64_t blkK, bool soloGemm = false);
 
 /// The n tiles of a GEMM kernel (single or gated) run by one CTA per cluster
 /// over all of K (no split, no multicast, not a convolution): blk_n may

@@ -595,9 +595,7 @@ FailureOr<KernelPlan> mlir::dsm::planKernel(FusedChainOp op,
   // (ff::getSoloGemmNTileViolation): 192-wide n tiles, a partial last one.
   bool soloGemm = plan.isSingleGemm() && !splitK && !alongM && !plan.convW &&
                   cl[0] == 1 && cl[1] == 1 && cl[2] == 1 && cl[3] == 1;
-  why =
-      ff::getTileViolation(plan.shape.k, plan.bm,
-                           soloGemm && plan.bn == 192 ? 64 : plan.bn, plan.bk);
+  why = ff::getTileViolation(plan.shape.k, plan.bm, plan.bn, plan.bk, soloGemm);
   if (!why.empty())
     return failure();
   // The kernel's k step is one 128B-swizzled bf16 row (64 elements). A
