@@ -133,13 +133,17 @@ bool mlir::ff::passesSplitKRule(const Plan &plan, const ChainDesc &chain) {
          ceilDiv(chain.k, 64) >= kMinSplitKTiles;
 }
 
+bool mlir::ff::isWideGatedPlan(const Plan &plan, const ChainDesc &chain) {
+  return chain.isGated() && plan.blk(Dim::n) == 192;
+}
+
 bool mlir::ff::passesWideGatedRule(const Plan &plan, const ChainDesc &chain,
                                    int64_t sms) {
   // S3's gate|up GEMM on an H200: at M = 256 2 x 58 tiles of 128 x 192 (one
   // wave) ran 1.23x faster than 2.6 waves of 128 x 64; at M = 512 (1.8
   // waves) 147 against 144 us, at M = 1024 its chain 1.03x slower
   // (docs/validation.md, fortieth session).
-  if (!chain.isGated() || plan.blk(Dim::n) != 192)
+  if (!isWideGatedPlan(plan, chain))
     return true;
   return plan.getClusterSize() * plan.grd(Dim::m) * plan.grd(Dim::n) <= sms;
 }
@@ -452,8 +456,17 @@ std::vector<BinnedPlan> mlir::ff::searchMBins(const ChainDesc &chain,
     // upper end and 2.3x the best at the lower (T3-k128-n4096 at M = 1025,
     // measured on an H100); with the two ends alone, plans good at both
     // ends lost up to 39 % in the middle (S7 at M = 200).
-    if (options.binRegret && options.lowerableOnly && bin.lo > 1 &&
-        bin.lo < bin.rep && !r.rankedLowerable.empty()) {
+    // Without the regret rule (a sequence's halves) a wide gated plan still
+    // takes it: one wave at the upper end, its time hardly falls with M
+    // while narrower tiles' waves do. Taken at the upper end it ran 1.11x
+    // slower at S2's M = 300 and 1.29x at S8's M = 600 (model regret at the
+    // lower end 1.46, 1.44) and 1.07-1.15x faster on S3, S5, S6, S7 at
+    // M = 200 (1.08-1.13), on an H200 (docs/validation.md, forty-first
+    // session).
+    bool regret = options.binRegret ||
+                  (chosen->lowerable && isWideGatedPlan(chosen->plan, chain));
+    if (regret && options.lowerableOnly && bin.lo > 1 && bin.lo < bin.rep &&
+        !r.rankedLowerable.empty()) {
       std::vector<SearchResult> inner;
       for (int64_t m : {bin.lo, (bin.lo + bin.rep) / 2}) {
         ChainDesc at = chain;

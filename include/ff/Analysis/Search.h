@@ -54,6 +54,10 @@ bool passesSplitKRule(const Plan &plan, const ChainDesc &chain);
 /// (a partial wave of narrower tiles). At several waves the model priced
 /// them at or a fraction of a ns below 128-wide ones that ran faster.
 bool passesWideGatedRule(const Plan &plan, const ChainDesc &chain, int64_t sms);
+/// A gated pair's plan on 192-wide n tiles (the tiles passesWideGatedRule
+/// admits). searchMBins holds such a plan to the regret rule even where
+/// binRegret is off.
+bool isWideGatedPlan(const Plan &plan, const ChainDesc &chain);
 /// Rule 2: cluster extents are powers of two <= 16, the cluster holds at
 /// most `maxCluster` CTAs (the same shape serves both GEMMs), temporal
 /// dimensions are not split, and with a second GEMM its shuffle and reduce
@@ -100,7 +104,8 @@ struct SearchOptions {
   bool wideGemmTiles = true;
   /// Dynamic M (searchMBins): a bin takes the candidate of its upper end
   /// whose worst estimated regret at the bin's lower end, middle and upper
-  /// end is least; false takes the upper end's best (one search per bin).
+  /// end is least; false takes the upper end's best (one search per bin)
+  /// unless that is a wide gated plan (isWideGatedPlan).
   bool binRegret = true;
 };
 

@@ -664,6 +664,30 @@ TEST(SearchTest, DynamicMBinsWithoutRegret) {
   EXPECT_GE(moved, 1);
 }
 
+// A wide gated plan takes the regret rule even without it: one wave at
+// the bin's upper end, its time does not fall with M. S2's gate|up GEMM
+// takes 128 x 192 at M = 512 but not for its bin 257-512 (1.11x slower
+// at M = 300 on an H200); S3's keeps it for 129-256 (1.15x faster at 200).
+TEST(SearchTest, WideGatedBinsTakeRegret) {
+  SearchOptions noRegret;
+  noRegret.binRegret = false;
+  auto binPlan = [&](int64_t n, int64_t k, int64_t rep) -> Plan {
+    for (const BinnedPlan &bp : searchMBins(
+             chainOf(ChainKind::gatedGemm, 0, n, k, 0), h100(), noRegret))
+      if (bp.bin.rep == rep)
+        return bp.candidate.plan;
+    ADD_FAILURE() << "no bin with upper end " << rep;
+    return Plan();
+  };
+  const Candidate *top =
+      searchChain(chainOf(ChainKind::gatedGemm, 512, 5632, 2048, 0), h100())
+          .getChosen(true);
+  ASSERT_TRUE(top);
+  EXPECT_EQ(top->plan.blk(Dim::n), 192);
+  EXPECT_NE(binPlan(5632, 2048, 512).blk(Dim::n), 192);
+  EXPECT_EQ(binPlan(11008, 4096, 256).blk(Dim::n), 192);
+}
+
 // A single GEMM's 128 x 64 tiles split over 2 along k take rings of up to
 // 8 stages, for one m tile and slices of at least 4096 k only (where they
 // were measured); the search picks them at 8 stages for G5's down GEMM.
