@@ -48,6 +48,7 @@ void ff::buildLowerToNVVMPipeline(OpPassManager &pm,
   materialize.weightEvictFirst = options.weightEvictFirst;
   materialize.earlyRelease = options.earlyRelease;
   materialize.fitABox = options.fitABox;
+  materialize.zeroStaleA = options.zeroStaleA;
   pm.addPass(dsm::createDSMMaterialize(materialize));
   pm.addPass(ff::createConvertDSMToNVGPU());
 

@@ -163,6 +163,11 @@ struct LowerToNVVMOptions : public PassPipelineOptions<LowerToNVVMOptions> {
       llvm::cl::desc("Forwarded to --dsm-materialize: A's boxes load only "
                      "the rows M has (one m tile, or the last of several)"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> zeroStaleA{
+      *this, "zero-stale-a",
+      llvm::cl::desc("Forwarded to --dsm-materialize: kernels with a fitted "
+                     "A box zero A's ring before the first load"),
+      llvm::cl::init(true)};
   PassOptions::Option<int64_t> selfCleaningMaxKiB{
       *this, "self-cleaning-workspace-max-kib",
       llvm::cl::desc("Forwarded to --dsm-materialize: atomic workspaces up "

@@ -978,6 +978,22 @@ void KernelEmitter::emitSetup(gpu::GPUFuncOp func) {
   if (p.shufflePush)
     gatherBarrier = BarrierCreateOp::create(b, loc, BarrierType::get(ctx),
                                             b.getI64IntegerAttr(1));
+  if (p.zeroStaleA) {
+    // Every thread zeroes 16 B at a time; the barrier below orders it
+    // before the first load, the fence before the wgmmas' reads.
+    Value zero = arith::ConstantOp::create(
+        b, loc,
+        DenseElementsAttr::get(VectorType::get({4}, b.getI32Type()),
+                               b.getI32IntegerAttr(0)));
+    forLoop(mul(tid, 16), cst(p.stages * p.aStageBytes),
+            cst(16 * p.numThreads()), [&](Value off) {
+              LLVM::StoreOp::create(b, loc, zero, sharedPtr(add(off, p.smemA)),
+                                    16);
+            });
+    NVVM::FenceProxyOp::create(
+        b, loc, NVVM::ProxyKindAttr::get(ctx, NVVM::ProxyKind::async_shared),
+        NVVM::SharedSpaceAttr::get(ctx, NVVM::SharedSpace::shared_cta));
+  }
   if (p.clusterSize() > 1) {
     // Barrier inits must be visible cluster-wide before any multicast,
     // remote arrive or DSM access.

@@ -317,9 +317,8 @@ static int matchIm2col(linalg::GenericOp g, Value filter, bool filterKMajor,
   return arg;
 }
 
-FailureOr<KernelPlan> mlir::dsm::planKernel(FusedChainOp op,
-                                            ScheduleAttr sched,
-                                            std::string &why) {
+FailureOr<KernelPlan> mlir::dsm::planKernel(FusedChainOp op, ScheduleAttr sched,
+                                            std::string &why, bool fitABox) {
   KernelPlan plan;
   plan.kind = op.getKind();
   plan.schedule = sched;
@@ -698,8 +697,16 @@ FailureOr<KernelPlan> mlir::dsm::planKernel(FusedChainOp op,
 
   // Shared-memory layout; every region is 1024-byte aligned (128B swizzle).
   int64_t numB = plan.isGated() ? 2 : 1;
-  plan.aStageBytes = plan.bm * plan.bk * 2;
   plan.bStageBytes = numB * plan.bk * plan.bn * 2;
+  plan.aSlotRows = plan.bm;
+  if (fitABox && plan.isSingleGemm() && plan.bk == 64 && plan.canFitABox()) {
+    int64_t rows = std::min(plan.bm, alignUp(plan.maxM(), 8));
+    // The last slot's wgmmas read blk_m - rows rows past it, inside B's
+    // ring.
+    if ((plan.bm - rows) * 128 <= plan.stages * plan.bStageBytes)
+      plan.aSlotRows = rows;
+  }
+  plan.aStageBytes = plan.aSlotRows * plan.bk * 2;
   int64_t off = 0;
   plan.smemA = off;
   off += plan.stages * plan.aStageBytes;

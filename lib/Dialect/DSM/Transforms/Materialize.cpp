@@ -496,7 +496,7 @@ FailureOr<KernelPlan>
 DSMMaterializePass::configurePlan(FusedChainOp chain, ScheduleAttr sched,
                                   const std::optional<ff::GpuTarget> &target) {
   std::string why;
-  FailureOr<KernelPlan> plan = planKernel(chain, sched, why);
+  FailureOr<KernelPlan> plan = planKernel(chain, sched, why, fitABox);
   if (failed(plan)) {
     chain.emitOpError("schedule cannot be lowered: ") << why;
     return failure();
@@ -578,6 +578,12 @@ DSMMaterializePass::configurePlan(FusedChainOp chain, ScheduleAttr sched,
   plan->earlyRelease = earlyRelease && plan->canReleaseEarly();
   plan->fitABox = fitABox && plan->canFitABox();
   plan->tailABox = fitABox && plan->canTailABox();
+  plan->zeroStaleA = zeroStaleA && plan->fitABox;
+  if (plan->aSlotRows < plan->bm && !plan->fitABox) {
+    chain.emitOpError("A's ring slots hold ")
+        << plan->aSlotRows << " rows but its box is not fitted to M";
+    return failure();
+  }
   if (testOmitBarrier && !plan->needsWorkspace) {
     chain.emitOpError("test-omit-barrier needs a plan with an "
                       "inter-cluster workspace reduction (grid_n > 1)");

@@ -226,6 +226,19 @@ struct KernelPlan {
     return hasFittableABox() && maxM() <= bm &&
            (ShapedType::isDynamic(shape.m) || shape.m < aRowsPerCta());
   }
+  /// Rows of A's slot in each ring stage: blk_m, or for a single GEMM (or
+  /// gated pair) whose box is fitted to an M below one tile, that M (a
+  /// bin's upper end) rounded up to the 8-row swizzle atom. The consumers'
+  /// wgmmas still read blk_m rows: those past the slot are the next slots'
+  /// bytes (A's, then B's ring) and reach only accumulator rows >= M, which
+  /// no store writes. The search's plans do not count on it (a deeper ring
+  /// in the space it frees measured slower); the kernel takes less shared
+  /// memory, and measured up to 1.17x faster (docs/lowering.md).
+  int64_t aSlotRows = 0;
+  /// Zero A's ring once before the first load (--dsm-materialize
+  /// zero-stale-a; fitABox kernels only): the rows past the box are then
+  /// zeros for every stage.
+  bool zeroStaleA = false;
   /// A read as one CTA's 2-D box per tile, the form fitABox and tailABox
   /// cut to M.
   bool hasFittableABox() const {
@@ -498,8 +511,11 @@ struct KernelPlan {
 
 /// Maps `op` under `schedule` onto the kernel family. On failure returns a
 /// reason in `why` (and no diagnostic).
+/// `fitABox`: the plan will fit A's box to M (KernelPlan::fitABox,
+/// --dsm-materialize's fit-a-box), which lets a single GEMM's A slots shrink
+/// to the box (aSlotRows).
 FailureOr<KernelPlan> planKernel(FusedChainOp op, ScheduleAttr schedule,
-                                 std::string &why);
+                                 std::string &why, bool fitABox = true);
 
 /// The image's (H, W) when `op`'s first GEMM reads the im2col of a 3x3
 /// convolution that the kernels lower, else nullopt.

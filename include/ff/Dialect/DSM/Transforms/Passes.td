@@ -289,6 +289,11 @@ def DSMMaterialize : Pass<"dsm-materialize", "ModuleOp"> {
            "(manifest box_tail_m for a dynamic M), instead of letting TMA "
            "zero-fill the rest, which is slow (KernelPlan::fitABox, "
            "tailABox)">,
+    Option<"zeroStaleA", "zero-stale-a", "bool", "true",
+           "Kernels whose A box is fitted to M zero A's ring once before "
+           "the first load, so that the rows no load writes (read by the "
+           "wgmmas into accumulator rows >= M) hold zeros rather than "
+           "whatever an earlier kernel left (KernelPlan::zeroStaleA)">,
     Option<"selfCleaningMaxKiB", "self-cleaning-workspace-max-kib",
            "int64_t", "400",
            "Atomic inter-cluster workspaces of at most this many KiB (at the "
