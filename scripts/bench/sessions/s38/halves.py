@@ -5,16 +5,17 @@ shape and cluster among the search's first RANKS (default 16), and for the
 plain GEMMs that rank-0 plan set by hand to clusters of 2 along m (B
 multicast, which the search does not emit): OUT/<W><M>-<blk_m>x<blk_n>c<cls>
 (usage: THIS OUT [RANKS])."""
-import os, re, subprocess, sys
+import os, sys
 
 here = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(here, "..", "..", "..", "..", "python"))
+sys.path.insert(0, os.path.join(here, "..", ".."))
 from flashfuser.mlirgen import generate_mlir  # noqa: E402
+from rankplans import lower, search_rank  # noqa: E402
 
 out = sys.argv[1]
 ranks = int(sys.argv[2]) if len(sys.argv) > 2 else 16
 os.makedirs("/tmp/s38", exist_ok=True)
-FUSE = "--dsm-fuse=fuse-single-gemms=true"
 # (name, kind, n, k, activation): up (or gated) GEMM and down GEMM.
 HALVES = [("G5UP", "gemm", 16384, 4096, "gelu_tanh"),
           ("G5DN", "gemm", 4096, 16384, "identity"),
@@ -24,19 +25,6 @@ HALVES = [("G5UP", "gemm", 16384, 4096, "gelu_tanh"),
           ("S1DN", "gemm", 3072, 8192, "identity"),
           ("S3GG", "gated_gemm", 11008, 4096, "silu"),
           ("S3DN", "gemm", 4096, 11008, "identity")]
-SCHED = re.compile(r"#dsm\.schedule<cluster = \[(\d+), (\d+), (\d+), 1\], "
-                   r"block = \[(\d+), (\d+),[^>]*grid = \[(\d+), (\d+),"
-                   r"[^>]*stages = (\d+), cost_ns = (\d+)>")
-
-
-def lower(text, bundle):
-    low = subprocess.run(["build/bin/ff-opt", "-", "--lower-to-nvvm="
-                          "format=bin emit-bundle=" + bundle, "-o",
-                          "/dev/null"], input=text, capture_output=True,
-                         text=True)
-    return "" if low.returncode == 0 else low.stderr[:300]
-
-
 for name, kind, n, k, act in HALVES:
     for m in (256, 512, 1024):
         w = f"{name}{m}"
@@ -46,20 +34,17 @@ for name, kind, n, k, act in HALVES:
             "dtype": "bf16", "out_dtype": "bf16", "weight_layout": "nk"}))
         seen, first = set(), None
         for r in range(ranks):
-            res = subprocess.run(["build/bin/ff-opt", src, FUSE,
-                                  f"--dsm-search=rank={r}"],
-                                 capture_output=True, text=True)
-            mt = SCHED.search(res.stdout)
+            text, mt, err = search_rank(src, r)
             if not mt:
-                print(w, r, res.returncode, res.stderr[:200])
+                print(w, r, err[:200])
                 continue
-            first = first or (res.stdout, mt)
+            first = first or (text, mt)
             shape = f"{mt[4]}x{mt[5]}c{int(mt[2]) * int(mt[3])}"
             if shape in seen:
                 continue
             seen.add(shape)
             print(f"{out}/{w}-{shape}", "rank", r, "stages", mt[8],
-                  "cost_ns", mt[9], lower(res.stdout, f"{out}/{w}-{shape}"))
+                  "cost_ns", mt[9], lower(text, f"{out}/{w}-{shape}"))
         text, mt = first
         # B multicast: the rank-0 plan's 128-row tiles in clusters of 2
         # consecutive m tiles (grid counted in clusters).

@@ -4,34 +4,22 @@ splits K over a pair (S2 at M = 512; S3, S5, S7 at 256) and controls
 where it does not (S1, S3 at 128 and 512): for each, the best-ranked plan
 of every tile shape and cluster among the search's first RANKS (default
 16) into OUT/<W><M>-<blk_m>x<blk_n>c<cls_k> (usage: THIS OUT [RANKS])."""
-import os, re, subprocess, sys
+import os, sys
 
 here = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(here, "..", "..", "..", "..", "python"))
+sys.path.insert(0, os.path.join(here, "..", ".."))
 from flashfuser.mlirgen import generate_mlir  # noqa: E402
+from rankplans import lower, search_rank  # noqa: E402
 
 out = sys.argv[1]
 ranks = int(sys.argv[2]) if len(sys.argv) > 2 else 16
 os.makedirs("/tmp/s39", exist_ok=True)
-FUSE = "--dsm-fuse=fuse-single-gemms=true"
 # (name, n, k, M): S-series gate|up shapes.
 GATED = [("S2GG", 5632, 2048, 512), ("S3GG", 11008, 4096, 256),
          ("S5GG", 11008, 2048, 256), ("S7GG", 9728, 2560, 256),
          ("S1GG", 8192, 3072, 256), ("S3GG", 11008, 4096, 128),
          ("S3GG", 11008, 4096, 512)]
-SCHED = re.compile(r"#dsm\.schedule<cluster = \[(\d+), (\d+), (\d+), 1\], "
-                   r"block = \[(\d+), (\d+),[^>]*grid = \[(\d+), (\d+),"
-                   r"[^>]*stages = (\d+), cost_ns = (\d+)>")
-
-
-def lower(text, bundle):
-    low = subprocess.run(["build/bin/ff-opt", "-", "--lower-to-nvvm="
-                          "format=bin emit-bundle=" + bundle, "-o",
-                          "/dev/null"], input=text, capture_output=True,
-                         text=True)
-    return "" if low.returncode == 0 else low.stderr[:300]
-
-
 for name, n, k, m in GATED:
     w = f"{name}{m}"
     src = f"/tmp/s39/{w}.mlir"
@@ -40,16 +28,13 @@ for name, n, k, m in GATED:
         "dtype": "bf16", "out_dtype": "bf16", "weight_layout": "nk"}))
     seen = set()
     for r in range(ranks):
-        res = subprocess.run(["build/bin/ff-opt", src, FUSE,
-                              f"--dsm-search=rank={r}"],
-                             capture_output=True, text=True)
-        mt = SCHED.search(res.stdout)
+        text, mt, err = search_rank(src, r)
         if not mt:
-            print(w, r, res.returncode, res.stderr[:200])
+            print(w, r, err[:200])
             continue
         shape = f"{mt[4]}x{mt[5]}c{mt[3]}"
         if shape in seen:
             continue
         seen.add(shape)
         print(f"{out}/{w}-{shape}", "rank", r, "stages", mt[8],
-              "cost_ns", mt[9], lower(res.stdout, f"{out}/{w}-{shape}"))
+              "cost_ns", mt[9], lower(text, f"{out}/{w}-{shape}"))
