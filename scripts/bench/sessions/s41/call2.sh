@@ -7,15 +7,15 @@
 set -u
 . scripts/gpu/build-runtime.sh $PWD /tmp/b > /tmp/build.log 2>&1 || { tail -30 /tmp/build.log; exit 1; }
 d=scripts/bench/sessions/s41
-MET=gpu__time_duration.sum,launch__grid_size,launch__cluster_dim_x,sm__cycles_elapsed.avg.per_second,sm__pipe_tensor_cycles_active.avg.pct_of_peak_sustained_elapsed,sm__cycles_active.avg.pct_of_peak_sustained_elapsed,dram__bytes_read.sum,dram__bytes_write.sum,dram__throughput.avg.pct_of_peak_sustained_elapsed,lts__t_sector_hit_rate.pct
-STALLS=$(ncu --query-metrics 2>/dev/null | grep -oE "^smsp__average_warps_issue_stalled_[a-z_]+_per_issue_active" | grep -v not_issued | sort -u | sed 's/$/.ratio/' | paste -sd,)
+. scripts/bench/sessions/s41/lib.sh
+METRICS=$(ncu_metric_list)
 mkdir -p $OUT
 args=()
 for m in 16 256 512; do
   w=S3; [ $m != 128 ] && w=S3-m$m
-  timeout 120 ncu --clock-control none --csv --page raw --metrics $MET${STALLS:+,$STALLS} -k regex:ff_ \
+  timeout 120 ncu --clock-control none --csv --page raw --metrics $METRICS -k regex:ff_ \
     $ffrun .device/s41-s/$w > $OUT/ours-m$m.csv 2> /tmp/ncu-ours-$m.err || tail -5 /tmp/ncu-ours-$m.err
-  timeout 200 ncu --clock-control none --csv --page raw --metrics $MET${STALLS:+,$STALLS} --profile-from-start off \
+  timeout 200 ncu --clock-control none --csv --page raw --metrics $METRICS --profile-from-start off \
     python3 $d/s3_chain_kernels.py $m > $OUT/torch-m$m.csv 2> /tmp/ncu-torch-$m.err || tail -5 /tmp/ncu-torch-$m.err
   args+=(ours-m$m $OUT/ours-m$m.csv torch-m$m $OUT/torch-m$m.csv)
 done

@@ -13,10 +13,7 @@ runs=("G5-m16 0" "G5-m64 0" "GEMM-4096-m16 0" "S3-m16 0" "S3-m64 0")
 for w in DG5 DG8 DS1 DS2 DS3 DS4 DS5 DS7; do
   for m in 16 48 64; do runs+=("$w $m"); done
 done
-t() { local mm=(); [ $2 != 0 ] && mm=(--m $2)
-  timeout 60 $ffrun $D/$1-$3 "${mm[@]}" --bench 20 --graph | sed -n 's/^bench: median \([0-9.]*\).*/\1/p'; }
-c() { local mm=(); [ $2 != 0 ] && mm=(--m $2)
-  timeout 60 $ffrun $D/$1-$3 "${mm[@]}" --check 2>&1 | grep -oE "PASS|FAIL" | head -1; }
+. scripts/bench/sessions/s41/lib.sh
 for r in "${runs[@]}"; do set -- $r
   echo "$1 $2 $(c $1 $2 old) $(c $1 $2 new) $(t $1 $2 old) $(t $1 $2 new)"
 done > /tmp/r1

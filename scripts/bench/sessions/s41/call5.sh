@@ -10,10 +10,7 @@ set -u
 D=.device/s41-z
 runs=("G5-m16 0" "S3-m16 0" "S3-m64 0")
 for w in DS1 DS2 DS3 DS5 DS7 DG5; do for m in 16 64; do runs+=("$w $m"); done; done
-t() { local mm=(); [ $2 != 0 ] && mm=(--m $2)
-  timeout 60 $ffrun $D/$1-$3 "${mm[@]}" --bench 20 --graph | sed -n 's/^bench: median \([0-9.]*\).*/\1/p'; }
-c() { local mm=(); [ $2 != 0 ] && mm=(--m $2)
-  timeout 60 $ffrun $D/$1-$3 "${mm[@]}" --check 2>&1 | grep -oE "PASS|FAIL" | head -1; }
+. scripts/bench/sessions/s41/lib.sh
 for r in "${runs[@]}"; do set -- $r
   echo "$1 $2 $(c $1 $2 cmp) $(c $1 $2 zero) $(t $1 $2 old) $(t $1 $2 cmp) $(t $1 $2 zero)"
 done > /tmp/r1

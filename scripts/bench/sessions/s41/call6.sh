@@ -9,10 +9,7 @@ set -u
 D=.device/s41-f6
 runs=("G5-m64 0" "GEMM-4096-m16 0")
 for w in DS4 DS6 DS8 DG8; do for m in 16 64 100; do runs+=("$w $m"); done; done
-t() { local mm=(); [ $2 != 0 ] && mm=(--m $2)
-  timeout 60 $ffrun $D/$1-$3 "${mm[@]}" --bench 20 --graph | sed -n 's/^bench: median \([0-9.]*\).*/\1/p'; }
-c() { local mm=(); [ $2 != 0 ] && mm=(--m $2)
-  timeout 60 $ffrun $D/$1-$3 "${mm[@]}" --check 2>&1 | grep -oE "PASS|FAIL" | head -1; }
+. scripts/bench/sessions/s41/lib.sh
 for r in "${runs[@]}"; do set -- $r; echo "$1 $2 $(c $1 $2 fin) $(t $1 $2 old) $(t $1 $2 fin)"; done > /tmp/r1
 for r in "${runs[@]}"; do set -- $r; echo "$1 $2 $(t $1 $2 fin) $(t $1 $2 old)"; done > /tmp/r2
 mkdir -p $OUT && cp /tmp/r1 /tmp/r2 $OUT/

@@ -6,14 +6,14 @@
 set -u
 . scripts/gpu/build-runtime.sh $PWD /tmp/b > /tmp/build.log 2>&1 || { tail -30 /tmp/build.log; exit 1; }
 d=scripts/bench/sessions/s41
-MET=gpu__time_duration.sum,launch__grid_size,launch__cluster_dim_x,sm__cycles_elapsed.avg.per_second,sm__pipe_tensor_cycles_active.avg.pct_of_peak_sustained_elapsed,sm__cycles_active.avg.pct_of_peak_sustained_elapsed,dram__bytes_read.sum,dram__bytes_write.sum,dram__throughput.avg.pct_of_peak_sustained_elapsed,lts__t_sector_hit_rate.pct
-STALLS=$(ncu --query-metrics 2>/dev/null | grep -oE "^smsp__average_warps_issue_stalled_[a-z_]+_per_issue_active" | grep -v not_issued | sort -u | sed 's/$/.ratio/' | paste -sd,)
+. scripts/bench/sessions/s41/lib.sh
+METRICS=$(ncu_metric_list)
 mkdir -p $OUT
 args=()
 for b in S3-m16 DS3; do
   mm=(); [ $b = DS3 ] && mm=(--m 16)
   for v in old cmp zero; do
-    timeout 100 ncu --clock-control none --csv --page raw --metrics $MET${STALLS:+,$STALLS} -k regex:ff_ \
+    timeout 100 ncu --clock-control none --csv --page raw --metrics $METRICS -k regex:ff_ \
       $ffrun .device/s41-n7/$b-$v "${mm[@]}" > $OUT/$b-$v.csv 2> /tmp/ncu-$b-$v.err || tail -5 /tmp/ncu-$b-$v.err
     args+=($b-$v $OUT/$b-$v.csv)
   done

@@ -2,7 +2,8 @@
 FILE pairs): duration, grid and cluster, SM clock, the tensor pipe's and
 the SMs' active share of the elapsed cycles, DRAM bytes and throughput,
 L2 hit rate, and the three largest warp stall reasons per issued
-instruction."""
+instruction. `--list` prints the metrics it reads, comma-separated (the
+stall ratios are queried from ncu: lib.sh's ncu_metric_list)."""
 import csv
 import sys
 
@@ -26,6 +27,9 @@ def num(v):
         return float("nan")
 
 
+if sys.argv[1:] == ["--list"]:
+    print(",".join(M.values()))
+    sys.exit(0)
 print("| run | kernel | us | grid | cluster | SM GHz | tensor % | SM active %"
       " | DRAM MB read+write | DRAM % | L2 hit % | top stalls (warps per issue) |")
 print("|" + "---|" * 12)
