@@ -128,6 +128,8 @@ std::string Plan::str() const {
 }
 
 static bool isWideTile(int64_t b) { return b == 64 || b == 128 || b == 256; }
+// Any wgmma width: B's tile is then one TMA box of blk_n K-major rows.
+static bool isSoloTile(int64_t b) { return b % 16 == 0 && b >= 16 && b <= 256; }
 
 std::string mlir::ff::getTileViolation(int64_t k, int64_t blkM, int64_t blkN,
                                        int64_t blkK, bool soloGemm) {
@@ -135,22 +137,30 @@ std::string mlir::ff::getTileViolation(int64_t k, int64_t blkM, int64_t blkN,
     return "blk_m must be 64 or 128";
   if (blkK != 64 && !(blkK == 32 && k <= 32))
     return "blk_k must be 64 (one 128B-swizzled bf16 row), or 32 with K <= 32";
-  if (!isWideTile(blkN) && !(soloGemm && blkN == 192))
-    return "blk_n must be 64, 128 or 256";
+  if (!isWideTile(blkN) && !(soloGemm && isSoloTile(blkN)))
+    return soloGemm ? "blk_n must be a multiple of 16 in [16, 256]"
+                    : "blk_n must be 64, 128 or 256";
   return "";
 }
 
 std::string mlir::ff::getSoloGemmNTileViolation(bool gated, int64_t n,
-                                                int64_t blkN, int64_t ctasN) {
-  if (!isWideTile(blkN) && blkN != 192)
-    return "blk_n must be 64, 128, 192 or 256";
+                                                int64_t blkN, int64_t ctasN,
+                                                bool bKMajor) {
+  if (!isSoloTile(blkN))
+    return "blk_n must be a multiple of 16 in [16, 256]";
+  if (!bKMajor && blkN % 64 != 0)
+    return "row-major [K, N] weights load B in 64-column boxes: blk_n must "
+           "be a multiple of 64";
   if (gated && blkN > 192)
     return "a gated GEMM keeps gate and up accumulators live: blk_n <= 192";
   if (ctasN * blkN == n)
     return "";
-  if (n % 64 != 0 || ctasN * blkN < n || (ctasN - 1) * blkN >= n)
-    return "N must be grid_n * blk_n, or end in a partial n tile with N a "
-           "multiple of 64";
+  if (n % (bKMajor ? 8 : 64) != 0 || ctasN * blkN < n ||
+      (ctasN - 1) * blkN >= n)
+    return bKMajor ? "N must be grid_n * blk_n, or end in a partial n tile "
+                     "with N a multiple of 8"
+                   : "N must be grid_n * blk_n, or end in a partial n tile "
+                     "with N a multiple of 64";
   return "";
 }
 
@@ -321,7 +331,8 @@ bool mlir::ff::isLowerable(const Plan &plan, const ChainDesc &chain,
         (blkN != 256 && !(splitK && blkN == 128) &&
          !(splitK && blkM == 64 && blkN == 64) && !splitK64 &&
          !(wide && (blkN == 64 || blkN == 128)) &&
-         !(solo && chain.isGated() && blkM == 128 && blkN == 192)) ||
+         !(solo && chain.isGated() && blkM == 128 &&
+           (blkN == 192 || chain.kMajorWeights))) ||
         (!splitK && plan.blk(Dim::k) != 64) ||
         (chain.isGated() && blkN > (solo ? 192 : 128)))
       return false;
@@ -329,7 +340,7 @@ bool mlir::ff::isLowerable(const Plan &plan, const ChainDesc &chain,
         plan.isSpatial(Dim::k) != splitK || plan.isSpatial(Dim::l))
       return false;
     if (solo ? !getSoloGemmNTileViolation(chain.isGated(), chain.n, blkN,
-                                          plan.grd(Dim::n))
+                                          plan.grd(Dim::n), chain.kMajorWeights)
                     .empty()
              : plan.cls(Dim::n) * plan.grd(Dim::n) * blkN != chain.n)
       return false;

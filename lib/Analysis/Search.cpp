@@ -134,7 +134,17 @@ bool mlir::ff::passesSplitKRule(const Plan &plan, const ChainDesc &chain) {
 }
 
 bool mlir::ff::isWideGatedPlan(const Plan &plan, const ChainDesc &chain) {
-  return chain.isGated() && plan.blk(Dim::n) == 192;
+  return chain.isGated() && plan.blk(Dim::n) > 128;
+}
+
+bool mlir::ff::passesWaveTileRule(const Plan &plan, const ChainDesc &chain,
+                                  int64_t sms) {
+  // S3's gate|up GEMM at M = 1024 on 8 x 115 tiles of 128 x 96 (7 waves)
+  // ran its chain 1.03x slower than on 8 x 86 of 128 x 128 (H200,
+  // docs/validation.md, forty-second session).
+  if (!chain.isGated() || plan.blk(Dim::n) % 64 == 0)
+    return true;
+  return plan.getClusterSize() * plan.grd(Dim::m) * plan.grd(Dim::n) <= 2 * sms;
 }
 
 bool mlir::ff::passesWideGatedRule(const Plan &plan, const ChainDesc &chain,
@@ -240,6 +250,29 @@ static llvm::SmallVector<int64_t, 12> wideTiles(int64_t extent) {
   return tiles;
 }
 
+/// A solo gated GEMM on K-major weights takes n tiles of any 16-column
+/// multiple (getSoloGemmNTileViolation): the narrowest whose grid of
+/// `mTiles` m tiles fills one, or two, waves of the GPU's SMs. On an H200
+/// such widths ran the S chains' gate|up GEMMs 1.04-1.30x faster than the
+/// 64-, 128- or 192-wide tiles that left SMs idle or a partial wave (S2 at
+/// M = 128 on 118 tiles of 48: 19.2 -> 14.8 us; S3 at M = 256 on 2 x 63 of
+/// 176: 84.6 -> 77.4; docs/validation.md, forty-second session).
+static void appendWaveTiles(const ChainDesc &chain, const GpuTarget &target,
+                            int64_t mTiles,
+                            llvm::SmallVectorImpl<int64_t> &tiles) {
+  if (!chain.isGated() || chain.hasSecondGemm() || !chain.kMajorWeights ||
+      mTiles <= 0)
+    return;
+  for (int64_t waves : {1, 2}) {
+    int64_t perM = waves * target.sms / mTiles;
+    if (perM <= 0)
+      continue;
+    int64_t bn = align16(ceilDiv(chain.n, perM));
+    if (bn <= 192 && !llvm::is_contained(tiles, bn))
+      tiles.push_back(bn);
+  }
+}
+
 static llvm::SmallVector<int64_t, 4> reductionTiles(int64_t extent) {
   llvm::SmallVector<int64_t, 4> tiles;
   for (int64_t t : {32, 64, 128})
@@ -277,9 +310,12 @@ static void insertRanked(std::vector<Candidate> &r, Candidate cand,
     r.pop_back();
 }
 
-SearchResult mlir::ff::searchChain(const ChainDesc &chain,
+SearchResult mlir::ff::searchChain(const ChainDesc &desc,
                                    const GpuTarget &target,
                                    const SearchOptions &options) {
+  ChainDesc chain = desc;
+  if (!options.waveTiles)
+    chain.kMajorWeights = false;
   SearchResult result;
   SearchStats &st = result.stats;
   const bool two = chain.hasSecondGemm();
@@ -309,7 +345,8 @@ SearchResult mlir::ff::searchChain(const ChainDesc &chain,
     cand.lowerable = inFamily &&
                      isLowerable(cand.plan, chain, options.wideGemmTiles) &&
                      passesSplitKRule(cand.plan, chain) &&
-                     passesWideGatedRule(cand.plan, chain, target.sms);
+                     passesWideGatedRule(cand.plan, chain, target.sms) &&
+                     passesWaveTileRule(cand.plan, chain, target.sms);
     Dataflow kernelFlow = cand.flow;
     if (cand.lowerable && options.kernelSmemBytes) {
       std::optional<int64_t> smem =
@@ -389,7 +426,10 @@ SearchResult mlir::ff::searchChain(const ChainDesc &chain,
                 !two && (options.wideGemmTiles || chain.isGated()) ? 8 : 4;
             for (int64_t bm : {64, 128}) {
               int64_t gm = isSpatial(Dim::m) ? ceilDiv(chain.m, cm * bm) : 1;
-              for (int64_t bn : wideTiles(chain.n)) {
+              llvm::SmallVector<int64_t, 12> nTiles = wideTiles(chain.n);
+              if (isSpatial(Dim::n))
+                appendWaveTiles(chain, target, gm * cm, nTiles);
+              for (int64_t bn : nTiles) {
                 int64_t gn = isSpatial(Dim::n) ? ceilDiv(chain.n, cn * bn) : 1;
                 for (int64_t bk : kTiles)
                   for (int64_t bl : lTiles)

@@ -81,6 +81,10 @@ struct ChainDesc {
   /// kernels tile m by output pixels or whole image rows
   /// (usesConvImageRows).
   int64_t convH = 0, convW = 0;
+  /// The first GEMM's weights are K-major ([N, K], PyTorch Linear layout):
+  /// a solo gated GEMM then takes n tiles of any 16-column multiple, sized
+  /// to fill the GPU in whole waves (getSoloGemmNTileViolation).
+  bool kMajorWeights = false;
 
   bool isGated() const {
     return kind == ChainKind::gatedFfn || kind == ChainKind::gatedGemm;
@@ -207,23 +211,25 @@ inline bool splitsStreamedColumns(int64_t blkM, int64_t blkN, int64_t blkL) {
 /// The tile rules every kernel of the lowering shares: blk_m of one or two
 /// consumer warpgroups (64 or 128), one 128B-swizzled bf16 row per k step
 /// (blk_k = 64, or 32 when K <= 32: one zero-filled tile) and a wgmma-wide
-/// blk_n (64, 128 or 256; also 192 for a `soloGemm`, see
+/// blk_n (64, 128 or 256; any multiple of 16 for a `soloGemm`, see
 /// getSoloGemmNTileViolation). Empty when they hold, else why not, as a
 /// diagnostic: one statement for isLowerable and planKernel.
 std::string getTileViolation(int64_t k, int64_t blkM, int64_t blkN,
                              int64_t blkK, bool soloGemm = false);
 
 /// The n tiles of a GEMM kernel (single or gated) run by one CTA per cluster
-/// over all of K (no split, no multicast, not a convolution): blk_n may
-/// also be 192 (a gated pair's two accumulators fit up to 192 columns), and
-/// the last n tile may be partial where N is a multiple of 64 (its B boxes
-/// past N are zero-filled, its stores guarded). At M = 256 a gated GEMM of
-/// 2 x 58 tiles of 128 x 192 (one wave on 132 SMs) ran 1.23x faster than
-/// the best 64- or 128-wide plan's 2.6 waves (docs/validation.md, fortieth
-/// session); isLowerable offers 192 to gated pairs only. Empty when `blkN`
-/// over `ctasN` CTAs covers `n` so, else why not.
+/// over all of K (no split, no multicast, not a convolution): blk_n may be
+/// any multiple of 16 up to 256 (up to 192 for a gated pair,
+/// whose two accumulators stay live) where the weights are K-major ([N, K]:
+/// B's tile is one TMA box of blk_n rows), a multiple of 64 where they are
+/// row-major; the last n tile may be partial where N is a multiple of 8
+/// (K-major) or 64 (its B boxes past N are zero-filled, its stores
+/// guarded). At M = 256 a gated GEMM of 2 x 58 tiles of 128 x 192 (one
+/// wave on 132 SMs) ran 1.23x faster than the best 64- or 128-wide plan's
+/// 2.6 waves (docs/validation.md, fortieth session). Empty when `blkN` over
+/// `ctasN` CTAs covers `n` so, else why not.
 std::string getSoloGemmNTileViolation(bool gated, int64_t n, int64_t blkN,
-                                      int64_t ctasN);
+                                      int64_t ctasN, bool bKMajor = false);
 
 /// The second GEMM's l tiles of a chain with L = `l`: in the shuffle family
 /// blk_l = L / cls (the cluster extent), a multiple of 64 (the kernel's

@@ -49,14 +49,20 @@ bool passesTileRule(const Plan &plan, const ChainDesc &chain);
 /// reduce before the gather) only where GEMM0's output is at most 16 tiles
 /// of 64 x 64 and K at least 32 tiles of 64.
 bool passesSplitKRule(const Plan &plan, const ChainDesc &chain);
-/// A measured rule on the lowerable choice: a gated pair's 192-wide n tiles
-/// only where the grid fits one wave of `sms` CTAs, the case they exist for
-/// (a partial wave of narrower tiles). At several waves the model priced
-/// them at or a fraction of a ns below 128-wide ones that ran faster.
+/// A measured rule on the lowerable choice: a gated pair's n tiles wider
+/// than 128 (192, or a wave width of 144-176) only where the grid fits one
+/// wave of `sms` CTAs, the case they exist for (a partial wave of narrower
+/// tiles). At several waves the model priced 192 at or a fraction of a ns
+/// below 128-wide tiles that ran faster.
 bool passesWideGatedRule(const Plan &plan, const ChainDesc &chain, int64_t sms);
-/// A gated pair's plan on 192-wide n tiles (the tiles passesWideGatedRule
-/// admits). searchMBins holds such a plan to the regret rule even where
-/// binRegret is off.
+/// A measured rule on the lowerable choice: a gated pair's n tiles of a
+/// width no 64-row box divides (the wave widths of K-major weights) only
+/// where the grid is at most two waves of `sms` CTAs, where they were
+/// measured faster.
+bool passesWaveTileRule(const Plan &plan, const ChainDesc &chain, int64_t sms);
+/// A gated pair's plan on n tiles wider than 128 (the tiles
+/// passesWideGatedRule admits). searchMBins holds such a plan to the regret
+/// rule even where binRegret is off.
 bool isWideGatedPlan(const Plan &plan, const ChainDesc &chain);
 /// Rule 2: cluster extents are powers of two <= 16, the cluster holds at
 /// most `maxCluster` CTAs (the same shape serves both GEMMs), temporal
@@ -102,6 +108,10 @@ struct SearchOptions {
   /// (isLowerable's wideGemmTiles); the GEMM constants are fitted on both
   /// families (docs/cost-model.md).
   bool wideGemmTiles = true;
+  /// Gated GEMMs on K-major weights (ChainDesc::kMajorWeights): n tiles
+  /// sized to whole waves (false: the chain is searched as if its weights
+  /// were row-major, which admits only 64-multiple widths).
+  bool waveTiles = true;
   /// Dynamic M (searchMBins): a bin takes the candidate of its upper end
   /// whose worst estimated regret at the bin's lower end, middle and upper
   /// end is least; false takes the upper end's best (one search per bin)

@@ -73,9 +73,9 @@ SmallVector<KernelParam> mlir::dsm::getKernelParams(const KernelPlan &p) {
                       /*boxFitsM=*/false,
                       /*aTail=*/true,
                       /*boxTailM=*/ShapedType::isDynamic(p.shape.m)});
-  params.push_back({K::TensorMap, (int)p.argB, {64, 64}});
+  params.push_back({K::TensorMap, (int)p.argB, {64, p.bBoxRows()}});
   if (p.isGated())
-    params.push_back({K::TensorMap, (int)p.argB2, {64, 64}});
+    params.push_back({K::TensorMap, (int)p.argB2, {64, p.bBoxRows()}});
   if (!p.isSingleGemm())
     // Row-major D[N, L]: boxes of bn rows (shuffle family: 64) x 64 l
     // columns; K-major D[L, N]: boxes of bl (subL) rows x 64 n columns.
@@ -1129,23 +1129,25 @@ template <typename Fn>
 void KernelEmitter::forEachBBox(Value k0, Value col0, Fn &&fn) {
   // Row-major B: box j = 64 k rows x 64 n columns (MN-major, one
   // 64-column chunk of bn after the other); K-major B: box j = 64 n
-  // rows x 64 k (bn rows of 128 B, the same layout as A). Gated: the up
-  // weight's box after the gate's.
-  for (int64_t j = 0; j < p.bn / 64; ++j) {
-    SmallVector<Value, 2> coord{add(col0, 64 * j), k0};
+  // rows x 64 k (bn rows of 128 B, the same layout as A), or one box of bn
+  // rows (KernelPlan::bBoxRows). Gated: the up weight's boxes after the
+  // gate's.
+  int64_t rows = p.bBoxRows(), boxes = p.bBoxes();
+  for (int64_t j = 0; j < boxes; ++j) {
+    SmallVector<Value, 2> coord{add(col0, rows * j), k0};
     if (p.bKMajor)
       std::swap(coord[0], coord[1]);
     fn(1, j, coord);
     if (p.isGated())
-      fn(2, p.bn / 64 + j, coord);
+      fn(2, boxes + j, coord);
   }
 }
 
 void KernelEmitter::loadBBox(Value dstOff, Value group, Value idx, int64_t map,
                              ValueRange coord, Value mask) {
   if (!weightPolicy) {
-    nvgpu::TmaAsyncLoadOp::create(b, loc, smemView(dstOff, {64, 64}), group,
-                                  tmaps[map], coord, idx, mask, Value());
+    nvgpu::TmaAsyncLoadOp::create(b, loc, smemView(dstOff, {p.bBoxRows(), 64}),
+                                  group, tmaps[map], coord, idx, mask, Value());
     return;
   }
   SmallVector<Value, 2> coords;
@@ -1168,7 +1170,8 @@ void KernelEmitter::loadBTile(Value bOff, Value group, Value idx, Value k0,
                               Value col0, Value boxBase) {
   forEachBBox(k0, col0, [&](int64_t map, int64_t box, ValueRange coord) {
     auto load = [&](Value mask) {
-      loadBBox(add(bOff, box * 64 * 64 * 2), group, idx, map, coord, mask);
+      loadBBox(add(bOff, box * p.bBoxRows() * 128), group, idx, map, coord,
+               mask);
     };
     if (!p.bMulticast)
       return load(Value());
@@ -1350,7 +1353,7 @@ void KernelEmitter::emitTileLoads() {
         loadA(k, kg, k0, s, slot);
         if (!p.residentWeights) {
           // Fewer boxes than ranks (or not a multiple): spread by k tile.
-          int64_t boxes = p.bn / 64;
+          int64_t boxes = p.bBoxes();
           Value boxBase =
               p.bMulticast && boxes % p.clusterM ? mul(kg, boxes) : Value();
           loadBTile(add(mul(s, p.bStageBytes), p.smemB), full, s, k0, n0,
@@ -1385,7 +1388,7 @@ void KernelEmitter::emitTileLoads() {
       forEachBBox(k0s[0], n0, [&](int64_t map, int64_t box, ValueRange coord) {
         for (int64_t i = 0; i < count; ++i) {
           Value bOff = add(mul(stages[i], p.bStageBytes), p.smemB);
-          loadBBox(add(bOff, box * 64 * 64 * 2), full, slots[i], map,
+          loadBBox(add(bOff, box * p.bBoxRows() * 128), full, slots[i], map,
                    {k0s[i], coord[1]}, Value());
         }
       });

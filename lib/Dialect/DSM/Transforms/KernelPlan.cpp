@@ -619,7 +619,7 @@ FailureOr<KernelPlan> mlir::dsm::planKernel(FusedChainOp op, ScheduleAttr sched,
   }
   if (soloGemm) {
     why = ff::getSoloGemmNTileViolation(plan.isGated(), plan.shape.n, plan.bn,
-                                        plan.ctasN);
+                                        plan.ctasN, plan.bKMajor);
     if (!why.empty())
       return failure();
     plan.partialN = plan.ctasN * plan.bn != plan.shape.n;
@@ -935,6 +935,12 @@ mlir::dsm::getConvImageShape(FusedChainOp op) {
   if (matchIm2col(im2col, first.getInputs()[1], *kMajor, plan, why) < 0)
     return std::nullopt;
   return std::make_pair(plan.convH, plan.convW);
+}
+
+bool mlir::dsm::hasKMajorWeights(FusedChainOp op) {
+  FailureOr<ChainShape> shape = op.getChainShape();
+  return succeeded(shape) && !shape->gemms.empty() &&
+         rhsKMajor(shape->gemms[0].op).value_or(false);
 }
 
 bool mlir::dsm::isLowerable(FusedChainOp op, ScheduleAttr schedule,

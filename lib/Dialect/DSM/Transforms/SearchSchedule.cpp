@@ -87,6 +87,7 @@ FailureOr<ff::ChainDesc> mlir::dsm::getChainDesc(FusedChainOp op) {
            << elt << " has no tensor-core rate in the cost model";
   if (auto image = getConvImageShape(op))
     std::tie(chain.convH, chain.convW) = *image;
+  chain.kMajorWeights = hasKMajorWeights(op);
   for (const ChainGemm &g : shape->gemms)
     if (g.batch != 1)
       return op.emitOpError("batched contractions are not supported by the "
@@ -465,6 +466,7 @@ LogicalResult DSMSearchPass::searchOne(FusedChainOp op,
   options.deterministic = deterministic;
   options.family = family;
   options.wideGemmTiles = wideGemmTiles;
+  options.waveTiles = waveTiles;
   // A sequence's halves take each bin's best at its upper end: the
   // regret rule's picks for them (smaller tiles, split K, shallower rings
   // that the model scores better at a bin's lower end) measured 2.4 %

@@ -997,6 +997,39 @@ func.func @gated_partial_unaligned(%a: tensor<256x512xbf16>, %wg: tensor<512x224
 
 // -----
 
+// Only K-major [N, K] weights take n tiles of any 16-column multiple (one
+// TMA box of blk_n rows); row-major ones load 64-column boxes.
+// expected-error @+2 {{schedule cannot be lowered: row-major [K, N] weights load B in 64-column boxes: blk_n must be a multiple of 64}}
+func.func @gated_wave_width_row_major(%a: tensor<256x512xbf16>, %wg: tensor<512x224xbf16>, %wu: tensor<512x224xbf16>) -> tensor<256x224xbf16> {
+  %r = dsm.fused_chain gated_gemm (%a, %wg, %wu) {schedule = #dsm.schedule<cluster = [1, 1, 1, 1], block = [128, 96, 64, 16], grid = [2, 3, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [], collectives = [], stages = 3, cost_ns = 3000>}
+      : (tensor<256x512xbf16>, tensor<512x224xbf16>, tensor<512x224xbf16>) -> tensor<256x224xbf16> {
+  ^bb0(%x: tensor<256x512xbf16>, %g: tensor<512x224xbf16>, %u: tensor<512x224xbf16>):
+    %z = arith.constant 0.0 : f32
+    %one = arith.constant 1.0 : f32
+    %e0 = tensor.empty() : tensor<256x224xf32>
+    %f0 = linalg.fill ins(%z : f32) outs(%e0 : tensor<256x224xf32>) -> tensor<256x224xf32>
+    %cg = linalg.matmul ins(%x, %g : tensor<256x512xbf16>, tensor<512x224xbf16>) outs(%f0 : tensor<256x224xf32>) -> tensor<256x224xf32>
+    %e1 = tensor.empty() : tensor<256x224xf32>
+    %f1 = linalg.fill ins(%z : f32) outs(%e1 : tensor<256x224xf32>) -> tensor<256x224xf32>
+    %cu = linalg.matmul ins(%x, %u : tensor<256x512xbf16>, tensor<512x224xbf16>) outs(%f1 : tensor<256x224xf32>) -> tensor<256x224xf32>
+    %hb = tensor.empty() : tensor<256x224xbf16>
+    %h = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%cg, %cu : tensor<256x224xf32>, tensor<256x224xf32>) outs(%hb : tensor<256x224xbf16>) {
+    ^bb0(%gv: f32, %uv: f32, %out: bf16):
+      %n = arith.negf %gv : f32
+      %ex = math.exp %n : f32
+      %den = arith.addf %ex, %one : f32
+      %s = arith.divf %gv, %den : f32
+      %p = arith.mulf %s, %uv : f32
+      %t = arith.truncf %p : f32 to bf16
+      linalg.yield %t : bf16
+    } -> tensor<256x224xbf16>
+    dsm.yield %h : tensor<256x224xbf16>
+  }
+  return %r : tensor<256x224xbf16>
+}
+
+// -----
+
 // Only a GEMM of one CTA per cluster over all of K ends in a partial n
 // tile: a split K covers N exactly (320 columns are not 3 x 128).
 // expected-error @+2 {{schedule cannot be lowered: N must be exactly cls_n * grid_n * blk_n}}

@@ -81,7 +81,7 @@ struct KernelPlan {
   /// CTAs along n for one m tile: clusterN * clusters along n.
   int64_t ctasN = 1;
   /// A GEMM kernel whose last n tile runs past N (ctasN * bn > N, N a
-  /// multiple of 64): B's boxes there are zero-filled by TMA and the
+  /// multiple of 8 or 64): B's boxes there are zero-filled by TMA and the
   /// epilogue stores only columns below N.
   bool partialN = false;
   /// Split K (cls_k > 1): the cluster's CTAs (the x cluster extent) each
@@ -114,6 +114,12 @@ struct KernelPlan {
   /// each compute columns [wg * bn/2, (wg + 1) * bn/2) of C and [wg * bl/2,
   /// (wg + 1) * bl/2) of E, both reading the whole act(C) tile.
   bool splitColumns = false;
+  /// Rows of one TMA box of B (and of the gated up weight): 64 (64 x 64
+  /// boxes, bn / 64 of them per weight), or bn where a K-major B's tile is
+  /// not whole 64-row boxes (a solo GEMM kernel's wave-sized n tile: one box
+  /// of bn rows of 128 B, the layout of stacked 64-row boxes).
+  int64_t bBoxRows() const { return bKMajor && bn % 64 != 0 ? bn : 64; }
+  int64_t bBoxes() const { return bn / bBoxRows(); }
   /// The columns of C and of E one consumer warpgroup computes.
   int64_t consumerN() const { return splitColumns ? bn / 2 : bn; }
   int64_t consumerL() const { return splitColumns ? bl / 2 : bl; }
@@ -520,6 +526,10 @@ FailureOr<KernelPlan> planKernel(FusedChainOp op, ScheduleAttr schedule,
 /// The image's (H, W) when `op`'s first GEMM reads the im2col of a 3x3
 /// convolution that the kernels lower, else nullopt.
 std::optional<std::pair<int64_t, int64_t>> getConvImageShape(FusedChainOp op);
+
+/// Whether `op`'s first GEMM reads K-major [N, K] weights (PyTorch Linear
+/// layout), which the kernels load as boxes of any 16-row multiple.
+bool hasKMajorWeights(FusedChainOp op);
 
 /// Whether --dsm-materialize implements `schedule` for `op`.
 bool isLowerable(FusedChainOp op, ScheduleAttr schedule,

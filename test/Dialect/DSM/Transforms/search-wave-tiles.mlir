@@ -1,0 +1,108 @@
+// RUN: ff-opt %s --dsm-search | FileCheck %s
+// RUN: ff-opt %s --dsm-search=wave-tiles=false | FileCheck %s --check-prefix=OFF
+
+// Gated GEMMs on K-major ([N, K]) weights take n tiles of any 16-column
+// multiple, the narrowest that fill the GPU's 132 SMs in one or two
+// waves; with wave-tiles=false, or row-major weights, only 64, 128 and 192.
+
+#mk = affine_map<(d0, d1, d2) -> (d0, d2)>
+#nk = affine_map<(d0, d1, d2) -> (d1, d2)>
+#mn = affine_map<(d0, d1, d2) -> (d0, d1)>
+#id = affine_map<(d0, d1) -> (d0, d1)>
+
+// S2's gate|up at M = 128: 118 tiles of 128 x 48 (88 of 128 x 64 before).
+// CHECK-LABEL: func.func @s2_gate_up(
+// CHECK: block = [128, 48, 64, 16], grid = [1, 118, 1, 1]
+// OFF-LABEL: func.func @s2_gate_up(
+// OFF: block = [128, 64, 64, 16], grid = [1, 88, 1, 1]
+func.func @s2_gate_up(%a: tensor<128x2048xbf16>, %wg: tensor<5632x2048xbf16>, %wu: tensor<5632x2048xbf16>) -> tensor<128x5632xbf16> {
+  %r = dsm.fused_chain gated_gemm (%a, %wg, %wu)
+      : (tensor<128x2048xbf16>, tensor<5632x2048xbf16>, tensor<5632x2048xbf16>) -> tensor<128x5632xbf16> {
+  ^bb0(%x: tensor<128x2048xbf16>, %g: tensor<5632x2048xbf16>, %u: tensor<5632x2048xbf16>):
+    %z = arith.constant 0.0 : f32
+    %one = arith.constant 1.0 : f32
+    %e0 = tensor.empty() : tensor<128x5632xf32>
+    %f0 = linalg.fill ins(%z : f32) outs(%e0 : tensor<128x5632xf32>) -> tensor<128x5632xf32>
+    %cg = linalg.matmul indexing_maps = [#mk, #nk, #mn] ins(%x, %g : tensor<128x2048xbf16>, tensor<5632x2048xbf16>) outs(%f0 : tensor<128x5632xf32>) -> tensor<128x5632xf32>
+    %e1 = tensor.empty() : tensor<128x5632xf32>
+    %f1 = linalg.fill ins(%z : f32) outs(%e1 : tensor<128x5632xf32>) -> tensor<128x5632xf32>
+    %cu = linalg.matmul indexing_maps = [#mk, #nk, #mn] ins(%x, %u : tensor<128x2048xbf16>, tensor<5632x2048xbf16>) outs(%f1 : tensor<128x5632xf32>) -> tensor<128x5632xf32>
+    %hb = tensor.empty() : tensor<128x5632xbf16>
+    %h = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]} ins(%cg, %cu : tensor<128x5632xf32>, tensor<128x5632xf32>) outs(%hb : tensor<128x5632xbf16>) {
+    ^bb0(%gv: f32, %uv: f32, %out: bf16):
+      %ng = arith.negf %gv : f32
+      %ex = math.exp %ng : f32
+      %den = arith.addf %ex, %one : f32
+      %s = arith.divf %gv, %den : f32
+      %p = arith.mulf %s, %uv : f32
+      %t = arith.truncf %p : f32 to bf16
+      linalg.yield %t : bf16
+    } -> tensor<128x5632xbf16>
+    dsm.yield %h : tensor<128x5632xbf16>
+  }
+  return %r : tensor<128x5632xbf16>
+}
+
+// S3's at M = 256: 2 x 63 tiles of 128 x 176, one wave (2 x 58 of 192).
+// CHECK-LABEL: func.func @s3_gate_up_m256(
+// CHECK: block = [128, 176, 64, 16], grid = [2, 63, 1, 1]
+// OFF-LABEL: func.func @s3_gate_up_m256(
+// OFF: block = [128, 192, 64, 16], grid = [2, 58, 1, 1]
+func.func @s3_gate_up_m256(%a: tensor<256x4096xbf16>, %wg: tensor<11008x4096xbf16>, %wu: tensor<11008x4096xbf16>) -> tensor<256x11008xbf16> {
+  %r = dsm.fused_chain gated_gemm (%a, %wg, %wu)
+      : (tensor<256x4096xbf16>, tensor<11008x4096xbf16>, tensor<11008x4096xbf16>) -> tensor<256x11008xbf16> {
+  ^bb0(%x: tensor<256x4096xbf16>, %g: tensor<11008x4096xbf16>, %u: tensor<11008x4096xbf16>):
+    %z = arith.constant 0.0 : f32
+    %one = arith.constant 1.0 : f32
+    %e0 = tensor.empty() : tensor<256x11008xf32>
+    %f0 = linalg.fill ins(%z : f32) outs(%e0 : tensor<256x11008xf32>) -> tensor<256x11008xf32>
+    %cg = linalg.matmul indexing_maps = [#mk, #nk, #mn] ins(%x, %g : tensor<256x4096xbf16>, tensor<11008x4096xbf16>) outs(%f0 : tensor<256x11008xf32>) -> tensor<256x11008xf32>
+    %e1 = tensor.empty() : tensor<256x11008xf32>
+    %f1 = linalg.fill ins(%z : f32) outs(%e1 : tensor<256x11008xf32>) -> tensor<256x11008xf32>
+    %cu = linalg.matmul indexing_maps = [#mk, #nk, #mn] ins(%x, %u : tensor<256x4096xbf16>, tensor<11008x4096xbf16>) outs(%f1 : tensor<256x11008xf32>) -> tensor<256x11008xf32>
+    %hb = tensor.empty() : tensor<256x11008xbf16>
+    %h = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]} ins(%cg, %cu : tensor<256x11008xf32>, tensor<256x11008xf32>) outs(%hb : tensor<256x11008xbf16>) {
+    ^bb0(%gv: f32, %uv: f32, %out: bf16):
+      %ng = arith.negf %gv : f32
+      %ex = math.exp %ng : f32
+      %den = arith.addf %ex, %one : f32
+      %s = arith.divf %gv, %den : f32
+      %p = arith.mulf %s, %uv : f32
+      %t = arith.truncf %p : f32 to bf16
+      linalg.yield %t : bf16
+    } -> tensor<256x11008xbf16>
+    dsm.yield %h : tensor<256x11008xbf16>
+  }
+  return %r : tensor<256x11008xbf16>
+}
+
+// Row-major weights load B in 64-column boxes: no wave width.
+// CHECK-LABEL: func.func @s2_gate_up_kn(
+// CHECK: block = [128, 64, 64, 16], grid = [1, 88, 1, 1]
+func.func @s2_gate_up_kn(%a: tensor<128x2048xbf16>, %wg: tensor<2048x5632xbf16>, %wu: tensor<2048x5632xbf16>) -> tensor<128x5632xbf16> {
+  %r = dsm.fused_chain gated_gemm (%a, %wg, %wu)
+      : (tensor<128x2048xbf16>, tensor<2048x5632xbf16>, tensor<2048x5632xbf16>) -> tensor<128x5632xbf16> {
+  ^bb0(%x: tensor<128x2048xbf16>, %g: tensor<2048x5632xbf16>, %u: tensor<2048x5632xbf16>):
+    %z = arith.constant 0.0 : f32
+    %one = arith.constant 1.0 : f32
+    %e0 = tensor.empty() : tensor<128x5632xf32>
+    %f0 = linalg.fill ins(%z : f32) outs(%e0 : tensor<128x5632xf32>) -> tensor<128x5632xf32>
+    %cg = linalg.matmul ins(%x, %g : tensor<128x2048xbf16>, tensor<2048x5632xbf16>) outs(%f0 : tensor<128x5632xf32>) -> tensor<128x5632xf32>
+    %e1 = tensor.empty() : tensor<128x5632xf32>
+    %f1 = linalg.fill ins(%z : f32) outs(%e1 : tensor<128x5632xf32>) -> tensor<128x5632xf32>
+    %cu = linalg.matmul ins(%x, %u : tensor<128x2048xbf16>, tensor<2048x5632xbf16>) outs(%f1 : tensor<128x5632xf32>) -> tensor<128x5632xf32>
+    %hb = tensor.empty() : tensor<128x5632xbf16>
+    %h = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]} ins(%cg, %cu : tensor<128x5632xf32>, tensor<128x5632xf32>) outs(%hb : tensor<128x5632xbf16>) {
+    ^bb0(%gv: f32, %uv: f32, %out: bf16):
+      %ng = arith.negf %gv : f32
+      %ex = math.exp %ng : f32
+      %den = arith.addf %ex, %one : f32
+      %s = arith.divf %gv, %den : f32
+      %p = arith.mulf %s, %uv : f32
+      %t = arith.truncf %p : f32 to bf16
+      linalg.yield %t : bf16
+    } -> tensor<128x5632xbf16>
+    dsm.yield %h : tensor<128x5632xbf16>
+  }
+  return %r : tensor<128x5632xbf16>
+}
