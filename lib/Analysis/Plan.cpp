@@ -129,7 +129,7 @@ std::string Plan::str() const {
 
 static bool isWideTile(int64_t b) { return b == 64 || b == 128 || b == 256; }
 // Any wgmma width: B's tile is then one TMA box of blk_n K-major rows.
-static bool isSoloTile(int64_t b) { return b % 16 == 0 && b >= 16 && b <= 256; }
+static bool isSoloTile(int64_t b) { return b % 8 == 0 && b >= 8 && b <= 256; }
 
 std::string mlir::ff::getTileViolation(int64_t k, int64_t blkM, int64_t blkN,
                                        int64_t blkK, bool soloGemm) {
@@ -138,7 +138,7 @@ std::string mlir::ff::getTileViolation(int64_t k, int64_t blkM, int64_t blkN,
   if (blkK != 64 && !(blkK == 32 && k <= 32))
     return "blk_k must be 64 (one 128B-swizzled bf16 row), or 32 with K <= 32";
   if (!isWideTile(blkN) && !(soloGemm && isSoloTile(blkN)))
-    return soloGemm ? "blk_n must be a multiple of 16 in [16, 256]"
+    return soloGemm ? "blk_n must be a multiple of 8 in [8, 256]"
                     : "blk_n must be 64, 128 or 256";
   return "";
 }
@@ -147,7 +147,7 @@ std::string mlir::ff::getSoloGemmNTileViolation(bool gated, int64_t n,
                                                 int64_t blkN, int64_t ctasN,
                                                 bool bKMajor) {
   if (!isSoloTile(blkN))
-    return "blk_n must be a multiple of 16 in [16, 256]";
+    return "blk_n must be a multiple of 8 in [8, 256]";
   if (!bKMajor && blkN % 64 != 0)
     return "row-major [K, N] weights load B in 64-column boxes: blk_n must "
            "be a multiple of 64";

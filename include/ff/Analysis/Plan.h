@@ -82,8 +82,9 @@ struct ChainDesc {
   /// (usesConvImageRows).
   int64_t convH = 0, convW = 0;
   /// The first GEMM's weights are K-major ([N, K], PyTorch Linear layout):
-  /// a solo gated GEMM then takes n tiles of any 16-column multiple, sized
-  /// to fill the GPU in whole waves (getSoloGemmNTileViolation).
+  /// a solo gated GEMM then takes n tiles of any 8-column multiple
+  /// (getSoloGemmNTileViolation); the search offers 16-column ones sized to
+  /// fill the GPU in whole waves.
   bool kMajorWeights = false;
 
   bool isGated() const {
@@ -211,7 +212,7 @@ inline bool splitsStreamedColumns(int64_t blkM, int64_t blkN, int64_t blkL) {
 /// The tile rules every kernel of the lowering shares: blk_m of one or two
 /// consumer warpgroups (64 or 128), one 128B-swizzled bf16 row per k step
 /// (blk_k = 64, or 32 when K <= 32: one zero-filled tile) and a wgmma-wide
-/// blk_n (64, 128 or 256; any multiple of 16 for a `soloGemm`, see
+/// blk_n (64, 128 or 256; any multiple of 8 for a `soloGemm`, see
 /// getSoloGemmNTileViolation). Empty when they hold, else why not, as a
 /// diagnostic: one statement for isLowerable and planKernel.
 std::string getTileViolation(int64_t k, int64_t blkM, int64_t blkN,
@@ -219,7 +220,7 @@ std::string getTileViolation(int64_t k, int64_t blkM, int64_t blkN,
 
 /// The n tiles of a GEMM kernel (single or gated) run by one CTA per cluster
 /// over all of K (no split, no multicast, not a convolution): blk_n may be
-/// any multiple of 16 up to 256 (up to 192 for a gated pair,
+/// any multiple of 8 up to 256 (up to 192 for a gated pair,
 /// whose two accumulators stay live) where the weights are K-major ([N, K]:
 /// B's tile is one TMA box of blk_n rows), a multiple of 64 where they are
 /// row-major; the last n tile may be partial where N is a multiple of 8

@@ -104,8 +104,14 @@ func.func @reduce_groups_whole(%a: tensor<128x128xbf16>, %b: tensor<128x256xbf16
 
 // -----
 
-// expected-error @+1 {{block tile 100 is not a positive multiple of 16}}
+// blk_n steps by wgmma's n granule, 8; the other tiles by 16.
+// expected-error @+1 {{block tile 100 is not a positive multiple of 8}}
 func.func @s() attributes {s = #dsm.schedule<cluster = [1, 4, 1, 1], block = [128, 100, 64, 128], grid = [1, 1, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [reduce_scatter], stages = 4, cost_ns = 100>} { return }
+
+// -----
+
+// expected-error @+1 {{block tile 72 is not a positive multiple of 16}}
+func.func @s() attributes {s = #dsm.schedule<cluster = [1, 4, 1, 1], block = [72, 128, 64, 128], grid = [1, 1, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [reduce_scatter], stages = 4, cost_ns = 100>} { return }
 
 // -----
 

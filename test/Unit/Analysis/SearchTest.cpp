@@ -148,14 +148,15 @@ TEST(SearchTest, TileViolations) {
   EXPECT_EQ(getSoloGemmNTileViolation(false, 4000, 192, 21), cover);
   EXPECT_EQ(getSoloGemmNTileViolation(true, 11008, 192, 57), cover);
   EXPECT_EQ(getSoloGemmNTileViolation(true, 11008, 192, 59), cover);
-  // K-major [N, K] weights: any 16-column multiple (one TMA box of blk_n
+  // K-major [N, K] weights: any 8-column multiple (one TMA box of blk_n
   // rows), a partial last tile where N is a multiple of 8: S3's gate|up at
   // M = 128 on 115 tiles of 96, S2's on 118 of 48.
   EXPECT_EQ(getSoloGemmNTileViolation(true, 11008, 96, 115, true), "");
   EXPECT_EQ(getSoloGemmNTileViolation(true, 5632, 48, 118, true), "");
   EXPECT_EQ(getSoloGemmNTileViolation(false, 4000, 96, 42, true), "");
-  EXPECT_EQ(getSoloGemmNTileViolation(true, 11008, 88, 126, true),
-            "blk_n must be a multiple of 16 in [16, 256]");
+  EXPECT_EQ(getSoloGemmNTileViolation(true, 11008, 88, 126, true), "");
+  EXPECT_EQ(getSoloGemmNTileViolation(true, 11008, 84, 132, true),
+            "blk_n must be a multiple of 8 in [8, 256]");
   EXPECT_EQ(getSoloGemmNTileViolation(true, 11008, 208, 53, true),
             "a gated GEMM keeps gate and up accumulators live: blk_n <= 192");
   EXPECT_EQ(getSoloGemmNTileViolation(false, 4004, 96, 42, true),

@@ -86,10 +86,14 @@ LogicalResult ScheduleAttr::verify(
   if (clsM * clsN * clsK > 16)
     return emitError() << "cluster of " << clsM * clsN * clsK
                        << " CTAs (cls_m*cls_n*cls_k) exceeds 16";
-  for (int64_t b : block)
-    if (b <= 0 || b % 16 != 0)
-      return emitError() << "block tile " << b
-                         << " is not a positive multiple of 16";
+  // wgmma's k and m steps are 16 and 64; its n, 8 (blk_n: a GEMM kernel's
+  // n tile sized to whole waves, getSoloGemmNTileViolation).
+  for (auto [i, b] : llvm::enumerate(block)) {
+    int64_t step = i == 1 ? 8 : 16;
+    if (b <= 0 || b % step != 0)
+      return emitError() << "block tile " << b << " is not a positive multiple "
+                         << "of " << step;
+  }
   for (int64_t g : grid)
     if (g < 1)
       return emitError() << "grid extent " << g << " must be positive";

@@ -3,7 +3,7 @@ of the S chains (silu(x Wg^T) * (x Wu^T), PyTorch weight layout) on n
 tiles sized so the grid fills the 132 SMs of an H100/H200 in whole waves
 (any multiple of 16 columns: B's tile is one TMA box of blk_n rows),
 against the widths the search takes today. Writes OUT/<name>-<variant>
-(usage: THIS OUT [NAME...]):
+(usage: [SET=call1|call4] THIS OUT [NAME...]):
   <name>-search  the search's own plan (--dsm-search rank 0);
   <name>-n<bn>   blk_m = 128, blk_n = bn over all of K, the deepest ring
                  (<= 8 stages) that --lower-to-nvvm accepts;
@@ -16,16 +16,23 @@ from flashfuser.mlirgen import generate_mlir  # noqa: E402
 
 FF_OPT = "build/bin/ff-opt"
 # (name, M, N, K, widths)
-GEMMS = [("S3-m128", 128, 11008, 4096, (128, 96, 64)),
-         ("S3-m16", 16, 11008, 4096, (128, 96, (96, 5))),
-         ("S3-m256", 256, 11008, 4096, (192, 176)),
-         ("S2-m128", 128, 5632, 2048, (64, 48)),
-         ("S6-m128", 128, 8960, 1536, (64, 80)),
-         ("S7-m128", 128, 9728, 2560, (64, 80)),
-         ("S5-m128", 128, 11008, 2048, (128, 96, 64))]
+# (name, M, N, K, widths): call 1, then call 4's 8-column multiples.
+SETS = {"call1": [("S3-m128", 128, 11008, 4096, (128, 96, 64)),
+                  ("S3-m16", 16, 11008, 4096, (128, 96, (96, 5))),
+                  ("S3-m256", 256, 11008, 4096, (192, 176)),
+                  ("S2-m128", 128, 5632, 2048, (64, 48)),
+                  ("S6-m128", 128, 8960, 1536, (64, 80)),
+                  ("S7-m128", 128, 9728, 2560, (64, 80)),
+                  ("S5-m128", 128, 11008, 2048, (128, 96, 64))],
+        "call4": [("S3-m128", 128, 11008, 4096, (96, 88)),
+                  ("S3-m16", 16, 11008, 4096, ((96, 5), (88, 5))),
+                  ("S3-m256", 256, 11008, 4096, (176, 168)),
+                  ("S6-m128", 128, 8960, 1536, (80, 72)),
+                  ("S5-m128", 128, 11008, 2048, (96, 88))]}
 SCHED = re.compile(r"#dsm\.schedule<[^>]*>")
 
 out = sys.argv[1]
+GEMMS = SETS[os.environ.get("SET", "call1")]
 only = set(sys.argv[2:])
 os.makedirs("/tmp/s42", exist_ok=True)
 
