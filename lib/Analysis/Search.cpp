@@ -503,6 +503,28 @@ std::vector<BinnedPlan> mlir::ff::searchMBins(const ChainDesc &chain,
     // lower end 1.46, 1.44) and 1.07-1.15x faster on S3, S5, S6, S7 at
     // M = 200 (1.08-1.13), on an H200 (docs/validation.md, forty-first
     // session).
+    // Tiles sized to fill the SMs at the upper end (wave widths, one-wave
+    // wide gated tiles) leave them partly idle, or a thin last wave, where
+    // the bin's lower end has fewer m tiles, and the model does not see
+    // it: S8's bin 513-1024 on 96- or 192-wide tiles ran 1.17-1.3x slower
+    // than on 64-wide ones at M = 513-600 (1.10-1.17x faster at 1024; H200,
+    // docs/validation.md, forty-second session). Such a bin keeps the
+    // plans it had before wave widths.
+    auto spansMTiles = [&](const Plan &p) {
+      int64_t bm = p.blk(Dim::m);
+      return ceilDiv(bin.lo, bm) != ceilDiv(bin.rep, bm);
+    };
+    auto isWaveWidth = [&](const Plan &p) {
+      return chain.isGated() && p.blk(Dim::n) % 64 != 0;
+    };
+    if (chosen->lowerable && isWaveWidth(chosen->plan) &&
+        spansMTiles(chosen->plan)) {
+      auto it = llvm::find_if(r.rankedLowerable, [&](const Candidate &c) {
+        return !(isWaveWidth(c.plan) && spansMTiles(c.plan));
+      });
+      if (it != r.rankedLowerable.end())
+        chosen = &*it;
+    }
     bool regret = options.binRegret ||
                   (chosen->lowerable && isWideGatedPlan(chosen->plan, chain));
     if (regret && options.lowerableOnly && bin.lo > 1 && bin.lo < bin.rep &&
@@ -516,6 +538,9 @@ std::vector<BinnedPlan> mlir::ff::searchMBins(const ChainDesc &chain,
       double bestHi = r.rankedLowerable.front().cost.kernelNs;
       double least = std::numeric_limits<double>::infinity();
       for (const Candidate &c : r.rankedLowerable) {
+        if ((isWideGatedPlan(c.plan, chain) || isWaveWidth(c.plan)) &&
+            spansMTiles(c.plan))
+          continue;
         double regret = c.cost.kernelNs / bestHi;
         for (const SearchResult &s : inner) {
           auto it = llvm::find_if(s.rankedLowerable, [&](const Candidate &l) {

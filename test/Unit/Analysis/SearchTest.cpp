@@ -745,6 +745,32 @@ TEST(SearchTest, WaveTiles) {
   EXPECT_EQ(chosen(1024, 11008, 4096, true, true).blk(Dim::n) % 64, 0);
 }
 
+// A dynamic-M bin whose lower end has fewer m tiles than its upper end
+// keeps widths of 64 multiples (wave widths and one-wave wide tiles leave
+// SMs idle there): S8's gate|up bins 257-512 and 513-1024 ran 1.17-1.3x
+// slower at their lower ends on 96- and 192-wide tiles (H200). Bins of one
+// m-tile count keep the wave widths (129-256: 2 x 64 tiles of 48).
+TEST(SearchTest, WaveTilesInMBins) {
+  ChainDesc s8 = chainOf(ChainKind::gatedGemm, 0, 3072, 1024, 0);
+  s8.kMajorWeights = true;
+  SearchOptions halves;
+  halves.binRegret = false;
+  int64_t seen = 0;
+  for (const BinnedPlan &bp : searchMBins(s8, h100(), halves)) {
+    int64_t bn = bp.candidate.plan.blk(Dim::n);
+    if (bp.bin.rep == 256) {
+      EXPECT_NE(bn % 64, 0);
+      ++seen;
+    }
+    if (bp.bin.rep == 512 || bp.bin.rep == 1024) {
+      EXPECT_EQ(bn % 64, 0) << "bin upper end " << bp.bin.rep;
+      EXPECT_LE(bn, 128) << "bin upper end " << bp.bin.rep;
+      ++seen;
+    }
+  }
+  EXPECT_EQ(seen, 3);
+}
+
 // A single GEMM's 128 x 64 tiles split over 2 along k take rings of up to
 // 8 stages, for one m tile and slices of at least 4096 k only (where they
 // were measured); the search picks them at 8 stages for G5's down GEMM.
