@@ -155,12 +155,13 @@ std::string mlir::ff::getSoloGemmNTileViolation(bool gated, int64_t n,
     return "a gated GEMM keeps gate and up accumulators live: blk_n <= 192";
   if (ctasN * blkN == n)
     return "";
-  if (n % (bKMajor ? 8 : 64) != 0 || ctasN * blkN < n ||
-      (ctasN - 1) * blkN >= n)
-    return bKMajor ? "N must be grid_n * blk_n, or end in a partial n tile "
-                     "with N a multiple of 8"
-                   : "N must be grid_n * blk_n, or end in a partial n tile "
-                     "with N a multiple of 64";
+  // A partial tile's stores are guarded per 8 columns; row-major B's
+  // 64-column boxes must lie wholly past N.
+  const int64_t align = bKMajor ? 8 : 64;
+  if (n % align != 0 || ctasN * blkN < n || (ctasN - 1) * blkN >= n)
+    return "N must be grid_n * blk_n, or end in a partial n tile with N a "
+           "multiple of " +
+           std::to_string(align);
   return "";
 }
 

@@ -137,12 +137,16 @@ bool mlir::ff::isWideGatedPlan(const Plan &plan, const ChainDesc &chain) {
   return chain.isGated() && plan.blk(Dim::n) > 128;
 }
 
+bool mlir::ff::isWaveWidthPlan(const Plan &plan, const ChainDesc &chain) {
+  return chain.isGated() && plan.blk(Dim::n) % 64 != 0;
+}
+
 bool mlir::ff::passesWaveTileRule(const Plan &plan, const ChainDesc &chain,
                                   int64_t sms) {
   // S3's gate|up GEMM at M = 1024 on 8 x 115 tiles of 128 x 96 (7 waves)
   // ran its chain 1.03x slower than on 8 x 86 of 128 x 128 (H200,
   // docs/validation.md, forty-second session).
-  if (!chain.isGated() || plan.blk(Dim::n) % 64 == 0)
+  if (!isWaveWidthPlan(plan, chain))
     return true;
   return plan.getClusterSize() * plan.grd(Dim::m) * plan.grd(Dim::n) <= 2 * sms;
 }
@@ -250,8 +254,9 @@ static llvm::SmallVector<int64_t, 12> wideTiles(int64_t extent) {
   return tiles;
 }
 
-/// A solo gated GEMM on K-major weights takes n tiles of any 16-column
-/// multiple (getSoloGemmNTileViolation): the narrowest whose grid of
+/// A solo gated GEMM on K-major weights takes n tiles of any 8-column
+/// multiple (getSoloGemmNTileViolation); the search offers 16-column ones
+/// (8-column widths the model misranks): the narrowest whose grid of
 /// `mTiles` m tiles fills one, or two, waves of the GPU's SMs. On an H200
 /// such widths ran the S chains' gate|up GEMMs 1.04-1.30x faster than the
 /// 64-, 128- or 192-wide tiles that left SMs idle or a partial wave (S2 at
@@ -514,13 +519,10 @@ std::vector<BinnedPlan> mlir::ff::searchMBins(const ChainDesc &chain,
       int64_t bm = p.blk(Dim::m);
       return ceilDiv(bin.lo, bm) != ceilDiv(bin.rep, bm);
     };
-    auto isWaveWidth = [&](const Plan &p) {
-      return chain.isGated() && p.blk(Dim::n) % 64 != 0;
-    };
-    if (chosen->lowerable && isWaveWidth(chosen->plan) &&
+    if (chosen->lowerable && isWaveWidthPlan(chosen->plan, chain) &&
         spansMTiles(chosen->plan)) {
       auto it = llvm::find_if(r.rankedLowerable, [&](const Candidate &c) {
-        return !(isWaveWidth(c.plan) && spansMTiles(c.plan));
+        return !(isWaveWidthPlan(c.plan, chain) && spansMTiles(c.plan));
       });
       if (it != r.rankedLowerable.end())
         chosen = &*it;
@@ -538,7 +540,8 @@ std::vector<BinnedPlan> mlir::ff::searchMBins(const ChainDesc &chain,
       double bestHi = r.rankedLowerable.front().cost.kernelNs;
       double least = std::numeric_limits<double>::infinity();
       for (const Candidate &c : r.rankedLowerable) {
-        if ((isWideGatedPlan(c.plan, chain) || isWaveWidth(c.plan)) &&
+        if ((isWideGatedPlan(c.plan, chain) ||
+             isWaveWidthPlan(c.plan, chain)) &&
             spansMTiles(c.plan))
           continue;
         double regret = c.cost.kernelNs / bestHi;

@@ -308,7 +308,9 @@ inline bool reallocatesRegisters(int64_t consumers, bool singleGemm,
 /// on a cluster of one also takes blk_m in {64, 128} and blk_n in {64, 128,
 /// 256} over all of K (blk_k = 64) at 2 to 8 stages.
 /// - one gated GEMM (gate and up accumulators): those wide tiles with blk_n
-///   in {64, 128}, on a cluster of one, whatever `wideGemmTiles` says.
+///   in {64, 128}, on a cluster of one, whatever `wideGemmTiles` says; on
+///   128-row tiles also 192, or with K-major weights (kMajorWeights) any
+///   width getSoloGemmNTileViolation admits.
 bool isLowerable(const Plan &plan, const ChainDesc &chain,
                  bool wideGemmTiles = true);
 

@@ -60,6 +60,10 @@ bool passesWideGatedRule(const Plan &plan, const ChainDesc &chain, int64_t sms);
 /// where the grid is at most two waves of `sms` CTAs, where they were
 /// measured faster.
 bool passesWaveTileRule(const Plan &plan, const ChainDesc &chain, int64_t sms);
+/// A gated pair's plan on such a width (not a multiple of 64: the tiles
+/// passesWaveTileRule holds to two waves and searchMBins keeps out of bins
+/// that span m-tile counts).
+bool isWaveWidthPlan(const Plan &plan, const ChainDesc &chain);
 /// A gated pair's plan on n tiles wider than 128 (the tiles
 /// passesWideGatedRule admits). searchMBins holds such a plan to the regret
 /// rule even where binRegret is off.

@@ -528,7 +528,7 @@ FailureOr<KernelPlan> planKernel(FusedChainOp op, ScheduleAttr schedule,
 std::optional<std::pair<int64_t, int64_t>> getConvImageShape(FusedChainOp op);
 
 /// Whether `op`'s first GEMM reads K-major [N, K] weights (PyTorch Linear
-/// layout), which the kernels load as boxes of any 16-row multiple.
+/// layout), which the kernels load as boxes of any 8-row multiple.
 bool hasKMajorWeights(FusedChainOp op);
 
 /// Whether --dsm-materialize implements `schedule` for `op`.
