@@ -16,7 +16,8 @@ the model's choice among the measured plans against the fastest, before
 and after the fit, and the fitted constants.
 
 usage: fit-gemm-model.py CSV [--free gemmTflops,gemmSmemGbps] [--set N=V,...]
-                             [--rows] [--json OUT --target NAME]
+                             [--target h100-sxm|h200] [--report-only]
+                             [--rows] [--json OUT]
        fit-gemm-model.py --bundles DIR... --log LOG --write-csv OUT
        fit-gemm-model.py --bundles DIR... --check-mirror
 Needs numpy to fit.
@@ -33,10 +34,12 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from fidelity import read_log  # noqa: E402
 
-# The H100 SXM entry of lib/Analysis/Target.cpp (what the GEMM terms read).
+# The H100 SXM entry of lib/Analysis/Target.cpp (what the GEMM terms read);
+# --target h200 takes that entry's HBM bandwidth, its only difference.
 SMS = 132
 GPC_SMS = [18, 18, 18, 18, 18, 16, 16, 10]
 HBM_GBPS = 3350.0
+TARGET_HBM_GBPS = {"h100-sxm": 3350.0, "h200": 4800.0}
 DSM_GBPS = {2: 3300.0, 4: 3100.0, 8: 3000.0}
 
 # (name, value of ff::KernelFit): the single-GEMM constants and the shared
@@ -70,7 +73,8 @@ def predict_ns(r, p):
     g = r.get("g", 1)  # weights sharing A: 2 for a gated GEMM
     ck, cn = r["cluster_k"], r["cluster_n"]
     c = cn * ck
-    ctas = cdiv(m, bm) * (n // bn) * ck
+    # A solo tile may end past N (a partial last n tile).
+    ctas = cdiv(m, bm) * cdiv(n, bn) * ck
     slots = max_active_clusters(c) * c
     ksteps = cdiv(cdiv(k, 64), ck)
     # getStreamReuse: what the CTAs stream over the chain's unique bytes.
@@ -91,7 +95,7 @@ def predict_ns(r, p):
 
     def cta(active):
         bw = min(p["smGbps"],
-                 HBM_GBPS * p["gemmHbmEfficiency"] / active * reuse)
+                 p["hbmGbps"] * p["gemmHbmEfficiency"] / active * reuse)
         # The consumers hold a stage only while its wgmmas (or their
         # shared-memory reads) run.
         held = min(1.0, max(mma, smem / p["gemmSmemGbps"]) /
@@ -209,12 +213,18 @@ def main():
     ap.add_argument("--free", default="gemmTflops,gemmSmemGbps")
     ap.add_argument("--set", default="",
                     help="NAME=VALUE,... starting values")
+    ap.add_argument("--report-only", action="store_true",
+                    help="the model's choices and error at the given "
+                    "constants, no fit (no numpy needed)")
     ap.add_argument("--rows", action="store_true",
                     help="print every plan's measurement and estimate")
     ap.add_argument("--json")
     ap.add_argument("--target", default="h100-sxm")
     args = ap.parse_args()
-    p = dict(PARAMS)
+    if args.target not in TARGET_HBM_GBPS:
+        sys.exit("fit-gemm-model: --target is one of " +
+                 ", ".join(TARGET_HBM_GBPS))
+    p = dict(PARAMS, hbmGbps=TARGET_HBM_GBPS[args.target])
     for kv in filter(None, args.set.split(",")):
         name, value = kv.split("=")
         p[name] = float(value)
@@ -249,8 +259,10 @@ def main():
     rows = load_csv(args.csv)
     if not rows:
         sys.exit("fit-gemm-model: no measured plans in " + args.csv)
-    import numpy as np
     report(rows, p, "before")
+    if args.report_only:
+        return
+    import numpy as np
     free = args.free.split(",")
     meas = np.array([r["measured_us"] * 1e3 for r in rows])
 

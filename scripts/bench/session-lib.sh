@@ -1,0 +1,40 @@
+# Helpers of the session drivers (scripts/bench/sessions/s42 on), sourced
+# after scripts/gpu/build-runtime.sh (which sets $ffrun).
+#   t DIR [M]: ff-run --bench 20 --graph median (us) of bundle DIR (at M)
+#   c DIR [M]: PASS or FAIL of its --check (fp32 reference, fresh random data)
+# Without M (or M = 0) a static bundle runs at its own M.
+mflag() { [ "${1:-0}" != 0 ] && echo "--m $1"; }
+t() { timeout 60 $ffrun $1 $(mflag ${2:-0}) --bench 20 --graph | sed -n 's/^bench: median \([0-9.]*\).*/\1/p'; }
+c() { timeout 60 $ffrun $1 $(mflag ${2:-0}) --check 2>&1 | grep -oE "PASS|FAIL" | head -1; }
+# variants DIR W M V...: one line "W M check(V)... us(V)..." for bundles
+# DIR/W-V, each checked, then each timed, in the order given (A/B rounds:
+# call it again with the variants reversed).
+variants() { local d=$1 w=$2 m=$3 v out=""; shift 3
+  for v in "$@"; do out="$out $(c $d/$w-$v $m)"; done
+  for v in "$@"; do out="$out $(t $d/$w-$v $m)"; done
+  echo "$w $m$out"
+}
+# widths_table DIR NAME...: every bundle in DIR checked and timed, then timed again in
+# reverse order; memcheck on the bundles named after DIR; the table last.
+widths_table() { local D=$1 n; shift
+  ls $D > /tmp/names
+  for n in $(cat /tmp/names); do echo "$n $(c $D/$n) $(t $D/$n)"; done > /tmp/r1
+  for n in $(tac /tmp/names); do echo "$n $(t $D/$n)"; done > /tmp/r2
+  for n in "$@"; do
+    echo "memcheck $n: $(timeout 200 compute-sanitizer --tool memcheck $ffrun $D/$n --check 2>&1 | grep -E "ERROR SUMMARY|PASS|FAIL" | tr '\n' ' ')"
+  done
+  mkdir -p $OUT && cp /tmp/r1 /tmp/r2 $OUT/
+  echo "| bundle | check | us (r1, r2) |"; echo "|---|---|---|"
+  while read n ck t1; do echo "| $n | $ck | $t1 $(grep "^$n " /tmp/r2 | cut -d' ' -f2) |"; done < /tmp/r1
+}
+# bench_graphs DIR ONLY TIMEOUT: bench.py on workloads ONLY of bundles DIR against
+# PyTorch's CUDA-graph chains, merged and split (bench_graphs DIR ONLY
+# TIMEOUT); the ceilings and the rows last. Needs $ff_build.
+bench_graphs() {
+  export PYTHONPATH=$PWD/python FLASHFUSER_RUNTIME_LIB=$ff_build/lib/libffrt.so
+  timeout $3 python3 scripts/bench/bench.py --out /tmp/bg --bundles $1 \
+    --only "$2" --baselines graph,graph_split,ours_graph > /tmp/bg.log 2>&1 || tail -20 /tmp/bg.log
+  mkdir -p $OUT && cp /tmp/bg/results.csv /tmp/bg/README.md $OUT/ 2>/dev/null
+  grep "Ceilings" /tmp/bg/README.md
+  sed -n '/^| workload/,$p' /tmp/bg/README.md | cut -d'|' -f2,3,5,9,10,12,13
+}
