@@ -29,6 +29,9 @@ static int64_t ceilDiv(int64_t a, int64_t b) {
 static int64_t align16(int64_t v) {
   return static_cast<int64_t>(llvm::alignTo(v, 16));
 }
+static int64_t alignTo8(int64_t v) {
+  return static_cast<int64_t>(llvm::alignTo(v, 8));
+}
 static constexpr uint8_t bit(Dim d) { return 1u << static_cast<unsigned>(d); }
 
 /// Fewest tiles each CTA of a temporal loop split over the cluster walks.
@@ -168,7 +171,9 @@ bool mlir::ff::passesTileRule(const Plan &plan, const ChainDesc &chain) {
     if (extent <= 0)
       continue; // l of one GEMM
     int64_t blk = plan.blk(d);
-    if (blk <= 0 || blk % 16 != 0)
+    // Wave widths of a gated GEMM step by 8 columns (appendWaveTiles).
+    const int64_t step = d == Dim::n && isWaveWidthPlan(plan, chain) ? 8 : 16;
+    if (blk <= 0 || blk % step != 0)
       return false;
     int64_t padded;
     if (plan.isSpatial(d)) {
@@ -255,13 +260,16 @@ static llvm::SmallVector<int64_t, 12> wideTiles(int64_t extent) {
 }
 
 /// A solo gated GEMM on K-major weights takes n tiles of any 8-column
-/// multiple (getSoloGemmNTileViolation); the search offers 16-column ones
-/// (8-column widths the model misranks): the narrowest whose grid of
-/// `mTiles` m tiles fills one, or two, waves of the GPU's SMs. On an H200
-/// such widths ran the S chains' gate|up GEMMs 1.04-1.30x faster than the
-/// 64-, 128- or 192-wide tiles that left SMs idle or a partial wave (S2 at
-/// M = 128 on 118 tiles of 48: 19.2 -> 14.8 us; S3 at M = 256 on 2 x 63 of
-/// 176: 84.6 -> 77.4; docs/validation.md, forty-second session).
+/// multiple (getSoloGemmNTileViolation). The search offers the narrowest
+/// width whose grid of `mTiles` m tiles fills one wave of the GPU's SMs, in
+/// 8- and 16-column steps, and the narrowest 16-column one filling two. On
+/// an H200 16-column widths ran the S chains' gate|up GEMMs 1.04-1.30x
+/// faster than the 64-, 128- or 192-wide tiles that left SMs idle or a
+/// partial wave (S2 at M = 128 on 118 tiles of 48: 19.2 -> 14.8 us;
+/// docs/validation.md, forty-second session), and one-wave 8-column widths
+/// their chains another 1.00-1.04x (S3 on 126 tiles of 88 against 115 of
+/// 96, S5 1.04x); S7's two-wave 40 against one-wave 80 ran 1.03x slower
+/// (forty-third session), which the model prices as a tie.
 static void appendWaveTiles(const ChainDesc &chain, const GpuTarget &target,
                             int64_t mTiles,
                             llvm::SmallVectorImpl<int64_t> &tiles) {
@@ -272,9 +280,10 @@ static void appendWaveTiles(const ChainDesc &chain, const GpuTarget &target,
     int64_t perM = waves * target.sms / mTiles;
     if (perM <= 0)
       continue;
-    int64_t bn = align16(ceilDiv(chain.n, perM));
-    if (bn <= 192 && !llvm::is_contained(tiles, bn))
-      tiles.push_back(bn);
+    const int64_t fill = ceilDiv(chain.n, perM);
+    for (int64_t bn : {align16(fill), waves == 1 ? alignTo8(fill) : 0})
+      if (bn > 0 && bn <= 192 && !llvm::is_contained(tiles, bn))
+        tiles.push_back(bn);
   }
 }
 

@@ -83,8 +83,8 @@ struct ChainDesc {
   int64_t convH = 0, convW = 0;
   /// The first GEMM's weights are K-major ([N, K], PyTorch Linear layout):
   /// a solo gated GEMM then takes n tiles of any 8-column multiple
-  /// (getSoloGemmNTileViolation); the search offers 16-column ones sized to
-  /// fill the GPU in whole waves.
+  /// (getSoloGemmNTileViolation); the search offers ones sized to fill the
+  /// GPU in one wave (8-column steps) or two (16-column steps).
   bool kMajorWeights = false;
 
   bool isGated() const {

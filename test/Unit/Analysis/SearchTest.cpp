@@ -736,10 +736,19 @@ TEST(SearchTest, WaveTiles) {
       isLowerable(s2, chainOf(ChainKind::gatedGemm, 128, 5632, 2048, 0)));
   EXPECT_EQ(chosen(128, 5632, 2048, true, false).blk(Dim::n), 64);
   EXPECT_EQ(chosen(128, 5632, 2048, false, true).blk(Dim::n), 64);
+  // One-wave widths step by 8 columns: S3 at M = 256 on 2 x 66 tiles of
+  // 168 (2 x 63 of 176 in 16-column steps), at M = 128 on 126 of 88 (115 of
+  // 96; 1.02x faster as a chain on an H200).
   Plan s3 = chosen(256, 11008, 4096, true, true);
-  EXPECT_EQ(s3.blk(Dim::n), 176);
-  EXPECT_EQ(s3.grd(Dim::m) * s3.grd(Dim::n), 126);
+  EXPECT_EQ(s3.blk(Dim::n), 168);
+  EXPECT_EQ(s3.grd(Dim::m) * s3.grd(Dim::n), 132);
+  Plan s3m128 = chosen(128, 11008, 4096, true, true);
+  EXPECT_EQ(s3m128.blk(Dim::n), 88);
+  EXPECT_EQ(s3m128.grd(Dim::n), 126);
   EXPECT_EQ(chosen(256, 11008, 4096, false, true).blk(Dim::n), 192);
+  // Two-wave widths keep 16-column steps: S7's 244 tiles of 40 ran its
+  // chain 1.03x slower than 122 of 80, which the model prices as a tie.
+  EXPECT_EQ(chosen(128, 9728, 2560, true, true).blk(Dim::n), 80);
   // At M = 1024 (8 m tiles) no wave width exists and 96 (7 waves) measured
   // slower than 128: passesWaveTileRule keeps widths off 64 to two waves.
   EXPECT_EQ(chosen(1024, 11008, 4096, true, true).blk(Dim::n) % 64, 0);

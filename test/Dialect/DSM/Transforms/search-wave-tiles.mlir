@@ -1,9 +1,10 @@
 // RUN: ff-opt %s --dsm-search | FileCheck %s
 // RUN: ff-opt %s --dsm-search=wave-tiles=false | FileCheck %s --check-prefix=OFF
 
-// Gated GEMMs on K-major ([N, K]) weights take n tiles of any 16-column
-// multiple, the narrowest that fill the GPU's 132 SMs in one or two
-// waves; with wave-tiles=false, or row-major weights, only 64, 128 and 192.
+// Gated GEMMs on K-major ([N, K]) weights take n tiles of the narrowest
+// width that fills the GPU's 132 SMs in one wave (8-column steps) or two
+// (16-column steps); with wave-tiles=false, or row-major weights, only 64,
+// 128 and 192.
 
 #mk = affine_map<(d0, d1, d2) -> (d0, d2)>
 #nk = affine_map<(d0, d1, d2) -> (d1, d2)>
@@ -43,9 +44,9 @@ func.func @s2_gate_up(%a: tensor<128x2048xbf16>, %wg: tensor<5632x2048xbf16>, %w
   return %r : tensor<128x5632xbf16>
 }
 
-// S3's at M = 256: 2 x 63 tiles of 128 x 176, one wave (2 x 58 of 192).
+// S3's at M = 256: 2 x 66 tiles of 128 x 168, one wave (2 x 58 of 192).
 // CHECK-LABEL: func.func @s3_gate_up_m256(
-// CHECK: block = [128, 176, 64, 16], grid = [2, 63, 1, 1]
+// CHECK: block = [128, 168, 64, 16], grid = [2, 66, 1, 1]
 // OFF-LABEL: func.func @s3_gate_up_m256(
 // OFF: block = [128, 192, 64, 16], grid = [2, 58, 1, 1]
 func.func @s3_gate_up_m256(%a: tensor<256x4096xbf16>, %wg: tensor<11008x4096xbf16>, %wu: tensor<11008x4096xbf16>) -> tensor<256x11008xbf16> {
