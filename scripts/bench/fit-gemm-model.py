@@ -15,7 +15,7 @@ logarithms from the current values), the others held. Prints per workload
 the model's choice among the measured plans against the fastest, before
 and after the fit, and the fitted constants.
 
-usage: fit-gemm-model.py CSV [--free gemmTflops,gemmSmemGbps] [--set N=V,...]
+usage: fit-gemm-model.py CSV... [--free gemmTflops,gemmSmemGbps] [--set N=V,...]
                              [--target h100-sxm|h200] [--report-only]
                              [--rows] [--json OUT]
        fit-gemm-model.py --bundles DIR... --log LOG --write-csv OUT
@@ -204,7 +204,10 @@ def shape(r):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("csv", nargs="?")
+    ap.add_argument("csv", nargs="*",
+                    help="measured plans; with several, each file's "
+                    "workloads are named FILE:WORKLOAD (their times compare "
+                    "only within a file)")
     ap.add_argument("--bundles", nargs="+")
     ap.add_argument("--log", help="with --bundles: the ff-run log")
     ap.add_argument("--write-csv", help="with --bundles --log: write the rows")
@@ -256,9 +259,16 @@ def main():
         return
     if not args.csv:
         sys.exit("fit-gemm-model: give a CSV to fit (or --bundles)")
-    rows = load_csv(args.csv)
+    rows = []
+    for path in args.csv:
+        part = load_csv(path)
+        if len(args.csv) > 1:
+            stem = os.path.splitext(os.path.basename(path))[0]
+            for r in part:
+                r["workload"] = stem + ":" + r["workload"]
+        rows += part
     if not rows:
-        sys.exit("fit-gemm-model: no measured plans in " + args.csv)
+        sys.exit("fit-gemm-model: no measured plans in " + " ".join(args.csv))
     report(rows, p, "before")
     if args.report_only:
         return
