@@ -326,6 +326,15 @@ bool mlir::ff::isLowerable(const Plan &plan, const ChainDesc &chain,
     // slower (the T4 anchors 1.01-1.07x faster); S3's gated GEMM at M = 256
     // 1.11x faster in its chain (docs/validation.md, fortieth session).
     int64_t blkN = plan.blk(Dim::n);
+    // 256-wide tiles split over 8 along k: each rank reduce-scatters seven
+    // 32-column fp32 slices of its 256-wide tile. Of 50 such plans timed
+    // on 30 GEMMs (sweeps on H100s and H200s, M = 16-8192:
+    // docs/benchmarks/gemm-sweep-*.csv) none was the fastest of its GEMM,
+    // at 1.05-2.5x the fastest's time; S5's down GEMM, the search's choice
+    // there, ran its chain 1.026x slower than on 128 x 128 over 4 (H200,
+    // docs/validation.md, forty-third session).
+    if (splitK && clsK == 8 && blkN > 128)
+      return false;
     const bool solo = wide && !alongM && !chain.convW &&
                       plan.cluster == std::array<int64_t, 4>{1, 1, 1, 1};
     if ((blkM != 128 && !((splitK || wide) && blkM == 64)) ||
