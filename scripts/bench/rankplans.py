@@ -26,3 +26,29 @@ def lower(text, bundle):
                           "emit-bundle=" + bundle, "-o", "/dev/null"],
                          input=text, capture_output=True, text=True)
     return "" if low.returncode == 0 else low.stderr[:300]
+
+
+def shape_of(mt):
+    """<blk_m>x<blk_n>c<cluster size> of a SCHED match."""
+    return f"{mt[4]}x{mt[5]}c{int(mt[2]) * int(mt[3])}"
+
+
+def lower_each_shape(src, out, name, ranks):
+    """Lowers the best-ranked plan of every tile shape and cluster among
+    the search's first `ranks` for `src` into OUT/<name>-<shape>, printing
+    a line per bundle (its rank, stages, cost and any lowering error);
+    returns the first plan's (module text, SCHED match), or None."""
+    seen, first = set(), None
+    for r in range(ranks):
+        text, mt, err = search_rank(src, r)
+        if not mt:
+            print(name, r, err[:200])
+            continue
+        first = first or (text, mt)
+        shape = shape_of(mt)
+        if shape in seen:
+            continue
+        seen.add(shape)
+        print(f"{out}/{name}-{shape}", "rank", r, "stages", mt[8],
+              "cost_ns", mt[9], lower(text, f"{out}/{name}-{shape}"))
+    return first

@@ -11,7 +11,7 @@ here = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(here, "..", "..", "..", "..", "python"))
 sys.path.insert(0, os.path.join(here, "..", ".."))
 from flashfuser.mlirgen import generate_mlir  # noqa: E402
-from rankplans import lower, search_rank  # noqa: E402
+from rankplans import lower, lower_each_shape  # noqa: E402
 
 out = sys.argv[1]
 ranks = int(sys.argv[2]) if len(sys.argv) > 2 else 16
@@ -32,20 +32,7 @@ for name, kind, n, k, act in HALVES:
         open(src, "w").write(generate_mlir({
             "kind": kind, "m": m, "n": n, "k": k, "activation": act,
             "dtype": "bf16", "out_dtype": "bf16", "weight_layout": "nk"}))
-        seen, first = set(), None
-        for r in range(ranks):
-            text, mt, err = search_rank(src, r)
-            if not mt:
-                print(w, r, err[:200])
-                continue
-            first = first or (text, mt)
-            shape = f"{mt[4]}x{mt[5]}c{int(mt[2]) * int(mt[3])}"
-            if shape in seen:
-                continue
-            seen.add(shape)
-            print(f"{out}/{w}-{shape}", "rank", r, "stages", mt[8],
-                  "cost_ns", mt[9], lower(text, f"{out}/{w}-{shape}"))
-        text, mt = first
+        text, mt = lower_each_shape(src, out, w, ranks)
         # B multicast: the rank-0 plan's 128-row tiles in clusters of 2
         # consecutive m tiles (grid counted in clusters).
         if kind == "gemm" and mt.group(1, 2, 3) == ("1", "1", "1") and mt[4] == "128":

@@ -8,7 +8,7 @@ here = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(here, "..", "..", "..", "..", "python"))
 sys.path.insert(0, os.path.join(here, "..", ".."))
 from flashfuser.mlirgen import generate_mlir  # noqa: E402
-from rankplans import lower, search_rank  # noqa: E402
+from rankplans import lower_each_shape  # noqa: E402
 
 out = sys.argv[1]
 ranks = int(sys.argv[2]) if len(sys.argv) > 2 else 16
@@ -23,15 +23,4 @@ for w, n, k in DOWNS:
     open(src, "w").write(generate_mlir({
         "kind": "gemm", "m": 128, "n": n, "k": k, "activation": "identity",
         "dtype": "bf16", "out_dtype": "bf16", "weight_layout": "nk"}))
-    seen = set()
-    for r in range(ranks):
-        text, mt, err = search_rank(src, r)
-        if not mt:
-            print(w, r, err[:200])
-            continue
-        shape = f"{mt[4]}x{mt[5]}c{int(mt[2]) * int(mt[3])}"
-        if shape in seen:
-            continue
-        seen.add(shape)
-        print(f"{out}/{w}-{shape}", "rank", r, "stages", mt[8],
-              "cost_ns", mt[9], lower(text, f"{out}/{w}-{shape}"))
+    lower_each_shape(src, out, w, ranks)

@@ -11,7 +11,7 @@ root = os.path.join(here, "..", "..", "..", "..")
 sys.path.insert(0, os.path.join(root, "python"))
 sys.path.insert(0, os.path.join(root, "scripts", "bench"))
 from flashfuser.mlirgen import generate_mlir  # noqa: E402
-from rankplans import FF_OPT, lower, search_rank  # noqa: E402
+from rankplans import FF_OPT, lower, search_rank, shape_of  # noqa: E402
 
 spec = importlib.util.spec_from_file_location(
     "cw", os.path.join(root, "scripts", "compile-workloads.py"))
@@ -43,7 +43,7 @@ for name, n, k, shapes in CHAINS:
         _, mt, _ = search_rank(dsrc, r)
         if not mt:
             continue
-        shape = f"{mt[4]}x{mt[5]}c{int(mt[2]) * int(mt[3])}"
+        shape = shape_of(mt)
         if shape in shapes:
             shapes.remove(shape)
             text = res.stdout.replace(down, mt[0])
