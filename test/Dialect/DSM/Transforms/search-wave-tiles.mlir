@@ -77,6 +77,40 @@ func.func @s3_gate_up_m256(%a: tensor<256x4096xbf16>, %wg: tensor<11008x4096xbf1
   return %r : tensor<256x11008xbf16>
 }
 
+// S3's at M = 128: 126 tiles of 128 x 88, one wave in 8-column steps (115
+// of 96 in 16-column steps; 86 of 128 x 128 before wave widths).
+// CHECK-LABEL: func.func @s3_gate_up_m128(
+// CHECK: block = [128, 88, 64, 16], grid = [1, 126, 1, 1]
+// OFF-LABEL: func.func @s3_gate_up_m128(
+// OFF: block = [128, 128, 64, 16], grid = [1, 86, 1, 1]
+func.func @s3_gate_up_m128(%a: tensor<128x4096xbf16>, %wg: tensor<11008x4096xbf16>, %wu: tensor<11008x4096xbf16>) -> tensor<128x11008xbf16> {
+  %r = dsm.fused_chain gated_gemm (%a, %wg, %wu)
+      : (tensor<128x4096xbf16>, tensor<11008x4096xbf16>, tensor<11008x4096xbf16>) -> tensor<128x11008xbf16> {
+  ^bb0(%x: tensor<128x4096xbf16>, %g: tensor<11008x4096xbf16>, %u: tensor<11008x4096xbf16>):
+    %z = arith.constant 0.0 : f32
+    %one = arith.constant 1.0 : f32
+    %e0 = tensor.empty() : tensor<128x11008xf32>
+    %f0 = linalg.fill ins(%z : f32) outs(%e0 : tensor<128x11008xf32>) -> tensor<128x11008xf32>
+    %cg = linalg.matmul indexing_maps = [#mk, #nk, #mn] ins(%x, %g : tensor<128x4096xbf16>, tensor<11008x4096xbf16>) outs(%f0 : tensor<128x11008xf32>) -> tensor<128x11008xf32>
+    %e1 = tensor.empty() : tensor<128x11008xf32>
+    %f1 = linalg.fill ins(%z : f32) outs(%e1 : tensor<128x11008xf32>) -> tensor<128x11008xf32>
+    %cu = linalg.matmul indexing_maps = [#mk, #nk, #mn] ins(%x, %u : tensor<128x4096xbf16>, tensor<11008x4096xbf16>) outs(%f1 : tensor<128x11008xf32>) -> tensor<128x11008xf32>
+    %hb = tensor.empty() : tensor<128x11008xbf16>
+    %h = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]} ins(%cg, %cu : tensor<128x11008xf32>, tensor<128x11008xf32>) outs(%hb : tensor<128x11008xbf16>) {
+    ^bb0(%gv: f32, %uv: f32, %out: bf16):
+      %ng = arith.negf %gv : f32
+      %ex = math.exp %ng : f32
+      %den = arith.addf %ex, %one : f32
+      %s = arith.divf %gv, %den : f32
+      %p = arith.mulf %s, %uv : f32
+      %t = arith.truncf %p : f32 to bf16
+      linalg.yield %t : bf16
+    } -> tensor<128x11008xbf16>
+    dsm.yield %h : tensor<128x11008xbf16>
+  }
+  return %r : tensor<128x11008xbf16>
+}
+
 // Row-major weights load B in 64-column boxes: no wave width.
 // CHECK-LABEL: func.func @s2_gate_up_kn(
 // CHECK: block = [128, 64, 64, 16], grid = [1, 88, 1, 1]
