@@ -312,6 +312,15 @@ bool mlir::ff::isLowerable(const Plan &plan, const ChainDesc &chain,
     if (plan.cluster != std::array<int64_t, 4>{1, 1, 1, 1} &&
         (chain.isGated() || (!multicast && !splitK && !alongM)))
       return false;
+    // 256-wide tiles split over 8 along k: each rank reduce-scatters seven
+    // 32-column fp32 slices of its 256-wide tile. Of 50 such plans timed
+    // on 30 GEMMs (sweeps on H100s and H200s, M = 16-8192:
+    // docs/benchmarks/gemm-sweep-*.csv) none was the fastest of its GEMM,
+    // at 1.05-2.5x the fastest's time; S5's down GEMM, the search's choice
+    // there, ran its chain 1.026x slower than on 128 x 128 over 4 (H200,
+    // docs/validation.md, forty-third session).
+    if (splitK && clsK == 8 && plan.blk(Dim::n) > 128)
+      return false;
     // Split K also takes 128-wide n tiles (more CTAs for short M), 64-row
     // m tiles (one consumer warpgroup: M <= 64 wastes no wgmma rows) and
     // 64 x 64 tiles (the small GEMMs of narrow chains: 64 x 64 over 4 ran
@@ -326,15 +335,6 @@ bool mlir::ff::isLowerable(const Plan &plan, const ChainDesc &chain,
     // slower (the T4 anchors 1.01-1.07x faster); S3's gated GEMM at M = 256
     // 1.11x faster in its chain (docs/validation.md, fortieth session).
     int64_t blkN = plan.blk(Dim::n);
-    // 256-wide tiles split over 8 along k: each rank reduce-scatters seven
-    // 32-column fp32 slices of its 256-wide tile. Of 50 such plans timed
-    // on 30 GEMMs (sweeps on H100s and H200s, M = 16-8192:
-    // docs/benchmarks/gemm-sweep-*.csv) none was the fastest of its GEMM,
-    // at 1.05-2.5x the fastest's time; S5's down GEMM, the search's choice
-    // there, ran its chain 1.026x slower than on 128 x 128 over 4 (H200,
-    // docs/validation.md, forty-third session).
-    if (splitK && clsK == 8 && blkN > 128)
-      return false;
     const bool solo = wide && !alongM && !chain.convW &&
                       plan.cluster == std::array<int64_t, 4>{1, 1, 1, 1};
     if ((blkM != 128 && !((splitK || wide) && blkM == 64)) ||
