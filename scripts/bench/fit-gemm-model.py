@@ -38,7 +38,6 @@ from fidelity import read_log  # noqa: E402
 # --target h200 takes that entry's HBM bandwidth, its only difference.
 SMS = 132
 GPC_SMS = [18, 18, 18, 18, 18, 16, 16, 10]
-HBM_GBPS = 3350.0
 TARGET_HBM_GBPS = {"h100-sxm": 3350.0, "h200": 4800.0}
 DSM_GBPS = {2: 3300.0, 4: 3100.0, 8: 3000.0}
 

@@ -14,8 +14,21 @@ variants() { local d=$1 w=$2 m=$3 v out=""; shift 3
   for v in "$@"; do out="$out $(t $d/$w-$v $m)"; done
   echo "$w $m$out"
 }
-# widths_table DIR NAME...: every bundle in DIR checked and timed, then timed again in
-# reverse order; memcheck on the bundles named after DIR; the table last.
+# ab_pair DIR A B RUN...: two variants A and B of each RUN ("W M": bundles
+# DIR/W-A and DIR/W-B at M), A first, then B first (variants); the rounds
+# in $OUT/r1, r2 and a table of both with A/B last.
+ab_pair() { local d=$1 a=$2 b=$3 r; shift 3
+  for r in "$@"; do variants $d $r $a $b; done > /tmp/r1
+  for r in "$@"; do variants $d $r $b $a; done > /tmp/r2
+  mkdir -p $OUT && cp /tmp/r1 /tmp/r2 $OUT/
+  echo "| chain | M | check $a/$b | $a us (r1, r2) | $b us (r1, r2) | $a/$b |"; echo "|---|---|---|---|---|---|"
+  paste -d' ' /tmp/r1 /tmp/r2 | while read w m ca cb a1 b1 w2 m2 cb2 ca2 b2 a2; do
+    echo "| $w | $m | $ca/$cb | $a1 $a2 | $b1 $b2 | $(python3 -c "print(f'{($a1+$a2)/($b1+$b2):.3f}')" 2>/dev/null) |"
+  done
+}
+# widths_table DIR NAME...: every bundle in DIR checked and timed, then
+# timed again in reverse order; memcheck on the bundles NAME...; the table
+# last.
 widths_table() { local D=$1 n; shift
   ls $D > /tmp/names
   for n in $(cat /tmp/names); do echo "$n $(c $D/$n) $(t $D/$n)"; done > /tmp/r1
@@ -27,9 +40,9 @@ widths_table() { local D=$1 n; shift
   echo "| bundle | check | us (r1, r2) |"; echo "|---|---|---|"
   while read n ck t1; do echo "| $n | $ck | $t1 $(grep "^$n " /tmp/r2 | cut -d' ' -f2) |"; done < /tmp/r1
 }
-# bench_graphs DIR ONLY TIMEOUT: bench.py on workloads ONLY of bundles DIR against
-# PyTorch's CUDA-graph chains, merged and split (bench_graphs DIR ONLY
-# TIMEOUT); the ceilings and the rows last. Needs $ff_build.
+# bench_graphs DIR ONLY TIMEOUT: bench.py on workloads ONLY of bundles DIR
+# against PyTorch's CUDA-graph chains, merged and split, within TIMEOUT
+# seconds; the ceilings and the rows last. Needs $ff_build.
 bench_graphs() {
   export PYTHONPATH=$PWD/python FLASHFUSER_RUNTIME_LIB=$ff_build/lib/libffrt.so
   timeout $3 python3 scripts/bench/bench.py --out /tmp/bg --bundles $1 \

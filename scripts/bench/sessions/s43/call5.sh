@@ -9,10 +9,6 @@ set -u
 . scripts/bench/session-lib.sh
 D=.device/s43-cal
 W="G4 G5 G6 G7 G9 S2 S3 S5 S6 S8 C7-b1 C4-b32 G5-m16 G5-m64 S3-m16 S3-m64"
-for w in $W; do variants $D $w 0 base cal; done > /tmp/r1
-for w in $W; do variants $D $w 0 cal base; done > /tmp/r2
-mkdir -p $OUT && cp /tmp/r1 /tmp/r2 $OUT/
-echo "| chain | check base/cal | base us (r1, r2) | cal us (r1, r2) | base/cal |"; echo "|---|---|---|---|---|"
-paste -d' ' /tmp/r1 /tmp/r2 | while read w m cb cc b1 c1 w2 m2 cc2 cb2 c2 b2; do
-  echo "| $w | $cb/$cc | $b1 $b2 | $c1 $c2 | $(python3 -c "print(f'{($b1+$b2)/($c1+$c2):.3f}')" 2>/dev/null) |"
-done
+runs=()
+for w in $W; do runs+=("$w 0"); done
+ab_pair $D base cal "${runs[@]}"

@@ -13,10 +13,4 @@ runs=()
 for w in G8 S2 S4; do for m in 16 48 64; do runs+=("$w $m"); done; done
 for m in 16 64 100 128; do runs+=("S5 $m"); done
 for m in 257 384 512; do runs+=("S7 $m"); done
-for r in "${runs[@]}"; do variants $D $r old new; done > /tmp/r1
-for r in "${runs[@]}"; do variants $D $r new old; done > /tmp/r2
-mkdir -p $OUT && cp /tmp/r1 /tmp/r2 $OUT/
-echo "| chain | M | check old/new | old us (r1, r2) | new us (r1, r2) | old/new |"; echo "|---|---|---|---|---|---|"
-paste -d' ' /tmp/r1 /tmp/r2 | while read w m co cn o1 n1 w2 m2 cn2 co2 n2 o2; do
-  echo "| $w | $m | $co/$cn | $o1 $o2 | $n1 $n2 | $(python3 -c "print(f'{($o1+$o2)/($n1+$n2):.3f}')" 2>/dev/null) |"
-done
+ab_pair $D old new "${runs[@]}"
