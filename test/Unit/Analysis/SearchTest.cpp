@@ -708,8 +708,9 @@ TEST(SearchTest, WideGatedBinsTakeRegret) {
 
 // Gated GEMMs on K-major weights take n tiles sized to whole waves: S2's
 // gate|up at M = 128 on 118 tiles of 48 (19.2 -> 14.8 us on an H200), S3's
-// at M = 256 on 2 x 63 of 176 (84.6 -> 77.4); with wave-tiles=false, or
-// row-major weights, the 64-multiple widths they ran on before.
+// at M = 256 on 2 x 66 of 168 (81.5 us on 192-wide tiles, 73.6 on these);
+// with wave-tiles=false, or row-major weights, the 64-multiple widths they
+// ran on before.
 TEST(SearchTest, WaveTiles) {
   auto chosen = [&](int64_t m, int64_t n, int64_t k, bool kMajor,
                     bool waveTiles) -> Plan {
