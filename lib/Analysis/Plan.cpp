@@ -264,7 +264,7 @@ bool mlir::ff::isLowerable(const Plan &plan, const ChainDesc &chain,
                            bool wideGemmTiles) {
   // The kernel's ring releases a stage one k step late: at least 2. The
   // kernels take up to 8 (KernelPlan); the fitted families up to 4 but the
-  // wide tiles and the 128 x 64 split over 2.
+  // wide tiles and the 128 x 64 split over 2 or 4.
   // A gated GEMM (two accumulators) has only the wide family's tiles.
   // A (2, 1, 1, 1) cluster along m shares B by multicast; only the
   // streamed halo GEMMs of 3x3 convolutions take it (measured mixed on
@@ -279,17 +279,27 @@ bool mlir::ff::isLowerable(const Plan &plan, const ChainDesc &chain,
   // A single GEMM's 128 x 64 tiles split over 2 along k, on rings of up to
   // 8 stages: the shape cuBLAS draws the M = 128 down GEMMs with (ncu), 128
   // CTAs where the 128 x 256 split over 4 has 64. On an H200 G5's down GEMM
-  // ran 49.3 -> 42.9 us and S3's 36.8 -> 30.4 at 8 stages (4-7 stages and
-  // splits over 4 were slower); the chains G5 and S3 10-12 % faster
-  // (docs/validation.md, thirty-fifth session). The split-K price ranks it
-  // first exactly where it measured faster (not G8's, 32 n tiles). Only
+  // ran 49.3 -> 42.9 us and S3's 36.8 -> 30.4 at 8 stages (4-7 stages, and
+  // G5's 256 CTAs split over 4, were slower); the chains G5 and S3 10-12 %
+  // faster (docs/validation.md, thirty-fifth session). The split-K price ranks
+  // it first exactly where it measured faster (not G8's, 32 n tiles). Only
   // where it was measured: one m tile, slices of 4096 k or more (shorter
   // ones, GEMM-4096-m128's 2048, measured fastest on 64 x 64 tiles over
   // all of K on an H100).
+  // Over 4, where 65-128 rows fill the m tile and each slice runs more k
+  // steps than an 8-stage ring holds: the model ranks it first for the
+  // down GEMMs of G6, S6 and S8 (128 x 128 over 8 before; their chains
+  // 1.02-1.07x faster on an H200) and not where 128 CTAs of it ran 8-17 %
+  // slower (S2, S4, S5, G8). Taken at M <= 64 (S6) it lost 1.5 % to 64-row
+  // tiles, on G7's 192-k and G9's 512-k slices 5-20 % (docs/validation.md,
+  // forty-fourth session).
+  const bool over2 = plan.cluster == std::array<int64_t, 4>{1, 1, 2, 1} &&
+                     plan.blk(Dim::k) >= 4096;
+  const bool over4 = plan.cluster == std::array<int64_t, 4>{1, 1, 4, 1} &&
+                     chain.m > 64 && plan.blk(Dim::k) > 8 * 64;
   bool splitK64 = !chain.hasSecondGemm() && !chain.isGated() &&
-                  plan.cluster == std::array<int64_t, 4>{1, 1, 2, 1} &&
-                  plan.blk(Dim::m) == 128 && plan.blk(Dim::n) == 64 &&
-                  chain.m > 0 && chain.m <= 128 && plan.blk(Dim::k) >= 4096;
+                  (over2 || over4) && plan.blk(Dim::m) == 128 &&
+                  plan.blk(Dim::n) == 64 && chain.m > 0 && chain.m <= 128;
   if (plan.stages < 2 || plan.stages > (wide || splitK64 ? 8 : 4))
     return false;
   int64_t blkM = plan.blk(Dim::m);
@@ -325,8 +335,9 @@ bool mlir::ff::isLowerable(const Plan &plan, const ChainDesc &chain,
     // m tiles (one consumer warpgroup: M <= 64 wastes no wgmma rows) and
     // 64 x 64 tiles (the small GEMMs of narrow chains: 64 x 64 over 4 ran
     // 4-11 % faster than the best wider split on four down GEMMs of G4-G10
-    // on an H100; 128 x 64 over 4 or 8 did not beat them), 128 x 64 over
-    // 2 (splitK64, above); wide GEMM tiles 64-row m tiles and 64- or
+    // on an H100; 128 x 64 over 4 or 8 on 4-stage rings did not beat them),
+    // 128 x 64 over
+    // 2 or 4 (splitK64, above); wide GEMM tiles 64-row m tiles and 64- or
     // 128-wide n tiles.
     // One CTA per cluster over all of K (getSoloGemmNTileViolation): a
     // partial last n tile, and for a gated pair 128 x 192 tiles. The

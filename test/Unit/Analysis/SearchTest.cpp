@@ -448,9 +448,15 @@ TEST(SearchTest, Lowerable) {
   EXPECT_FALSE(
       isLowerable(ffnWide, chainOf(ChainKind::ffn, 128, 4096, 4096, 64), true));
   Plan bad = sk;
-  bad.block[1] = 64; // 128- or 256-wide n tiles only
+  // 128- or 256-wide n tiles over 8 (64-wide: over 2 or 4 only,
+  // SplitK128x64*).
+  bad.cluster = {1, 1, 8, 1};
+  bad.block = {128, 64, 512, 16};
   bad.grid[1] = 64;
   EXPECT_FALSE(isLowerable(bad, shortM));
+  bad.block[1] = 128;
+  bad.grid[1] = 32;
+  EXPECT_TRUE(isLowerable(bad, shortM));
   bad = sk;
   bad.cluster = {1, 1, 16, 1};
   bad.block[2] = 256;
@@ -783,7 +789,8 @@ TEST(SearchTest, WaveTilesInMBins) {
 
 // A single GEMM's 128 x 64 tiles split over 2 along k take rings of up to
 // 8 stages, for one m tile and slices of at least 4096 k only (where they
-// were measured); the search picks them at 8 stages for G5's down GEMM.
+// were measured); the search picks them at 8 stages for G5's down GEMM,
+// not the same tiles over 4 (256 CTAs: two waves).
 TEST(SearchTest, SplitK128x64) {
   const uint8_t mnk = bit(Dim::m) | bit(Dim::n) | bit(Dim::k);
   auto split = [&](int64_t c, int64_t blkN, int64_t k, int64_t gridM,
@@ -795,11 +802,10 @@ TEST(SearchTest, SplitK128x64) {
   ChainDesc down = chainOf(ChainKind::gemm, 128, 4096, 16384, 0);
   EXPECT_TRUE(isLowerable(split(2, 64, 16384, 1, 8), down));
   EXPECT_FALSE(isLowerable(split(2, 64, 16384, 1, 9), down));
-  // Other split-K tiles keep rings of at most 4 stages; 128 x 64 over 4
-  // stays out.
+  // Other split-K tiles keep rings of at most 4 stages.
   EXPECT_TRUE(isLowerable(split(4, 128, 16384, 1, 4), down));
   EXPECT_FALSE(isLowerable(split(4, 128, 16384, 1, 8), down));
-  EXPECT_FALSE(isLowerable(split(4, 64, 16384, 1, 4), down));
+  EXPECT_TRUE(isLowerable(split(4, 64, 16384, 1, 8), down));
   // Slices of 2048 k, and two m tiles, were not measured.
   EXPECT_FALSE(isLowerable(split(2, 64, 4096, 1, 8),
                            chainOf(ChainKind::gemm, 128, 4096, 4096, 0)));
@@ -809,6 +815,31 @@ TEST(SearchTest, SplitK128x64) {
   const Candidate *c = searchChain(down, h100()).getChosen(true);
   ASSERT_TRUE(c);
   EXPECT_EQ(c->plan.cluster, (std::array<int64_t, 4>{1, 1, 2, 1}));
+  EXPECT_EQ(c->plan.blk(Dim::m), 128);
+  EXPECT_EQ(c->plan.blk(Dim::n), 64);
+  EXPECT_EQ(c->plan.stages, 8);
+}
+
+// 128 x 64 tiles split over 4 along k on 8-stage rings: S8's down GEMM at
+// M = 128 (768-k slices, 64 CTAs) takes them where it took 128 x 128 over
+// 8 (its chain 1.07x faster on an H200); not for M <= 64 (S6's down GEMM
+// lost 1.5 % to 64-row tiles) nor slices an 8-stage ring holds whole
+// (G9's 512: 5 % slower).
+TEST(SearchTest, SplitK128x64Over4) {
+  const uint8_t mnk = bit(Dim::m) | bit(Dim::n) | bit(Dim::k);
+  auto over4 = [&](int64_t k) {
+    return makePlan({1, 1, 4, 1}, {128, 64, k / 4, 16}, {1, 16, 1, 1}, mnk,
+                    {Dim::m, Dim::n, Dim::k, Dim::l}, 8);
+  };
+  ChainDesc s8 = chainOf(ChainKind::gemm, 128, 1024, 3072, 0);
+  EXPECT_TRUE(isLowerable(over4(3072), s8));
+  EXPECT_FALSE(
+      isLowerable(over4(3072), chainOf(ChainKind::gemm, 64, 1024, 3072, 0)));
+  EXPECT_FALSE(
+      isLowerable(over4(2048), chainOf(ChainKind::gemm, 128, 1024, 2048, 0)));
+  const Candidate *c = searchChain(s8, h100()).getChosen(true);
+  ASSERT_TRUE(c);
+  EXPECT_EQ(c->plan.cluster, (std::array<int64_t, 4>{1, 1, 4, 1}));
   EXPECT_EQ(c->plan.blk(Dim::m), 128);
   EXPECT_EQ(c->plan.blk(Dim::n), 64);
   EXPECT_EQ(c->plan.stages, 8);

@@ -1,0 +1,48 @@
+"""Forty-fourth session, on the machine with the compiler: chains at
+M = 128 (PyTorch weight layout) whose down GEMM is set by hand to 128 x 64
+tiles split over 4 or 8 along k on 6- or 8-stage rings (one CTA per SM,
+up to 128 CTAs), against the search's plan: OUT/<W>-search and
+OUT/<W>-64c<S>s<R> (usage: THIS OUT). The search admits 128 x 64 split
+tiles over 2 only, with slices of 4096 k or more (Plan.cpp, splitK64);
+the gate|up (or up) GEMM keeps the search's plan."""
+import importlib.util, os, re, subprocess, sys
+
+here = os.path.dirname(os.path.abspath(__file__))
+root = os.path.join(here, "..", "..", "..", "..")
+sys.path.insert(0, os.path.join(root, "python"))
+sys.path.insert(0, os.path.join(root, "scripts", "bench"))
+from rankplans import FF_OPT, lower  # noqa: E402
+
+spec = importlib.util.spec_from_file_location(
+    "cw", os.path.join(root, "scripts", "compile-workloads.py"))
+argv, sys.argv = sys.argv, ["compile-workloads.py", "/dev/null"]
+cw = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(cw)
+sys.argv = argv
+out = sys.argv[1]
+os.makedirs("/tmp/s44h", exist_ok=True)
+SCHED = re.compile(r"#dsm\.schedule<[^>]*>")
+# chain: (split, stages) of each variant.
+CHAINS = {"S2": [(4, 8), (4, 6)], "S4": [(4, 8), (4, 6)],
+          "S5": [(4, 8), (4, 6)], "G8": [(4, 8), (4, 6)], "S6": [(4, 8)],
+          "S8": [(8, 8), (4, 8)], "G6": [(8, 8), (4, 8)]}
+work = {w.name: w for w in cw.selected()}
+for name, variants in CHAINS.items():
+    w = work[name]
+    src = f"/tmp/s44h/{name}-chain.mlir"
+    open(src, "w").write(cw.linalg_text(w, False, "nk"))
+    res = subprocess.run([FF_OPT, src, "--dsm-fuse", "--dsm-search"],
+                         capture_output=True, text=True, check=True)
+    down = SCHED.findall(res.stdout)[-1]
+    print(f"{out}/{name}-search", down, lower(res.stdout, f"{out}/{name}-search"))
+    # The down GEMM reduces over the chain's n into its l columns.
+    for split, stages in variants:
+        mine = re.sub(r"cluster = \[[^]]*\]", f"cluster = [1, 1, {split}, 1]",
+                      down)
+        mine = re.sub(r"block = \[[^]]*\]",
+                      f"block = [128, 64, {w.n // split}, 16]", mine)
+        mine = re.sub(r"grid = \[[^]]*\]", f"grid = [1, {w.l // 64}, 1, 1]",
+                      mine)
+        mine = re.sub(r"stages = \d+", f"stages = {stages}", mine)
+        tag = f"{out}/{name}-64c{split}s{stages}"
+        print(tag, mine, lower(res.stdout.replace(down, mine), tag))
