@@ -166,7 +166,8 @@ struct LowerToNVVMOptions : public PassPipelineOptions<LowerToNVVMOptions> {
   PassOptions::Option<bool> zeroStaleA{
       *this, "zero-stale-a",
       llvm::cl::desc("Forwarded to --dsm-materialize: kernels with a fitted "
-                     "A box zero A's ring before the first load"),
+                     "A box or a tail map zero A's ring before the first "
+                     "load"),
       llvm::cl::init(true)};
   PassOptions::Option<int64_t> selfCleaningMaxKiB{
       *this, "self-cleaning-workspace-max-kib",

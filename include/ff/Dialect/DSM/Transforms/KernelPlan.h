@@ -242,8 +242,8 @@ struct KernelPlan {
   /// memory, and measured up to 1.17x faster (docs/lowering.md).
   int64_t aSlotRows = 0;
   /// Zero A's ring once before the first load (--dsm-materialize
-  /// zero-stale-a; fitABox kernels only): the rows past the box are then
-  /// zeros for every stage.
+  /// zero-stale-a; fitABox and tailABox kernels only): the rows past the
+  /// box are then zeros, or an earlier tile's A, for every stage.
   bool zeroStaleA = false;
   /// A read as one CTA's 2-D box per tile, the form fitABox and tailABox
   /// cut to M.

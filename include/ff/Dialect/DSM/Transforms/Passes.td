@@ -290,10 +290,11 @@ def DSMMaterialize : Pass<"dsm-materialize", "ModuleOp"> {
            "zero-fill the rest, which is slow (KernelPlan::fitABox, "
            "tailABox)">,
     Option<"zeroStaleA", "zero-stale-a", "bool", "true",
-           "Kernels whose A box is fitted to M zero A's ring once before "
-           "the first load, so that the rows no load writes (read by the "
-           "wgmmas into accumulator rows >= M) hold zeros rather than "
-           "whatever an earlier kernel left (KernelPlan::zeroStaleA)">,
+           "Kernels whose A box is fitted to M, or whose last m tile "
+           "loads through a tail map, zero A's ring once before the first "
+           "load, so that the rows no load writes (read by the wgmmas into "
+           "accumulator rows >= M) hold zeros rather than whatever an "
+           "earlier kernel left (KernelPlan::zeroStaleA)">,
     Option<"selfCleaningMaxKiB", "self-cleaning-workspace-max-kib",
            "int64_t", "400",
            "Atomic inter-cluster workspaces of at most this many KiB (at the "
