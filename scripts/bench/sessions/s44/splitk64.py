@@ -2,23 +2,18 @@
 M = 128 (PyTorch weight layout) whose down GEMM is set by hand to 128 x 64
 tiles split over 4 or 8 along k on 6- or 8-stage rings (one CTA per SM,
 up to 128 CTAs), against the search's plan: OUT/<W>-search and
-OUT/<W>-64c<S>s<R> (usage: THIS OUT). The search admits 128 x 64 split
-tiles over 2 only, with slices of 4096 k or more (Plan.cpp, splitK64);
-the gate|up (or up) GEMM keeps the search's plan."""
-import importlib.util, os, re, subprocess, sys
+OUT/<W>-64c<S>s<R> (usage: THIS OUT). The search at 696a60c, which
+built call 2's bundles, admitted 128 x 64 split tiles over 2 only, with
+slices of 4096 k or more (Plan.cpp, splitK64); the gate|up (or up) GEMM
+keeps the search's plan."""
+import os, re, subprocess, sys
 
 here = os.path.dirname(os.path.abspath(__file__))
-root = os.path.join(here, "..", "..", "..", "..")
-sys.path.insert(0, os.path.join(root, "python"))
-sys.path.insert(0, os.path.join(root, "scripts", "bench"))
+sys.path.insert(0, os.path.join(here, "..", ".."))
+from handset import load_compile_workloads  # noqa: E402
 from rankplans import FF_OPT, lower  # noqa: E402
 
-spec = importlib.util.spec_from_file_location(
-    "cw", os.path.join(root, "scripts", "compile-workloads.py"))
-argv, sys.argv = sys.argv, ["compile-workloads.py", "/dev/null"]
-cw = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(cw)
-sys.argv = argv
+cw = load_compile_workloads()
 out = sys.argv[1]
 os.makedirs("/tmp/s44h", exist_ok=True)
 SCHED = re.compile(r"#dsm\.schedule<[^>]*>")
