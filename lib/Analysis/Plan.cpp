@@ -289,7 +289,7 @@ bool mlir::ff::isLowerable(const Plan &plan, const ChainDesc &chain,
   // Over 4, where 65-128 rows fill the m tile and each slice runs more k
   // steps than an 8-stage ring holds: the model ranks it first for the
   // down GEMMs of G6, S6 and S8 (128 x 128 over 8 before; their chains
-  // 1.02-1.07x faster on an H200) and not where 128 CTAs of it ran 8-17 %
+  // 1.02-1.08x faster on an H200) and not where 128 CTAs of it ran 8-17 %
   // slower (S2, S4, S5, G8). Taken at M <= 64 (S6) it lost 1.5 % to 64-row
   // tiles, on G7's 192-k and G9's 512-k slices 5-20 % (docs/validation.md,
   // forty-fourth session).
