@@ -38,6 +38,7 @@ void ff::buildLowerToNVVMPipeline(OpPassManager &pm,
   materialize.rasterGroupM = options.rasterGroupM;
   materialize.persistentGemm = options.persistentGemm;
   materialize.persistentSolo = options.persistentSolo;
+  materialize.snakeRounds = options.snakeRounds;
   materialize.residentWeights = options.residentWeights;
   materialize.warpgroupTiles = options.warpgroupTiles;
   materialize.convHalo = options.convHalo;

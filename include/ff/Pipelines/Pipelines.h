@@ -96,6 +96,11 @@ struct LowerToNVVMOptions : public PassPipelineOptions<LowerToNVVMOptions> {
                      "over tiles and the runtime launches only the CTAs "
                      "that fit at once"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> snakeRounds{
+      *this, "snake-rounds",
+      llvm::cl::desc("Forwarded to --dsm-materialize: persistent kernels "
+                     "take every other round of tiles in reverse order"),
+      llvm::cl::init(false)};
   PassOptions::Option<bool> persistentSolo{
       *this, "persistent-solo",
       llvm::cl::desc("Forwarded to --dsm-materialize: solo and streamed-n "

@@ -761,6 +761,17 @@ void KernelEmitter::forEachTile(Fn &&fn) {
   OpBuilder::InsertionGuard g(b);
   b.setInsertionPointToStart(loop.getBody());
   Value t = loop.getInductionVar();
+  if (p.snakeRounds) {
+    // Round q holds tiles [q * slots, q * slots + n), n <= slots (the last
+    // may be short); an odd round gives its i-th tile's slot tile n - 1 - i
+    // instead. The first round keeps each CTA's block index.
+    Value slots = div(ctas, p.clusterN);
+    Value first = mul(div(t, slots), slots);
+    Value n = arith::MinUIOp::create(b, loc, sub(tiles, first), slots);
+    Value mirrored = sub(add(first, n), add(sub(t, first), cst(1)));
+    Value odd = eq(rem(div(t, slots), 2), 1);
+    t = arith::SelectOp::create(b, loc, odd, mirrored, t);
+  }
   Value tileBid = mul(t, p.clusterN);
   setTile(r ? add(tileBid, r) : tileBid);
   kBase = loop.getRegionIterArg(0);

@@ -562,6 +562,7 @@ DSMMaterializePass::configurePlan(FusedChainOp chain, ScheduleAttr sched,
         return failure();
     }
   }
+  plan->snakeRounds = snakeRounds && plan->persistent && !plan->warpgroupTiles;
   if (multicastA && !plan->isSingleGemm())
     plan->aMulticast = plan->canMulticastA();
   if (workspaceBulkReduce)

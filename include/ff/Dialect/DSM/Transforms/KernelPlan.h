@@ -175,6 +175,14 @@ struct KernelPlan {
   /// the loads of the next (--dsm-materialize=persistent-gemm,
   /// persistent-solo).
   bool persistent = false;
+  /// A persistent kernel's odd rounds (a round: one tile per cluster slot
+  /// of the grid) take their tiles in reverse slot order
+  /// (--dsm-materialize=snake-rounds). With m tiles fastest and a slot
+  /// count that is a multiple of the m tiles (132 CTAs, 3 m tiles), slot
+  /// s gets m tile s mod 3 in every round: the slots of a partial last m
+  /// tile run it every round, the kernel's stragglers (S7's gate|up GEMM at
+  /// M = 257 on an H200, docs/validation.md, forty-fourth session).
+  bool snakeRounds = false;
   /// Programmatic dependent launch between a sequence's kernels
   /// (--dsm-materialize=programmatic-launch): the first lets its successor
   /// launch once all its CTAs run (griddepcontrol.launch_dependents); the
