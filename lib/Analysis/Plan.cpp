@@ -336,9 +336,8 @@ bool mlir::ff::isLowerable(const Plan &plan, const ChainDesc &chain,
     // 64 x 64 tiles (the small GEMMs of narrow chains: 64 x 64 over 4 ran
     // 4-11 % faster than the best wider split on four down GEMMs of G4-G10
     // on an H100; 128 x 64 over 4 or 8 on 4-stage rings did not beat them),
-    // 128 x 64 over
-    // 2 or 4 (splitK64, above); wide GEMM tiles 64-row m tiles and 64- or
-    // 128-wide n tiles.
+    // 128 x 64 over 2 or 4 (splitK64, above); wide GEMM tiles 64-row m tiles
+    // and 64- or 128-wide n tiles.
     // One CTA per cluster over all of K (getSoloGemmNTileViolation): a
     // partial last n tile, and for a gated pair 128 x 192 tiles. The
     // kernel also runs single GEMMs so, but on an H200 the model's 192-wide

@@ -756,8 +756,10 @@ void KernelEmitter::forEachTile(Fn &&fn) {
       arith::CeilDivUIOp::create(b, loc, numRows, cst(p.wgTileRows()));
   Value tiles = mul(mTiles, p.ctasN / p.clusterN);
   Value r = p.clusterN > 1 ? rem(bid, p.clusterN) : Value();
-  auto loop = scf::ForOp::create(b, loc, div(bid, p.clusterN), tiles,
-                                 div(ctas, p.clusterN), ValueRange{cst(0)});
+  // One round: a tile per cluster slot of the grid.
+  Value slots = div(ctas, p.clusterN);
+  auto loop = scf::ForOp::create(b, loc, div(bid, p.clusterN), tiles, slots,
+                                 ValueRange{cst(0)});
   OpBuilder::InsertionGuard g(b);
   b.setInsertionPointToStart(loop.getBody());
   Value t = loop.getInductionVar();
@@ -765,11 +767,11 @@ void KernelEmitter::forEachTile(Fn &&fn) {
     // Round q holds tiles [q * slots, q * slots + n), n <= slots (the last
     // may be short); an odd round gives its i-th tile's slot tile n - 1 - i
     // instead. The first round keeps each CTA's block index.
-    Value slots = div(ctas, p.clusterN);
-    Value first = mul(div(t, slots), slots);
+    Value q = div(t, slots);
+    Value first = mul(q, slots);
     Value n = arith::MinUIOp::create(b, loc, sub(tiles, first), slots);
     Value mirrored = sub(add(first, n), add(sub(t, first), cst(1)));
-    Value odd = eq(rem(div(t, slots), 2), 1);
+    Value odd = eq(rem(q, 2), 1);
     t = arith::SelectOp::create(b, loc, odd, mirrored, t);
   }
   Value tileBid = mul(t, p.clusterN);

@@ -77,17 +77,17 @@
 // SNAKE: %[[I1:.*]] = arith.addi %[[I]], %c1{{.*}} : index
 // SNAKE: %[[END:.*]] = arith.addi %[[FIRST]], %[[N]] : index
 // SNAKE: %[[MIRROR:.*]] = arith.subi %[[END]], %[[I1]] : index
-// SNAKE: %[[Q2:.*]] = arith.divui %[[T]], %[[CTAS]] : index
-// SNAKE: %[[PAR:.*]] = arith.remui %[[Q2]], %c2{{.*}} : index
+// SNAKE-NEXT: %[[C2:.*]] = arith.constant 2 : index
+// SNAKE-NEXT: %[[PAR:.*]] = arith.remui %[[Q]], %[[C2]] : index
 // SNAKE: %[[ODD:.*]] = arith.cmpi eq, %[[PAR]], %c1{{.*}} : index
 // SNAKE: %[[TILE:.*]] = arith.select %[[ODD]], %[[MIRROR]], %[[T]] : index
 // SNAKE: arith.remui %[[TILE]], %c4
 // SNAKE: arith.divui %[[TILE]], %c4
 // SNAKE-LABEL: gpu.func @gemm_cluster_1
 // SNAKE: %[[CTAS2:.*]] = gpu.grid_dim x
-// SNAKE: scf.for %[[T2:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args
 // SNAKE: %[[SLOTS:.*]] = arith.divui %[[CTAS2]], %c2{{.*}} : index
-// SNAKE: arith.divui %[[T2]], %[[SLOTS]] : index
+// SNAKE: scf.for %[[T2:.*]] = %{{.*}} to %{{.*}} step %[[SLOTS]] iter_args
+// SNAKE-NEXT: arith.divui %[[T2]], %[[SLOTS]] : index
 // SNAKE: %[[TILE2:.*]] = arith.select %{{.*}}, %{{.*}}, %[[T2]] : index
 // SNAKE: arith.muli %[[TILE2]], %c2{{.*}} : index
 
