@@ -4,21 +4,16 @@ the plan that ran fastest alone (call 4, gemm-sweep-h200-s43-down.csv),
 against the search's plan: OUT/<W>-search and OUT/<W>-<shape> (usage:
 THIS OUT). The down GEMM's schedule is the standalone GEMM's at the rank
 that gave that shape; the gate|up (or up) GEMM keeps the search's."""
-import importlib.util, os, re, subprocess, sys
+import os, re, subprocess, sys
 
 here = os.path.dirname(os.path.abspath(__file__))
-root = os.path.join(here, "..", "..", "..", "..")
-sys.path.insert(0, os.path.join(root, "python"))
-sys.path.insert(0, os.path.join(root, "scripts", "bench"))
+sys.path.insert(0, os.path.join(here, "..", "..", "..", "..", "python"))
+sys.path.insert(0, os.path.join(here, "..", ".."))
 from flashfuser.mlirgen import generate_mlir  # noqa: E402
+from handset import load_compile_workloads  # noqa: E402
 from rankplans import FF_OPT, lower, search_rank, shape_of  # noqa: E402
 
-spec = importlib.util.spec_from_file_location(
-    "cw", os.path.join(root, "scripts", "compile-workloads.py"))
-argv, sys.argv = sys.argv, ["compile-workloads.py", "/dev/null"]
-cw = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(cw)
-sys.argv = argv
+cw = load_compile_workloads()
 out = sys.argv[1]
 os.makedirs("/tmp/s43h", exist_ok=True)
 SCHED = re.compile(r"#dsm\.schedule<[^>]*>")
