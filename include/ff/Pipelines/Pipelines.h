@@ -98,9 +98,10 @@ struct LowerToNVVMOptions : public PassPipelineOptions<LowerToNVVMOptions> {
       llvm::cl::init(true)};
   PassOptions::Option<bool> snakeRounds{
       *this, "snake-rounds",
-      llvm::cl::desc("Forwarded to --dsm-materialize: persistent kernels "
-                     "take every other round of tiles in reverse order"),
-      llvm::cl::init(false)};
+      llvm::cl::desc("Forwarded to --dsm-materialize: persistent gated "
+                     "GEMM kernels whose last m tile may be partial take "
+                     "every other round of tiles in reverse order"),
+      llvm::cl::init(true)};
   PassOptions::Option<bool> persistentSolo{
       *this, "persistent-solo",
       llvm::cl::desc("Forwarded to --dsm-materialize: solo and streamed-n "

@@ -37,6 +37,12 @@ int64_t KernelPlan::maxM() const {
   return ShapedType::isDynamic(shape.m) ? int64_t(1) << 20 : shape.m;
 }
 
+int64_t KernelPlan::minM() const {
+  if (schedule.hasMBin())
+    return schedule.getMLo();
+  return ShapedType::isDynamic(shape.m) ? 1 : shape.m;
+}
+
 static int64_t alignUp(int64_t v, int64_t a) { return llvm::alignTo(v, a); }
 
 /// Whether `v` is a linalg.fill of a zero constant.

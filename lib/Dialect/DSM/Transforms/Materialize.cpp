@@ -562,7 +562,8 @@ DSMMaterializePass::configurePlan(FusedChainOp chain, ScheduleAttr sched,
         return failure();
     }
   }
-  plan->snakeRounds = snakeRounds && plan->persistent && !plan->warpgroupTiles;
+  // KernelPlan::canSnakeRounds says where snake rounds paid on an H200.
+  plan->snakeRounds = snakeRounds && plan->canSnakeRounds();
   if (multicastA && !plan->isSingleGemm())
     plan->aMulticast = plan->canMulticastA();
   if (workspaceBulkReduce)

@@ -1,6 +1,5 @@
 // RUN: ff-opt %s --dsm-materialize=raster-group-m=0 | FileCheck %s
 // RUN: ff-opt %s --dsm-materialize="raster-group-m=0 persistent-gemm=false" | FileCheck %s --check-prefix=OFF
-// RUN: ff-opt %s --dsm-materialize="raster-group-m=0 snake-rounds=true" | FileCheck %s --check-prefix=SNAKE
 
 // Persistent GEMM kernels: producer and consumers each walk the tiles
 // t = cluster index, + clusters in the grid, ... of the 2 x 4 tiles at
@@ -60,36 +59,6 @@
 // CHECK: nvvm.mapa
 // CHECK: nvvm.mapa
 // CHECK: }
-
-// snake-rounds: round q = t / slots holds tiles [q * slots, q * slots + n),
-// n = min(tiles - q * slots, slots); an odd round's t takes its mirror
-// q * slots + n - 1 - (t - q * slots). Slots are clusters (@gemm_cluster_1:
-// grid / 2), and the tile's block index is the mirror's.
-// SNAKE-LABEL: gpu.func @gemm_0
-// SNAKE: %[[CTAS:.*]] = gpu.grid_dim x
-// SNAKE: %[[TILES:.*]] = arith.muli %{{.*}}, %c4{{.*}} : index
-// SNAKE: scf.for %[[T:.*]] = %{{.*}} to %[[TILES]] step %[[CTAS]] iter_args
-// SNAKE: %[[Q:.*]] = arith.divui %[[T]], %[[CTAS]] : index
-// SNAKE: %[[FIRST:.*]] = arith.muli %[[Q]], %[[CTAS]] : index
-// SNAKE: %[[LEFT:.*]] = arith.subi %[[TILES]], %[[FIRST]] : index
-// SNAKE: %[[N:.*]] = arith.minui %[[LEFT]], %[[CTAS]] : index
-// SNAKE: %[[I:.*]] = arith.subi %[[T]], %[[FIRST]] : index
-// SNAKE: %[[I1:.*]] = arith.addi %[[I]], %c1{{.*}} : index
-// SNAKE: %[[END:.*]] = arith.addi %[[FIRST]], %[[N]] : index
-// SNAKE: %[[MIRROR:.*]] = arith.subi %[[END]], %[[I1]] : index
-// SNAKE-NEXT: %[[C2:.*]] = arith.constant 2 : index
-// SNAKE-NEXT: %[[PAR:.*]] = arith.remui %[[Q]], %[[C2]] : index
-// SNAKE: %[[ODD:.*]] = arith.cmpi eq, %[[PAR]], %c1{{.*}} : index
-// SNAKE: %[[TILE:.*]] = arith.select %[[ODD]], %[[MIRROR]], %[[T]] : index
-// SNAKE: arith.remui %[[TILE]], %c4
-// SNAKE: arith.divui %[[TILE]], %c4
-// SNAKE-LABEL: gpu.func @gemm_cluster_1
-// SNAKE: %[[CTAS2:.*]] = gpu.grid_dim x
-// SNAKE: %[[SLOTS:.*]] = arith.divui %[[CTAS2]], %c2{{.*}} : index
-// SNAKE: scf.for %[[T2:.*]] = %{{.*}} to %{{.*}} step %[[SLOTS]] iter_args
-// SNAKE-NEXT: arith.divui %[[T2]], %[[SLOTS]] : index
-// SNAKE: %[[TILE2:.*]] = arith.select %{{.*}}, %{{.*}}, %[[T2]] : index
-// SNAKE: arith.muli %[[TILE2]], %c2{{.*}} : index
 
 // OFF-LABEL: gpu.func @gemm_0
 // OFF-NOT: gpu.grid_dim

@@ -177,12 +177,23 @@ struct KernelPlan {
   bool persistent = false;
   /// A persistent kernel's odd rounds (a round: one tile per cluster slot
   /// of the grid) take their tiles in reverse slot order
-  /// (--dsm-materialize=snake-rounds). With m tiles fastest and a slot
-  /// count that is a multiple of the m tiles (132 CTAs, 3 m tiles), slot
-  /// s gets m tile s mod 3 in every round: the slots of a partial last m
-  /// tile run it every round, the kernel's stragglers (S7's gate|up GEMM at
-  /// M = 257 on an H200, docs/validation.md, forty-fourth session).
+  /// (--dsm-materialize=snake-rounds). With m tiles fastest (one raster
+  /// group) and a slot count that is a multiple of the m tiles (132 CTAs,
+  /// 3 m tiles), slot s gets m tile s mod 3 in every round: the slots of a
+  /// partial last m tile run it every round, the kernel's stragglers.
+  /// Gated GEMM kernels (gate|up), where a partial tile costs ~1.3x a full
+  /// one, ran 1.04-1.18x faster at such M (dynamic S chains, H200,
+  /// docs/validation.md, forty-fifth session); other GEMM and conv kernels
+  /// gained nothing (-3.6 to +2 %), so only gated ones snake. Only where
+  /// the last of several m tiles may be partial and a raster group may
+  /// hold every m tile; at run time the parity flips only while one does.
   bool snakeRounds = false;
+  bool canSnakeRounds() const {
+    return persistent && isGated() && !warpgroupTiles && !isConv() &&
+           rasterGroupM > 1 && maxM() > wgTileRows() &&
+           llvm::divideCeil(minM(), wgTileRows()) <= rasterGroupM &&
+           (ShapedType::isDynamic(shape.m) || shape.m % wgTileRows() != 0);
+  }
   /// Programmatic dependent launch between a sequence's kernels
   /// (--dsm-materialize=programmatic-launch): the first lets its successor
   /// launch once all its CTAs run (griddepcontrol.launch_dependents); the
@@ -521,6 +532,9 @@ struct KernelPlan {
   /// The largest M the kernel serves: its M bin's upper bound, else the
   /// static M (2^20 for a dynamic M without a bin).
   int64_t maxM() const;
+  /// The smallest M the kernel serves: its M bin's lower bound, else the
+  /// static M (1 for a dynamic M without a bin).
+  int64_t minM() const;
 };
 
 /// Maps `op` under `schedule` onto the kernel family. On failure returns a

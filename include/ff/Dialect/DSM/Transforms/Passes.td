@@ -209,12 +209,14 @@ def DSMMaterialize : Pass<"dsm-materialize", "ModuleOp"> {
            "grid-stride after) and the manifest marks the kernel "
            "`persistent`, so the runtime launches only the CTAs that fit at "
            "once; a tile's epilogue then overlaps the next tile's loads">,
-    Option<"snakeRounds", "snake-rounds", "bool", "false",
-           "Persistent kernels take the tiles of every other round (one "
-           "tile per cluster slot) in reverse slot order, so that a grid "
-           "whose slot count is a multiple of the m tiles does not give the "
-           "same slots a partial last m tile's tiles round after round "
-           "(KernelPlan::snakeRounds; not yet measured: off)">,
+    Option<"snakeRounds", "snake-rounds", "bool", "true",
+           "Persistent gated GEMM kernels whose last m tile may be partial "
+           "take the tiles of every other round (one tile per cluster "
+           "slot) in reverse slot order while one raster group holds every "
+           "m tile, so that a slot count that is a multiple of the m tiles "
+           "does not give the same slots the partial tile round after round "
+           "(KernelPlan::canSnakeRounds; dynamic S chains 1.04-1.18x faster "
+           "at such M on an H200)">,
     Option<"persistentSolo", "persistent-solo", "bool", "true",
            "FFN kernels whose CTA runs its m tile's whole chain alone (a "
            "cluster of one, grid n = 1: solo or streamed n) that the cost "
