@@ -1805,10 +1805,38 @@ void KernelEmitter::storeFragment(function_ref<Value(int64_t)> y, Value col0,
           ult(row, rowEnd));
     }
     if (storesBf16Rows(width)) {
+      // Rows that are not stored skip the epilogue too (see
+      // KernelPlan::skipsUnstoredEpilogue), and yield zeros to the quad's
+      // shuffles (uniform per quad: its lanes share the row).
+      if (!p.skipsUnstoredEpilogue()) {
+        SmallVector<std::pair<Value, Value>> pairs;
+        for (int64_t j = 0; j < width / 8; ++j)
+          pairs.push_back({y(4 * j + 2 * h), y(4 * j + 2 * h + 1)});
+        storeRowBf16(row, stored ? stored : ult(row, rowEnd), col0, cols,
+                     pairs);
+        continue;
+      }
+      Value valid = stored ? stored : ult(row, rowEnd);
+      SmallVector<Type> types(width / 4, p.resultElementType);
+      auto ys = scf::IfOp::create(b, loc, types, valid, /*withElse=*/true);
+      {
+        OpBuilder::InsertionGuard g(b);
+        b.setInsertionPointToStart(ys.thenBlock());
+        SmallVector<Value> vals;
+        for (int64_t j = 0; j < width / 8; ++j) {
+          vals.push_back(y(4 * j + 2 * h));
+          vals.push_back(y(4 * j + 2 * h + 1));
+        }
+        scf::YieldOp::create(b, loc, vals);
+        b.setInsertionPointToStart(ys.elseBlock());
+        Value zero = arith::ConstantOp::create(
+            b, loc, b.getZeroAttr(p.resultElementType));
+        scf::YieldOp::create(b, loc, SmallVector<Value>(width / 4, zero));
+      }
       SmallVector<std::pair<Value, Value>> pairs;
       for (int64_t j = 0; j < width / 8; ++j)
-        pairs.push_back({y(4 * j + 2 * h), y(4 * j + 2 * h + 1)});
-      storeRowBf16(row, stored ? stored : ult(row, rowEnd), col0, cols, pairs);
+        pairs.push_back({ys.getResult(2 * j), ys.getResult(2 * j + 1)});
+      storeRowBf16(row, valid, col0, cols, pairs);
       continue;
     }
     ifThen(stored ? stored : ult(row, rowEnd), [&] {

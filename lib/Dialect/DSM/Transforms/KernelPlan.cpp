@@ -37,6 +37,16 @@ int64_t KernelPlan::maxM() const {
   return ShapedType::isDynamic(shape.m) ? int64_t(1) << 20 : shape.m;
 }
 
+bool KernelPlan::epilogueDivides() const {
+  auto divides = [](linalg::GenericOp g) {
+    return g && llvm::any_of(g.getRegion().front(), [](Operation &op) {
+             return isa<arith::DivFOp>(op);
+           });
+  };
+  return divides(firstEpilogue) || divides(lastEpilogue) ||
+         llvm::any_of(firstStages, divides);
+}
+
 int64_t KernelPlan::minM() const {
   if (schedule.hasMBin())
     return schedule.getMLo();

@@ -532,6 +532,22 @@ struct KernelPlan {
   /// The largest M the kernel serves: its M bin's upper bound, else the
   /// static M (2^20 for a dynamic M without a bin).
   int64_t maxM() const;
+  /// Whether bf16 row stores skip the epilogue of rows past M, not only
+  /// their stores: GEMM tiles that may hold such rows (a dynamic M, or a
+  /// static one that is not a multiple of the tile rows) whose epilogue
+  /// divides. Those rows' accumulators are zero where A's rows past M are
+  /// (fitted boxes and tail maps zero the ring), and silu's g / (1 + e^-g)
+  /// at g = 0 takes fp32 division's slow path. On an H200 the dynamic S
+  /// chains ran 1.02-1.10x faster at partial M tiles and 1.07-1.27x at
+  /// decode sizes; GELU and ReLU epilogues gained nothing (C4-b32 lost
+  /// 3.7 %), and C5-b32's halo kernel spilled (docs/validation.md,
+  /// forty-fifth session).
+  bool skipsUnstoredEpilogue() const {
+    return !isConv() && epilogueDivides() &&
+           (ShapedType::isDynamic(shape.m) || shape.m % wgTileRows() != 0);
+  }
+  /// Whether an epilogue of the kernel holds a floating-point division.
+  bool epilogueDivides() const;
   /// The smallest M the kernel serves: its M bin's lower bound, else the
   /// static M (1 for a dynamic M without a bin).
   int64_t minM() const;
