@@ -26,6 +26,12 @@ ab_pair() { local d=$1 a=$2 b=$3 r; shift 3
     echo "| $w | $m | $ca/$cb | $a1 $a2 | $b1 $b2 | $(python3 -c "print(f'{($a1+$a2)/($b1+$b2):.3f}')" 2>/dev/null) |"
   done
 }
+# ab_line DIR A B W M: one line "W M check-B ... A us B us A us B us" for
+# bundles DIR/W-A and DIR/W-B at M (0: a static bundle's own), B checked
+# first; printed as it is measured, unlike ab_pair.
+ab_line() { local d=$1 a=$2 b=$3 w=$4 m=$5
+  echo "$w $m check-$b $(c $d/$w-$b $m) $a $(t $d/$w-$a $m) $b $(t $d/$w-$b $m) $a $(t $d/$w-$a $m) $b $(t $d/$w-$b $m)"
+}
 # widths_table DIR NAME...: every bundle in DIR checked and timed, then
 # timed again in reverse order; memcheck on the bundles NAME...; the table
 # last.
