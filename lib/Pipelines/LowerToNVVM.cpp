@@ -34,6 +34,7 @@ void ff::buildLowerToNVVMPipeline(OpPassManager &pm,
   materialize.reducePush = options.reducePush;
   materialize.lateDStages = options.lateDStages;
   materialize.approxTanh = options.approxTanh;
+  materialize.approxDiv = options.approxDiv;
   materialize.selfCleaningMaxKiB = options.selfCleaningMaxKiB;
   materialize.rasterGroupM = options.rasterGroupM;
   materialize.persistentGemm = options.persistentGemm;

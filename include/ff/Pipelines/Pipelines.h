@@ -78,6 +78,11 @@ struct LowerToNVVMOptions : public PassPipelineOptions<LowerToNVVMOptions> {
                      "f32 tanh with tanh.approx.f32 (false: the exact "
                      "expansion)"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> approxDiv{
+      *this, "approx-div",
+      llvm::cl::desc("Forwarded to --dsm-materialize: epilogues divide f32 "
+                     "values with div.approx.f32 (false: div.rn.f32)"),
+      llvm::cl::init(true)};
   PassOptions::Option<bool> lateDStages{
       *this, "late-d-stages",
       llvm::cl::desc("Forwarded to --dsm-materialize: shuffle-family D "

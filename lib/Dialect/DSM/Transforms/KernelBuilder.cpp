@@ -354,7 +354,10 @@ private:
                 createTanhApproxF32(b, loc, map.lookup(tanh.getOperand())));
         continue;
       }
-      b.clone(op, map);
+      Operation *clone = b.clone(op, map);
+      if (auto div = dyn_cast<arith::DivFOp>(clone);
+          div && p.approxDiv && div.getType().isF32())
+        div.setFastmath(div.getFastmath() | arith::FastMathFlags::afn);
     }
     return map.lookup(body.getTerminator()->getOperand(0));
   }

@@ -572,6 +572,7 @@ DSMMaterializePass::configurePlan(FusedChainOp chain, ScheduleAttr sched,
   if (!lateDStages)
     plan->useOwnDStagesOnly();
   plan->approxTanh = approxTanh;
+  plan->approxDiv = approxDiv;
   if (reducePush && plan->canReducePush())
     plan->useReducePush();
   plan->pairedLoads = pairedLoadsMinStages > 0 &&

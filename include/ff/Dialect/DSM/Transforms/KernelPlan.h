@@ -146,6 +146,9 @@ struct KernelPlan {
   /// Epilogues lower f32 math.tanh to tanh.approx.f32
   /// (--dsm-materialize=approx-tanh).
   bool approxTanh = false;
+  /// Epilogues' f32 arith.divf carry the `afn` fast-math flag, which NVPTX
+  /// lowers to div.approx.f32 (--dsm-materialize=approx-div).
+  bool approxDiv = false;
   /// Testing only: drop the barrier between the workspace finisher's flag
   /// write and its reads (a race for compute-sanitizer to find).
   bool testOmitBarrier = false;

@@ -193,6 +193,12 @@ def DSMMaterialize : Pass<"dsm-materialize", "ModuleOp"> {
            "tanh.approx.f32 (relative error at most 2^-11, below the bf16 "
            "rounding of act(C)) instead of the exact expansion through "
            "ex2/rcp, a quarter of its ALU instructions">,
+    Option<"approxDiv", "approx-div", "bool", "true",
+           "Epilogues divide f32 values (silu's g / (1 + e^-g)) with "
+           "div.approx.f32 (2 ulp, then rounded to bf16; a denominator past "
+           "2^126 gives 0) instead of div.rn.f32, whose fast path checks "
+           "its operands and branches to a slow one (H200: S1-S8 at M = 128 "
+           "1.01-1.10x faster but S2 0.95x, dynamic S chains 1.02-1.10x)">,
     Option<"lateDStages", "late-d-stages", "bool", "true",
            "Shuffle-family plans whose D ring gets only two stages beside a "
            "full main-loop ring take up to two more over the main-loop ring, "
