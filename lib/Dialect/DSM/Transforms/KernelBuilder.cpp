@@ -1808,9 +1808,6 @@ void KernelEmitter::storeFragment(function_ref<Value(int64_t)> y, Value col0,
           ult(row, rowEnd));
     }
     if (storesBf16Rows(width)) {
-      // Rows that are not stored skip the epilogue too (see
-      // KernelPlan::skipsUnstoredEpilogue), and yield zeros to the quad's
-      // shuffles (uniform per quad: its lanes share the row).
       if (!p.skipsUnstoredEpilogue()) {
         SmallVector<std::pair<Value, Value>> pairs;
         for (int64_t j = 0; j < width / 8; ++j)
@@ -1819,6 +1816,9 @@ void KernelEmitter::storeFragment(function_ref<Value(int64_t)> y, Value col0,
                      pairs);
         continue;
       }
+      // Rows that are not stored skip the epilogue too (see
+      // KernelPlan::skipsUnstoredEpilogue), and yield zeros to the quad's
+      // shuffles (uniform per quad: its lanes share the row).
       Value valid = stored ? stored : ult(row, rowEnd);
       SmallVector<Type> types(width / 4, p.resultElementType);
       auto ys = scf::IfOp::create(b, loc, types, valid, /*withElse=*/true);

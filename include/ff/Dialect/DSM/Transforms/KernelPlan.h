@@ -540,11 +540,12 @@ struct KernelPlan {
   /// static one that is not a multiple of the tile rows) whose epilogue
   /// divides. Those rows' accumulators are zero where A's rows past M are
   /// (fitted boxes and tail maps zero the ring), and silu's g / (1 + e^-g)
-  /// at g = 0 takes fp32 division's slow path. On an H200 the dynamic S
-  /// chains ran 1.02-1.10x faster at partial M tiles and 1.07-1.27x at
+  /// at g = 0 takes div.rn.f32's slow path. On an H200 the dynamic S
+  /// chains ran 1.02-1.10x faster at partial M tiles and 1.07-1.26x at
   /// decode sizes; GELU and ReLU epilogues gained nothing (C4-b32 lost
   /// 3.7 %), and C5-b32's halo kernel spilled (docs/validation.md,
-  /// forty-fifth session).
+  /// forty-fifth session). Timed before approxDiv, which has no slow path:
+  /// with it the skip saves only the rows' epilogue work.
   bool skipsUnstoredEpilogue() const {
     return !isConv() && epilogueDivides() &&
            (ShapedType::isDynamic(shape.m) || shape.m % wgTileRows() != 0);
