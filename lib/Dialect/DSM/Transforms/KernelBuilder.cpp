@@ -1808,37 +1808,38 @@ void KernelEmitter::storeFragment(function_ref<Value(int64_t)> y, Value col0,
           ult(row, rowEnd));
     }
     if (storesBf16Rows(width)) {
-      if (!p.skipsUnstoredEpilogue()) {
-        SmallVector<std::pair<Value, Value>> pairs;
-        for (int64_t j = 0; j < width / 8; ++j)
-          pairs.push_back({y(4 * j + 2 * h), y(4 * j + 2 * h + 1)});
-        storeRowBf16(row, stored ? stored : ult(row, rowEnd), col0, cols,
-                     pairs);
-        continue;
-      }
-      // Rows that are not stored skip the epilogue too (see
-      // KernelPlan::skipsUnstoredEpilogue), and yield zeros to the quad's
-      // shuffles (uniform per quad: its lanes share the row).
-      Value valid = stored ? stored : ult(row, rowEnd);
-      SmallVector<Type> types(width / 4, p.resultElementType);
-      auto ys = scf::IfOp::create(b, loc, types, valid, /*withElse=*/true);
-      {
-        OpBuilder::InsertionGuard g(b);
-        b.setInsertionPointToStart(ys.thenBlock());
+      auto rowValues = [&] {
         SmallVector<Value> vals;
         for (int64_t j = 0; j < width / 8; ++j) {
           vals.push_back(y(4 * j + 2 * h));
           vals.push_back(y(4 * j + 2 * h + 1));
         }
-        scf::YieldOp::create(b, loc, vals);
+        return vals;
+      };
+      SmallVector<Value> vals;
+      Value valid;
+      if (!p.skipsUnstoredEpilogue()) {
+        vals = rowValues();
+        valid = stored ? stored : ult(row, rowEnd);
+      } else {
+        // Rows that are not stored skip the epilogue too (see
+        // KernelPlan::skipsUnstoredEpilogue), and yield zeros to the quad's
+        // shuffles (uniform per quad: its lanes share the row).
+        valid = stored ? stored : ult(row, rowEnd);
+        SmallVector<Type> types(width / 4, p.resultElementType);
+        auto ys = scf::IfOp::create(b, loc, types, valid, /*withElse=*/true);
+        OpBuilder::InsertionGuard g(b);
+        b.setInsertionPointToStart(ys.thenBlock());
+        scf::YieldOp::create(b, loc, rowValues());
         b.setInsertionPointToStart(ys.elseBlock());
         Value zero = arith::ConstantOp::create(
             b, loc, b.getZeroAttr(p.resultElementType));
         scf::YieldOp::create(b, loc, SmallVector<Value>(width / 4, zero));
+        vals.assign(ys.getResults().begin(), ys.getResults().end());
       }
       SmallVector<std::pair<Value, Value>> pairs;
       for (int64_t j = 0; j < width / 8; ++j)
-        pairs.push_back({ys.getResult(2 * j), ys.getResult(2 * j + 1)});
+        pairs.push_back({vals[2 * j], vals[2 * j + 1]});
       storeRowBf16(row, valid, col0, cols, pairs);
       continue;
     }

@@ -43,8 +43,8 @@ bool KernelPlan::epilogueDivides() const {
              return isa<arith::DivFOp>(op);
            });
   };
-  return divides(firstEpilogue) || divides(lastEpilogue) ||
-         llvm::any_of(firstStages, divides);
+  // firstStages ends with firstEpilogue.
+  return divides(lastEpilogue) || llvm::any_of(firstStages, divides);
 }
 
 int64_t KernelPlan::minM() const {

@@ -195,7 +195,7 @@ struct KernelPlan {
     return persistent && isGated() && !warpgroupTiles && !isConv() &&
            rasterGroupM > 1 && maxM() > wgTileRows() &&
            llvm::divideCeil(minM(), wgTileRows()) <= rasterGroupM &&
-           (ShapedType::isDynamic(shape.m) || shape.m % wgTileRows() != 0);
+           mayEndInPartialTile();
   }
   /// Programmatic dependent launch between a sequence's kernels
   /// (--dsm-materialize=programmatic-launch): the first lets its successor
@@ -547,8 +547,12 @@ struct KernelPlan {
   /// forty-fifth session). Timed before approxDiv, which has no slow path:
   /// with it the skip saves only the rows' epilogue work.
   bool skipsUnstoredEpilogue() const {
-    return !isConv() && epilogueDivides() &&
-           (ShapedType::isDynamic(shape.m) || shape.m % wgTileRows() != 0);
+    return !isConv() && epilogueDivides() && mayEndInPartialTile();
+  }
+  /// Whether the last m tile (of wgTileRows() rows) may be partial: a
+  /// dynamic M, or a static one that is not a multiple of the tile rows.
+  bool mayEndInPartialTile() const {
+    return ShapedType::isDynamic(shape.m) || shape.m % wgTileRows() != 0;
   }
   /// Whether an epilogue of the kernel holds a floating-point division.
   bool epilogueDivides() const;
