@@ -194,7 +194,7 @@ struct KernelPlan {
   bool canSnakeRounds() const {
     return persistent && isGated() && !warpgroupTiles && !isConv() &&
            rasterGroupM > 1 && maxM() > wgTileRows() &&
-           llvm::divideCeil(minM(), wgTileRows()) <= rasterGroupM &&
+           int64_t(llvm::divideCeil(minM(), wgTileRows())) <= rasterGroupM &&
            mayEndInPartialTile();
   }
   /// Programmatic dependent launch between a sequence's kernels
