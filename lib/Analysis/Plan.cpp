@@ -300,7 +300,23 @@ bool mlir::ff::isLowerable(const Plan &plan, const ChainDesc &chain,
   bool splitK64 = !chain.hasSecondGemm() && !chain.isGated() &&
                   (over2 || over4) && plan.blk(Dim::m) == 128 &&
                   plan.blk(Dim::n) == 64 && chain.m > 0 && chain.m <= 128;
-  if (plan.stages < 2 || plan.stages > (wide || splitK64 ? 8 : 4))
+  // 128 x 128 tiles split along k, where 65-128 rows fill the one m tile
+  // (a weight stream: each B byte read once), on rings of up to 8 stages:
+  // the DRAM bytes a CTA keeps in flight bound the stream. The down GEMMs
+  // of S2, S4, S5, S7 and G8 at M = 128 (64-80 CTAs, 22-43 k steps each)
+  // ran their chains 1.03-1.05x faster on 6 stages than on the fitted
+  // families' 4, at M = 100 1.01-1.03x. At M <= 64 the deeper 128-row
+  // tile outranked 64-row ones and ran 5-8 % slower; past one m tile
+  // (M = 200-3000) 0.87-1.07x (H200, docs/validation.md, forty-sixth
+  // session).
+  const int64_t clsKAny = plan.cls(Dim::k);
+  const bool deepSplitK =
+      !chain.hasSecondGemm() && !chain.isGated() &&
+      plan.cluster == std::array<int64_t, 4>{1, 1, clsKAny, 1} &&
+      (clsKAny == 2 || clsKAny == 4 || clsKAny == 8) &&
+      plan.blk(Dim::m) == 128 && plan.blk(Dim::n) == 128 && chain.m > 64 &&
+      chain.m <= 128;
+  if (plan.stages < 2 || plan.stages > (wide || splitK64 || deepSplitK ? 8 : 4))
     return false;
   int64_t blkM = plan.blk(Dim::m);
   if (!chain.hasSecondGemm()) {

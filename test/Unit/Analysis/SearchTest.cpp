@@ -802,9 +802,11 @@ TEST(SearchTest, SplitK128x64) {
   ChainDesc down = chainOf(ChainKind::gemm, 128, 4096, 16384, 0);
   EXPECT_TRUE(isLowerable(split(2, 64, 16384, 1, 8), down));
   EXPECT_FALSE(isLowerable(split(2, 64, 16384, 1, 9), down));
-  // Other split-K tiles keep rings of at most 4 stages.
+  // Other split-K tiles keep rings of at most 4 stages, but 128 x 128 ones
+  // on one m tile (DeepSplitKRings).
   EXPECT_TRUE(isLowerable(split(4, 128, 16384, 1, 4), down));
-  EXPECT_FALSE(isLowerable(split(4, 128, 16384, 1, 8), down));
+  EXPECT_TRUE(isLowerable(split(4, 128, 16384, 1, 8), down));
+  EXPECT_FALSE(isLowerable(split(4, 256, 16384, 1, 5), down));
   EXPECT_TRUE(isLowerable(split(4, 64, 16384, 1, 8), down));
   // Slices of 2048 k, and two m tiles, were not measured.
   EXPECT_FALSE(isLowerable(split(2, 64, 4096, 1, 8),
@@ -843,6 +845,39 @@ TEST(SearchTest, SplitK128x64Over4) {
   EXPECT_EQ(c->plan.blk(Dim::m), 128);
   EXPECT_EQ(c->plan.blk(Dim::n), 64);
   EXPECT_EQ(c->plan.stages, 8);
+}
+
+// 128 x 128 tiles split along k take rings of up to 8 stages where 65-128
+// rows fill the one m tile (a weight stream): S2's down GEMM at M = 128 on
+// 6 stages (its chain 1.03x faster on an H200); at M <= 64 and past one m
+// tile the fitted families' 4 stages stay.
+TEST(SearchTest, DeepSplitKRings) {
+  const uint8_t mnk = bit(Dim::m) | bit(Dim::n) | bit(Dim::k);
+  auto over4 = [&](int64_t m, int64_t stages) {
+    return makePlan({1, 1, 4, 1}, {128, 128, 1408, 16},
+                    {(m + 127) / 128, 16, 1, 1}, mnk,
+                    {Dim::m, Dim::n, Dim::k, Dim::l}, stages);
+  };
+  auto down = [](int64_t m) {
+    return chainOf(ChainKind::gemm, m, 2048, 5632, 0);
+  };
+  EXPECT_TRUE(isLowerable(over4(128, 6), down(128)));
+  EXPECT_TRUE(isLowerable(over4(100, 8), down(100)));
+  EXPECT_FALSE(isLowerable(over4(128, 9), down(128)));
+  EXPECT_FALSE(isLowerable(over4(64, 5), down(64)));
+  EXPECT_TRUE(isLowerable(over4(64, 4), down(64)));
+  EXPECT_FALSE(isLowerable(over4(256, 5), down(256)));
+  // Not for the 64-row or 256-wide split tiles.
+  EXPECT_FALSE(
+      isLowerable(makePlan({1, 1, 4, 1}, {64, 256, 1408, 16}, {2, 8, 1, 1}, mnk,
+                           {Dim::m, Dim::n, Dim::k, Dim::l}, 5),
+                  down(128)));
+  const Candidate *c = searchChain(down(128), h100()).getChosen(true);
+  ASSERT_TRUE(c);
+  EXPECT_EQ(c->plan.cluster, (std::array<int64_t, 4>{1, 1, 4, 1}));
+  EXPECT_EQ(c->plan.blk(Dim::m), 128);
+  EXPECT_EQ(c->plan.blk(Dim::n), 128);
+  EXPECT_EQ(c->plan.stages, 6);
 }
 
 // 256-wide tiles split over 8 along k never measured fastest (50 plans on
