@@ -1,6 +1,7 @@
 """Helpers of the ranked-plan sweeps (scripts/bench/sessions/*): the search
 at a given rank over a single-GEMM module, the fields of the schedule it
 records, and lowering the searched module into a kernel bundle."""
+import os
 import re
 import subprocess
 
@@ -10,6 +11,8 @@ FUSE = "--dsm-fuse=fuse-single-gemms=true"
 SCHED = re.compile(r"#dsm\.schedule<cluster = \[(\d+), (\d+), (\d+), 1\], "
                    r"block = \[(\d+), (\d+),[^>]*grid = \[(\d+), (\d+),"
                    r"[^>]*stages = (\d+), cost_ns = (\d+)>")
+
+ANY_SCHED = re.compile(r"#dsm\.schedule<[^>]*>")
 
 
 def search_rank(src, rank):
@@ -26,6 +29,20 @@ def lower(text, bundle):
                           "emit-bundle=" + bundle, "-o", "/dev/null"],
                          input=text, capture_output=True, text=True)
     return "" if low.returncode == 0 else low.stderr[:300]
+
+
+def searched_chain(cw, name, tmp):
+    """(searched module text, its last `#dsm.schedule`: a sequence's down
+    GEMM) of paper workload `name` at its M, PyTorch weight layout; `cw`
+    is compile-workloads.py as a module (handset.load_compile_workloads)."""
+    w = {w.name: w for w in cw.selected()}[name]
+    os.makedirs(tmp, exist_ok=True)
+    src = os.path.join(tmp, name + "-chain.mlir")
+    with open(src, "w") as f:
+        f.write(cw.linalg_text(w, False, "nk"))
+    res = subprocess.run([FF_OPT, src, "--dsm-fuse", "--dsm-search"],
+                         capture_output=True, text=True, check=True)
+    return res.stdout, ANY_SCHED.findall(res.stdout)[-1]
 
 
 def shape_of(mt):

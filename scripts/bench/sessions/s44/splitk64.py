@@ -6,17 +6,15 @@ OUT/<W>-64c<S>s<R> (usage: THIS OUT). The search at 696a60c, which
 built call 2's bundles, admitted 128 x 64 split tiles over 2 only, with
 slices of 4096 k or more (Plan.cpp, splitK64); the gate|up (or up) GEMM
 keeps the search's plan."""
-import os, re, subprocess, sys
+import os, re, sys
 
 here = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(here, "..", ".."))
 from handset import load_compile_workloads  # noqa: E402
-from rankplans import FF_OPT, lower  # noqa: E402
+from rankplans import lower, searched_chain  # noqa: E402
 
 cw = load_compile_workloads()
 out = sys.argv[1]
-os.makedirs("/tmp/s44h", exist_ok=True)
-SCHED = re.compile(r"#dsm\.schedule<[^>]*>")
 # chain: (split, stages) of each variant.
 CHAINS = {"S2": [(4, 8), (4, 6)], "S4": [(4, 8), (4, 6)],
           "S5": [(4, 8), (4, 6)], "G8": [(4, 8), (4, 6)], "S6": [(4, 8)],
@@ -24,12 +22,8 @@ CHAINS = {"S2": [(4, 8), (4, 6)], "S4": [(4, 8), (4, 6)],
 work = {w.name: w for w in cw.selected()}
 for name, variants in CHAINS.items():
     w = work[name]
-    src = f"/tmp/s44h/{name}-chain.mlir"
-    open(src, "w").write(cw.linalg_text(w, False, "nk"))
-    res = subprocess.run([FF_OPT, src, "--dsm-fuse", "--dsm-search"],
-                         capture_output=True, text=True, check=True)
-    down = SCHED.findall(res.stdout)[-1]
-    print(f"{out}/{name}-search", down, lower(res.stdout, f"{out}/{name}-search"))
+    text, down = searched_chain(cw, name, "/tmp/s44h")
+    print(f"{out}/{name}-search", down, lower(text, f"{out}/{name}-search"))
     # The down GEMM reduces over the chain's n into its l columns.
     for split, stages in variants:
         mine = re.sub(r"cluster = \[[^]]*\]", f"cluster = [1, 1, {split}, 1]",
@@ -40,4 +34,4 @@ for name, variants in CHAINS.items():
                       mine)
         mine = re.sub(r"stages = \d+", f"stages = {stages}", mine)
         tag = f"{out}/{name}-64c{split}s{stages}"
-        print(tag, mine, lower(res.stdout.replace(down, mine), tag))
+        print(tag, mine, lower(text.replace(down, mine), tag))
