@@ -1,6 +1,7 @@
 """Helpers of the ranked-plan sweeps (scripts/bench/sessions/*): the search
 at a given rank over a single-GEMM module, the fields of the schedule it
 records, and lowering the searched module into a kernel bundle."""
+import dataclasses
 import os
 import re
 import subprocess
@@ -31,13 +32,16 @@ def lower(text, bundle):
     return "" if low.returncode == 0 else low.stderr[:300]
 
 
-def searched_chain(cw, name, tmp):
+def searched_chain(cw, name, tmp, m=None):
     """(searched module text, its last `#dsm.schedule`: a sequence's down
-    GEMM) of paper workload `name` at its M, PyTorch weight layout; `cw`
-    is compile-workloads.py as a module (handset.load_compile_workloads)."""
+    GEMM) of paper workload `name` at its M (or at `m`), PyTorch weight
+    layout; `cw` is compile-workloads.py as a module
+    (handset.load_compile_workloads)."""
     w = {w.name: w for w in cw.selected()}[name]
+    if m is not None:
+        w = dataclasses.replace(w, m=m)
     os.makedirs(tmp, exist_ok=True)
-    src = os.path.join(tmp, name + "-chain.mlir")
+    src = os.path.join(tmp, f"{name}-m{w.m}-chain.mlir")
     with open(src, "w") as f:
         f.write(cw.linalg_text(w, False, "nk"))
     res = subprocess.run([FF_OPT, src, "--dsm-fuse", "--dsm-search"],
