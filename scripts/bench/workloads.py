@@ -28,11 +28,14 @@ class Workload:
         return f
 
     def min_bytes(self, b=2):
-        """Each input, weight and output moved once (bf16)."""
+        """Each input, weight and output moved once (bf16). A convolution
+        reads its image once: IC channels per output pixel, not the
+        im2col view's IC * k1 * k1."""
         if self.kind == "gemm":
             return b * (self.m * self.k + self.k * self.n + self.m * self.n)
         w1 = self.k * self.n * (2 if self.kind == "gated_ffn" else 1)
-        return b * (self.m * self.k + w1 + self.n * self.l + self.m * self.l)
+        a = self.m * (self.conv[1] if self.kind == "conv" else self.k)
+        return b * (a + w1 + self.n * self.l + self.m * self.l)
 
 
 G = [("G1", 128, 512, 32, 256), ("G2", 128, 256, 512, 64),
