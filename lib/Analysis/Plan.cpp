@@ -264,7 +264,8 @@ bool mlir::ff::isLowerable(const Plan &plan, const ChainDesc &chain,
                            bool wideGemmTiles) {
   // The kernel's ring releases a stage one k step late: at least 2. The
   // kernels take up to 8 (KernelPlan); the fitted families up to 4 but the
-  // wide tiles and the 128 x 64 split over 2 or 4.
+  // wide tiles, the 128 x 64 split over 2 or 4 and 128 x 128 split tiles
+  // on one m tile (deepSplitK).
   // A gated GEMM (two accumulators) has only the wide family's tiles.
   // A (2, 1, 1, 1) cluster along m shares B by multicast; only the
   // streamed halo GEMMs of 3x3 convolutions take it (measured mixed on
