@@ -301,6 +301,14 @@ bool mlir::ff::isLowerable(const Plan &plan, const ChainDesc &chain,
   bool splitK64 = !chain.hasSecondGemm() && !chain.isGated() &&
                   (over2 || over4) && plan.blk(Dim::m) == 128 &&
                   plan.blk(Dim::n) == 64 && chain.m > 0 && chain.m <= 128;
+  // Split K of one GEMM: a cluster of 2, 4 or 8 CTAs along k
+  // reduce-scatters the tile; blk_k is each CTA's slice, stepped through 64
+  // at a time.
+  const int64_t gemmClsK = plan.cls(Dim::k);
+  const bool gemmSplitK =
+      !chain.hasSecondGemm() &&
+      plan.cluster == std::array<int64_t, 4>{1, 1, gemmClsK, 1} &&
+      (gemmClsK == 2 || gemmClsK == 4 || gemmClsK == 8);
   // 128 x 128 tiles split along k, where 65-128 rows fill the one m tile
   // (a weight stream: each B byte read once), on rings of up to 8 stages:
   // the DRAM bytes a CTA keeps in flight bound the stream. The down GEMMs
@@ -310,13 +318,9 @@ bool mlir::ff::isLowerable(const Plan &plan, const ChainDesc &chain,
   // tile outranked 64-row ones and ran 5-8 % slower; past one m tile
   // (M = 200-3000) 0.87-1.07x (H200, docs/validation.md, forty-sixth
   // session).
-  const int64_t clsKAny = plan.cls(Dim::k);
-  const bool deepSplitK =
-      !chain.hasSecondGemm() && !chain.isGated() &&
-      plan.cluster == std::array<int64_t, 4>{1, 1, clsKAny, 1} &&
-      (clsKAny == 2 || clsKAny == 4 || clsKAny == 8) &&
-      plan.blk(Dim::m) == 128 && plan.blk(Dim::n) == 128 && chain.m > 64 &&
-      chain.m <= 128;
+  const bool deepSplitK = gemmSplitK && !chain.isGated() &&
+                          plan.blk(Dim::m) == 128 && plan.blk(Dim::n) == 128 &&
+                          chain.m > 64 && chain.m <= 128;
   if (plan.stages < 2 || plan.stages > (wide || splitK64 || deepSplitK ? 8 : 4))
     return false;
   int64_t blkM = plan.blk(Dim::m);
@@ -325,11 +329,6 @@ bool mlir::ff::isLowerable(const Plan &plan, const ChainDesc &chain,
       return false;
     // A (1, 2) cluster along n multicasts A (KernelPlan.cpp).
     bool multicast = plan.cluster == std::array<int64_t, 4>{1, 2, 1, 1};
-    // Split K: a cluster of 2, 4 or 8 CTAs along k reduce-scatters the
-    // tile; blk_k is each CTA's slice, stepped through 64 at a time.
-    int64_t clsK = plan.cls(Dim::k);
-    bool splitK = plan.cluster == std::array<int64_t, 4>{1, 1, clsK, 1} &&
-                  (clsK == 2 || clsK == 4 || clsK == 8);
     // A gated pair takes no cluster here. Split K lowers for it (gate's
     // tile reduced, then up's) but its best plan took 1.00-1.34x the best
     // unsplit one's time on seven S-series gate|up GEMMs on an H200
@@ -337,7 +336,7 @@ bool mlir::ff::isLowerable(const Plan &plan, const ChainDesc &chain,
     // partial wave but draws the same bytes from L2 over twice the CTAs,
     // and the pair's two exchanges come on top.
     if (plan.cluster != std::array<int64_t, 4>{1, 1, 1, 1} &&
-        (chain.isGated() || (!multicast && !splitK && !alongM)))
+        (chain.isGated() || (!multicast && !gemmSplitK && !alongM)))
       return false;
     // 256-wide tiles split over 8 along k: each rank reduce-scatters seven
     // 32-column fp32 slices of its 256-wide tile. Of 50 such plans timed
@@ -346,7 +345,7 @@ bool mlir::ff::isLowerable(const Plan &plan, const ChainDesc &chain,
     // at 1.05-2.5x the fastest's time; S5's down GEMM, the search's choice
     // there, ran its chain 1.026x slower than on 128 x 128 over 4 (H200,
     // docs/validation.md, forty-third session).
-    if (splitK && clsK == 8 && plan.blk(Dim::n) > 128)
+    if (gemmSplitK && gemmClsK == 8 && plan.blk(Dim::n) > 128)
       return false;
     // Split K also takes 128-wide n tiles (more CTAs for short M), 64-row
     // m tiles (one consumer warpgroup: M <= 64 wastes no wgmma rows) and
@@ -364,17 +363,17 @@ bool mlir::ff::isLowerable(const Plan &plan, const ChainDesc &chain,
     int64_t blkN = plan.blk(Dim::n);
     const bool solo = wide && !alongM && !chain.convW &&
                       plan.cluster == std::array<int64_t, 4>{1, 1, 1, 1};
-    if ((blkM != 128 && !((splitK || wide) && blkM == 64)) ||
-        (blkN != 256 && !(splitK && blkN == 128) &&
-         !(splitK && blkM == 64 && blkN == 64) && !splitK64 &&
+    if ((blkM != 128 && !((gemmSplitK || wide) && blkM == 64)) ||
+        (blkN != 256 && !(gemmSplitK && blkN == 128) &&
+         !(gemmSplitK && blkM == 64 && blkN == 64) && !splitK64 &&
          !(wide && (blkN == 64 || blkN == 128)) &&
          !(solo && chain.isGated() && blkM == 128 &&
            (blkN == 192 || chain.kMajorWeights))) ||
-        (!splitK && plan.blk(Dim::k) != 64) ||
+        (!gemmSplitK && plan.blk(Dim::k) != 64) ||
         (chain.isGated() && blkN > (solo ? 192 : 128)))
       return false;
     if (!plan.isSpatial(Dim::m) || !plan.isSpatial(Dim::n) ||
-        plan.isSpatial(Dim::k) != splitK || plan.isSpatial(Dim::l))
+        plan.isSpatial(Dim::k) != gemmSplitK || plan.isSpatial(Dim::l))
       return false;
     if (solo ? !getSoloGemmNTileViolation(chain.isGated(), chain.n, blkN,
                                           plan.grd(Dim::n), chain.kMajorWeights)
