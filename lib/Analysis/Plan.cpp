@@ -360,6 +360,9 @@ bool mlir::ff::isLowerable(const Plan &plan, const ChainDesc &chain,
     // picks ran G5's up GEMM at M = 4096 and 8192 and GEMM-8192 1.05-1.08x
     // slower (the T4 anchors 1.01-1.07x faster); S3's gated GEMM at M = 256
     // 1.11x faster in its chain (docs/validation.md, fortieth session).
+    // With K-major weights a gated pair takes any width; a plain GEMM any
+    // that no 64-row box divides, of which the search offers the ones
+    // sized to its waves (passesWaveTileRule).
     int64_t blkN = plan.blk(Dim::n);
     const bool solo = wide && !alongM && !chain.convW &&
                       plan.cluster == std::array<int64_t, 4>{1, 1, 1, 1};
@@ -367,8 +370,9 @@ bool mlir::ff::isLowerable(const Plan &plan, const ChainDesc &chain,
         (blkN != 256 && !(gemmSplitK && blkN == 128) &&
          !(gemmSplitK && blkM == 64 && blkN == 64) && !splitK64 &&
          !(wide && (blkN == 64 || blkN == 128)) &&
-         !(solo && chain.isGated() && blkM == 128 &&
-           (blkN == 192 || chain.kMajorWeights))) ||
+         !(solo && blkM == 128 &&
+           (chain.isGated() ? blkN == 192 || chain.kMajorWeights
+                            : chain.kMajorWeights && blkN % 64 != 0))) ||
         (!gemmSplitK && plan.blk(Dim::k) != 64) ||
         (chain.isGated() && blkN > (solo ? 192 : 128)))
       return false;

@@ -141,7 +141,31 @@ bool mlir::ff::isWideGatedPlan(const Plan &plan, const ChainDesc &chain) {
 }
 
 bool mlir::ff::isWaveWidthPlan(const Plan &plan, const ChainDesc &chain) {
-  return chain.isGated() && plan.blk(Dim::n) % 64 != 0;
+  if (plan.blk(Dim::n) % 64 == 0)
+    return false;
+  return chain.isGated() || (!chain.hasSecondGemm() && chain.kMajorWeights);
+}
+
+llvm::SmallVector<int64_t, 4>
+mlir::ff::getWaveWidths(const ChainDesc &chain, int64_t sms, int64_t mTiles) {
+  llvm::SmallVector<int64_t, 4> widths;
+  if (chain.hasSecondGemm() || !chain.kMajorWeights || mTiles <= 0)
+    return widths;
+  // Two accumulators of a gated pair stay live: up to 192 columns. A
+  // plain GEMM's narrower tiles than 64 re-read A for every few columns
+  // (and were never measured): 64 up.
+  const int64_t maxWidth = chain.isGated() ? 192 : 256;
+  const int64_t minWidth = chain.isGated() ? 8 : 64;
+  for (int64_t waves : {1, 2}) {
+    int64_t perM = waves * sms / mTiles;
+    if (perM <= 0)
+      continue;
+    const int64_t fill = ceilDiv(chain.n, perM);
+    for (int64_t bn : {align16(fill), waves == 1 ? alignTo8(fill) : 0})
+      if (bn >= minWidth && bn <= maxWidth && !llvm::is_contained(widths, bn))
+        widths.push_back(bn);
+  }
+  return widths;
 }
 
 bool mlir::ff::passesWaveTileRule(const Plan &plan, const ChainDesc &chain,
@@ -151,7 +175,13 @@ bool mlir::ff::passesWaveTileRule(const Plan &plan, const ChainDesc &chain,
   // docs/validation.md, forty-second session).
   if (!isWaveWidthPlan(plan, chain))
     return true;
-  return plan.getClusterSize() * plan.grd(Dim::m) * plan.grd(Dim::n) <= 2 * sms;
+  if (plan.getClusterSize() * plan.grd(Dim::m) * plan.grd(Dim::n) > 2 * sms)
+    return false;
+  // A plain GEMM takes only the widths sized to its waves: the narrower
+  // fixed ones (16-96) were never measured on it.
+  return chain.isGated() ||
+         llvm::is_contained(getWaveWidths(chain, sms, plan.grd(Dim::m)),
+                            plan.blk(Dim::n));
 }
 
 bool mlir::ff::passesWideGatedRule(const Plan &plan, const ChainDesc &chain,
@@ -259,32 +289,28 @@ static llvm::SmallVector<int64_t, 12> wideTiles(int64_t extent) {
   return tiles;
 }
 
-/// A solo gated GEMM on K-major weights takes n tiles of any 8-column
-/// multiple (getSoloGemmNTileViolation). The search offers the narrowest
-/// width whose grid of `mTiles` m tiles fills one wave of the GPU's SMs, in
-/// 8- and 16-column steps, and the narrowest 16-column one filling two. On
-/// an H200 16-column widths ran the S chains' gate|up GEMMs 1.04-1.30x
-/// faster than the 64-, 128- or 192-wide tiles that left SMs idle or a
-/// partial wave (S2 at M = 128 on 118 tiles of 48: 19.2 -> 14.8 us;
-/// docs/validation.md, forty-second session), and one-wave 8-column widths
-/// their chains another 1.00-1.04x (S3 on 126 tiles of 88 against 115 of
-/// 96, S5 1.04x); S7's two-wave 40 against one-wave 80 ran 1.03x slower
-/// (forty-third session), which the model prices as a tie.
+/// A single GEMM on K-major weights takes n tiles of any 8-column multiple
+/// (getSoloGemmNTileViolation). The search offers the narrowest width whose
+/// grid of `mTiles` m tiles fills one wave of the GPU's SMs, in 8- and
+/// 16-column steps, and the narrowest 16-column one filling two
+/// (getWaveWidths). On an H200 16-column widths ran the S chains' gate|up
+/// GEMMs 1.04-1.30x faster than the 64-, 128- or 192-wide tiles that left
+/// SMs idle or a partial wave (S2 at M = 128 on 118 tiles of 48: 19.2 ->
+/// 14.8 us; docs/validation.md, forty-second session), and one-wave
+/// 8-column widths their chains another 1.00-1.04x (S3 on 126 tiles of 88
+/// against 115 of 96, S5 1.04x); S7's two-wave 40 against one-wave 80 ran
+/// 1.03x slower (forty-third session), which the model prices as a tie.
+/// Plain GEMMs: C4-b32's first kernel (M = 1568, N = 2048, K = 512) on
+/// 13 x 10 tiles of 128 x 208 ran its chain 1.03x faster than on 13 x 8 of
+/// 128 x 256, S7's down GEMM at M = 300-1024 on 128 x 80 and 128 x 160
+/// 1.08-1.17x faster than split over 2 or 4 along k (forty-seventh
+/// session).
 static void appendWaveTiles(const ChainDesc &chain, const GpuTarget &target,
                             int64_t mTiles,
                             llvm::SmallVectorImpl<int64_t> &tiles) {
-  if (!chain.isGated() || chain.hasSecondGemm() || !chain.kMajorWeights ||
-      mTiles <= 0)
-    return;
-  for (int64_t waves : {1, 2}) {
-    int64_t perM = waves * target.sms / mTiles;
-    if (perM <= 0)
-      continue;
-    const int64_t fill = ceilDiv(chain.n, perM);
-    for (int64_t bn : {align16(fill), waves == 1 ? alignTo8(fill) : 0})
-      if (bn > 0 && bn <= 192 && !llvm::is_contained(tiles, bn))
-        tiles.push_back(bn);
-  }
+  for (int64_t bn : getWaveWidths(chain, target.sms, mTiles))
+    if (!llvm::is_contained(tiles, bn))
+      tiles.push_back(bn);
 }
 
 static llvm::SmallVector<int64_t, 4> reductionTiles(int64_t extent) {
@@ -491,6 +517,29 @@ std::vector<BinnedPlan> mlir::ff::searchDynamicM(const ChainDesc &chain,
   return merged;
 }
 
+/// The kernel-family estimate of `plan` run at M = `m` (its m grid
+/// refitted), as searchChain prices a lowerable candidate; infinity where
+/// it does not fit.
+static double getKernelNsAt(Plan plan, const ChainDesc &chain, int64_t m,
+                            const GpuTarget &target,
+                            const SearchOptions &options) {
+  ChainDesc at = chain;
+  at.m = m;
+  plan.grid[static_cast<unsigned>(Dim::m)] =
+      ceilDiv(m, plan.blk(Dim::m) * plan.cls(Dim::m));
+  Dataflow flow = analyzeDataflow(at, plan, target);
+  if (!flow.feasible)
+    return std::numeric_limits<double>::infinity();
+  if (options.kernelSmemBytes) {
+    std::optional<int64_t> smem = options.kernelSmemBytes(plan, flow);
+    if (!smem)
+      return std::numeric_limits<double>::infinity();
+    flow.ctasPerSm = std::min<int64_t>(
+        flow.ctasPerSm, target.getCtasPerSmBySmem(*smem + target.smemReserved));
+  }
+  return estimateKernelNs(at, plan, flow, target);
+}
+
 std::vector<BinnedPlan> mlir::ff::searchMBins(const ChainDesc &chain,
                                               const GpuTarget &target,
                                               const SearchOptions &options) {
@@ -533,8 +582,20 @@ std::vector<BinnedPlan> mlir::ff::searchMBins(const ChainDesc &chain,
       auto it = llvm::find_if(r.rankedLowerable, [&](const Candidate &c) {
         return !(isWaveWidthPlan(c.plan, chain) && spansMTiles(c.plan));
       });
-      if (it != r.rankedLowerable.end())
-        chosen = &*it;
+      if (it != r.rankedLowerable.end()) {
+        // A plain GEMM keeps its wave width where the model prices it at
+        // the lower end no slower than the plan it would fall back to:
+        // S7's down GEMM on 128 x 80 ran its chain 1.16x faster at M = 300
+        // than split over 2 along k (bin 257-512), S6's on 128 x 96 1.13x
+        // at M = 600, G4's and G7's 1.03-1.11x at M = 600-3000; S1's on
+        // 128 x 96 (two waves at M = 1024) 1.12x slower at M = 600 (160
+        // CTAs, a thin second wave) than split over 2, which the model
+        // prices there at 1.2x the split (H200, forty-seventh session).
+        if (chain.isGated() ||
+            getKernelNsAt(chosen->plan, chain, bin.lo, target, options) >
+                getKernelNsAt(it->plan, chain, bin.lo, target, options))
+          chosen = &*it;
+      }
     }
     bool regret = options.binRegret ||
                   (chosen->lowerable && isWideGatedPlan(chosen->plan, chain));

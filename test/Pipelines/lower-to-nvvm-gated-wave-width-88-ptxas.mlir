@@ -3,18 +3,22 @@
 // 132 SMs: 128 x 88 (blk_n steps by wgmma's 8-column granule; the search
 // offers 16-column multiples, a hand-written schedule any multiple of 8).
 // One TMA box of 88 K-major rows per weight, m64n88k16 wgmmas, and, 88
-// columns being no multiple of 32, the epilogue's per-lane pair stores
-// guarded by column (the last tile's 80 columns past N = 11008 skip).
+// columns being no multiple of 32, each fragment row's two whole 32-column
+// groups stored 16 bytes at a time (four lanes transpose a group) and its
+// last 24 columns as each lane's own 4-byte pairs: per lane two rows of 2
+// and 3. Every store is guarded by column (the last tile's 80 columns past
+// N = 11008 skip).
 // RUN: rm -rf %t && ff-opt %s --lower-to-nvvm="emit-bundle=%t format=bin" -o /dev/null
 // RUN: FileCheck %s --check-prefix=PTX < %t/gate_up_0.ptx
+// RUN: grep -c "st.global.v4.b32" %t/gate_up_0.ptx | FileCheck %s --check-prefix=WIDE
+// RUN: grep -c "st.global.b32" %t/gate_up_0.ptx | FileCheck %s --check-prefix=PAIRS
 // RUN: FileCheck %s --check-prefix=MANIFEST < %t/manifest.json
 // RUN: %ptxas -arch=sm_90a -O3 -v %t/gate_up_0.ptx -o %t/g.cubin 2>&1 | FileCheck %s
 // PTX: .maxntid 384, 1, 1
 // PTX: wgmma.mma_async.sync.aligned.m64n88k16.f32.bf16.bf16
-// The column guard, folded by LLVM into the tile index: tile 125 (columns
-// 11000-11087) stores its first 8-column group only.
-// PTX: setp.gt.u16 {{.*}}, 125;
-// PTX: setp.gt.u16 {{.*}}, 124;
+// PTX: setp.gt.u64 {{.*}}, 11007;
+// WIDE: {{^}}4{{$}}
+// PAIRS: {{^}}6{{$}}
 // PTX-NOT: wgmma.mma_async.sync.aligned.m64n64k16
 // MANIFEST: "dynamic_smem":
 // MANIFEST: "grid": [

@@ -310,7 +310,10 @@ inline bool reallocatesRegisters(int64_t consumers, bool singleGemm,
 /// - one gated GEMM (gate and up accumulators): those wide tiles with blk_n
 ///   in {64, 128}, on a cluster of one, whatever `wideGemmTiles` says; on
 ///   128-row tiles also 192, or with K-major weights (kMajorWeights) any
-///   width getSoloGemmNTileViolation admits.
+///   width getSoloGemmNTileViolation admits;
+/// - one plain GEMM on K-major weights, a cluster of one: with
+///   `wideGemmTiles` also 128-row tiles of any width no 64-row box divides
+///   (the search offers the wave widths, passesWaveTileRule).
 bool isLowerable(const Plan &plan, const ChainDesc &chain,
                  bool wideGemmTiles = true);
 

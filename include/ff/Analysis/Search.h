@@ -55,15 +55,22 @@ bool passesSplitKRule(const Plan &plan, const ChainDesc &chain);
 /// tiles). At several waves the model priced 192 at or a fraction of a ns
 /// below 128-wide tiles that ran faster.
 bool passesWideGatedRule(const Plan &plan, const ChainDesc &chain, int64_t sms);
-/// A measured rule on the lowerable choice: a gated pair's n tiles of a
-/// width no 64-row box divides (the wave widths of K-major weights) only
-/// where the grid is at most two waves of `sms` CTAs, where they were
-/// measured faster.
+/// A measured rule on the lowerable choice: n tiles of a width no 64-row
+/// box divides (the wave widths of K-major weights) only where the grid is
+/// at most two waves of `sms` CTAs, where they were measured faster; for a
+/// plain GEMM only the widths getWaveWidths sizes to its waves.
 bool passesWaveTileRule(const Plan &plan, const ChainDesc &chain, int64_t sms);
-/// A gated pair's plan on such a width (not a multiple of 64: the tiles
-/// passesWaveTileRule holds to two waves and searchMBins keeps out of bins
-/// that span m-tile counts).
+/// A gated pair's plan, or a plain GEMM's on K-major weights, on such a
+/// width (not a multiple of 64: the tiles passesWaveTileRule holds to two
+/// waves and, for a gated pair, searchMBins keeps out of bins that span
+/// m-tile counts).
 bool isWaveWidthPlan(const Plan &plan, const ChainDesc &chain);
+/// The n tile widths a single GEMM on K-major weights (`chain`) takes to
+/// fill the `sms` SMs with `mTiles` m tiles: the narrowest width of one
+/// wave in 16- and 8-column steps and of two waves in 16, 64 to 256 (8 to
+/// 192 for a gated pair); none for other chains.
+llvm::SmallVector<int64_t, 4> getWaveWidths(const ChainDesc &chain, int64_t sms,
+                                            int64_t mTiles);
 /// A gated pair's plan on n tiles wider than 128 (the tiles
 /// passesWideGatedRule admits). searchMBins holds such a plan to the regret
 /// rule even where binRegret is off.

@@ -787,6 +787,74 @@ TEST(SearchTest, WaveTilesInMBins) {
   EXPECT_EQ(seen, 3);
 }
 
+// A plain GEMM on K-major weights takes 128-row tiles of the widths that
+// fill one or two waves, 64 columns up (none for row-major weights or a
+// two-GEMM chain): C4-b32's first GEMM on 13 x 10 tiles of 128 x 208, 1.03x
+// faster in its chain than 13 x 8 of 128 x 256 on an H200.
+TEST(SearchTest, PlainGemmWaveTiles) {
+  const uint8_t mn = bit(Dim::m) | bit(Dim::n);
+  auto gemm = [](bool kMajor) {
+    ChainDesc c = chainOf(ChainKind::gemm, 1568, 2048, 512, 0);
+    c.kMajorWeights = kMajor;
+    return c;
+  };
+  auto tile = [&](int64_t blkN, int64_t stages) {
+    return makePlan({1, 1, 1, 1}, {128, blkN, 64, 16},
+                    {13, (2048 + blkN - 1) / blkN, 1, 1}, mn,
+                    {Dim::m, Dim::n, Dim::k, Dim::l}, stages);
+  };
+  llvm::SmallVector<int64_t, 4> widths = getWaveWidths(gemm(true), 132, 13);
+  EXPECT_TRUE(llvm::is_contained(widths, 208));
+  for (int64_t w : widths)
+    EXPECT_GE(w, 64);
+  EXPECT_TRUE(getWaveWidths(gemm(false), 132, 13).empty());
+  EXPECT_TRUE(
+      getWaveWidths(chainOf(ChainKind::ffn, 1568, 2048, 512, 512), 132, 13)
+          .empty());
+  // At M = 128 one wave of one m tile would take 24 columns: none.
+  EXPECT_TRUE(getWaveWidths(
+                  [] {
+                    ChainDesc c = chainOf(ChainKind::gemm, 128, 3072, 768, 0);
+                    c.kMajorWeights = true;
+                    return c;
+                  }(),
+                  132, 1)
+                  .empty());
+  EXPECT_TRUE(isLowerable(tile(208, 5), gemm(true)));
+  EXPECT_FALSE(isLowerable(tile(208, 5), gemm(false)));
+  EXPECT_FALSE(isLowerable(tile(192, 5), gemm(true)));
+  EXPECT_TRUE(passesWaveTileRule(tile(208, 5), gemm(true), 132));
+  // 96 is no wave width of this grid.
+  EXPECT_FALSE(passesWaveTileRule(tile(96, 5), gemm(true), 132));
+  const Candidate *c = searchChain(gemm(true), h100()).getChosen(true);
+  ASSERT_TRUE(c);
+  EXPECT_EQ(c->plan.blk(Dim::n), 208);
+  EXPECT_EQ(c->plan.grd(Dim::n), 10);
+  EXPECT_EQ(searchChain(gemm(false), h100()).getChosen(true)->plan.blk(Dim::n),
+            256);
+}
+
+// A dynamic-M bin keeps a plain GEMM's wave width, sized to its upper end,
+// only where the model prices it at the lower end no slower than the plan
+// it would fall back to: S7's down GEMM takes 128 x 80 for 257-512 (1.16x
+// faster at M = 300 on an H200), S1's keeps its split over 2 along k for
+// 513-1024 (128 x 96 ran 1.12x slower at M = 600: a thin second wave).
+TEST(SearchTest, PlainWaveTilesInMBins) {
+  auto widthAt = [](int64_t n, int64_t k, int64_t rep) -> int64_t {
+    ChainDesc down = chainOf(ChainKind::gemm, 0, n, k, 0);
+    down.kMajorWeights = true;
+    SearchOptions halves;
+    halves.binRegret = false;
+    for (const BinnedPlan &bp : searchMBins(down, h100(), halves))
+      if (bp.bin.rep == rep)
+        return bp.candidate.plan.blk(Dim::n);
+    return -1;
+  };
+  EXPECT_EQ(widthAt(2560, 9728, 512), 80);
+  EXPECT_EQ(widthAt(3072, 8192, 512), 96);
+  EXPECT_EQ(widthAt(3072, 8192, 1024) % 64, 0);
+}
+
 // A single GEMM's 128 x 64 tiles split over 2 along k take rings of up to
 // 8 stages, for one m tile and slices of at least 4096 k only (where they
 // were measured); the search picks them at 8 stages for G5's down GEMM,

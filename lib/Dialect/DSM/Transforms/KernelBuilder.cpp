@@ -388,7 +388,9 @@ private:
   /// the four lanes of a quad transpose groups of four pairs (two xor
   /// shuffles per two pairs), so lane q stores the 16 contiguous bytes of
   /// group 4i + q and a row gets 64 bytes per instruction. Every lane
-  /// shuffles; only lanes whose row is `valid` store.
+  /// shuffles; only lanes whose row is `valid` store. Past the last whole
+  /// group of four (a width that is not a multiple of 32: wave-width n
+  /// tiles) each lane stores its own pairs.
   void storeRowBf16(Value row, Value valid, Value col0, int64_t cols,
                     ArrayRef<std::pair<Value, Value>> pairs) {
     Type i32 = b.getI32Type();
@@ -401,7 +403,8 @@ private:
     for (int64_t m : {2, 1})
       upperOf[m] = cmp(arith::CmpIPredicate::ne, rem(div(q, m), 2), cst(0));
     SmallVector<SmallVector<Value, 4>> groups;
-    for (size_t g = 0; g < pairs.size(); g += 4) {
+    const size_t whole = pairs.size() / 4 * 4;
+    for (size_t g = 0; g < whole; g += 4) {
       SmallVector<Value, 4> e;
       for (size_t k = 0; k < 4; ++k)
         e.push_back(pack(pairs[g + k]));
@@ -431,6 +434,12 @@ private:
           LLVM::StoreOp::create(b, loc, v, gep(out, off), 16);
         });
       }
+      for (size_t j = whole; j < pairs.size(); ++j) {
+        Value col = add(col0, add(mul(q, 2), 8 * int64_t(j)));
+        whereColumn(col, cols, [&] {
+          storeOut(row, col, cols, {pairs[j].first, pairs[j].second});
+        });
+      }
     });
   }
   /// Runs `fn` where output column `col` lies below `cols`: always, unless
@@ -442,7 +451,7 @@ private:
   }
   /// Whether fragment rows of `width` columns take storeRowBf16.
   bool storesBf16Rows(int64_t width) const {
-    return p.resultElementType.isBF16() && width % 32 == 0;
+    return p.resultElementType.isBF16() && width >= 32;
   }
 
   /// Whether to move registers from the producer (setmaxnreg.dec 40) to the

@@ -389,10 +389,12 @@ def DSMSearch : Pass<"dsm-search", "ModuleOp"> {
            "up to 8 stages (false: 128 x 256 tiles and split K only, the "
            "family before the twenty-seventh session)">,
     Option<"waveTiles", "wave-tiles", "bool", "true",
-           "Gated GEMMs on K-major ([N, K]) weights: also rank the "
+           "Single GEMMs on K-major ([N, K]) weights: also rank the "
            "narrowest n tiles that fill one wave of the GPU (8-column "
-           "steps) or two (16-column steps) (false: 64, 128 and 192 only, "
-           "the family before the forty-second session)">,
+           "steps) or two (16-column steps), 64 columns up for a plain "
+           "GEMM (false: a gated GEMM's 64, 128 and 192 only, a plain "
+           "GEMM's 64, 128 and 256, the family before the forty-second "
+           "and forty-seventh sessions)">,
     Option<"family", "family", "::mlir::ff::KernelFamily",
            "::mlir::ff::KernelFamily::any",
            "Restrict the lowerable plans of two-GEMM chains to one kernel "
