@@ -590,7 +590,10 @@ std::vector<BinnedPlan> mlir::ff::searchMBins(const ChainDesc &chain,
         // at M = 600, G4's and G7's 1.03-1.11x at M = 600-3000; S1's on
         // 128 x 96 (two waves at M = 1024) 1.12x slower at M = 600 (160
         // CTAs, a thin second wave) than split over 2, which the model
-        // prices there at 1.2x the split (H200, forty-seventh session).
+        // prices above the split there. Conservative: S7's 128 x 160 for
+        // 513-2048, priced above its split over 4 at M = 513, ran 1.02x
+        // faster there and 1.14-1.17x at 800-1024 (H200, forty-seventh
+        // session).
         if (chain.isGated() ||
             getKernelNsAt(chosen->plan, chain, bin.lo, target, options) >
                 getKernelNsAt(it->plan, chain, bin.lo, target, options))
