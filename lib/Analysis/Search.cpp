@@ -350,6 +350,25 @@ static void insertRanked(std::vector<Candidate> &r, Candidate cand,
     r.pop_back();
 }
 
+/// `flow` with the CTAs per SM the kernel's shared memory allows
+/// (options.kernelSmemBytes), or nullopt where the kernel does not fit.
+static std::optional<Dataflow> getKernelFlow(const Plan &plan, Dataflow flow,
+                                             const GpuTarget &target,
+                                             const SearchOptions &options) {
+  if (!options.kernelSmemBytes)
+    return flow;
+  std::optional<int64_t> smem = options.kernelSmemBytes(plan, flow);
+  if (!smem)
+    return std::nullopt;
+  // The kernel's dynamic bytes, its static ones (smemReserved) and the
+  // driver's per-CTA reserve: without the reserve, 2 x 115712 dynamic bytes
+  // counted as two CTAs per SM where the driver fits one (ncu on an H100:
+  // S3's 4 x 4 plan ran 2.6 waves, not 1.3).
+  flow.ctasPerSm = std::min<int64_t>(
+      flow.ctasPerSm, target.getCtasPerSmBySmem(*smem + target.smemReserved));
+  return flow;
+}
+
 SearchResult mlir::ff::searchChain(const ChainDesc &desc,
                                    const GpuTarget &target,
                                    const SearchOptions &options) {
@@ -388,18 +407,12 @@ SearchResult mlir::ff::searchChain(const ChainDesc &desc,
                      passesWideGatedRule(cand.plan, chain, target.sms) &&
                      passesWaveTileRule(cand.plan, chain, target.sms);
     Dataflow kernelFlow = cand.flow;
-    if (cand.lowerable && options.kernelSmemBytes) {
-      std::optional<int64_t> smem =
-          options.kernelSmemBytes(cand.plan, cand.flow);
-      cand.lowerable = smem.has_value();
-      if (smem)
-        // The kernel's dynamic bytes, its static ones (smemReserved) and
-        // the driver's per-CTA reserve: without the reserve, 2 x 115712
-        // dynamic bytes counted as two CTAs per SM where the driver fits
-        // one (ncu on an H100: S3's 4 x 4 plan ran 2.6 waves, not 1.3).
-        kernelFlow.ctasPerSm = std::min<int64_t>(
-            kernelFlow.ctasPerSm,
-            target.getCtasPerSmBySmem(*smem + target.smemReserved));
+    if (cand.lowerable) {
+      std::optional<Dataflow> flow =
+          getKernelFlow(cand.plan, cand.flow, target, options);
+      cand.lowerable = flow.has_value();
+      if (flow)
+        kernelFlow = *flow;
     }
     ++st.evaluated;
     if (cand.lowerable) {
@@ -528,16 +541,10 @@ static double getKernelNsAt(Plan plan, const ChainDesc &chain, int64_t m,
   plan.grid[static_cast<unsigned>(Dim::m)] =
       ceilDiv(m, plan.blk(Dim::m) * plan.cls(Dim::m));
   Dataflow flow = analyzeDataflow(at, plan, target);
-  if (!flow.feasible)
-    return std::numeric_limits<double>::infinity();
-  if (options.kernelSmemBytes) {
-    std::optional<int64_t> smem = options.kernelSmemBytes(plan, flow);
-    if (!smem)
-      return std::numeric_limits<double>::infinity();
-    flow.ctasPerSm = std::min<int64_t>(
-        flow.ctasPerSm, target.getCtasPerSmBySmem(*smem + target.smemReserved));
-  }
-  return estimateKernelNs(at, plan, flow, target);
+  std::optional<Dataflow> kernelFlow =
+      flow.feasible ? getKernelFlow(plan, flow, target, options) : std::nullopt;
+  return kernelFlow ? estimateKernelNs(at, plan, *kernelFlow, target)
+                    : std::numeric_limits<double>::infinity();
 }
 
 std::vector<BinnedPlan> mlir::ff::searchMBins(const ChainDesc &chain,
