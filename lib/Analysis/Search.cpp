@@ -547,6 +547,20 @@ static double getKernelNsAt(Plan plan, const ChainDesc &chain, int64_t m,
                     : std::numeric_limits<double>::infinity();
 }
 
+/// The model's mean time of `plan` over `bin`, M taken uniform in it: the
+/// estimate at five evenly spaced M from the bin's lower to its upper end.
+static double getMeanKernelNs(const Plan &plan, const ChainDesc &chain,
+                              const MBin &bin, const GpuTarget &target,
+                              const SearchOptions &options) {
+  constexpr int64_t kSamples = 5;
+  double sum = 0;
+  for (int64_t i = 0; i < kSamples; ++i)
+    sum += getKernelNsAt(plan, chain,
+                         bin.lo + (bin.rep - bin.lo) * i / (kSamples - 1),
+                         target, options);
+  return sum / kSamples;
+}
+
 std::vector<BinnedPlan> mlir::ff::searchMBins(const ChainDesc &chain,
                                               const GpuTarget &target,
                                               const SearchOptions &options) {
@@ -590,20 +604,21 @@ std::vector<BinnedPlan> mlir::ff::searchMBins(const ChainDesc &chain,
         return !(isWaveWidthPlan(c.plan, chain) && spansMTiles(c.plan));
       });
       if (it != r.rankedLowerable.end()) {
-        // A plain GEMM keeps its wave width where the model prices it at
-        // the lower end no slower than the plan it would fall back to:
-        // S7's down GEMM on 128 x 80 ran its chain 1.16x faster at M = 300
-        // than split over 2 along k (bin 257-512), S6's on 128 x 96 1.13x
-        // at M = 600, G4's and G7's 1.03-1.11x at M = 600-3000; S1's on
-        // 128 x 96 (two waves at M = 1024) 1.12x slower at M = 600 (160
-        // CTAs, a thin second wave) than split over 2, which the model
-        // prices above the split there. Conservative: S7's 128 x 160 for
-        // 513-2048, priced above its split over 4 at M = 513, ran 1.02x
-        // faster there and 1.14-1.17x at 800-1024 (H200, forty-seventh
-        // session).
+        // A plain GEMM keeps its wave width where the model's mean time
+        // over the bin is no more than the fallback's. Measured on an H200
+        // (forty-seventh session) against the fallback: S7's down GEMM on
+        // 128 x 80 (257-512) 1.16x faster at M = 300, on 128 x 160
+        // (513-1024) 1.02x at 513-640 and 1.14-1.17x at 800-1024, S6's on
+        // 128 x 96 1.13x at M = 600, G4's and G7's 1.03-1.11x at
+        // 600-3000; S1's on 128 x 96 (513-1024, two waves at 1024) 1.12x
+        // slower at M = 600 (160 CTAs, a thin second wave) and even at
+        // 1024, S7's 128 x 160 for 1025-2048 0.97x at 1100 and 0.96-0.99x
+        // at 1536: the model's means keep the first and refuse the last
+        // two. Its price at the lower end alone refused S7's 513-1024
+        // (8 % above its split over 4 at 513-768, 27 % below at 896-1024).
         if (chain.isGated() ||
-            getKernelNsAt(chosen->plan, chain, bin.lo, target, options) >
-                getKernelNsAt(it->plan, chain, bin.lo, target, options))
+            getMeanKernelNs(chosen->plan, chain, bin, target, options) >
+                getMeanKernelNs(it->plan, chain, bin, target, options))
           chosen = &*it;
       }
     }

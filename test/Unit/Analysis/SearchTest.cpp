@@ -835,10 +835,12 @@ TEST(SearchTest, PlainGemmWaveTiles) {
 }
 
 // A dynamic-M bin keeps a plain GEMM's wave width, sized to its upper end,
-// only where the model prices it at the lower end no slower than the plan
+// only where the model's mean time over the bin is no more than the plan's
 // it would fall back to: S7's down GEMM takes 128 x 80 for 257-512 (1.16x
-// faster at M = 300 on an H200), S1's keeps its split over 2 along k for
-// 513-1024 (128 x 96 ran 1.12x slower at M = 600: a thin second wave).
+// faster at M = 300 on an H200) and 128 x 160 for 513-1024 (1.02-1.17x),
+// but not for 1025-2048 (0.96-0.97x at 1100-1536); S1's keeps its split
+// over 2 along k for 513-1024 (128 x 96 ran 1.12x slower at M = 600: a
+// thin second wave).
 TEST(SearchTest, PlainWaveTilesInMBins) {
   auto widthAt = [](int64_t n, int64_t k, int64_t rep) -> int64_t {
     ChainDesc down = chainOf(ChainKind::gemm, 0, n, k, 0);
@@ -851,6 +853,8 @@ TEST(SearchTest, PlainWaveTilesInMBins) {
     return -1;
   };
   EXPECT_EQ(widthAt(2560, 9728, 512), 80);
+  EXPECT_EQ(widthAt(2560, 9728, 1024), 160);
+  EXPECT_EQ(widthAt(2560, 9728, 2048) % 64, 0);
   EXPECT_EQ(widthAt(3072, 8192, 512), 96);
   EXPECT_EQ(widthAt(3072, 8192, 1024) % 64, 0);
 }

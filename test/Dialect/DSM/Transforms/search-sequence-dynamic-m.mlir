@@ -56,3 +56,50 @@ func.func @ff_ffn(%x: tensor<?x4096xbf16>, %w1: tensor<16384x4096xbf16>, %w2: te
   return %ew10 : tensor<?x4096xbf16>
 }
 
+
+// A sequence's plain down GEMM keeps a wave width sized to its bin's upper
+// end only where the model's mean time over the bin is no more than the
+// fallback's (S7's SwiGLU, K = 2560, N = 9728): 128 x 160 for 513-1024
+// (one wave at 1024; on an H200 1.02-1.17x faster than split over 4 along
+// k), but not for 1025-2048 (144 CTAs at M = 1025, a thin second wave;
+// 0.96-0.97x at 1100-1536), which keeps its split over 2 and merges with
+// 2049-4096. Priced at the bin's lower end alone, 513-1024 lost its wave
+// width too.
+// CHECK-LABEL: func.func @s7_gated_ffn(
+// CHECK: sequence = [
+// CHECK-SAME: block = [128, 80, 64, 16]{{.*}}m_lo = 257, m_hi = 512>
+// CHECK-SAME: cluster = [1, 1, 1, 1], block = [128, 160, 64, 16]{{.*}}m_lo = 513, m_hi = 1024>
+// CHECK-SAME: cluster = [1, 1, 2, 1], block = [128, 256, 4864, 16]{{.*}}m_lo = 1025, m_hi = 4096>
+func.func @s7_gated_ffn(%x: tensor<?x2560xbf16>, %wg: tensor<9728x2560xbf16>, %wu: tensor<9728x2560xbf16>, %wd: tensor<2560x9728xbf16>) -> tensor<?x2560xbf16> {
+  %c0 = arith.constant 0 : index
+  %m = tensor.dim %x, %c0 : tensor<?x2560xbf16>
+  %zero = arith.constant 0.000000e+00 : f32
+  %empty1 = tensor.empty(%m) : tensor<?x9728xf32>
+  %fill2 = linalg.fill ins(%zero : f32) outs(%empty1 : tensor<?x9728xf32>) -> tensor<?x9728xf32>
+  %mm3 = linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>] ins(%x, %wg : tensor<?x2560xbf16>, tensor<9728x2560xbf16>) outs(%fill2 : tensor<?x9728xf32>) -> tensor<?x9728xf32>
+  %empty4 = tensor.empty(%m) : tensor<?x9728xf32>
+  %fill5 = linalg.fill ins(%zero : f32) outs(%empty4 : tensor<?x9728xf32>) -> tensor<?x9728xf32>
+  %mm6 = linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>] ins(%x, %wu : tensor<?x2560xbf16>, tensor<9728x2560xbf16>) outs(%fill5 : tensor<?x9728xf32>) -> tensor<?x9728xf32>
+  %empty7 = tensor.empty(%m) : tensor<?x9728xbf16>
+  %ew8 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%mm3, %mm6 : tensor<?x9728xf32>, tensor<?x9728xf32>) outs(%empty7 : tensor<?x9728xbf16>) {
+  ^bb0(%in0: f32, %in1: f32, %out: bf16):
+    %c_one = arith.constant 1.000000e+00 : f32
+    %s0 = arith.negf %in0 : f32
+    %s1 = math.exp %s0 : f32
+    %s2 = arith.addf %s1, %c_one : f32
+    %act = arith.divf %in0, %s2 : f32
+    %prod = arith.mulf %act, %in1 : f32
+    %cast = arith.truncf %prod : f32 to bf16
+    linalg.yield %cast : bf16
+  } -> tensor<?x9728xbf16>
+  %empty9 = tensor.empty(%m) : tensor<?x2560xf32>
+  %fill10 = linalg.fill ins(%zero : f32) outs(%empty9 : tensor<?x2560xf32>) -> tensor<?x2560xf32>
+  %mm11 = linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>] ins(%ew8, %wd : tensor<?x9728xbf16>, tensor<2560x9728xbf16>) outs(%fill10 : tensor<?x2560xf32>) -> tensor<?x2560xf32>
+  %empty12 = tensor.empty(%m) : tensor<?x2560xbf16>
+  %ew13 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%mm11 : tensor<?x2560xf32>) outs(%empty12 : tensor<?x2560xbf16>) {
+  ^bb0(%in0: f32, %out: bf16):
+    %cast = arith.truncf %in0 : f32 to bf16
+    linalg.yield %cast : bf16
+  } -> tensor<?x2560xbf16>
+  return %ew13 : tensor<?x2560xbf16>
+}
