@@ -32,6 +32,11 @@ ab_pair() { local d=$1 a=$2 b=$3 r; shift 3
 ab_line() { local d=$1 a=$2 b=$3 w=$4 m=$5
   echo "$w $m check-$b $(c $d/$w-$b $m) $a $(t $d/$w-$a $m) $b $(t $d/$w-$b $m) $a $(t $d/$w-$a $m) $b $(t $d/$w-$b $m)"
 }
+# memcheck DIR [M]: compute-sanitizer memcheck's summary of bundle DIR's
+# --check (at M) on one line.
+memcheck() {
+  echo "memcheck $1${2:+ at M = $2}: $(timeout 200 compute-sanitizer --tool memcheck $ffrun $1 $(mflag ${2:-0}) --check 2>&1 | grep -E "ERROR SUMMARY|PASS|FAIL" | tr '\n' ' ')"
+}
 # widths_table DIR NAME...: every bundle in DIR checked and timed, then
 # timed again in reverse order; memcheck on the bundles NAME...; the table
 # last.
@@ -39,9 +44,7 @@ widths_table() { local D=$1 n; shift
   ls $D > /tmp/names
   for n in $(cat /tmp/names); do echo "$n $(c $D/$n) $(t $D/$n)"; done > /tmp/r1
   for n in $(tac /tmp/names); do echo "$n $(t $D/$n)"; done > /tmp/r2
-  for n in "$@"; do
-    echo "memcheck $n: $(timeout 200 compute-sanitizer --tool memcheck $ffrun $D/$n --check 2>&1 | grep -E "ERROR SUMMARY|PASS|FAIL" | tr '\n' ' ')"
-  done
+  for n in "$@"; do memcheck $D/$n; done
   mkdir -p $OUT && cp /tmp/r1 /tmp/r2 $OUT/
   echo "| bundle | check | us (r1, r2) |"; echo "|---|---|---|"
   while read n ck t1; do echo "| $n | $ck | $t1 $(grep "^$n " /tmp/r2 | cut -d' ' -f2) |"; done < /tmp/r1
