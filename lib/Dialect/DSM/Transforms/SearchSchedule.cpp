@@ -447,6 +447,9 @@ LogicalResult DSMSearchPass::searchSequence(FusedChainOp op,
   if (!pairs.empty())
     op.setSequenceAttr(ArrayAttr::get(op.getContext(), pairs));
   record["sequence"] = std::move(bins);
+  // The halves' own records (their ranked candidates, per-bin plans): what
+  // a sequence's kernels were chosen from.
+  record["halves"] = std::move(scratch);
   return success();
 }
 

@@ -3,6 +3,24 @@
 // RUN: ff-opt %s --dsm-fuse --dsm-search="family=shuffle" | FileCheck %s --check-prefix=OFF
 // RUN: ff-opt %s --dsm-fuse --dsm-search | ff-opt --dsm-materialize | FileCheck %s --check-prefix=BUNDLE
 // RUN: ff-opt %s --dsm-fuse --dsm-search=top-k=1 -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
+// RUN: ff-opt %s --dsm-fuse --dsm-search="dump=%t.json" -o /dev/null
+// RUN: FileCheck %s --check-prefix=DUMP < %t.json
+
+// A dump holds each priced sequence's halves: the two GEMM kernels' own
+// records (their ranked and lowerable candidates), here G8's, then the
+// gated FFN's gated GEMM and down GEMM.
+// DUMP: "halves": [
+// DUMP: "chosen": {
+// DUMP: "kind": "gemm",
+// DUMP: "lowerable_candidates": [
+// DUMP: "kind": "gemm",
+// DUMP: "lowerable_candidates": [
+// DUMP: "kind": "ffn",
+// DUMP: "halves": [
+// DUMP: "kind": "gated_gemm",
+// DUMP: "lowerable_candidates": [
+// DUMP: "kind": "gemm",
+// DUMP: "kind": "gated_ffn",
 
 // With top-k the search says what it compared.
 // REMARK: remark: as a kernel sequence (two GEMM kernels) {{[0-9]+}} ns against {{[0-9]+}} ns fused: sequence
