@@ -25,6 +25,8 @@ candidates issue 7's fidelity check measures on the GPU (static M only).
 race (the negative control of compute-sanitizer racecheck). --spread S adds, beyond those, the best-ranked plan of every other
 (cluster, block) shape among the 512 best lowerable ones, up to S more: the
 measurements that show where the model's ranking is wrong.
+--dynamic-sweep adds G1-G10 and S1-S8 at the dynamic-M sweep's M
+(scripts/bench/workloads.py dynamic_m_sweep, static M: dyn-G5-m300, ...).
 --lower-options "OPTS" appends OPTS to --lower-to-nvvm (e.g.
 multicast-a=true), --search-options "OPTS" to --dsm-search (e.g.
 deterministic), and --suffix S appends S to every bundle name, to build
@@ -225,6 +227,10 @@ def main():
     ap.add_argument("--anchors", action="store_true",
                     help="also the T3 (narrow) and T4 (DSM window) chains of "
                          "perf-anchors.md that bench.py times")
+    ap.add_argument("--dynamic-sweep", action="store_true",
+                    help="also G1-G10 and S1-S8 at the M of bench.py's "
+                         "dynamic-M sweep, static (dyn-G5-m300, ...): what "
+                         "a plan searched at that very M runs")
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     args = ap.parse_args()
     ff_opt = find_ff_opt(args.ff_opt)
@@ -240,6 +246,8 @@ def main():
                  if not (args.dynamic_m and "-m" in w.name)]
     if args.anchors and not args.dynamic_m:
         todo += workloads.narrow_and_dsm_window()
+    if args.dynamic_sweep and not args.dynamic_m:
+        todo += workloads.dynamic_m_sweep()
     if args.only:
         names = set(args.only.split(","))
         todo = [w for w in todo if w.name in names]

@@ -313,9 +313,11 @@ def as_reference_layout(w, name, out):
 
 
 def dynamic_name(w):
-    """The chain a dynamic-M bundle is named after: G5-m512 -> G5."""
-    base, sep, m = w.name.rpartition("-m")
-    return base if sep and m.isdigit() and w.kind != "conv" else w.name
+    """The chain a dynamic-M bundle is named after: G5-m512 -> G5,
+    dyn-S7-m800 (workloads.dynamic_m_sweep) -> S7."""
+    name = w.name.removeprefix("dyn-")
+    base, sep, m = name.rpartition("-m")
+    return base if sep and m.isdigit() and w.kind != "conv" else name
 
 
 def ours_callable(w, inputs, bundles, fallback="never", graphs=True,

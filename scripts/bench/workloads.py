@@ -109,6 +109,22 @@ def single_gemms():
     return square + short
 
 
+# M of the dynamic-M sweep: inside the default bins 257-512, 513-1024 and
+# 1025-2048, none a bin's upper end (where its plan was searched).
+DYNAMIC_SWEEP_M = (300, 800, 1500)
+
+
+def dynamic_m_sweep():
+    """Every G and S chain at the M of DYNAMIC_SWEEP_M, named dyn-G5-m300
+    and so on: the shapes a dynamic-M bundle (compile-workloads.py
+    --dynamic-m) serves between its bins' upper ends, timed by bench.py's
+    ours_dyn baselines against PyTorch's chains. The prefix keeps them out
+    of --only G5 and the like."""
+    return [Workload(f"dyn-{w.name}-m{m}", w.kind, m, w.n, w.k, w.l, w.act)
+            for w in gemm_chains() + gated_chains() for m in DYNAMIC_SWEEP_M]
+
+
 def all_workloads():
     return (gemm_chains() + gated_chains() + conv_chains(1) + conv_chains(32)
-            + m_sweep() + narrow_and_dsm_window() + single_gemms())
+            + m_sweep() + narrow_and_dsm_window() + single_gemms()
+            + dynamic_m_sweep())

@@ -545,9 +545,13 @@ struct KernelPlan {
   /// decode sizes; GELU and ReLU epilogues gained nothing (C4-b32 lost
   /// 3.7 %), and C5-b32's halo kernel spilled (docs/validation.md,
   /// forty-fifth session). Timed before approxDiv, which has no slow path:
-  /// with it the skip saves only the rows' epilogue work.
+  /// with it the skip saves only the rows' epilogue work. Not for gated
+  /// tiles wider than 128 columns: their two accumulators leave no room
+  /// for the row values the branch carries out, and S1's 128 x 192 tiles
+  /// at M = 300 spilled 232 bytes (forty-eighth session).
   bool skipsUnstoredEpilogue() const {
-    return !isConv() && epilogueDivides() && mayEndInPartialTile();
+    return !isConv() && epilogueDivides() && mayEndInPartialTile() &&
+           !(isGated() && bn > 128);
   }
   /// Whether the last m tile (of wgTileRows() rows) may be partial: a
   /// dynamic M, or a static one that is not a multiple of the tile rows.
