@@ -500,10 +500,17 @@ SearchResult mlir::ff::searchChain(const ChainDesc &desc,
   return result;
 }
 
+// A bin's plan is sized to its upper end. From 257 to 1024 the bins are
+// halves of the powers of two, each spanning at most two m-tile counts of
+// 128 rows: over the power-of-two bins the G and S chains ran 1.053x
+// faster in geomean at 40 points of M = 300-1000 (0.97-1.23x); from 1025
+// on halving was even (0.999x over 17 points) and is not done (H200,
+// docs/cost-model.md, "Dynamic M").
 llvm::SmallVector<MBin> mlir::ff::getDefaultMBins() {
-  return {{1, 64, 64},        {65, 128, 128},          {129, 256, 256},
-          {257, 512, 512},    {513, 1024, 1024},       {1025, 2048, 2048},
-          {2049, 4096, 4096}, {4097, 8192, 8192},  {8193, kOpenBinHi, 16384}};
+  return {{1, 64, 64},        {65, 128, 128},           {129, 256, 256},
+          {257, 384, 384},    {385, 512, 512},          {513, 768, 768},
+          {769, 1024, 1024},  {1025, 2048, 2048},       {2049, 4096, 4096},
+          {4097, 8192, 8192}, {8193, kOpenBinHi, 16384}};
 }
 
 bool mlir::ff::sameButMGrid(const Plan &a, const Plan &b) {

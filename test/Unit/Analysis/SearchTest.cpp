@@ -666,10 +666,11 @@ TEST(SearchTest, DynamicMBinsServeTheirLowerEnd) {
 }
 
 // Without the regret rule (a sequence's halves) every bin takes its upper
-// end's own best; G5's up GEMM is one whose 257-512 and 513-1024 bins the
-// rule moves to smaller tiles (measured slower on an H200).
+// end's own best; GEMM-4096's bin 1025-2048 is one the rule moves (G5's up
+// GEMM's 257-512 and 513-1024 were, measured slower on an H200, before the
+// bins below 1025 were halved).
 TEST(SearchTest, DynamicMBinsWithoutRegret) {
-  ChainDesc up = chainOf(ChainKind::gemm, 0, 16384, 4096, 0);
+  ChainDesc up = chainOf(ChainKind::gemm, 0, 4096, 4096, 0);
   SearchOptions noRegret;
   noRegret.binRegret = false;
   std::vector<BinnedPlan> plain = searchMBins(up, h100(), noRegret);
@@ -688,10 +689,12 @@ TEST(SearchTest, DynamicMBinsWithoutRegret) {
   EXPECT_GE(moved, 1);
 }
 
-// A wide gated plan takes the regret rule even without it: one wave at
-// the bin's upper end, its time does not fall with M. S2's gate|up GEMM
-// takes 128 x 192 at M = 512 but not for its bin 257-512 (1.11x slower
-// at M = 300 on an H200); S3's keeps it for 129-256 (1.15x faster at 200).
+// A wide gated plan takes the regret rule even without it where its bin
+// spans m-tile counts: one wave at the bin's upper end, its time does not
+// fall with M. S8's gate|up GEMM takes 128 x 192 at M = 768 but not for
+// its bin 513-768; S2's 128 x 192 at M = 512 ran 1.11x slower at M = 300
+// for the old bin 257-512 on an H200, and keeps it for 385-512 (four m
+// tiles throughout), S3's for 129-256 (1.15x faster at 200).
 TEST(SearchTest, WideGatedBinsTakeRegret) {
   SearchOptions noRegret;
   noRegret.binRegret = false;
@@ -708,7 +711,13 @@ TEST(SearchTest, WideGatedBinsTakeRegret) {
           .getChosen(true);
   ASSERT_TRUE(top);
   EXPECT_EQ(top->plan.blk(Dim::n), 192);
-  EXPECT_NE(binPlan(5632, 2048, 512).blk(Dim::n), 192);
+  EXPECT_EQ(binPlan(5632, 2048, 512).blk(Dim::n), 192);
+  const Candidate *s8 =
+      searchChain(chainOf(ChainKind::gatedGemm, 768, 3072, 1024, 0), h100())
+          .getChosen(true);
+  ASSERT_TRUE(s8);
+  EXPECT_EQ(s8->plan.blk(Dim::n), 192);
+  EXPECT_NE(binPlan(3072, 1024, 768).blk(Dim::n), 192);
   EXPECT_EQ(binPlan(11008, 4096, 256).blk(Dim::n), 192);
 }
 
@@ -764,8 +773,11 @@ TEST(SearchTest, WaveTiles) {
 // A dynamic-M bin whose lower end has fewer m tiles than its upper end
 // keeps widths of 64 multiples (wave widths and one-wave wide tiles leave
 // SMs idle there): S8's gate|up bins 257-512 and 513-1024 ran 1.17-1.3x
-// slower at their lower ends on 96- and 192-wide tiles (H200). Bins of one
-// m-tile count keep the wave widths (129-256: 2 x 64 tiles of 48).
+// slower at their lower ends on 96- and 192-wide tiles (H200); now
+// 513-768 and 769-1024. Bins of one m-tile count keep the wave widths
+// (129-256: 2 x 64 tiles of 48; 257-384 and 385-512, S8's chain 1.14x and
+// 1.08x faster at M = 300 and 450 than on the old bin 257-512's 64-wide
+// tiles).
 TEST(SearchTest, WaveTilesInMBins) {
   ChainDesc s8 = chainOf(ChainKind::gatedGemm, 0, 3072, 1024, 0);
   s8.kMajorWeights = true;
@@ -774,17 +786,17 @@ TEST(SearchTest, WaveTilesInMBins) {
   int64_t seen = 0;
   for (const BinnedPlan &bp : searchMBins(s8, h100(), halves)) {
     int64_t bn = bp.candidate.plan.blk(Dim::n);
-    if (bp.bin.rep == 256) {
-      EXPECT_NE(bn % 64, 0);
+    if (bp.bin.rep == 256 || bp.bin.rep == 384 || bp.bin.rep == 512) {
+      EXPECT_NE(bn % 64, 0) << "bin upper end " << bp.bin.rep;
       ++seen;
     }
-    if (bp.bin.rep == 512 || bp.bin.rep == 1024) {
+    if (bp.bin.rep == 768 || bp.bin.rep == 1024) {
       EXPECT_EQ(bn % 64, 0) << "bin upper end " << bp.bin.rep;
       EXPECT_LE(bn, 128) << "bin upper end " << bp.bin.rep;
       ++seen;
     }
   }
-  EXPECT_EQ(seen, 3);
+  EXPECT_EQ(seen, 5);
 }
 
 // A plain GEMM on K-major weights takes 128-row tiles of the widths that
@@ -836,11 +848,12 @@ TEST(SearchTest, PlainGemmWaveTiles) {
 
 // A dynamic-M bin keeps a plain GEMM's wave width, sized to its upper end,
 // only where the model's mean time over the bin is no more than the plan's
-// it would fall back to: S7's down GEMM takes 128 x 80 for 257-512 (1.16x
-// faster at M = 300 on an H200) and 128 x 160 for 513-1024 (1.02-1.17x),
-// but not for 1025-2048 (0.96-0.97x at 1100-1536); S1's keeps its split
-// over 2 along k for 513-1024 (128 x 96 ran 1.12x slower at M = 600: a
-// thin second wave).
+// it would fall back to: S7's down GEMM takes 128 x 80 for 385-512 and
+// 128 x 160 for 769-1024 (1.16x faster at M = 300 and 1.13-1.17x at
+// 800-1024 on an H200 when the bins were 257-512 and 513-1024), but not
+// for 1025-2048 (0.96-0.97x at 1100-1536). S1's took 128 x 96 for 513-1024
+// and ran 1.12x slower at M = 600 (a thin second wave) than split over 2
+// along k; for 769-1024 it takes 96 again (1.05x faster at M = 900).
 TEST(SearchTest, PlainWaveTilesInMBins) {
   auto widthAt = [](int64_t n, int64_t k, int64_t rep) -> int64_t {
     ChainDesc down = chainOf(ChainKind::gemm, 0, n, k, 0);
@@ -856,7 +869,7 @@ TEST(SearchTest, PlainWaveTilesInMBins) {
   EXPECT_EQ(widthAt(2560, 9728, 1024), 160);
   EXPECT_EQ(widthAt(2560, 9728, 2048) % 64, 0);
   EXPECT_EQ(widthAt(3072, 8192, 512), 96);
-  EXPECT_EQ(widthAt(3072, 8192, 1024) % 64, 0);
+  EXPECT_EQ(widthAt(3072, 8192, 1024), 96);
 }
 
 // A single GEMM's 128 x 64 tiles split over 2 along k take rings of up to

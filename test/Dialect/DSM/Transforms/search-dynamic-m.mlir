@@ -2,32 +2,37 @@
 // RUN: ff-opt %s --dsm-search="family=reduce-scatter" | FileCheck %s --check-prefixes=CHECK,RS
 
 // Dynamic M: --dsm-search records a #dsm.schedule_table with one plan per M
-// bin (1-64, 65-128, 129-256, 257-512, 513-1024, 1025-2048, 2049-4096,
-// 4097-8192, 8193-open, the open bin represented by 16384): among the lowerable
-// candidates at a bin's upper end, the one whose worst estimate over the
-// best at the bin's lower end, middle and upper end is least;
-// neighbouring bins whose plans differ only in the M grid are merged. The
-// fused_chain verifier checks that every plan covers N, K and L. These are
-// the fused plans (sequences=false; the kernel sequences per bin:
-// search-sequence.mlir).
+// bin (1-64, 65-128, 129-256, 257-384, 385-512, 513-768, 769-1024,
+// 1025-2048, 2049-4096, 4097-8192, 8193-open, the open bin represented by
+// 16384): among the lowerable candidates at a bin's upper end, the one
+// whose worst estimate over the best at the bin's lower end, middle and
+// upper end is least; neighbouring bins whose plans differ only in the M
+// grid are merged. The fused_chain verifier checks that every plan covers
+// N, K and L. These are the fused plans (sequences=false; the kernel
+// sequences per bin: search-sequence.mlir).
 //
 // ANY lines: by default (family=any) every bin of G4's chain takes a
 // shuffle-family plan: clusters of 6 (block[3] = L / 6 = 128) up to M = 128,
 // where bins 1-64 and 65-128 merge; clusters of 3 (L / 3 = 256) for 129-256
-// and, with 64 x 256 tiles, 257-512; clusters of 2 (L / 2 = 384) from 513,
-// where bins 513-1024 to 8193-open are merged. RS lines: restricted to the
-// reduce-scatter family (family=reduce-scatter), clusters lie along n only;
-// bins 1-64 and 65-128 merge, and 257-512 to 1025-2048.
+// and, with 128 x 128 tiles, 385-512; clusters of 2 (L / 2 = 384) for
+// 257-384 (64 x 256 tiles) and from 513, where bins 513-768 to 8193-open
+// are merged. RS lines: restricted to the reduce-scatter family
+// (family=reduce-scatter), clusters lie along n only, or one CTA per
+// 128 x 256 tile for 769-1024 and from 2049; bins 1-64 and 65-128 merge,
+// and 257-384 to 513-768.
 
 // CHECK-LABEL: func.func @ffn_dyn(
 // CHECK: dsm.fused_chain {{.*}} {schedule = #dsm.schedule_table<[
 // ANY-SAME: <cluster = [1, 6, 1, 6], block = [64, 64, 64, 128], grid = [2, 8, 1, 1], order = [m, n, l, k], spatial = [m, n, l], residency = [dsm], collectives = [shuffle, inter_cluster_reduce], stages = 4, cost_ns = {{[0-9]+}}, m_lo = 1, m_hi = 128>,
 // ANY-SAME: <cluster = [1, 3, 1, 3], block = [64, 128, 64, 256], grid = [4, 8, 1, 1], order = [m, n, l, k], spatial = [m, n, l], residency = [dsm], collectives = [shuffle, inter_cluster_reduce], stages = 4, cost_ns = {{[0-9]+}}, m_lo = 129, m_hi = 256>,
-// ANY-SAME: <cluster = [1, 3, 1, 3], block = [64, 256, 64, 256], grid = [8, 4, 1, 1], order = [m, n, l, k], spatial = [m, n, l], residency = [dsm], collectives = [shuffle, inter_cluster_reduce], stages = 4, cost_ns = {{[0-9]+}}, m_lo = 257, m_hi = 512>,
+// ANY-SAME: <cluster = [1, 2, 1, 2], block = [64, 256, 64, 384], grid = [6, 6, 1, 1], order = [m, n, l, k], spatial = [m, n, l], residency = [dsm], collectives = [shuffle, inter_cluster_reduce], stages = 4, cost_ns = {{[0-9]+}}, m_lo = 257, m_hi = 384>,
+// ANY-SAME: <cluster = [1, 3, 1, 3], block = [128, 128, 64, 256], grid = [4, 8, 1, 1], order = [m, n, l, k], spatial = [m, n, l], residency = [dsm], collectives = [shuffle, inter_cluster_reduce], stages = 4, cost_ns = {{[0-9]+}}, m_lo = 385, m_hi = 512>,
 // ANY-SAME: <cluster = [1, 2, 1, 2], block = [128, 256, 64, 384], grid = [128, 6, 1, 1], order = [m, n, l, k], spatial = [m, n, l], residency = [dsm], collectives = [shuffle, inter_cluster_reduce], stages = 4, cost_ns = {{[0-9]+}}, m_lo = 513, m_hi = 2147483647>]>}
 // RS-SAME: <cluster = [1, 8, 1, 1], block = [64, 64, 64, 256], grid = [2, 6, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [reduce_scatter, inter_cluster_reduce], stages = 3, cost_ns = {{[0-9]+}}, m_lo = 1, m_hi = 128>,
 // RS-SAME: <cluster = [1, 4, 1, 1], block = [64, 128, 64, 128], grid = [4, 6, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [reduce_scatter, inter_cluster_reduce], stages = 4, cost_ns = {{[0-9]+}}, m_lo = 129, m_hi = 256>,
-// RS-SAME: <cluster = [1, 8, 1, 1], block = [128, 128, 64, 128], grid = [16, 3, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [reduce_scatter, inter_cluster_reduce], stages = 2, cost_ns = {{[0-9]+}}, m_lo = 257, m_hi = 2048>,
+// RS-SAME: <cluster = [1, 8, 1, 1], block = [128, 128, 64, 128], grid = [6, 3, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [reduce_scatter, inter_cluster_reduce], stages = 2, cost_ns = {{[0-9]+}}, m_lo = 257, m_hi = 768>,
+// RS-SAME: <cluster = [1, 1, 1, 1], block = [128, 256, 64, 64], grid = [8, 12, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [inter_cluster_reduce], stages = 2, cost_ns = {{[0-9]+}}, m_lo = 769, m_hi = 1024>,
+// RS-SAME: <cluster = [1, 8, 1, 1], block = [128, 128, 64, 128], grid = [16, 3, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [reduce_scatter, inter_cluster_reduce], stages = 2, cost_ns = {{[0-9]+}}, m_lo = 1025, m_hi = 2048>,
 // RS-SAME: <cluster = [1, 1, 1, 1], block = [128, 256, 64, 64], grid = [128, 12, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [inter_cluster_reduce], stages = 2, cost_ns = {{[0-9]+}}, m_lo = 2049, m_hi = 2147483647>]>}
 
 func.func @ffn_dyn(%a: tensor<?x768xbf16>, %b: tensor<768x3072xbf16>, %d: tensor<3072x768xbf16>) -> tensor<?x768xbf16> {

@@ -4,20 +4,24 @@
 // N = 16384, L = 4096). Each default bin compares its fused plan with its
 // halves' schedules for that bin, and neighbours merge only where both
 // the fused plan and the pair agree: the fused plans of every bin past
-// 128 are alike, but the pairs split them (129-256: split-K down GEMM on
-// 128 x 128 tiles; 257-512 on 128 x 256; from 513 on no split), and the
-// bins from 513 on merge, their pairs alike too. The halves take each
-// bin's best at its upper end (no regret rule): 513-1024 keeps the up
-// GEMM's 128 x 256 tiles. Merged by the fused plans alone, one pair
-// (priced at M = 16384) served every M past 128.
+// 128 are alike, but the pairs split them (129-256 and 513-768: split-K
+// down GEMM on 128 x 128 tiles; 257-384 on 128 x 96 wave widths unsplit;
+// 385-512 split on 128 x 256; from 769 on no split), and the bins from
+// 769 on merge, their pairs alike too. The halves take each bin's best at
+// its upper end (no regret rule). Merged by the fused plans alone, one
+// pair (priced at M = 16384) served every M past 128.
 // CHECK-LABEL: func.func @ff_ffn(
 // CHECK: schedule = #dsm.schedule_table<[
 // CHECK-SAME: m_lo = 129, m_hi = 256>, #dsm.schedule<
-// CHECK-SAME: m_lo = 257, m_hi = 512>, #dsm.schedule<
-// CHECK-SAME: m_lo = 513, m_hi = 2147483647>]>, sequence = [
+// CHECK-SAME: m_lo = 257, m_hi = 384>, #dsm.schedule<
+// CHECK-SAME: m_lo = 385, m_hi = 512>, #dsm.schedule<
+// CHECK-SAME: m_lo = 513, m_hi = 768>, #dsm.schedule<
+// CHECK-SAME: m_lo = 769, m_hi = 2147483647>]>, sequence = [
 // CHECK-SAME: cluster = [1, 1, 2, 1], block = [128, 128, 8192, 16]{{.*}}m_lo = 129, m_hi = 256>
-// CHECK-SAME: cluster = [1, 1, 2, 1], block = [128, 256, 8192, 16]{{.*}}m_lo = 257, m_hi = 512>
-// CHECK-SAME: cluster = [1, 1, 1, 1], block = [128, 256, 64, 16]{{.*}}m_lo = 513, m_hi = 2147483647>, #dsm.schedule<cluster = [1, 1, 1, 1], block = [128, 256, 64, 16]{{.*}}m_lo = 513, m_hi = 2147483647>]
+// CHECK-SAME: cluster = [1, 1, 1, 1], block = [128, 96, 64, 16]{{.*}}m_lo = 257, m_hi = 384>
+// CHECK-SAME: cluster = [1, 1, 2, 1], block = [128, 256, 8192, 16]{{.*}}m_lo = 385, m_hi = 512>
+// CHECK-SAME: cluster = [1, 1, 2, 1], block = [128, 128, 8192, 16]{{.*}}m_lo = 513, m_hi = 768>
+// CHECK-SAME: cluster = [1, 1, 1, 1], block = [128, 256, 64, 16]{{.*}}m_lo = 769, m_hi = 2147483647>, #dsm.schedule<cluster = [1, 1, 1, 1], block = [128, 256, 64, 16]{{.*}}m_lo = 769, m_hi = 2147483647>]
 func.func @ff_ffn(%x: tensor<?x4096xbf16>, %w1: tensor<16384x4096xbf16>, %w2: tensor<4096x16384xbf16>) -> tensor<?x4096xbf16> {
   %c0 = arith.constant 0 : index
   %m = tensor.dim %x, %c0 : tensor<?x4096xbf16>
@@ -59,16 +63,18 @@ func.func @ff_ffn(%x: tensor<?x4096xbf16>, %w1: tensor<16384x4096xbf16>, %w2: te
 
 // A sequence's plain down GEMM keeps a wave width sized to its bin's upper
 // end only where the model's mean time over the bin is no more than the
-// fallback's (S7's SwiGLU, K = 2560, N = 9728): 128 x 160 for 513-1024
-// (one wave at 1024; on an H200 1.02-1.17x faster than split over 4 along
-// k), but not for 1025-2048 (144 CTAs at M = 1025, a thin second wave;
-// 0.96-0.97x at 1100-1536), which keeps its split over 2 and merges with
-// 2049-4096. Priced at the bin's lower end alone, 513-1024 lost its wave
-// width too.
+// fallback's (S7's SwiGLU, K = 2560, N = 9728): 128 x 160 for 769-1024
+// (one wave at 1024; 1.13-1.17x faster than split over 4 along k at
+// M = 800-1024 on an H200), not for 1025-2048 (144 CTAs at M = 1025, a
+// thin second wave; 0.96-0.97x at 1100-1536), which keeps its split over
+// 2 and merges with 2049-4096. Priced at the bin's lower end alone, the
+// wave width lost the bin 513-1024 too. Below 1025 the bins are halves of
+// the powers of two: 385-512 (four m tiles throughout) takes 128 x 80.
 // CHECK-LABEL: func.func @s7_gated_ffn(
 // CHECK: sequence = [
-// CHECK-SAME: block = [128, 80, 64, 16]{{.*}}m_lo = 257, m_hi = 512>
-// CHECK-SAME: cluster = [1, 1, 1, 1], block = [128, 160, 64, 16]{{.*}}m_lo = 513, m_hi = 1024>
+// CHECK-SAME: block = [128, 80, 64, 16]{{.*}}m_lo = 385, m_hi = 512>
+// CHECK-SAME: cluster = [1, 1, 2, 1], block = [128, 256, 4864, 16]{{.*}}m_lo = 513, m_hi = 768>
+// CHECK-SAME: cluster = [1, 1, 1, 1], block = [128, 160, 64, 16]{{.*}}m_lo = 769, m_hi = 1024>
 // CHECK-SAME: cluster = [1, 1, 2, 1], block = [128, 256, 4864, 16]{{.*}}m_lo = 1025, m_hi = 4096>
 func.func @s7_gated_ffn(%x: tensor<?x2560xbf16>, %wg: tensor<9728x2560xbf16>, %wu: tensor<9728x2560xbf16>, %wd: tensor<2560x9728xbf16>) -> tensor<?x2560xbf16> {
   %c0 = arith.constant 0 : index

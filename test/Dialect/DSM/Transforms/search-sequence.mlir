@@ -73,7 +73,7 @@
 // kernels of every bin (sequences share a bin, fused kernels have their own)
 // and the intermediate [M, N].
 // CHECK-LABEL: func.func @g8_dynamic(
-// CHECK: schedule = #dsm.schedule_table<{{.*}}>, sequence = [#dsm.schedule<{{.*}}m_lo = 1, m_hi = 64>, #dsm.schedule<{{.*}}m_lo = 1, m_hi = 64>, #dsm.schedule<{{.*}}m_lo = 65, m_hi = 128>, #dsm.schedule<{{.*}}m_lo = 65, m_hi = 128>, {{.*}}m_lo = 257, m_hi = 512>, #dsm.schedule<{{.*}}m_lo = 257, m_hi = 512>
+// CHECK: schedule = #dsm.schedule_table<{{.*}}>, sequence = [#dsm.schedule<{{.*}}m_lo = 1, m_hi = 64>, #dsm.schedule<{{.*}}m_lo = 1, m_hi = 64>, #dsm.schedule<{{.*}}m_lo = 65, m_hi = 128>, #dsm.schedule<{{.*}}m_lo = 65, m_hi = 128>, {{.*}}m_lo = 257, m_hi = 384>, #dsm.schedule<{{.*}}m_lo = 257, m_hi = 384>, #dsm.schedule<{{.*}}m_lo = 385, m_hi = 512>, #dsm.schedule<{{.*}}m_lo = 385, m_hi = 512>
 // BUNDLE: intermediates = [{dtype = "bf16", name = "c", shape = array<i64: -1, 8192>}]
 // BUNDLE-SAME: m_hi = 64 : i64, m_lo = 1 : i64, module = "g8_dynamic_4_m0_s0_module"
 // BUNDLE-SAME: m_hi = 64 : i64, m_lo = 1 : i64, module = "g8_dynamic_4_m0_s1_module"

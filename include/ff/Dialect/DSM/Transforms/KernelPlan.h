@@ -546,13 +546,15 @@ struct KernelPlan {
   /// 3.7 %), and C5-b32's halo kernel spilled (docs/validation.md,
   /// forty-fifth session). Timed before approxDiv, which has no slow path:
   /// with it the skip saves only the rows' epilogue work. Not for gated
-  /// tiles wider than 128 columns: their two accumulators leave no room
-  /// for the row values the branch carries out, and S1's 128 x 192 tiles
-  /// at M = 300 spilled 232 bytes (forty-eighth session).
+  /// tiles wider than 168 columns: beside their two accumulators the row
+  /// values the branch carries out spilled (S1's 128 x 192 tiles at
+  /// M = 300 232 bytes, S8's 128 x 176 at 800 4 bytes; the dynamic S
+  /// chains' 136-168 none; forty-eighth session).
   bool skipsUnstoredEpilogue() const {
     return !isConv() && epilogueDivides() && mayEndInPartialTile() &&
-           !(isGated() && bn > 128);
+           !(isGated() && bn > kMaxSkippedGatedWidth);
   }
+  static constexpr int64_t kMaxSkippedGatedWidth = 168;
   /// Whether the last m tile (of wgTileRows() rows) may be partial: a
   /// dynamic M, or a static one that is not a multiple of the tile rows.
   bool mayEndInPartialTile() const {
