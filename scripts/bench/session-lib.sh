@@ -60,3 +60,22 @@ bench_graphs() {
   grep "Ceilings" /tmp/bg/README.md
   sed -n '/^| workload/,$p' /tmp/bg/README.md | cut -d'|' -f2,3,5,9,10,12,13
 }
+# dyn_sweep DYN [EXACT]: bench.py's dynamic-M sweep (G1-G10 and S1-S8 at
+# workloads.DYNAMIC_SWEEP_M) of the dynamic-M bundles DYN, and with EXACT
+# the bundles compiled for each M (compile-workloads.py --dynamic-sweep),
+# against PyTorch's CUDA-graph chains, one process per set; results in
+# $OUT/{S,G}; dyn_sweep_table.py's table last. Needs $ff_build.
+dyn_sweep() { local set base
+  export PYTHONPATH=$PWD/python FLASHFUSER_RUNTIME_LIB=$ff_build/lib/libffrt.so
+  base=graph,graph_split,ours_dyn,ours_dyn_graph
+  mkdir -p $OUT
+  for set in S G; do
+    timeout 280 python3 scripts/bench/bench.py --out $OUT/$set --dynamic $1 \
+      ${2:+--bundles $2} --reps 100 --only dyn-$set \
+      --baselines $base${2:+,ours,ours_graph} > $OUT/bench-$set.log 2>&1
+    echo "bench $set rc=$?"
+    grep -E "skipped|rror|FAIL" $OUT/bench-$set.log | head
+  done
+  rm -f $OUT/*/*.png
+  python3 scripts/bench/dyn_sweep_table.py $OUT/S/results.csv $OUT/G/results.csv
+}
