@@ -1563,10 +1563,14 @@ Value KernelEmitter::emitMainLoop(SmallVector<Value> &accs) {
     return emitHaloGemmMainLoop(accs);
   bool gated = p.isGated();
   // One k step on the accumulators `acc` (null: fresh ones, the first step).
-  auto step = [&](Value k, SmallVector<Value> acc) {
+  // Without `mma` the step only waits for its stage (a warpgroup whose rows
+  // lie past M, skipsEmptyWarpgroups).
+  auto step = [&](Value k, SmallVector<Value> acc, bool mma = true) {
     Value it = ringIt(k);
     Value s = ringRem(it, p.stages);
     waitParity(full, ringSlot(s), parity(it, p.stages));
+    if (!mma)
+      return std::make_pair(acc, it);
     Value aOff = add(add(mul(s, p.aStageBytes), p.smemA), mul(wgRow0(), 128));
     // Resident weights: B's k tile k, not the ring slot.
     Value bOff = add(mul(p.residentWeights ? k : s, p.bStageBytes), p.smemB);
@@ -1634,23 +1638,50 @@ Value KernelEmitter::emitMainLoop(SmallVector<Value> &accs) {
   if (p.earlyRelease)
     leaderOnly(wgLeader,
                [&] { releaseStage(ringSlot(ringRem(it0, p.stages))); });
-  auto loop = scf::ForOp::create(
-      b, loc, cst(1), cst(p.ringSteps()), cst(1), first,
-      [&](OpBuilder &, Location, Value k, ValueRange iter) {
-        auto [acc, it] = step(k, SmallVector<Value>(iter));
-        Value done = p.earlyRelease ? ringRem(it, p.stages)
-                                    : ringRem(add(it, p.stages - 1), p.stages);
-        leaderOnly(wgLeader, [&] { releaseStage(ringSlot(done)); });
-        scf::YieldOp::create(b, loc, acc);
-      });
-  NVVM::WgmmaWaitGroupSyncOp::create(b, loc, b.getI64IntegerAttr(0));
+  auto emitLoop = [&](bool mma) {
+    auto loop = scf::ForOp::create(
+        b, loc, cst(1), cst(p.ringSteps()), cst(1), first,
+        [&](OpBuilder &, Location, Value k, ValueRange iter) {
+          auto [acc, it] = step(k, SmallVector<Value>(iter), mma);
+          Value done = p.earlyRelease
+                           ? ringRem(it, p.stages)
+                           : ringRem(add(it, p.stages - 1), p.stages);
+          leaderOnly(wgLeader, [&] { releaseStage(ringSlot(done)); });
+          scf::YieldOp::create(b, loc, acc);
+        });
+    NVVM::WgmmaWaitGroupSyncOp::create(b, loc, b.getI64IntegerAttr(0));
+    return SmallVector<Value>(loop.getResults());
+  };
+  SmallVector<Value> results;
+  if (!p.skipsEmptyWarpgroups()) {
+    results = emitLoop(true);
+  } else {
+    // A warpgroup whose 64 rows lie wholly past M (uniform per warpgroup)
+    // runs the rest of the ring without wgmmas. The branch encloses whole
+    // loops, each ending in wait_group 0, so no accumulator is in flight
+    // where the paths merge (a branch around each step's wgmmas made
+    // ptxas serialise every wgmma of the kernel, C7520).
+    Value active = ult(add(m0, wgRow0()), numRows);
+    auto ifOp = scf::IfOp::create(b, loc, TypeRange(ValueRange(first)), active,
+                                  /*withElse=*/true);
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(ifOp.thenBlock());
+    scf::YieldOp::create(b, loc, emitLoop(true));
+    b.setInsertionPointToStart(ifOp.elseBlock());
+    // The first step's group retires before the loop releases its stage;
+    // stages are released in the same order as with wgmmas.
+    NVVM::WgmmaWaitGroupSyncOp::create(b, loc, b.getI64IntegerAttr(0));
+    scf::YieldOp::create(b, loc, emitLoop(false));
+    b.setInsertionPointAfter(ifOp);
+    results.assign(ifOp.getResults().begin(), ifOp.getResults().end());
+  }
   // A persistent kernel's producer goes on to the next tile through the
   // same ring: the last stage must be released too (early release did).
   if (kBase && !p.earlyRelease)
     leaderOnly(wgLeader, [&] {
       releaseStage(ringSlot(ringRem(ringIt(cst(p.ringSteps() - 1)), p.stages)));
     });
-  accs.assign(loop.getResults().begin(), loop.getResults().end());
+  accs.assign(results.begin(), results.end());
   return accs[0];
 }
 
