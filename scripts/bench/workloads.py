@@ -109,7 +109,7 @@ def single_gemms():
     return square + short
 
 
-# M of the dynamic-M sweep: inside the default bins 257-512, 513-1024 and
+# M of the dynamic-M sweep: inside the default bins 257-384, 769-1024 and
 # 1025-2048, none a bin's upper end (where its plan was searched).
 DYNAMIC_SWEEP_M = (300, 800, 1500)
 

@@ -1672,7 +1672,6 @@ Value KernelEmitter::emitMainLoop(SmallVector<Value> &accs) {
     // stages are released in the same order as with wgmmas.
     NVVM::WgmmaWaitGroupSyncOp::create(b, loc, b.getI64IntegerAttr(0));
     scf::YieldOp::create(b, loc, emitLoop(false));
-    b.setInsertionPointAfter(ifOp);
     results.assign(ifOp.getResults().begin(), ifOp.getResults().end());
   }
   // A persistent kernel's producer goes on to the next tile through the
