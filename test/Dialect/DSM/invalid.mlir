@@ -1036,3 +1036,20 @@ func.func @sequence_of_gemm(%a: tensor<128x128xbf16>, %b: tensor<128x256xbf16>) 
   }
   return %r : tensor<128x256xf32>
 }
+
+// -----
+
+// Swapped operands put blk_m on wgmma's n side (steps of 8) and blk_n on
+// its m side (steps of 64).
+// expected-error @+1 {{block tile 96 is not a positive multiple of 64}}
+func.func @s() attributes {s = #dsm.schedule<cluster = [1, 1, 1, 1], block = [152, 96, 64, 16], grid = [2, 2, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [], collectives = [], stages = 4, cost_ns = 100, swap_ab = true>} { return }
+
+// -----
+
+// expected-error @+1 {{swapped operands take a static M and blk_m <= 256 (wgmma's n)}}
+func.func @s() attributes {s = #dsm.schedule<cluster = [1, 1, 1, 1], block = [264, 128, 64, 16], grid = [2, 2, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [], collectives = [], stages = 4, cost_ns = 100, swap_ab = true>} { return }
+
+// -----
+
+// expected-error @+1 {{swapped operands take a static M and blk_m <= 256 (wgmma's n)}}
+func.func @s() attributes {s = #dsm.schedule<cluster = [1, 1, 1, 1], block = [152, 128, 64, 16], grid = [2, 2, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [], collectives = [], stages = 4, cost_ns = 100, m_lo = 1, m_hi = 304, swap_ab = true>} { return }

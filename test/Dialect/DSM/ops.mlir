@@ -228,3 +228,9 @@ func.func @groups_of_three() attributes {known_cluster_size = array<i32: 6, 1, 1
   dsm.shuffle into %g axis = 0 group(3, 1) push(%b, %p) : !dsm.buffer<384x64xf32, split = [1, 1]>
   return
 }
+
+// Swapped operands: blk_m (152) is a multiple of 8 on wgmma's n side; the
+// flag prints only where set.
+// CHECK-LABEL: func.func @swapped
+// CHECK: #dsm.schedule<cluster = [1, 1, 1, 1], block = [152, 128, 64, 16], grid = [2, 2, 1, 1]{{.*}}stages = 4, cost_ns = 100, swap_ab = true>
+func.func @swapped() attributes {s = #dsm.schedule<cluster = [1, 1, 1, 1], block = [152, 128, 64, 16], grid = [2, 2, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [], collectives = [], stages = 4, cost_ns = 100, swap_ab = true>} { return }

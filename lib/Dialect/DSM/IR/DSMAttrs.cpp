@@ -75,7 +75,7 @@ LogicalResult ScheduleAttr::verify(
     ArrayRef<int64_t> block, ArrayRef<int64_t> grid, ArrayRef<LoopDim> order,
     ArrayRef<LoopDim> spatial, ArrayRef<MemTier> residency,
     ArrayRef<CollectiveKind> collectives, int64_t stages, int64_t costNs,
-    int64_t mLo, int64_t mHi, bool deterministic) {
+    int64_t mLo, int64_t mHi, bool deterministic, bool swapAb) {
   if (cluster.size() != 4 || block.size() != 4 || grid.size() != 4)
     return emitError() << "expected cluster, block and grid to have 4 entries "
                           "[m, n, k, l]";
@@ -87,9 +87,10 @@ LogicalResult ScheduleAttr::verify(
     return emitError() << "cluster of " << clsM * clsN * clsK
                        << " CTAs (cls_m*cls_n*cls_k) exceeds 16";
   // wgmma's k and m steps are 16 and 64; its n, 8 (blk_n: a GEMM kernel's
-  // n tile sized to whole waves, getSoloGemmNTileViolation).
+  // n tile sized to whole waves, getSoloGemmNTileViolation). Swapped
+  // operands put blk_m on wgmma's n side and blk_n on its m side.
   for (auto [i, b] : llvm::enumerate(block)) {
-    int64_t step = i == 1 ? 8 : 16;
+    int64_t step = i == 1 ? (swapAb ? 64 : 8) : i == 0 && swapAb ? 8 : 16;
     if (b <= 0 || b % step != 0)
       return emitError() << "block tile " << b << " is not a positive multiple "
                          << "of " << step;
@@ -141,6 +142,9 @@ LogicalResult ScheduleAttr::verify(
   if ((mLo != 0 || mHi != 0) && (mLo < 1 || mLo > mHi))
     return emitError() << "expected 1 <= m_lo <= m_hi, got [" << mLo << ", "
                        << mHi << "]";
+  if (swapAb && (mLo != 0 || block[0] > 256))
+    return emitError() << "swapped operands take a static M and blk_m <= 256 "
+                          "(wgmma's n)";
   return success();
 }
 

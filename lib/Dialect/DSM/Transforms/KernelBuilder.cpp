@@ -868,7 +868,11 @@ void KernelEmitter::emitSetup(gpu::GPUFuncOp func) {
       ws = arg;
       break;
     case KernelParam::Kind::I64:
-      numRows = arith::IndexCastUIOp::create(b, loc, b.getIndexType(), arg);
+      // Swapped operands: the rows are the weight's N (M is static).
+      numRows =
+          p.swapAb ? cst(p.shape.m)
+                   : arith::IndexCastUIOp::create(b, loc, b.getIndexType(), arg)
+                         .getResult();
       break;
     }
   }
@@ -1829,6 +1833,25 @@ void KernelEmitter::storeFragment(function_ref<Value(int64_t)> y, Value col0,
                                   int64_t width, int64_t cols) {
   Value rowBase = add(add(m0, outRow0()), fragRow());
   Value colBase = add(col0, fragColPair());
+  if (p.swapAb) {
+    // The fragment is C^T's: its row r is the result's column and its
+    // column c (one of A's rows, below cols = M) the result's row, of
+    // `numRows` (N) elements. For each (j, c) a warp's stores cover 16
+    // contiguous bytes of each of four result rows.
+    int64_t eb = p.resultElementType.isBF16() ? 2 : 4;
+    for (int64_t j = 0; j < width / 8; ++j)
+      for (int64_t c = 0; c < 2; ++c) {
+        Value col = add(colBase, 8 * j + c);
+        ifThen(ult(col, cst(cols)), [&] {
+          for (int64_t h = 0; h < 2; ++h) {
+            Value off = mul(add(mul(col, numRows), add(rowBase, 8 * h)), eb);
+            LLVM::StoreOp::create(b, loc, y(4 * j + 2 * h + c), gep(out, off),
+                                  eb);
+          }
+        });
+      }
+    return;
+  }
   for (int64_t h = 0; h < 2; ++h) {
     Value row = add(rowBase, 8 * h);
     // Null: row < rowEnd.

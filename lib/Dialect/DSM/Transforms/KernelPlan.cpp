@@ -512,14 +512,31 @@ FailureOr<KernelPlan> mlir::dsm::planKernel(FusedChainOp op, ScheduleAttr sched,
   // Schedule constraints of the kernel family.
   ArrayRef<int64_t> cl = sched.getCluster(), blk = sched.getBlock(),
                     grid = sched.getGrid();
-  plan.bm = blk[0];
-  plan.bn = blk[1];
+  if (sched.getSwapAb()) {
+    if (plan.kind != ChainKind::gemm || plan.convW || plan.inputViews.size() ||
+        !plan.bKMajor || ShapedType::isDynamic(plan.shape.m) ||
+        cl != ArrayRef<int64_t>{1, 1, 1, 1}) {
+      why = "swapped operands take a plain GEMM of static M with a K-major "
+            "([N, K]) weight and no cluster";
+      return failure();
+    }
+    if (plan.shape.n % blk[1] != 0 || grid[0] * blk[0] < plan.shape.m) {
+      why = "swapped operands need N = grid_n * blk_n and grid_m * blk_m >= M";
+      return failure();
+    }
+    // The product C^T = B^T A^T: the weight's rows are its m, A's its n.
+    plan.swapAb = true;
+    std::swap(plan.shape.m, plan.shape.n);
+    std::swap(plan.argA, plan.argB);
+  }
+  plan.bm = blk[plan.swapAb ? 1 : 0];
+  plan.bn = blk[plan.swapAb ? 0 : 1];
   plan.bk = blk[2];
   plan.bl = plan.isSingleGemm() ? 0 : blk[3];
   plan.stages = sched.getStages();
   plan.numConsumers = plan.bm / 64;
   plan.clusterN = cl[1];
-  plan.ctasN = cl[1] * grid[1];
+  plan.ctasN = cl[1] * grid[plan.swapAb ? 0 : 1];
   auto dims = sched.getOrder();
   // Three cluster shapes: along n only (FFNs: reduce-scatter of E; a GEMM:
   // A multicast), along l over the whole cluster (the shuffle family:
@@ -633,7 +650,10 @@ FailureOr<KernelPlan> mlir::dsm::planKernel(FusedChainOp op, ScheduleAttr sched,
     why = "K must be a multiple of 8 (TMA row strides are 16-byte multiples)";
     return failure();
   }
-  if (soloGemm) {
+  if (soloGemm && plan.swapAb) {
+    // B's rows past M are zero-filled by TMA; the epilogue stores by value.
+    plan.partialN = plan.ctasN * plan.bn != plan.shape.n;
+  } else if (soloGemm) {
     why = ff::getSoloGemmNTileViolation(plan.isGated(), plan.shape.n, plan.bn,
                                         plan.ctasN, plan.bKMajor);
     if (!why.empty())

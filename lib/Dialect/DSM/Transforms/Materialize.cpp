@@ -124,9 +124,14 @@ struct DSMMaterializePass
 DictionaryAttr DSMMaterializePass::chainInfo(FusedChainOp chain,
                                              const KernelPlan &plan) {
   Builder b(chain.getContext());
+  // The chain's own roles and shape (a swapped plan exchanges them).
+  unsigned argB = plan.swapAb ? plan.argA : plan.argB;
+  ChainShape s = plan.shape;
+  if (plan.swapAb)
+    std::swap(s.m, s.n);
   auto isNK = [&](unsigned i) {
-    return (plan.bKMajor &&
-            (i == plan.argB || (plan.isGated() && i == plan.argB2))) ||
+    return ((plan.bKMajor || plan.swapAb) &&
+            (i == argB || (plan.isGated() && i == plan.argB2))) ||
            (plan.dKMajor && !plan.isSingleGemm() && i == plan.argD);
   };
   SmallVector<Attribute> inputs, outputs;
@@ -134,7 +139,6 @@ DictionaryAttr DSMMaterializePass::chainInfo(FusedChainOp chain,
     inputs.push_back(getTensorInfo(b, "in" + std::to_string(i), v.getType(),
                                    isNK(unsigned(i))));
   outputs.push_back(getTensorInfo(b, "out", chain->getResult(0).getType()));
-  const ChainShape &s = plan.shape;
   return b.getDictionaryAttr(
       {b.getNamedAttr("kind", b.getStringAttr(stringifyChainKind(plan.kind))),
        b.getNamedAttr("activation", b.getStringAttr(plan.activation)),
@@ -150,14 +154,16 @@ DictionaryAttr DSMMaterializePass::chainInfo(FusedChainOp chain,
 
 DictionaryAttr DSMMaterializePass::planInfo(ScheduleAttr sched) {
   Builder b(sched.getContext());
-  return b.getDictionaryAttr(
-      {b.getNamedAttr("cluster", b.getDenseI64ArrayAttr(sched.getCluster())),
-       b.getNamedAttr("block", b.getDenseI64ArrayAttr(sched.getBlock())),
-       b.getNamedAttr("grid", b.getDenseI64ArrayAttr(sched.getGrid())),
-       b.getNamedAttr("stages", b.getI64IntegerAttr(sched.getStages())),
-       b.getNamedAttr("cost_ns", b.getI64IntegerAttr(sched.getCostNs())),
-       b.getNamedAttr("deterministic",
-                      b.getBoolAttr(sched.getDeterministic()))});
+  SmallVector<NamedAttribute> fields{
+      b.getNamedAttr("cluster", b.getDenseI64ArrayAttr(sched.getCluster())),
+      b.getNamedAttr("block", b.getDenseI64ArrayAttr(sched.getBlock())),
+      b.getNamedAttr("grid", b.getDenseI64ArrayAttr(sched.getGrid())),
+      b.getNamedAttr("stages", b.getI64IntegerAttr(sched.getStages())),
+      b.getNamedAttr("cost_ns", b.getI64IntegerAttr(sched.getCostNs())),
+      b.getNamedAttr("deterministic", b.getBoolAttr(sched.getDeterministic()))};
+  if (sched.getSwapAb())
+    fields.push_back(b.getNamedAttr("swap_ab", b.getBoolAttr(true)));
+  return b.getDictionaryAttr(fields);
 }
 
 DictionaryAttr DSMMaterializePass::materialize(FusedChainOp chain,
@@ -187,8 +193,12 @@ DictionaryAttr DSMMaterializePass::materialize(FusedChainOp chain,
   auto cst = [&](int64_t v) -> Value {
     return arith::ConstantIndexOp::create(b, loc, v);
   };
+  // Swapped operands: a static grid over the weight's row tiles.
   Value mTiles =
-      arith::CeilDivUIOp::create(b, loc, m, cst(plan.launchTileRows()));
+      plan.swapAb
+          ? cst(plan.shape.m / plan.bm)
+          : arith::CeilDivUIOp::create(b, loc, m, cst(plan.launchTileRows()))
+                .getResult();
   Value gridX = arith::MulIOp::create(b, loc, mTiles, cst(plan.ctasPerMTile()));
   Value one = cst(1);
   Value smem = arith::ConstantIntOp::create(b, loc, b.getI32Type(),
@@ -274,7 +284,10 @@ DictionaryAttr DSMMaterializePass::materialize(FusedChainOp chain,
   }
   ScheduleAttr sched = plan.schedule;
   int64_t mLo = sched.hasMBin() ? sched.getMLo() : 1;
-  int64_t mHi = plan.maxM();
+  int64_t mHi = plan.swapAb ? plan.shape.n : plan.maxM();
+  // Swapped operands launch a fixed grid (grid_m_tile 0: not scaled by M).
+  int64_t launchX = plan.swapAb ? plan.shape.m / plan.bm * plan.ctasPerMTile()
+                                : plan.ctasPerMTile();
   SmallVector<NamedAttribute> fields{
       b.getNamedAttr("name", b.getStringAttr(name)),
       b.getNamedAttr("module", b.getStringAttr(gpuModule.getName())),
@@ -284,9 +297,10 @@ DictionaryAttr DSMMaterializePass::materialize(FusedChainOp chain,
                      b.getDenseI64ArrayAttr({plan.numThreads(), 1, 1})),
       b.getNamedAttr("cluster",
                      b.getDenseI64ArrayAttr({plan.clusterSize(), 1, 1})),
-      b.getNamedAttr("grid",
-                     b.getDenseI64ArrayAttr({plan.ctasPerMTile(), 1, 1})),
-      b.getNamedAttr("grid_m_tile", b.getI64IntegerAttr(plan.launchTileRows())),
+      b.getNamedAttr("grid", b.getDenseI64ArrayAttr({launchX, 1, 1})),
+      b.getNamedAttr(
+          "grid_m_tile",
+          b.getI64IntegerAttr(plan.swapAb ? 0 : plan.launchTileRows())),
       b.getNamedAttr("dynamic_smem", b.getI64IntegerAttr(plan.smemBytes)),
       b.getNamedAttr("plan", planInfo(sched)),
       b.getNamedAttr("params", b.getArrayAttr(params))};
@@ -376,7 +390,8 @@ static constexpr int64_t kMinPrefetchWeightBytes = int64_t(16) << 20;
 /// second GEMM too.
 static int64_t getWeightBytes(const KernelPlan &plan) {
   const ChainShape &s = plan.shape;
-  int64_t elems = s.n * s.k * (plan.isGated() ? 2 : 1);
+  // A swapped plan's weight is its A: [m, k].
+  int64_t elems = (plan.swapAb ? s.m : s.n) * s.k * (plan.isGated() ? 2 : 1);
   if (!plan.isSingleGemm())
     elems += s.n * s.l;
   return elems * s.elementType.getIntOrFloatBitWidth() / 8;
@@ -473,8 +488,9 @@ LogicalResult DSMMaterializePass::materializeSequence(
       plans[0].launchDependents = true;
       KernelPlan &second = plans[1];
       second.waitsForPredecessor = true;
+      // A swapped kernel's B is the predecessor's output, not a weight.
       second.prefetchWeights =
-          getWeightBytes(second) >= kMinPrefetchWeightBytes;
+          !second.swapAb && getWeightBytes(second) >= kMinPrefetchWeightBytes;
       if (t)
         spreadOnePerSm(second, *t);
     }

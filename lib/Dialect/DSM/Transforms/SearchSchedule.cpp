@@ -132,7 +132,7 @@ mlir::dsm::getScheduleAttr(MLIRContext *ctx, const ff::Plan &plan,
       ArrayRef<LoopDim>(order), ArrayRef<LoopDim>(spatial),
       ArrayRef<MemTier>(residency), ArrayRef<CollectiveKind>(collectives),
       plan.stages, static_cast<int64_t>(std::llround(costNs)), mLo, mHi,
-      plan.deterministic);
+      plan.deterministic, /*swapAb=*/false);
 }
 
 ff::Plan mlir::dsm::getPlan(ScheduleAttr sched) {
@@ -313,10 +313,10 @@ DSMSearchPass::choose(FusedChainOp op, const ff::SearchResult &result) {
 
 /// `s` with the M bin [lo, hi].
 static ScheduleAttr withMBin(ScheduleAttr s, int64_t lo, int64_t hi) {
-  return ScheduleAttr::get(s.getContext(), s.getCluster(), s.getBlock(),
-                           s.getGrid(), s.getOrder(), s.getSpatial(),
-                           s.getResidency(), s.getCollectives(), s.getStages(),
-                           s.getCostNs(), lo, hi, s.getDeterministic());
+  return ScheduleAttr::get(
+      s.getContext(), s.getCluster(), s.getBlock(), s.getGrid(), s.getOrder(),
+      s.getSpatial(), s.getResidency(), s.getCollectives(), s.getStages(),
+      s.getCostNs(), lo, hi, s.getDeterministic(), s.getSwapAb());
 }
 
 /// Whether two schedules of one chain differ at most in their M grid,

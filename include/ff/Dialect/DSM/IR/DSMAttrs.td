@@ -101,6 +101,12 @@ def DSM_ScheduleAttr : DSM_Attr<"Schedule", "schedule"> {
       splits N across clusters (`grid[n] > 1`) then reduces E through one
       workspace plane per cluster, summed in cluster order, instead of
       fp32 atomics (omitted, i.e. false, by default).
+    - `swap_ab`: a single GEMM kernel computes its tile transposed, the
+      weight as wgmma's M side (`blk_n`: 64 rows per consumer warpgroup)
+      and A's rows as its N side (`blk_m`: any multiple of 8 up to 256), and
+      stores the result transposed: an M of a few hundred rows then pads to
+      8 rows instead of 128 (cuBLAS's small-M kernels do the same). Static M
+      and K-major weights only (omitted, i.e. false, by default).
 
     Example:
 
@@ -123,7 +129,8 @@ def DSM_ScheduleAttr : DSM_Attr<"Schedule", "schedule"> {
     "int64_t":$cost_ns,
     DefaultValuedParameter<"int64_t", "0">:$m_lo,
     DefaultValuedParameter<"int64_t", "0">:$m_hi,
-    DefaultValuedParameter<"bool", "false">:$deterministic
+    DefaultValuedParameter<"bool", "false">:$deterministic,
+    DefaultValuedParameter<"bool", "false">:$swap_ab
   );
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;

@@ -84,6 +84,13 @@ struct KernelPlan {
   /// multiple of 8 or 64): B's boxes there are zero-filled by TMA and the
   /// epilogue stores only columns below N.
   bool partialN = false;
+  /// Swapped operands (the schedule's swap_ab): the kernel computes C^T =
+  /// B^T A^T, so from here on `shape`'s m and n, argA and argB, and bm and
+  /// bn describe that product: the weight's [N, K] rows are A's, the
+  /// chain's [M, K] input is a K-major B whose bn = blk_m rows per tile
+  /// (any multiple of 8) are wgmma's N side, and the epilogue stores each
+  /// value at out[col, row]. A single plain GEMM kernel of static M.
+  bool swapAb = false;
   /// Split K (cls_k > 1): the cluster's CTAs (the x cluster extent) each
   /// run kTiles() of the k tiles, rank r from (r mod clusterK) * kTiles(),
   /// and reduce-scatter their fp32 tiles over DSM. GEMM kind: rank r stores

@@ -1,0 +1,43 @@
+// RUN: ff-opt %s --dsm-materialize | FileCheck %s
+
+// Swapped operands (swap_ab): the kernel computes C^T = W A^T, the [N, K]
+// weight as wgmma's M side in 128-row tiles (its first tensor map, in1)
+// and A's 300 rows as its N side in tiles of 152 (in0's box: 152 rows; TMA
+// zero-fills rows 300-303). The grid is fixed at 2 weight tiles x 2 row
+// tiles (grid_m_tile 0: the runtime does not scale it by M); each value is
+// stored at out[a_row, w_row] where a_row < M, 2 bytes at a time, and the
+// chain's inputs keep their own names and layouts in the manifest.
+
+// CHECK: chain = {{{.*}}inputs = [{dtype = "bf16", name = "in0", shape = array<i64: 300, 256>}, {dtype = "bf16", layout = "nk", name = "in1"{{.*}}m = 300 : i64, n = 256 : i64
+// CHECK-SAME: grid = array<i64: 4, 1, 1>, grid_m_tile = 0 : i64, m_hi = 300 : i64, m_lo = 1 : i64
+// CHECK-SAME: params = [{box = array<i64: 64, 128>{{.*}}tensor = "in1"}, {box = array<i64: 64, 152>{{.*}}tensor = "in0"}
+// CHECK-SAME: swap_ab = true
+// CHECK-LABEL: gpu.func @gemm_300_0
+// CHECK: nvvm.wgmma.mma_async {{.*}} <m = 64, n = 152, k = 16>
+// CHECK: %[[LIMIT:.*]] = arith.constant 300 : index
+// CHECK-NEXT: %[[IN:.*]] = arith.cmpi ult, %[[COL:.*]], %[[LIMIT]] : index
+// CHECK-NEXT: scf.if %[[IN]] {
+// CHECK-NEXT: %[[ROWOFF:.*]] = arith.muli %[[COL]], %c256 : index
+// CHECK: llvm.store %{{.*}}, %{{.*}} {alignment = 2 : i64} : bf16, !llvm.ptr
+// CHECK-LABEL: func.func @gemm_300_0_launch
+// CHECK-NOT: arith.ceildivui
+// CHECK: gpu.launch_func @gemm_300_0_module::@gemm_300_0
+
+func.func @gemm_300(%a: tensor<300x256xbf16>, %b: tensor<256x256xbf16>) -> tensor<300x256xbf16> {
+  %r = dsm.fused_chain gemm (%a, %b) {schedule = #dsm.schedule<cluster = [1, 1, 1, 1], block = [152, 128, 64, 16], grid = [2, 2, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [], collectives = [], stages = 3, cost_ns = 1000, swap_ab = true>}
+      : (tensor<300x256xbf16>, tensor<256x256xbf16>) -> tensor<300x256xbf16> {
+  ^bb0(%x: tensor<300x256xbf16>, %w: tensor<256x256xbf16>):
+    %cst = arith.constant 0.0 : f32
+    %e = tensor.empty() : tensor<300x256xf32>
+    %f = linalg.fill ins(%cst : f32) outs(%e : tensor<300x256xf32>) -> tensor<300x256xf32>
+    %mm = linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>] ins(%x, %w : tensor<300x256xbf16>, tensor<256x256xbf16>) outs(%f : tensor<300x256xf32>) -> tensor<300x256xf32>
+    %e2 = tensor.empty() : tensor<300x256xbf16>
+    %t = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%mm : tensor<300x256xf32>) outs(%e2 : tensor<300x256xbf16>) {
+    ^bb0(%in: f32, %o: bf16):
+      %v = arith.truncf %in : f32 to bf16
+      linalg.yield %v : bf16
+    }  -> tensor<300x256xbf16>
+    dsm.yield %t : tensor<300x256xbf16>
+  }
+  return %r : tensor<300x256xbf16>
+}
