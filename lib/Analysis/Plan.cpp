@@ -124,6 +124,8 @@ std::string Plan::str() const {
   llvm::interleave(
       getSpatialDims(), os, [&](Dim d) { os << stringifyDim(d); }, ",");
   os << "] stages=" << stages;
+  if (swapAb)
+    os << " swap_ab";
   return s;
 }
 

@@ -256,9 +256,12 @@ static bool rankBy(const Candidate &a, const Candidate &b, double na, double nb,
   // deeper ring ran 1.03x faster (docs/validation.md, fortieth session).
   if (std::llround(na) != std::llround(nb))
     return na < nb;
+  // A tie goes to the plan of the chain's own operand order (a swapped
+  // one stores its result transposed, 2 bytes at a time).
   auto key = [&](const Plan &p) {
-    return std::make_tuple(p.getClusterSize(), deepRings ? -p.stages : p.stages,
-                           p.cluster, p.block, p.grid, p.spatialMask, p.order);
+    return std::make_tuple(p.swapAb, p.getClusterSize(),
+                           deepRings ? -p.stages : p.stages, p.cluster, p.block,
+                           p.grid, p.spatialMask, p.order);
   };
   return key(a.plan) < key(b.plan);
 }
@@ -367,6 +370,51 @@ static std::optional<Dataflow> getKernelFlow(const Plan &plan, Dataflow flow,
   flow.ctasPerSm = std::min<int64_t>(
       flow.ctasPerSm, target.getCtasPerSmBySmem(*smem + target.smemReserved));
   return flow;
+}
+
+/// The fewest of the chain's M rows a swapped tile takes (its wgmma n).
+static constexpr int64_t kMinSwappedRows = 128;
+
+/// Adds to `result` the lowerable plans of `desc`'s transposed product
+/// C^T = W A^T (Plan::swapAb), priced as that product: its m is the
+/// weight's N, its n the chain's M rounded up to 8 (the rows past M are
+/// TMA's zero fill), and A, read K-major, is its weight.
+static void addSwappedCandidates(const ChainDesc &desc, const GpuTarget &target,
+                                 const SearchOptions &options, size_t keep,
+                                 SearchResult &result) {
+  ChainDesc t = desc;
+  t.m = desc.n;
+  t.n = (desc.m + 7) / 8 * 8;
+  t.kMajorWeights = true;
+  SearchOptions o = options;
+  o.swapOperands = false;
+  // The lowering judges the swapped schedule, not the transposed chain's.
+  if (options.kernelSmemBytes)
+    o.kernelSmemBytes = [&](const Plan &plan, const Dataflow &flow) {
+      Plan swapped = plan;
+      swapped.swapAb = true;
+      return options.kernelSmemBytes(swapped, flow);
+    };
+  SearchResult r = searchChain(t, target, o);
+  result.stats.evaluated += r.stats.evaluated;
+  result.stats.lowerable += r.stats.lowerable;
+  for (Candidate c : r.rankedLowerable) {
+    // One CTA per cluster over all of K: no split K, no multicast. At
+    // least 128 of the chain's rows per tile: a tile reads its 128 weight
+    // rows for every blk_m of them, and narrower ones drew more L2 per
+    // flop than the chain's own 128-row tiles and lost on an H200 where
+    // the model ranked them first (9 of 13 kernels 0.89-0.98x, mostly
+    // down GEMMs of long K; tiles of 128 or more: 0.99-1.12x, forty-ninth
+    // session, docs/validation.md).
+    if (c.plan.cluster != std::array<int64_t, 4>{1, 1, 1, 1} ||
+        c.plan.blk(Dim::n) < kMinSwappedRows)
+      continue;
+    c.plan.swapAb = true;
+    if (!result.bestLowerable || betterKernel(c, *result.bestLowerable))
+      result.bestLowerable = c;
+    insertRanked(result.rankedLowerable, c, keep, betterKernel);
+    insertRanked(result.ranked, std::move(c), keep, better);
+  }
 }
 
 SearchResult mlir::ff::searchChain(const ChainDesc &desc,
@@ -497,6 +545,10 @@ SearchResult mlir::ff::searchChain(const ChainDesc &desc,
             }
           }
   }
+  if (options.swapOperands && chain.kind == ChainKind::gemm &&
+      desc.kMajorWeights && chain.m > 0 && chain.convW == 0 &&
+      chain.n % 64 == 0)
+    addSwappedCandidates(desc, target, options, keep, result);
   return result;
 }
 
@@ -570,7 +622,10 @@ static double getMeanKernelNs(const Plan &plan, const ChainDesc &chain,
 
 std::vector<BinnedPlan> mlir::ff::searchMBins(const ChainDesc &chain,
                                               const GpuTarget &target,
-                                              const SearchOptions &options) {
+                                              const SearchOptions &opts) {
+  // Swapped plans launch a grid fixed by M: static M only.
+  SearchOptions options = opts;
+  options.swapOperands = false;
   std::vector<BinnedPlan> table;
   for (const MBin &bin : getDefaultMBins()) {
     ChainDesc at = chain;

@@ -119,6 +119,11 @@ struct Plan {
   /// Bitwise-reproducible results: with grid_n > 1, E is reduced through
   /// one workspace plane per cluster summed in cluster order, not atomics.
   bool deterministic = false;
+  /// A single GEMM searched as its transposed product C^T = W A^T
+  /// (SearchOptions::swapOperands): cluster, block and grid are that
+  /// product's (m along the weight's N, n along the chain's M); its
+  /// schedule records them in the chain's dimensions with swap_ab.
+  bool swapAb = false;
 
   int64_t cls(Dim d) const { return cluster[static_cast<unsigned>(d)]; }
   int64_t blk(Dim d) const { return block[static_cast<unsigned>(d)]; }
@@ -186,7 +191,7 @@ struct Plan {
   bool operator==(const Plan &o) const {
     return cluster == o.cluster && block == o.block && grid == o.grid &&
            order == o.order && spatialMask == o.spatialMask &&
-           stages == o.stages;
+           stages == o.stages && swapAb == o.swapAb;
   }
 };
 

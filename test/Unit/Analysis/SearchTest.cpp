@@ -838,7 +838,12 @@ TEST(SearchTest, PlainGemmWaveTiles) {
   EXPECT_TRUE(passesWaveTileRule(tile(208, 5), gemm(true), 132));
   // 96 is no wave width of this grid.
   EXPECT_FALSE(passesWaveTileRule(tile(96, 5), gemm(true), 132));
-  const Candidate *c = searchChain(gemm(true), h100()).getChosen(true);
+  // Among plans of 128-row m tiles (the transposed product, which the
+  // model prices lower here, is SwappedOperands').
+  SearchOptions unswapped;
+  unswapped.swapOperands = false;
+  const Candidate *c =
+      searchChain(gemm(true), h100(), unswapped).getChosen(true);
   ASSERT_TRUE(c);
   EXPECT_EQ(c->plan.blk(Dim::n), 208);
   EXPECT_EQ(c->plan.grd(Dim::n), 10);
@@ -1120,3 +1125,47 @@ TEST(SearchTest, OneGemm) {
 }
 
 } // namespace
+
+// A single GEMM of static M on K-major weights is also searched as its
+// transposed product (Plan::swapAb). G5's up GEMM at M = 300 (128-row m
+// tiles pad to 384 rows) takes it: the weight's 16384 rows in 128-row
+// tiles, the 300 rows on one n side of two tiles (H200: 1.10x its chain).
+// Not at M = 1500 (2 % padding), not for row-major weights, not without
+// the option, never for a dynamic M's bins (the grid is fixed by M), never
+// on tiles of fewer than 128 rows.
+TEST(SearchTest, SwappedOperands) {
+  ChainDesc up = chainOf(ChainKind::gemm, 300, 16384, 4096, 0);
+  up.kMajorWeights = true;
+  const Candidate *c = searchChain(up, h100()).getChosen(true);
+  ASSERT_TRUE(c);
+  EXPECT_TRUE(c->plan.swapAb);
+  EXPECT_EQ(c->plan.blk(Dim::m), 128);
+  EXPECT_EQ(c->plan.grd(Dim::m), 128);
+  EXPECT_GE(c->plan.blk(Dim::n) * c->plan.grd(Dim::n), 300);
+  EXPECT_LT(c->plan.blk(Dim::n) * (c->plan.grd(Dim::n) - 1), 300);
+  EXPECT_EQ(c->plan.cluster, (std::array<int64_t, 4>{1, 1, 1, 1}));
+  SearchOptions off;
+  off.swapOperands = false;
+  EXPECT_FALSE(searchChain(up, h100(), off).getChosen(true)->plan.swapAb);
+  ChainDesc rowMajor = up;
+  rowMajor.kMajorWeights = false;
+  for (const Candidate &r : searchChain(rowMajor, h100()).rankedLowerable)
+    EXPECT_FALSE(r.plan.swapAb);
+  ChainDesc large = up;
+  large.m = 1500;
+  EXPECT_FALSE(searchChain(large, h100()).getChosen(true)->plan.swapAb);
+  ChainDesc dynamic = up;
+  dynamic.m = 0;
+  for (const BinnedPlan &bp : searchMBins(dynamic, h100()))
+    EXPECT_FALSE(bp.candidate.plan.swapAb);
+  // Swapped tiles take at least 128 of the M rows: G5's down GEMM at
+  // M = 300, which the model priced lower on 80-row swapped tiles (H200:
+  // its chain 0.95x), keeps the chain's order.
+  ChainDesc down = chainOf(ChainKind::gemm, 300, 4096, 16384, 0);
+  down.kMajorWeights = true;
+  SearchResult r = searchChain(down, h100());
+  EXPECT_FALSE(r.getChosen(true)->plan.swapAb);
+  for (const Candidate &cand : r.rankedLowerable)
+    if (cand.plan.swapAb)
+      EXPECT_GE(cand.plan.blk(Dim::n), 128);
+}

@@ -126,13 +126,22 @@ mlir::dsm::getScheduleAttr(MLIRContext *ctx, const ff::Plan &plan,
   SmallVector<CollectiveKind> collectives;
   for (ff::Collective c : plan.getCollectives(chain))
     collectives.push_back(static_cast<CollectiveKind>(c));
+  // A swapped plan is the transposed product's: the schedule holds it in
+  // the chain's dimensions.
+  std::array<int64_t, 4> cluster = plan.cluster, block = plan.block,
+                         grid = plan.grid;
+  if (plan.swapAb) {
+    std::swap(cluster[0], cluster[1]);
+    std::swap(block[0], block[1]);
+    std::swap(grid[0], grid[1]);
+  }
   return ScheduleAttr::getChecked(
-      emitError, ctx, ArrayRef<int64_t>(plan.cluster),
-      ArrayRef<int64_t>(plan.block), ArrayRef<int64_t>(plan.grid),
-      ArrayRef<LoopDim>(order), ArrayRef<LoopDim>(spatial),
-      ArrayRef<MemTier>(residency), ArrayRef<CollectiveKind>(collectives),
-      plan.stages, static_cast<int64_t>(std::llround(costNs)), mLo, mHi,
-      plan.deterministic, /*swapAb=*/false);
+      emitError, ctx, ArrayRef<int64_t>(cluster), ArrayRef<int64_t>(block),
+      ArrayRef<int64_t>(grid), ArrayRef<LoopDim>(order),
+      ArrayRef<LoopDim>(spatial), ArrayRef<MemTier>(residency),
+      ArrayRef<CollectiveKind>(collectives), plan.stages,
+      static_cast<int64_t>(std::llround(costNs)), mLo, mHi, plan.deterministic,
+      plan.swapAb);
 }
 
 ff::Plan mlir::dsm::getPlan(ScheduleAttr sched) {
@@ -147,6 +156,12 @@ ff::Plan mlir::dsm::getPlan(ScheduleAttr sched) {
     plan.spatialMask |= 1u << static_cast<unsigned>(d);
   plan.stages = sched.getStages();
   plan.deterministic = sched.getDeterministic();
+  plan.swapAb = sched.getSwapAb();
+  if (plan.swapAb) {
+    std::swap(plan.cluster[0], plan.cluster[1]);
+    std::swap(plan.block[0], plan.block[1]);
+    std::swap(plan.grid[0], plan.grid[1]);
+  }
   return plan;
 }
 
@@ -165,8 +180,11 @@ double recordedNs(const ff::Candidate &c) {
 }
 
 llvm::json::Object toJson(const ff::Candidate &c, int64_t rank) {
-  auto arr = [](const std::array<int64_t, 4> &v) {
-    return llvm::json::Array{v[0], v[1], v[2], v[3]};
+  // In the chain's dimensions, like the schedule (a swapped plan's are its
+  // transposed product's).
+  auto arr = [&](const std::array<int64_t, 4> &v) {
+    return c.plan.swapAb ? llvm::json::Array{v[1], v[0], v[2], v[3]}
+                         : llvm::json::Array{v[0], v[1], v[2], v[3]};
   };
   llvm::json::Array order, spatial;
   for (ff::Dim d : c.plan.order)
@@ -189,6 +207,7 @@ llvm::json::Object toJson(const ff::Candidate &c, int64_t rank) {
       {"order", std::move(order)},
       {"spatial", std::move(spatial)},
       {"stages", c.plan.stages},
+      {"swap_ab", c.plan.swapAb},
       {"residency", std::move(residency)},
       {"terms",
        llvm::json::Object{{"compute_ns", std::llround(c.cost.computeNs)},
@@ -470,6 +489,7 @@ LogicalResult DSMSearchPass::searchOne(FusedChainOp op,
   options.family = family;
   options.wideGemmTiles = wideGemmTiles;
   options.waveTiles = waveTiles;
+  options.swapOperands = swapOperands;
   // A sequence's halves take each bin's best at its upper end: the
   // regret rule's picks for them (smaller tiles, split K, shallower rings
   // that the model scores better at a bin's lower end) measured 2.4 %
