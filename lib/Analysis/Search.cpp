@@ -168,8 +168,27 @@ mlir::ff::getWaveWidths(const ChainDesc &chain, int64_t sms, int64_t mTiles) {
   return widths;
 }
 
+/// A swapped product's widths for its n (the GEMM's M rows): for each
+/// tile count from ceil(n / 256) to ceil(n / 128) the narrowest 8-column
+/// multiple that covers n (M = 800: 200, 160, 136, 120 -> 200, 160, 136;
+/// M = 300: 152).
+static llvm::SmallVector<int64_t, 4> getFitWidths(const ChainDesc &chain) {
+  llvm::SmallVector<int64_t, 4> widths;
+  if (!chain.swappedProduct)
+    return widths;
+  for (int64_t t = ceilDiv(chain.n, 256); t <= ceilDiv(chain.n, 128); ++t) {
+    int64_t w = alignTo8(ceilDiv(chain.n, t));
+    if (w >= 128 && w <= 256 && !llvm::is_contained(widths, w))
+      widths.push_back(w);
+  }
+  return widths;
+}
+
 bool mlir::ff::passesWaveTileRule(const Plan &plan, const ChainDesc &chain,
                                   int64_t sms) {
+  // A swapped product's fitted widths take any number of waves.
+  if (llvm::is_contained(getFitWidths(chain), plan.blk(Dim::n)))
+    return true;
   // S3's gate|up GEMM at M = 1024 on 8 x 115 tiles of 128 x 96 (7 waves)
   // ran its chain 1.03x slower than on 8 x 86 of 128 x 128 (H200,
   // docs/validation.md, forty-second session).
@@ -386,6 +405,7 @@ static void addSwappedCandidates(const ChainDesc &desc, const GpuTarget &target,
   t.m = desc.n;
   t.n = (desc.m + 7) / 8 * 8;
   t.kMajorWeights = true;
+  t.swappedProduct = true;
   SearchOptions o = options;
   o.swapOperands = false;
   // The lowering judges the swapped schedule, not the transposed chain's.
@@ -528,8 +548,12 @@ SearchResult mlir::ff::searchChain(const ChainDesc &desc,
             for (int64_t bm : {64, 128}) {
               int64_t gm = isSpatial(Dim::m) ? ceilDiv(chain.m, cm * bm) : 1;
               llvm::SmallVector<int64_t, 12> nTiles = wideTiles(chain.n);
-              if (isSpatial(Dim::n))
+              if (isSpatial(Dim::n)) {
                 appendWaveTiles(chain, target, gm * cm, nTiles);
+                for (int64_t bn : getFitWidths(chain))
+                  if (!llvm::is_contained(nTiles, bn))
+                    nTiles.push_back(bn);
+              }
               for (int64_t bn : nTiles) {
                 int64_t gn = isSpatial(Dim::n) ? ceilDiv(chain.n, cn * bn) : 1;
                 for (int64_t bk : kTiles)
@@ -545,9 +569,13 @@ SearchResult mlir::ff::searchChain(const ChainDesc &desc,
             }
           }
   }
+  // Only where 128-row m tiles pad M by a tenth or more (M = 300: 28 %,
+  // 800: 12 %): at M = 512, 1500 or 8192 the model still ranked swapped
+  // plans first by a few percent (T4-k768-m512 then ran 0.91x on an H200).
+  const int64_t padded = ceilDiv(chain.m, 128) * 128;
   if (options.swapOperands && chain.kind == ChainKind::gemm &&
       desc.kMajorWeights && chain.m > 0 && chain.convW == 0 &&
-      chain.n % 64 == 0)
+      chain.n % 64 == 0 && (padded - chain.m) * 10 >= chain.m)
     addSwappedCandidates(desc, target, options, keep, result);
   return result;
 }

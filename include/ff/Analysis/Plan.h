@@ -86,6 +86,10 @@ struct ChainDesc {
   /// (getSoloGemmNTileViolation); the search offers ones sized to fill the
   /// GPU in one wave (8-column steps) or two (16-column steps).
   bool kMajorWeights = false;
+  /// A single GEMM's transposed product (searched for Plan::swapAb): its n
+  /// is the GEMM's M rows, which also take the widths that cover n in the
+  /// fewest tiles of 128-256 with the least padding (getFitWidths).
+  bool swappedProduct = false;
 
   bool isGated() const {
     return kind == ChainKind::gatedFfn || kind == ChainKind::gatedGemm;

@@ -1124,15 +1124,13 @@ TEST(SearchTest, OneGemm) {
             256);
 }
 
-} // namespace
-
 // A single GEMM of static M on K-major weights is also searched as its
 // transposed product (Plan::swapAb). G5's up GEMM at M = 300 (128-row m
 // tiles pad to 384 rows) takes it: the weight's 16384 rows in 128-row
-// tiles, the 300 rows on one n side of two tiles (H200: 1.10x its chain).
-// Not at M = 1500 (2 % padding), not for row-major weights, not without
-// the option, never for a dynamic M's bins (the grid is fixed by M), never
-// on tiles of fewer than 128 rows.
+// tiles, the 300 rows on its n side in two tiles of 152 (H200: 1.08x its
+// chain). Not at M = 512 or 1500 (no padding, 2 %), not for row-major
+// weights, not without the option, never for a dynamic M's bins (the grid
+// is fixed by M), never on tiles of fewer than 128 rows.
 TEST(SearchTest, SwappedOperands) {
   ChainDesc up = chainOf(ChainKind::gemm, 300, 16384, 4096, 0);
   up.kMajorWeights = true;
@@ -1141,8 +1139,9 @@ TEST(SearchTest, SwappedOperands) {
   EXPECT_TRUE(c->plan.swapAb);
   EXPECT_EQ(c->plan.blk(Dim::m), 128);
   EXPECT_EQ(c->plan.grd(Dim::m), 128);
-  EXPECT_GE(c->plan.blk(Dim::n) * c->plan.grd(Dim::n), 300);
-  EXPECT_LT(c->plan.blk(Dim::n) * (c->plan.grd(Dim::n) - 1), 300);
+  // The width fitted to M: two tiles of 152 rows (304).
+  EXPECT_EQ(c->plan.blk(Dim::n), 152);
+  EXPECT_EQ(c->plan.grd(Dim::n), 2);
   EXPECT_EQ(c->plan.cluster, (std::array<int64_t, 4>{1, 1, 1, 1}));
   SearchOptions off;
   off.swapOperands = false;
@@ -1151,9 +1150,13 @@ TEST(SearchTest, SwappedOperands) {
   rowMajor.kMajorWeights = false;
   for (const Candidate &r : searchChain(rowMajor, h100()).rankedLowerable)
     EXPECT_FALSE(r.plan.swapAb);
-  ChainDesc large = up;
-  large.m = 1500;
-  EXPECT_FALSE(searchChain(large, h100()).getChosen(true)->plan.swapAb);
+  // Only where 128-row tiles pad M by a tenth: not at 512 or 1500.
+  for (int64_t m : {512, 1500}) {
+    ChainDesc at = up;
+    at.m = m;
+    for (const Candidate &r : searchChain(at, h100()).rankedLowerable)
+      EXPECT_FALSE(r.plan.swapAb) << m;
+  }
   ChainDesc dynamic = up;
   dynamic.m = 0;
   for (const BinnedPlan &bp : searchMBins(dynamic, h100()))
@@ -1169,3 +1172,5 @@ TEST(SearchTest, SwappedOperands) {
     if (cand.plan.swapAb)
       EXPECT_GE(cand.plan.blk(Dim::n), 128);
 }
+
+} // namespace
