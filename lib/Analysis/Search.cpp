@@ -421,11 +421,10 @@ static void addSwappedCandidates(const ChainDesc &desc, const GpuTarget &target,
   for (Candidate c : r.rankedLowerable) {
     // One CTA per cluster over all of K: no split K, no multicast. At
     // least 128 of the chain's rows per tile: a tile reads its 128 weight
-    // rows for every blk_m of them, and narrower ones drew more L2 per
-    // flop than the chain's own 128-row tiles and lost on an H200 where
-    // the model ranked them first (9 of 13 kernels 0.89-0.98x, mostly
-    // down GEMMs of long K; tiles of 128 or more: 0.99-1.12x, forty-ninth
-    // session, docs/validation.md).
+    // rows for every blk_m of them, and of 21 chains the model swapped
+    // onto 64-104-row tiles 13 ran 0.89-0.99x on an H200 (mostly down
+    // GEMMs of long K; 6 ran faster), those on 128 rows or more
+    // 0.99-1.12x (forty-ninth session, docs/validation.md).
     if (c.plan.cluster != std::array<int64_t, 4>{1, 1, 1, 1} ||
         c.plan.blk(Dim::n) < kMinSwappedRows)
       continue;
