@@ -520,6 +520,11 @@ FailureOr<KernelPlan> mlir::dsm::planKernel(FusedChainOp op, ScheduleAttr sched,
             "([N, K]) weight and no cluster";
       return failure();
     }
+    if (blk[1] != 64 && blk[1] != 128) {
+      why = "swapped operands take blk_n of 64 or 128 (the weight's rows, 64 "
+            "per consumer warpgroup)";
+      return failure();
+    }
     if (plan.shape.n % blk[1] != 0 || grid[0] * blk[0] < plan.shape.m) {
       why = "swapped operands need N = grid_n * blk_n and grid_m * blk_m >= M";
       return failure();

@@ -1137,3 +1137,27 @@ func.func @gemm(%a: tensor<300x512xbf16>, %b: tensor<512x512xbf16>) -> tensor<30
   }
   return %r : tensor<300x512xbf16>
 }
+
+// -----
+
+// Swapped operands tile the weight's rows by consumer warpgroups: blk_n is
+// 64 or 128.
+// expected-error @+2 {{schedule cannot be lowered: swapped operands take blk_n of 64 or 128 (the weight's rows, 64 per consumer warpgroup)}}
+func.func @gemm(%a: tensor<300x512xbf16>, %b: tensor<512x512xbf16>) -> tensor<300x512xbf16> {
+  %r = dsm.fused_chain gemm (%a, %b) {schedule = #dsm.schedule<cluster = [1, 1, 1, 1], block = [152, 256, 64, 16], grid = [2, 2, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [], collectives = [], stages = 4, cost_ns = 1000, swap_ab = true>}
+      : (tensor<300x512xbf16>, tensor<512x512xbf16>) -> tensor<300x512xbf16> {
+  ^bb0(%x: tensor<300x512xbf16>, %w: tensor<512x512xbf16>):
+    %cst = arith.constant 0.0 : f32
+    %e = tensor.empty() : tensor<300x512xf32>
+    %f = linalg.fill ins(%cst : f32) outs(%e : tensor<300x512xf32>) -> tensor<300x512xf32>
+    %mm = linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>] ins(%x, %w : tensor<300x512xbf16>, tensor<512x512xbf16>) outs(%f : tensor<300x512xf32>) -> tensor<300x512xf32>
+    %e2 = tensor.empty() : tensor<300x512xbf16>
+    %t = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%mm : tensor<300x512xf32>) outs(%e2 : tensor<300x512xbf16>) {
+    ^bb0(%in: f32, %o: bf16):
+      %v = arith.truncf %in : f32 to bf16
+      linalg.yield %v : bf16
+    }  -> tensor<300x512xbf16>
+    dsm.yield %t : tensor<300x512xbf16>
+  }
+  return %r : tensor<300x512xbf16>
+}
