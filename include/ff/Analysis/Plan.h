@@ -192,6 +192,16 @@ struct Plan {
   /// "cluster=[1,4,1,1] block=[128,128,64,128] grid=[1,8,1,1] order=[m,n,k,l]
   /// spatial=[m,n] stages=4".
   std::string str() const;
+  /// This plan with m and n of cluster, block and grid exchanged: a swapped
+  /// plan between its transposed product's dimensions and its chain's (the
+  /// schedule's), either way.
+  Plan withMNExchanged() const {
+    Plan p = *this;
+    std::swap(p.cluster[0], p.cluster[1]);
+    std::swap(p.block[0], p.block[1]);
+    std::swap(p.grid[0], p.grid[1]);
+    return p;
+  }
   bool operator==(const Plan &o) const {
     return cluster == o.cluster && block == o.block && grid == o.grid &&
            order == o.order && spatialMask == o.spatialMask &&

@@ -47,6 +47,8 @@ bool KernelPlan::epilogueDivides() const {
   return divides(lastEpilogue) || llvm::any_of(firstStages, divides);
 }
 
+int64_t KernelPlan::swappedMTiles() const { return shape.m / launchTileRows(); }
+
 int64_t KernelPlan::minM() const {
   if (schedule.hasMBin())
     return schedule.getMLo();
@@ -512,6 +514,8 @@ FailureOr<KernelPlan> mlir::dsm::planKernel(FusedChainOp op, ScheduleAttr sched,
   // Schedule constraints of the kernel family.
   ArrayRef<int64_t> cl = sched.getCluster(), blk = sched.getBlock(),
                     grid = sched.getGrid();
+  // A swapped schedule's block and grid, in its product's dimensions.
+  std::array<int64_t, 4> productBlock, productGrid;
   if (sched.getSwapAb()) {
     if (plan.kind != ChainKind::gemm || plan.convW || plan.inputViews.size() ||
         !plan.bKMajor || ShapedType::isDynamic(plan.shape.m) ||
@@ -533,15 +537,19 @@ FailureOr<KernelPlan> mlir::dsm::planKernel(FusedChainOp op, ScheduleAttr sched,
     plan.swapAb = true;
     std::swap(plan.shape.m, plan.shape.n);
     std::swap(plan.argA, plan.argB);
+    productBlock = {blk[1], blk[0], blk[2], blk[3]};
+    productGrid = {grid[1], grid[0], grid[2], grid[3]};
+    blk = productBlock;
+    grid = productGrid;
   }
-  plan.bm = blk[plan.swapAb ? 1 : 0];
-  plan.bn = blk[plan.swapAb ? 0 : 1];
+  plan.bm = blk[0];
+  plan.bn = blk[1];
   plan.bk = blk[2];
   plan.bl = plan.isSingleGemm() ? 0 : blk[3];
   plan.stages = sched.getStages();
   plan.numConsumers = plan.bm / 64;
   plan.clusterN = cl[1];
-  plan.ctasN = cl[1] * grid[plan.swapAb ? 0 : 1];
+  plan.ctasN = cl[1] * grid[1];
   auto dims = sched.getOrder();
   // Three cluster shapes: along n only (FFNs: reduce-scatter of E; a GEMM:
   // A multicast), along l over the whole cluster (the shuffle family:

@@ -126,9 +126,7 @@ DictionaryAttr DSMMaterializePass::chainInfo(FusedChainOp chain,
   Builder b(chain.getContext());
   // The chain's own roles and shape (a swapped plan exchanges them).
   unsigned argB = plan.swapAb ? plan.argA : plan.argB;
-  ChainShape s = plan.shape;
-  if (plan.swapAb)
-    std::swap(s.m, s.n);
+  ChainShape s = plan.chainShape();
   auto isNK = [&](unsigned i) {
     return ((plan.bKMajor || plan.swapAb) &&
             (i == argB || (plan.isGated() && i == plan.argB2))) ||
@@ -196,7 +194,7 @@ DictionaryAttr DSMMaterializePass::materialize(FusedChainOp chain,
   // Swapped operands: a static grid over the weight's row tiles.
   Value mTiles =
       plan.swapAb
-          ? cst(plan.shape.m / plan.bm)
+          ? cst(plan.swappedMTiles())
           : arith::CeilDivUIOp::create(b, loc, m, cst(plan.launchTileRows()))
                 .getResult();
   Value gridX = arith::MulIOp::create(b, loc, mTiles, cst(plan.ctasPerMTile()));
@@ -284,10 +282,10 @@ DictionaryAttr DSMMaterializePass::materialize(FusedChainOp chain,
   }
   ScheduleAttr sched = plan.schedule;
   int64_t mLo = sched.hasMBin() ? sched.getMLo() : 1;
-  int64_t mHi = plan.swapAb ? plan.shape.n : plan.maxM();
+  int64_t mHi = plan.swapAb ? plan.chainShape().m : plan.maxM();
   // Swapped operands launch a fixed grid (grid_m_tile 0: not scaled by M).
-  int64_t launchX = plan.swapAb ? plan.shape.m / plan.bm * plan.ctasPerMTile()
-                                : plan.ctasPerMTile();
+  int64_t launchX =
+      (plan.swapAb ? plan.swappedMTiles() : 1) * plan.ctasPerMTile();
   SmallVector<NamedAttribute> fields{
       b.getNamedAttr("name", b.getStringAttr(name)),
       b.getNamedAttr("module", b.getStringAttr(gpuModule.getName())),
@@ -389,9 +387,8 @@ static constexpr int64_t kMinPrefetchWeightBytes = int64_t(16) << 20;
 /// The bytes of a kernel's weights: B (gated: both), and D when it runs the
 /// second GEMM too.
 static int64_t getWeightBytes(const KernelPlan &plan) {
-  const ChainShape &s = plan.shape;
-  // A swapped plan's weight is its A: [m, k].
-  int64_t elems = (plan.swapAb ? s.m : s.n) * s.k * (plan.isGated() ? 2 : 1);
+  const ChainShape s = plan.chainShape();
+  int64_t elems = s.n * s.k * (plan.isGated() ? 2 : 1);
   if (!plan.isSingleGemm())
     elems += s.n * s.l;
   return elems * s.elementType.getIntOrFloatBitWidth() / 8;

@@ -128,20 +128,14 @@ mlir::dsm::getScheduleAttr(MLIRContext *ctx, const ff::Plan &plan,
     collectives.push_back(static_cast<CollectiveKind>(c));
   // A swapped plan is the transposed product's: the schedule holds it in
   // the chain's dimensions.
-  std::array<int64_t, 4> cluster = plan.cluster, block = plan.block,
-                         grid = plan.grid;
-  if (plan.swapAb) {
-    std::swap(cluster[0], cluster[1]);
-    std::swap(block[0], block[1]);
-    std::swap(grid[0], grid[1]);
-  }
+  const ff::Plan dims = plan.swapAb ? plan.withMNExchanged() : plan;
   return ScheduleAttr::getChecked(
-      emitError, ctx, ArrayRef<int64_t>(cluster), ArrayRef<int64_t>(block),
-      ArrayRef<int64_t>(grid), ArrayRef<LoopDim>(order),
-      ArrayRef<LoopDim>(spatial), ArrayRef<MemTier>(residency),
-      ArrayRef<CollectiveKind>(collectives), plan.stages,
-      static_cast<int64_t>(std::llround(costNs)), mLo, mHi, plan.deterministic,
-      plan.swapAb);
+      emitError, ctx, ArrayRef<int64_t>(dims.cluster),
+      ArrayRef<int64_t>(dims.block), ArrayRef<int64_t>(dims.grid),
+      ArrayRef<LoopDim>(order), ArrayRef<LoopDim>(spatial),
+      ArrayRef<MemTier>(residency), ArrayRef<CollectiveKind>(collectives),
+      plan.stages, static_cast<int64_t>(std::llround(costNs)), mLo, mHi,
+      plan.deterministic, plan.swapAb);
 }
 
 ff::Plan mlir::dsm::getPlan(ScheduleAttr sched) {
@@ -157,12 +151,7 @@ ff::Plan mlir::dsm::getPlan(ScheduleAttr sched) {
   plan.stages = sched.getStages();
   plan.deterministic = sched.getDeterministic();
   plan.swapAb = sched.getSwapAb();
-  if (plan.swapAb) {
-    std::swap(plan.cluster[0], plan.cluster[1]);
-    std::swap(plan.block[0], plan.block[1]);
-    std::swap(plan.grid[0], plan.grid[1]);
-  }
-  return plan;
+  return plan.swapAb ? plan.withMNExchanged() : plan;
 }
 
 //===----------------------------------------------------------------------===//
@@ -180,12 +169,12 @@ double recordedNs(const ff::Candidate &c) {
 }
 
 llvm::json::Object toJson(const ff::Candidate &c, int64_t rank) {
+  auto arr = [](const std::array<int64_t, 4> &v) {
+    return llvm::json::Array{v[0], v[1], v[2], v[3]};
+  };
   // In the chain's dimensions, like the schedule (a swapped plan's are its
   // transposed product's).
-  auto arr = [&](const std::array<int64_t, 4> &v) {
-    return c.plan.swapAb ? llvm::json::Array{v[1], v[0], v[2], v[3]}
-                         : llvm::json::Array{v[0], v[1], v[2], v[3]};
-  };
+  const ff::Plan dims = c.plan.swapAb ? c.plan.withMNExchanged() : c.plan;
   llvm::json::Array order, spatial;
   for (ff::Dim d : c.plan.order)
     order.push_back(ff::stringifyDim(d));
@@ -201,9 +190,9 @@ llvm::json::Object toJson(const ff::Candidate &c, int64_t rank) {
       {"kernel_ns", std::llround(c.cost.kernelNs)},
       {"kernel_ctas_per_sm", c.cost.kernelCtasPerSm},
       {"lowerable", c.lowerable},
-      {"cluster", arr(c.plan.cluster)},
-      {"block", arr(c.plan.block)},
-      {"grid", arr(c.plan.grid)},
+      {"cluster", arr(dims.cluster)},
+      {"block", arr(dims.block)},
+      {"grid", arr(dims.grid)},
       {"order", std::move(order)},
       {"spatial", std::move(spatial)},
       {"stages", c.plan.stages},

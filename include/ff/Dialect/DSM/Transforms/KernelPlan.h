@@ -91,6 +91,16 @@ struct KernelPlan {
   /// (any multiple of 8) are wgmma's N side, and the epilogue stores each
   /// value at out[col, row]. A single plain GEMM kernel of static M.
   bool swapAb = false;
+  /// The chain's own shape (a swapped plan's `shape` is its product's).
+  ChainShape chainShape() const {
+    ChainShape s = shape;
+    if (swapAb)
+      std::swap(s.m, s.n);
+    return s;
+  }
+  /// Swapped operands: the launch's m tiles (the weight's rows), fixed by
+  /// the static shape (the manifest's grid_m_tile is 0).
+  int64_t swappedMTiles() const;
   /// Split K (cls_k > 1): the cluster's CTAs (the x cluster extent) each
   /// run kTiles() of the k tiles, rank r from (r mod clusterK) * kTiles(),
   /// and reduce-scatter their fp32 tiles over DSM. GEMM kind: rank r stores
