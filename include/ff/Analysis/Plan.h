@@ -228,6 +228,18 @@ inline bool splitsStreamedColumns(int64_t blkM, int64_t blkN, int64_t blkL) {
          (blkN + blkL) / 2 <= kMaxStreamedAccColumns;
 }
 
+/// The widest token tile (wgmma n) of a swapped product's 256-row weight
+/// tile: each consumer thread holds two accumulators of width / 2 fp32
+/// registers (ptxas spilled at 192 and 200 under setmaxnreg 232).
+constexpr int64_t kMaxRowBlockWidth = 184;
+
+/// 64-row blocks of A each consumer warpgroup of a `plan` of `chain`
+/// computes: 2 for a swapped product's 256-row weight tiles (two
+/// accumulators per warpgroup), else 1.
+inline int64_t getWarpgroupRowBlocks(const ChainDesc &chain, const Plan &plan) {
+  return chain.swappedProduct && plan.blk(Dim::m) == 256 ? 2 : 1;
+}
+
 /// The tile rules every kernel of the lowering shares: blk_m of one or two
 /// consumer warpgroups (64 or 128), one 128B-swizzled bf16 row per k step
 /// (blk_k = 64, or 32 when K <= 32: one zero-filled tile) and a wgmma-wide

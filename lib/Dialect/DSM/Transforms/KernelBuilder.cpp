@@ -469,7 +469,9 @@ private:
   /// all 64 where the two warpgroups split the columns. With warpgroup
   /// tiles, its rows of the shared-memory tiles (its m tile's output rows
   /// start at m0).
-  Value wgRow0() { return p.splitColumns ? cst(0) : mul(wg, 64); }
+  Value wgRow0() {
+    return p.splitColumns ? cst(0) : mul(wg, 64 * p.wgRowBlocks);
+  }
   Value outRow0() { return p.warpgroupTiles ? cst(0) : wgRow0(); }
   /// The barrier of ring slot `s` this thread's pair of producer warp and
   /// consumer warpgroup uses (warpgroup tiles: one set per warpgroup).
@@ -630,11 +632,17 @@ private:
   /// Columns [col0, col0 + width) of a consumer warpgroup's D fragment
   /// into `out` (rows of `cols` elements), element i being `y(i)`, rows
   /// past rowEnd skipped.
+  /// `rowBlock`: the warpgroup's 64-row block (KernelPlan::wgRowBlocks).
   void storeFragment(function_ref<Value(int64_t)> y, Value col0, int64_t width,
-                     int64_t cols);
+                     int64_t cols, int64_t rowBlock = 0);
   /// The same for `acc` through `epi`.
   void storeFragment(Value acc, linalg::GenericOp epi, Value col0,
-                     int64_t width, int64_t cols);
+                     int64_t width, int64_t cols, int64_t rowBlock = 0);
+  /// Swapped operands (KernelPlan::pairsSwappedStores): storeFragment's
+  /// values from rows rowBase (+ 8) and columns colBase + 8j (+ 1), two
+  /// adjacent result columns per lane and store.
+  void storeSwappedPairs(function_ref<Value(int64_t)> y, Value rowBase,
+                         Value colBase, int64_t width, int64_t cols);
   void emitFfnEpilogue(ArrayRef<Value> accs, Value tileBase = Value());
   void emitChunkOutput(Value acc, Value chunk, Value j);
   void emitShuffleProducer();
@@ -1622,9 +1630,12 @@ Value KernelEmitter::emitMainLoop(SmallVector<Value> &accs) {
     // k16 steps: 32 B along a K-major A row, 16 rows of 128 B of B.
     // Gate and up run as two back-to-back chains so that no wgmma reads
     // an accumulator another one of the group is still writing.
-    for (int64_t kk = 0; kk < p.k16Steps; ++kk)
-      acc[0] = wgmma(acc[0], advance(descA, kk * 32),
-                     advance(descB, kk * stepB), p.consumerN(), p.bKMajor);
+    // Row blocks likewise: block r's A rows lie r * 64 rows (8 KB, whole
+    // swizzle atoms) past the warpgroup's first.
+    for (int64_t r = 0; r < p.wgRowBlocks; ++r)
+      for (int64_t kk = 0; kk < p.k16Steps; ++kk)
+        acc[r] = wgmma(acc[r], advance(descA, r * 64 * 128 + kk * 32),
+                       advance(descB, kk * stepB), p.consumerN(), p.bKMajor);
     for (int64_t kk = 0; gated && kk < p.k16Steps; ++kk)
       acc[1] = wgmma(acc[1], advance(descA, kk * 32),
                      advance(descB2, kk * stepB), p.consumerN(), p.bKMajor);
@@ -1638,7 +1649,8 @@ Value KernelEmitter::emitMainLoop(SmallVector<Value> &accs) {
   };
   // The first step starts the accumulators (scale-d = 0) and has no
   // previous stage to release.
-  auto [first, it0] = step(cst(0), SmallVector<Value>(gated ? 2 : 1, Value()));
+  auto [first, it0] =
+      step(cst(0), SmallVector<Value>(gated ? 2 : p.wgRowBlocks, Value()));
   if (p.earlyRelease)
     leaderOnly(wgLeader,
                [&] { releaseStage(ringSlot(ringRem(it0, p.stages))); });
@@ -1689,8 +1701,11 @@ Value KernelEmitter::emitMainLoop(SmallVector<Value> &accs) {
 }
 
 void KernelEmitter::emitGemmEpilogue(ArrayRef<Value> accs) {
-  if (!p.isGated())
-    return storeFragment(accs[0], p.firstEpilogue, n0, p.bn, p.shape.n);
+  if (!p.isGated()) {
+    for (int64_t r = 0; r < p.wgRowBlocks; ++r)
+      storeFragment(accs[r], p.firstEpilogue, n0, p.bn, p.shape.n, r);
+    return;
+  }
   // A gated GEMM: the stages combine gate and up element by element.
   storeFragment(
       [&](int64_t i) {
@@ -1824,15 +1839,19 @@ void KernelEmitter::storeQuad(Value row, Value col, int64_t cols,
 }
 
 void KernelEmitter::storeFragment(Value acc, linalg::GenericOp epi, Value col0,
-                                  int64_t width, int64_t cols) {
+                                  int64_t width, int64_t cols,
+                                  int64_t rowBlock) {
   storeFragment([&](int64_t i) { return applyEpilogue(epi, accElt(acc, i)); },
-                col0, width, cols);
+                col0, width, cols, rowBlock);
 }
 
 void KernelEmitter::storeFragment(function_ref<Value(int64_t)> y, Value col0,
-                                  int64_t width, int64_t cols) {
-  Value rowBase = add(add(m0, outRow0()), fragRow());
+                                  int64_t width, int64_t cols,
+                                  int64_t rowBlock) {
+  Value rowBase = add(add(m0, outRow0()), add(fragRow(), 64 * rowBlock));
   Value colBase = add(col0, fragColPair());
+  if (p.pairsSwappedStores())
+    return storeSwappedPairs(y, rowBase, colBase, width, cols);
   if (p.swapAb) {
     // The fragment is C^T's: its row r is the result's column and its
     // column c (one of A's rows, below cols = M) the result's row, of
@@ -1913,6 +1932,45 @@ void KernelEmitter::storeFragment(function_ref<Value(int64_t)> y, Value col0,
       }
     });
   }
+}
+
+void KernelEmitter::storeSwappedPairs(function_ref<Value(int64_t)> y,
+                                      Value rowBase, Value colBase,
+                                      int64_t width, int64_t cols) {
+  // The fragment is C^T's (storeFragment). Lanes q and q ^ 1 of a quad
+  // column (lane and lane ^ 4: adjacent r) trade one value per (j, h), so
+  // that each lane holds two adjacent result columns of one result row
+  // (even q: c = 0, odd q: c = 1): one 4-byte store each, and the pair of
+  // accumulator elements packed by one cvt.rn.bf16x2.f32.
+  auto i32c = [&](uint32_t v) -> Value {
+    return LLVM::ConstantOp::create(b, loc, i32, int32_t(v));
+  };
+  Value oddIdx = rem(div(lane, 4), 2);
+  Value odd = cmp(arith::CmpIPredicate::ne, oddIdx, cst(0));
+  for (int64_t j = 0; j < width / 8; ++j)
+    for (int64_t h = 0; h < 2; ++h) {
+      // Elements c = 0 (low half) and c = 1 of (j, h): even lanes keep
+      // their low half and take the partner's, odd lanes take the
+      // partner's high half and keep their own.
+      Value own = LLVM::BitcastOp::create(
+          b, loc, i32, vector({y(4 * j + 2 * h), y(4 * j + 2 * h + 1)}));
+      Value got = NVVM::ShflOp::create(
+          b, loc, i32, cstI32(-1), own, cstI32(4), cstI32(0x1f),
+          NVVM::ShflKindAttr::get(ctx, NVVM::ShflKind::bfly), UnitAttr());
+      Value even = LLVM::OrOp::create(
+          b, loc, LLVM::AndOp::create(b, loc, own, i32c(0xffff)),
+          LLVM::ShlOp::create(b, loc, got, i32c(16)));
+      Value oddPair = LLVM::OrOp::create(
+          b, loc, LLVM::LShrOp::create(b, loc, got, i32c(16)),
+          LLVM::AndOp::create(b, loc, own, i32c(0xffff0000u)));
+      Value pair = arith::SelectOp::create(b, loc, odd, oddPair, even);
+      Value col = add(add(colBase, 8 * j), oddIdx);
+      Value first = sub(add(rowBase, 8 * h), oddIdx);
+      ifThen(ult(col, cst(cols)), [&] {
+        Value off = mul(add(mul(col, numRows), first), 2);
+        LLVM::StoreOp::create(b, loc, pair, gep(out, off), 4);
+      });
+    }
 }
 
 /// `tileBase`: the C tile's shared-memory offset (1024-aligned), by default

@@ -49,6 +49,18 @@ bool KernelPlan::epilogueDivides() const {
 
 int64_t KernelPlan::swappedMTiles() const { return shape.m / launchTileRows(); }
 
+bool KernelPlan::pairsSwappedStores() const {
+  // Element-wise stores of a cast (or relu) of the accumulators made ptxas
+  // serialise the wgmmas of persistent swapped kernels (C7514): a lone 300 x
+  // 16384 x 4096 GEMM ran 1.14x faster paired, G5's and S3's down GEMMs at
+  // M = 800 1.03x. Activations that compute a transcendental kept their
+  // wgmmas pipelined, and the pairing's shuffles cost G4's up GEMM at
+  // M = 800 3 % (H200, docs/validation.md, fiftieth session).
+  return swapAb && resultElementType.isBF16() &&
+         !llvm::is_contained({"gelu_erf", "gelu_tanh", "sigmoid", "silu"},
+                             activation);
+}
+
 int64_t KernelPlan::minM() const {
   if (schedule.hasMBin())
     return schedule.getMLo();
@@ -514,31 +526,47 @@ FailureOr<KernelPlan> mlir::dsm::planKernel(FusedChainOp op, ScheduleAttr sched,
   // Schedule constraints of the kernel family.
   ArrayRef<int64_t> cl = sched.getCluster(), blk = sched.getBlock(),
                     grid = sched.getGrid();
-  // A swapped schedule's block and grid, in its product's dimensions.
-  std::array<int64_t, 4> productBlock, productGrid;
+  // A swapped schedule's cluster, block and grid, in its product's
+  // dimensions.
+  std::array<int64_t, 4> productCluster, productBlock, productGrid;
   if (sched.getSwapAb()) {
+    // A cluster of two along M: the two token tiles share each weight k
+    // tile by multicast (the product's A).
     if (plan.kind != ChainKind::gemm || plan.convW || plan.inputViews.size() ||
         !plan.bKMajor || ShapedType::isDynamic(plan.shape.m) ||
-        cl != ArrayRef<int64_t>{1, 1, 1, 1}) {
+        (cl != ArrayRef<int64_t>{1, 1, 1, 1} &&
+         cl != ArrayRef<int64_t>{2, 1, 1, 1})) {
       why = "swapped operands take a plain GEMM of static M with a K-major "
-            "([N, K]) weight and no cluster";
+            "([N, K]) weight and no cluster, or a cluster of 2 along m";
       return failure();
     }
-    if (blk[1] != 64 && blk[1] != 128) {
-      why = "swapped operands take blk_n of 64 or 128 (the weight's rows, 64 "
-            "per consumer warpgroup)";
+    if (blk[1] != 64 && blk[1] != 128 && blk[1] != 256) {
+      why = "swapped operands take blk_n of 64, 128 or 256 (the weight's "
+            "rows: 64 or 128 per consumer warpgroup)";
       return failure();
     }
-    if (plan.shape.n % blk[1] != 0 || grid[0] * blk[0] < plan.shape.m) {
-      why = "swapped operands need N = grid_n * blk_n and grid_m * blk_m >= M";
+    // A 256-row weight tile: two accumulators of blk_m / 2 fp32 registers
+    // per consumer thread.
+    if (blk[1] == 256 && blk[0] > ff::kMaxRowBlockWidth) {
+      why = "swapped operands with blk_n = 256 hold two accumulators per "
+            "consumer warpgroup: blk_m <= " +
+            std::to_string(ff::kMaxRowBlockWidth);
+      return failure();
+    }
+    if (grid[1] * blk[1] != plan.shape.n ||
+        cl[0] * grid[0] * blk[0] < plan.shape.m) {
+      why = "swapped operands need N = grid_n * blk_n and cls_m * grid_m * "
+            "blk_m >= M";
       return failure();
     }
     // The product C^T = B^T A^T: the weight's rows are its m, A's its n.
     plan.swapAb = true;
     std::swap(plan.shape.m, plan.shape.n);
     std::swap(plan.argA, plan.argB);
+    productCluster = {cl[1], cl[0], cl[2], cl[3]};
     productBlock = {blk[1], blk[0], blk[2], blk[3]};
     productGrid = {grid[1], grid[0], grid[2], grid[3]};
+    cl = productCluster;
     blk = productBlock;
     grid = productGrid;
   }
@@ -547,7 +575,11 @@ FailureOr<KernelPlan> mlir::dsm::planKernel(FusedChainOp op, ScheduleAttr sched,
   plan.bk = blk[2];
   plan.bl = plan.isSingleGemm() ? 0 : blk[3];
   plan.stages = sched.getStages();
-  plan.numConsumers = plan.bm / 64;
+  // Swapped operands' 256-row weight tiles run on two consumer warpgroups
+  // of two 64-row blocks each.
+  if (plan.swapAb && plan.bm == 256)
+    plan.wgRowBlocks = 2;
+  plan.numConsumers = plan.bm / (64 * plan.wgRowBlocks);
   plan.clusterN = cl[1];
   plan.ctasN = cl[1] * grid[1];
   auto dims = sched.getOrder();
@@ -640,7 +672,10 @@ FailureOr<KernelPlan> mlir::dsm::planKernel(FusedChainOp op, ScheduleAttr sched,
   // (ff::getSoloGemmNTileViolation): 192-wide n tiles, a partial last one.
   bool soloGemm = plan.isSingleGemm() && !splitK && !alongM && !plan.convW &&
                   cl[0] == 1 && cl[1] == 1 && cl[2] == 1 && cl[3] == 1;
-  why = ff::getTileViolation(plan.shape.k, plan.bm, plan.bn, plan.bk, soloGemm);
+  // Swapped operands: the token tile (n) takes any multiple of 8 rows, with
+  // or without the cluster that multicasts the weight tile.
+  why = ff::getTileViolation(plan.shape.k, plan.bm / plan.wgRowBlocks, plan.bn,
+                             plan.bk, soloGemm || plan.swapAb);
   if (!why.empty())
     return failure();
   // The kernel's k step is one 128B-swizzled bf16 row (64 elements). A
@@ -663,7 +698,7 @@ FailureOr<KernelPlan> mlir::dsm::planKernel(FusedChainOp op, ScheduleAttr sched,
     why = "K must be a multiple of 8 (TMA row strides are 16-byte multiples)";
     return failure();
   }
-  if (soloGemm && plan.swapAb) {
+  if (plan.swapAb) {
     // B's rows past M are zero-filled by TMA; the epilogue stores by value.
     plan.partialN = plan.ctasN * plan.bn != plan.shape.n;
   } else if (soloGemm) {

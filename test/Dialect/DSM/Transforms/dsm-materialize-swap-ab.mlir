@@ -1,12 +1,14 @@
-// RUN: ff-opt %s --dsm-materialize | FileCheck %s
+// RUN: ff-opt %s --dsm-materialize -split-input-file | FileCheck %s
 
 // Swapped operands (swap_ab): the kernel computes C^T = W A^T, the [N, K]
 // weight as wgmma's M side in 128-row tiles (its first tensor map, in1)
 // and A's 300 rows as its N side in tiles of 152 (in0's box: 152 rows; TMA
 // zero-fills rows 300-303). The grid is fixed at 2 weight tiles x 2 row
-// tiles (grid_m_tile 0: the runtime does not scale it by M); each value is
-// stored at out[a_row, w_row] where a_row < M, 2 bytes at a time, and the
-// chain's inputs keep their own names and layouts in the manifest.
+// tiles (grid_m_tile 0: the runtime does not scale it by M), and the
+// chain's inputs keep their own names and layouts in the manifest. The
+// epilogue (a cast) pairs lanes q and q ^ 1 (a bfly shuffle by 4) so that
+// each lane stores two adjacent bf16 of one result row, out[a_row, w_row],
+// where a_row < M: 4 bytes at a time.
 
 // CHECK: chain = {{{.*}}inputs = [{dtype = "bf16", name = "in0", shape = array<i64: 300, 256>}, {dtype = "bf16", layout = "nk", name = "in1"{{.*}}m = 300 : i64, n = 256 : i64
 // CHECK-SAME: grid = array<i64: 4, 1, 1>, grid_m_tile = 0 : i64, m_hi = 300 : i64, m_lo = 1 : i64
@@ -14,17 +16,90 @@
 // CHECK-SAME: swap_ab = true
 // CHECK-LABEL: gpu.func @gemm_300_0
 // CHECK: nvvm.wgmma.mma_async {{.*}} <m = 64, n = 152, k = 16>
+// CHECK: nvvm.shfl.sync bfly %{{.*}}, %{{.*}}, %c4_i32
 // CHECK: %[[LIMIT:.*]] = arith.constant 300 : index
-// CHECK-NEXT: %[[IN:.*]] = arith.cmpi ult, %[[COL:.*]], %[[LIMIT]] : index
+// CHECK: %[[IN:.*]] = arith.cmpi ult, %[[COL:.*]], %[[LIMIT]] : index
 // CHECK-NEXT: scf.if %[[IN]] {
 // CHECK-NEXT: %[[ROWOFF:.*]] = arith.muli %[[COL]], %c256 : index
-// CHECK: llvm.store %{{.*}}, %{{.*}} {alignment = 2 : i64} : bf16, !llvm.ptr
+// CHECK: llvm.store %{{.*}}, %{{.*}} {alignment = 4 : i64} : i32, !llvm.ptr
 // CHECK-LABEL: func.func @gemm_300_0_launch
 // CHECK-NOT: arith.ceildivui
 // CHECK: gpu.launch_func @gemm_300_0_module::@gemm_300_0
 
 func.func @gemm_300(%a: tensor<300x256xbf16>, %b: tensor<256x256xbf16>) -> tensor<300x256xbf16> {
   %r = dsm.fused_chain gemm (%a, %b) {schedule = #dsm.schedule<cluster = [1, 1, 1, 1], block = [152, 128, 64, 16], grid = [2, 2, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [], collectives = [], stages = 3, cost_ns = 1000, swap_ab = true>}
+      : (tensor<300x256xbf16>, tensor<256x256xbf16>) -> tensor<300x256xbf16> {
+  ^bb0(%x: tensor<300x256xbf16>, %w: tensor<256x256xbf16>):
+    %cst = arith.constant 0.0 : f32
+    %e = tensor.empty() : tensor<300x256xf32>
+    %f = linalg.fill ins(%cst : f32) outs(%e : tensor<300x256xf32>) -> tensor<300x256xf32>
+    %mm = linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>] ins(%x, %w : tensor<300x256xbf16>, tensor<256x256xbf16>) outs(%f : tensor<300x256xf32>) -> tensor<300x256xf32>
+    %e2 = tensor.empty() : tensor<300x256xbf16>
+    %t = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%mm : tensor<300x256xf32>) outs(%e2 : tensor<300x256xbf16>) {
+    ^bb0(%in: f32, %o: bf16):
+      %v = arith.truncf %in : f32 to bf16
+      linalg.yield %v : bf16
+    }  -> tensor<300x256xbf16>
+    dsm.yield %t : tensor<300x256xbf16>
+  }
+  return %r : tensor<300x256xbf16>
+}
+
+// -----
+
+// blk_n = 256: one 256-row weight tile per CTA on two consumer warpgroups
+// (384 threads), each holding two 64-row accumulators: per k16 step two
+// wgmmas chains, the second reading A 64 rows (8 KB) further; the epilogue
+// stores both blocks. in1's box is 256 rows; 1 weight tile x 2 row tiles.
+
+// CHECK: block = array<i64: 384, 1, 1>
+// CHECK-SAME: grid = array<i64: 2, 1, 1>
+// CHECK-SAME: params = [{box = array<i64: 64, 256>{{.*}}tensor = "in1"}, {box = array<i64: 64, 152>{{.*}}tensor = "in0"}
+// CHECK-LABEL: gpu.func @gemm_300_rows_0
+// CHECK: nvvm.wgmma.mma_async {{.*}} <m = 64, n = 152, k = 16>, D[<f32>, <zero>]
+// CHECK-COUNT-3: nvvm.wgmma.mma_async {{.*}}, D[<f32>, <one>]
+// CHECK: nvvm.wgmma.mma_async {{.*}} <m = 64, n = 152, k = 16>, D[<f32>, <zero>]
+// CHECK-COUNT-3: nvvm.wgmma.mma_async {{.*}}, D[<f32>, <one>]
+// CHECK: nvvm.wgmma.commit.group.sync.aligned
+// CHECK-COUNT-76: llvm.store %{{.*}} {alignment = 4 : i64} : i32
+// CHECK-NOT: llvm.store
+// CHECK-LABEL: func.func @gemm_300_rows_0_launch
+
+func.func @gemm_300_rows(%a: tensor<300x256xbf16>, %b: tensor<256x256xbf16>) -> tensor<300x256xbf16> {
+  %r = dsm.fused_chain gemm (%a, %b) {schedule = #dsm.schedule<cluster = [1, 1, 1, 1], block = [152, 256, 64, 16], grid = [2, 1, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [], collectives = [], stages = 3, cost_ns = 1000, swap_ab = true>}
+      : (tensor<300x256xbf16>, tensor<256x256xbf16>) -> tensor<300x256xbf16> {
+  ^bb0(%x: tensor<300x256xbf16>, %w: tensor<256x256xbf16>):
+    %cst = arith.constant 0.0 : f32
+    %e = tensor.empty() : tensor<300x256xf32>
+    %f = linalg.fill ins(%cst : f32) outs(%e : tensor<300x256xf32>) -> tensor<300x256xf32>
+    %mm = linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>] ins(%x, %w : tensor<300x256xbf16>, tensor<256x256xbf16>) outs(%f : tensor<300x256xf32>) -> tensor<300x256xf32>
+    %e2 = tensor.empty() : tensor<300x256xbf16>
+    %t = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%mm : tensor<300x256xf32>) outs(%e2 : tensor<300x256xbf16>) {
+    ^bb0(%in: f32, %o: bf16):
+      %v = arith.truncf %in : f32 to bf16
+      linalg.yield %v : bf16
+    }  -> tensor<300x256xbf16>
+    dsm.yield %t : tensor<300x256xbf16>
+  }
+  return %r : tensor<300x256xbf16>
+}
+
+// -----
+
+// A cluster of two along M: the two row tiles of a weight tile share each
+// of its k tiles, each CTA loading 64 of the 128 weight rows (in1's box)
+// and multicasting them to both; stages are released in both CTAs.
+
+// CHECK: cluster = array<i64: 2, 1, 1>
+// CHECK-SAME: grid = array<i64: 4, 1, 1>
+// CHECK-SAME: params = [{box = array<i64: 64, 64>{{.*}}tensor = "in1"}, {box = array<i64: 64, 152>{{.*}}tensor = "in0"}
+// CHECK-LABEL: gpu.func @gemm_300_pair_0
+// CHECK: nvgpu.tma.async.load {{.*}} multicast_mask = %c3_i16 : <tensor = memref<64x64xbf16, 3>
+// CHECK: nvvm.wgmma.mma_async {{.*}} <m = 64, n = 152, k = 16>
+// CHECK: nvvm.mapa
+
+func.func @gemm_300_pair(%a: tensor<300x256xbf16>, %b: tensor<256x256xbf16>) -> tensor<300x256xbf16> {
+  %r = dsm.fused_chain gemm (%a, %b) {schedule = #dsm.schedule<cluster = [2, 1, 1, 1], block = [152, 128, 64, 16], grid = [1, 2, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [], collectives = [], stages = 3, cost_ns = 1000, swap_ab = true>}
       : (tensor<300x256xbf16>, tensor<256x256xbf16>) -> tensor<300x256xbf16> {
   ^bb0(%x: tensor<300x256xbf16>, %w: tensor<256x256xbf16>):
     %cst = arith.constant 0.0 : f32

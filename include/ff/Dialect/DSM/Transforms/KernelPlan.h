@@ -101,6 +101,10 @@ struct KernelPlan {
   /// Swapped operands: the launch's m tiles (the weight's rows), fixed by
   /// the static shape (the manifest's grid_m_tile is 0).
   int64_t swappedMTiles() const;
+  /// Swapped operands with a bf16 result: whether the epilogue pairs the
+  /// values of adjacent lanes into 4-byte stores (KernelEmitter's
+  /// storeFragment) rather than storing each accumulator element alone.
+  bool pairsSwappedStores() const;
   /// Split K (cls_k > 1): the cluster's CTAs (the x cluster extent) each
   /// run kTiles() of the k tiles, rank r from (r mod clusterK) * kTiles(),
   /// and reduce-scatter their fp32 tiles over DSM. GEMM kind: rank r stores
@@ -116,6 +120,11 @@ struct KernelPlan {
   /// B's 64-wide boxes j with j mod clusterM = r into every CTA.
   int64_t clusterM = 1;
   int64_t numConsumers = 2;
+  /// 64-row blocks of the m tile each consumer warpgroup computes, one
+  /// accumulator each: 2 for a 256-row tile of swapped operands (two
+  /// accumulators per warpgroup against one token tile, as cuBLAS's
+  /// 256 x 152 kernels), else 1.
+  int64_t wgRowBlocks = 1;
   /// Whether partial E tiles of several clusters meet in an fp32 workspace.
   bool needsWorkspace = false;
   /// Plain FFNs with n temporal (spatial = [m], a cluster of one): the CTA
