@@ -99,7 +99,9 @@ Dataflow mlir::ff::analyzeDataflow(const ChainDesc &chain, const Plan &plan,
   // 64-row tile's columns over two (each holds half of C's and E's).
   const bool splitCols = plan.splitsColumns(chain);
   const int64_t colParts = splitCols ? 2 : 1;
-  f.consumerWarpgroups = std::max<int64_t>(1, blkM / 64) * colParts;
+  // A swapped product's 256-row tiles: two 64-row blocks per warpgroup.
+  const int64_t rowBlocks = getWarpgroupRowBlocks(chain, plan);
+  f.consumerWarpgroups = std::max<int64_t>(1, blkM / 64 / rowBlocks) * colParts;
   f.threadsPerCta = 128 * (f.consumerWarpgroups + 1);
   f.usefulFlops = chain.getFlops();
 
@@ -118,7 +120,7 @@ Dataflow mlir::ff::analyzeDataflow(const ChainDesc &chain, const Plan &plan,
   f.regBudget = std::min<int64_t>(target.maxRegsPerThread,
                                   (target.regsPerSm - 128 * kProducerRegs) /
                                       (128 * f.consumerWarpgroups));
-  const int64_t rC = g * blkN / 2 / colParts;
+  const int64_t rC = g * rowBlocks * blkN / 2 / colParts;
   const int64_t rE = two ? eW / 2 / colParts : 0;
   if (kRegOverhead + rC > f.regBudget || kRegOverhead + rE > f.regBudget) {
     f.reason = "registers: accumulator tile exceeds the per-thread budget";
@@ -296,7 +298,8 @@ Dataflow mlir::ff::analyzeDataflow(const ChainDesc &chain, const Plan &plan,
   // consumer warpgroup reads all of B and D, its own rows of A and C; with
   // split columns all of A and C, its half of B and D), collective buffers
   // written and read, epilogue staging.
-  const int64_t wg = f.consumerWarpgroups / colParts;
+  // (A row block's wgmmas read all of B like a warpgroup's.)
+  const int64_t wg = f.consumerWarpgroups / colParts * rowBlocks;
   const double lReads = two ? (plan.isSpatial(Dim::l) ? 1 : tr(Dim::l)) : 0;
   f.ctaSmemBytes = (aL2 + bL2 + dL2) + (colParts * aL2 + wg * bL2 + wg * dL2) +
                    (two ? tp * cTile * (1 + colParts * sh * lReads) : 0) +

@@ -368,11 +368,15 @@ bool mlir::ff::isLowerable(const Plan &plan, const ChainDesc &chain,
     int64_t blkN = plan.blk(Dim::n);
     const bool solo = wide && !alongM && !chain.convW &&
                       plan.cluster == std::array<int64_t, 4>{1, 1, 1, 1};
-    if ((blkM != 128 && !((gemmSplitK || wide) && blkM == 64)) ||
+    // A swapped product's 256-row weight tiles: two accumulators of
+    // blk_n / 2 registers per consumer thread (kMaxRowBlockWidth).
+    const bool rowBlocks = solo && chain.swappedProduct && blkM == 256 &&
+                           blkN % 8 == 0 && blkN <= kMaxRowBlockWidth;
+    if ((blkM != 128 && !((gemmSplitK || wide) && blkM == 64) && !rowBlocks) ||
         (blkN != 256 && !(gemmSplitK && blkN == 128) &&
          !(gemmSplitK && blkM == 64 && blkN == 64) && !splitK64 &&
          !(wide && (blkN == 64 || blkN == 128)) &&
-         !(solo && blkM == 128 &&
+         !(solo && (blkM == 128 || rowBlocks) &&
            (chain.isGated() ? blkN == 192 || chain.kMajorWeights
                             : chain.kMajorWeights && blkN % 64 != 0))) ||
         (!gemmSplitK && plan.blk(Dim::k) != 64) ||

@@ -186,6 +186,15 @@ static llvm::SmallVector<int64_t, 4> getFitWidths(const ChainDesc &chain) {
 
 bool mlir::ff::passesWaveTileRule(const Plan &plan, const ChainDesc &chain,
                                   int64_t sms) {
+  // A swapped product's 256-row weight tiles: one wave over at least 90 %
+  // of the SMs. G5's up GEMM at M = 300 (64 x 2 tiles of 256 x 152) ran
+  // 1.08x faster than on 128 rows, its chain 1.04x; with 64-96 CTAs (G6,
+  // G8 at M = 300) 0.81-0.89x, with 320 (G5 at M = 800, 2.4 waves) 0.81x
+  // (H200, docs/validation.md, fiftieth session).
+  if (chain.swappedProduct && plan.blk(Dim::m) == 256) {
+    int64_t ctas = plan.getClusterSize() * plan.grd(Dim::m) * plan.grd(Dim::n);
+    return ctas <= sms && ctas * 10 >= sms * 9;
+  }
   // A swapped product's fitted widths take any number of waves.
   if (llvm::is_contained(getFitWidths(chain), plan.blk(Dim::n)))
     return true;
@@ -544,7 +553,11 @@ SearchResult mlir::ff::searchChain(const ChainDesc &desc,
             // Wide GEMM tiles take deeper rings (isLowerable).
             int64_t maxStages =
                 !two && (options.wideGemmTiles || chain.isGated()) ? 8 : 4;
-            for (int64_t bm : {64, 128}) {
+            // A swapped product also takes 256-row weight tiles (two
+            // accumulators per consumer warpgroup; passesWaveTileRule).
+            static const int64_t kRows[] = {64, 128, 256};
+            for (int64_t bm :
+                 llvm::ArrayRef<int64_t>(kRows, chain.swappedProduct ? 3 : 2)) {
               int64_t gm = isSpatial(Dim::m) ? ceilDiv(chain.m, cm * bm) : 1;
               llvm::SmallVector<int64_t, 12> nTiles = wideTiles(chain.n);
               if (isSpatial(Dim::n)) {

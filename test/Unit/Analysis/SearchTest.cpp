@@ -1126,9 +1126,12 @@ TEST(SearchTest, OneGemm) {
 
 // A single GEMM of static M on K-major weights is also searched as its
 // transposed product (Plan::swapAb). G5's up GEMM at M = 300 (128-row m
-// tiles pad to 384 rows) takes it: the weight's 16384 rows in 128-row
-// tiles, the 300 rows on its n side in two tiles of 152 (H200: 1.08x its
-// chain). Not at M = 512 or 1500 (no padding, 2 %), not for row-major
+// tiles pad to 384 rows) takes it: the weight's 16384 rows in 256-row
+// tiles (two accumulators per consumer warpgroup, one wave of 128 CTAs),
+// the 300 rows on its n side in two tiles of 152 (H200: 1.08x its chain on
+// 128-row tiles, 1.04x more on 256). G8's (8192 weight rows) keeps 128-row
+// tiles: 256 would leave half the SMs idle (0.81x). Not at M = 512 or
+// 1500 (no padding, 2 %), not for row-major
 // weights, not without the option, never for a dynamic M's bins (the grid
 // is fixed by M), never on tiles of fewer than 128 rows.
 TEST(SearchTest, SwappedOperands) {
@@ -1137,12 +1140,19 @@ TEST(SearchTest, SwappedOperands) {
   const Candidate *c = searchChain(up, h100()).getChosen(true);
   ASSERT_TRUE(c);
   EXPECT_TRUE(c->plan.swapAb);
-  EXPECT_EQ(c->plan.blk(Dim::m), 128);
-  EXPECT_EQ(c->plan.grd(Dim::m), 128);
+  EXPECT_EQ(c->plan.blk(Dim::m), 256);
+  EXPECT_EQ(c->plan.grd(Dim::m), 64);
   // The width fitted to M: two tiles of 152 rows (304).
   EXPECT_EQ(c->plan.blk(Dim::n), 152);
   EXPECT_EQ(c->plan.grd(Dim::n), 2);
   EXPECT_EQ(c->plan.cluster, (std::array<int64_t, 4>{1, 1, 1, 1}));
+  ChainDesc g8 = up;
+  g8.n = 8192;
+  g8.k = 2048;
+  const Candidate *g8c = searchChain(g8, h100()).getChosen(true);
+  ASSERT_TRUE(g8c);
+  EXPECT_TRUE(g8c->plan.swapAb);
+  EXPECT_EQ(g8c->plan.blk(Dim::m), 128);
   SearchOptions off;
   off.swapOperands = false;
   EXPECT_FALSE(searchChain(up, h100(), off).getChosen(true)->plan.swapAb);
