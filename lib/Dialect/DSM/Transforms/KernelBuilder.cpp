@@ -1820,6 +1820,32 @@ Value KernelEmitter::loadReducedQuad(Value row, Value col) {
 
 void KernelEmitter::storeReducedSlice(int64_t w, Value colOwned, Value col0,
                                       linalg::GenericOp epi, int64_t cols) {
+  if (p.swapAb) {
+    // C^T's slice (rows: the weight's, columns: A's rows below cols = M)
+    // swept down its rows, two per thread: consecutive lanes store
+    // consecutive pairs of one result row, out[a_row, w_row .. w_row + 1].
+    int64_t eb = p.resultElementType.isBF16() ? 2 : 4;
+    int64_t pairs = p.bm / 2;
+    forLoop(tid, cst(pairs * w), cst(p.numConsumers * kWarpgroupThreads),
+            [&](Value e) {
+              Value col = div(e, pairs);
+              Value row = mul(rem(e, pairs), 2);
+              Value aRow = add(col0, add(colOwned, col));
+              ifThen(ult(aRow, cst(cols)), [&] {
+                SmallVector<Value> ys;
+                for (int64_t i = 0; i < 2; ++i)
+                  ys.push_back(applyEpilogue(
+                      epi, memref::LoadOp::create(
+                               b, loc, reducedView,
+                               ValueRange{add(reducedRow0, add(row, i)), col})
+                               .getResult()));
+                Value off = mul(add(mul(aRow, numRows), add(m0, row)), eb);
+                LLVM::StoreOp::create(b, loc, vector(ys), gep(out, off),
+                                      2 * eb);
+              });
+            });
+    return;
+  }
   forEachOwnedQuad(w, [&](Value row, Value col) {
     Value sum = loadReducedQuad(row, col);
     storeQuad(row, add(col0, add(colOwned, col)), cols,

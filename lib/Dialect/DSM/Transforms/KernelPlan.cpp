@@ -531,13 +531,15 @@ FailureOr<KernelPlan> mlir::dsm::planKernel(FusedChainOp op, ScheduleAttr sched,
   std::array<int64_t, 4> productCluster, productBlock, productGrid;
   if (sched.getSwapAb()) {
     // A cluster of two along M: the two token tiles share each weight k
-    // tile by multicast (the product's A).
+    // tile by multicast (the product's A). Along k: a split K.
     if (plan.kind != ChainKind::gemm || plan.convW || plan.inputViews.size() ||
         !plan.bKMajor || ShapedType::isDynamic(plan.shape.m) ||
         (cl != ArrayRef<int64_t>{1, 1, 1, 1} &&
-         cl != ArrayRef<int64_t>{2, 1, 1, 1})) {
+         cl != ArrayRef<int64_t>{2, 1, 1, 1} &&
+         !(cl[0] == 1 && cl[1] == 1 && cl[2] > 1 && cl[3] == 1))) {
       why = "swapped operands take a plain GEMM of static M with a K-major "
-            "([N, K]) weight and no cluster, or a cluster of 2 along m";
+            "([N, K]) weight and no cluster, a cluster of 2 along m or one "
+            "along k";
       return failure();
     }
     if (blk[1] != 64 && blk[1] != 128 && blk[1] != 256) {
@@ -652,6 +654,13 @@ FailureOr<KernelPlan> mlir::dsm::planKernel(FusedChainOp op, ScheduleAttr sched,
     // from k tile r * kTiles().
     if (!llvm::is_contained({2, 4, 8}, cl[2])) {
       why = "a split-K GEMM takes clusters of 2, 4 or 8 CTAs along k";
+      return failure();
+    }
+    // Each rank stores whole 8-column groups of the fragments it owns (a
+    // swapped token tile may be any multiple of 8).
+    if (plan.bn % (8 * cl[2]) != 0) {
+      why = "a split-K GEMM's ranks own whole 8-column groups: blk_n a "
+            "multiple of 8 * cls_k";
       return failure();
     }
     plan.clusterK = cl[2];

@@ -1118,7 +1118,7 @@ func.func @gated_no_product(%a: tensor<256x512xbf16>, %wg: tensor<512x256xbf16>,
 
 // Swapped operands read the weight as wgmma's K-major A: a row-major
 // [K, N] weight is refused.
-// expected-error @+2 {{schedule cannot be lowered: swapped operands take a plain GEMM of static M with a K-major ([N, K]) weight and no cluster, or a cluster of 2 along m}}
+// expected-error @+2 {{schedule cannot be lowered: swapped operands take a plain GEMM of static M with a K-major ([N, K]) weight and no cluster, a cluster of 2 along m or one along k}}
 func.func @gemm(%a: tensor<300x512xbf16>, %b: tensor<512x512xbf16>) -> tensor<300x512xbf16> {
   %r = dsm.fused_chain gemm (%a, %b) {schedule = #dsm.schedule<cluster = [1, 1, 1, 1], block = [152, 128, 64, 16], grid = [2, 4, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [], collectives = [], stages = 4, cost_ns = 1000, swap_ab = true>}
       : (tensor<300x512xbf16>, tensor<512x512xbf16>) -> tensor<300x512xbf16> {
@@ -1190,9 +1190,33 @@ func.func @gemm(%a: tensor<300x512xbf16>, %b: tensor<512x512xbf16>) -> tensor<30
 
 // Swapped operands' clusters run along M (pairs of token tiles sharing the
 // weight tile); one along N is refused.
-// expected-error @+2 {{schedule cannot be lowered: swapped operands take a plain GEMM of static M with a K-major ([N, K]) weight and no cluster, or a cluster of 2 along m}}
+// expected-error @+2 {{schedule cannot be lowered: swapped operands take a plain GEMM of static M with a K-major ([N, K]) weight and no cluster, a cluster of 2 along m or one along k}}
 func.func @gemm(%a: tensor<300x512xbf16>, %b: tensor<512x512xbf16>) -> tensor<300x512xbf16> {
   %r = dsm.fused_chain gemm (%a, %b) {schedule = #dsm.schedule<cluster = [1, 2, 1, 1], block = [152, 128, 64, 16], grid = [2, 2, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [], collectives = [], stages = 4, cost_ns = 1000, swap_ab = true>}
+      : (tensor<300x512xbf16>, tensor<512x512xbf16>) -> tensor<300x512xbf16> {
+  ^bb0(%x: tensor<300x512xbf16>, %w: tensor<512x512xbf16>):
+    %cst = arith.constant 0.0 : f32
+    %e = tensor.empty() : tensor<300x512xf32>
+    %f = linalg.fill ins(%cst : f32) outs(%e : tensor<300x512xf32>) -> tensor<300x512xf32>
+    %mm = linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>] ins(%x, %w : tensor<300x512xbf16>, tensor<512x512xbf16>) outs(%f : tensor<300x512xf32>) -> tensor<300x512xf32>
+    %e2 = tensor.empty() : tensor<300x512xbf16>
+    %t = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%mm : tensor<300x512xf32>) outs(%e2 : tensor<300x512xbf16>) {
+    ^bb0(%in: f32, %o: bf16):
+      %v = arith.truncf %in : f32 to bf16
+      linalg.yield %v : bf16
+    }  -> tensor<300x512xbf16>
+    dsm.yield %t : tensor<300x512xbf16>
+  }
+  return %r : tensor<300x512xbf16>
+}
+
+// -----
+
+// A swapped split K reduce-scatters the token tile's columns: each of the
+// 2 ranks owns 76 of 152, not whole 8-column groups.
+// expected-error @+2 {{schedule cannot be lowered: a split-K GEMM's ranks own whole 8-column groups: blk_n a multiple of 8 * cls_k}}
+func.func @gemm(%a: tensor<300x512xbf16>, %b: tensor<512x512xbf16>) -> tensor<300x512xbf16> {
+  %r = dsm.fused_chain gemm (%a, %b) {schedule = #dsm.schedule<cluster = [1, 1, 2, 1], block = [152, 128, 256, 16], grid = [2, 4, 1, 1], order = [m, n, k, l], spatial = [m, n, k], residency = [], collectives = [all_exchange], stages = 4, cost_ns = 1000, swap_ab = true>}
       : (tensor<300x512xbf16>, tensor<512x512xbf16>) -> tensor<300x512xbf16> {
   ^bb0(%x: tensor<300x512xbf16>, %w: tensor<512x512xbf16>):
     %cst = arith.constant 0.0 : f32

@@ -116,3 +116,43 @@ func.func @gemm_300_pair(%a: tensor<300x256xbf16>, %b: tensor<256x256xbf16>) -> 
   }
   return %r : tensor<300x256xbf16>
 }
+
+// -----
+
+// A split K over a cluster of two along k: each CTA runs half of K (two
+// 64-wide steps of its 128), the pair reduce-scatters the fp32 tile over
+// DSM, and each rank stores its 80 token columns of C^T's tile swept down
+// the weight rows, two per thread: out[a_row, w_row .. w_row + 1], 4 bytes,
+// where a_row < M. 2 weight tiles x 2 token tiles x 2 ranks.
+
+// CHECK: cluster = array<i64: 2, 1, 1>
+// CHECK-SAME: grid = array<i64: 8, 1, 1>
+// CHECK-SAME: params = [{box = array<i64: 64, 128>{{.*}}tensor = "in1"}, {box = array<i64: 64, 160>{{.*}}tensor = "in0"}
+// CHECK-LABEL: gpu.func @gemm_300_split_0
+// CHECK: nvvm.wgmma.mma_async {{.*}} <m = 64, n = 160, k = 16>
+// CHECK: dsm.reduce
+// CHECK: scf.for
+// CHECK: %[[LIMIT:.*]] = arith.constant 300 : index
+// CHECK-NEXT: %[[IN:.*]] = arith.cmpi ult, %{{.*}}, %[[LIMIT]] : index
+// CHECK-NEXT: scf.if %[[IN]] {
+// CHECK-COUNT-2: memref.load
+// CHECK: llvm.store %{{.*}}, %{{.*}} {alignment = 4 : i64} : vector<2xbf16>, !llvm.ptr
+
+func.func @gemm_300_split(%a: tensor<300x256xbf16>, %b: tensor<256x256xbf16>) -> tensor<300x256xbf16> {
+  %r = dsm.fused_chain gemm (%a, %b) {schedule = #dsm.schedule<cluster = [1, 1, 2, 1], block = [160, 128, 128, 16], grid = [2, 2, 1, 1], order = [m, n, k, l], spatial = [m, n, k], residency = [], collectives = [all_exchange], stages = 3, cost_ns = 1000, swap_ab = true>}
+      : (tensor<300x256xbf16>, tensor<256x256xbf16>) -> tensor<300x256xbf16> {
+  ^bb0(%x: tensor<300x256xbf16>, %w: tensor<256x256xbf16>):
+    %cst = arith.constant 0.0 : f32
+    %e = tensor.empty() : tensor<300x256xf32>
+    %f = linalg.fill ins(%cst : f32) outs(%e : tensor<300x256xf32>) -> tensor<300x256xf32>
+    %mm = linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>] ins(%x, %w : tensor<300x256xbf16>, tensor<256x256xbf16>) outs(%f : tensor<300x256xf32>) -> tensor<300x256xf32>
+    %e2 = tensor.empty() : tensor<300x256xbf16>
+    %t = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%mm : tensor<300x256xf32>) outs(%e2 : tensor<300x256xbf16>) {
+    ^bb0(%in: f32, %o: bf16):
+      %v = arith.truncf %in : f32 to bf16
+      linalg.yield %v : bf16
+    }  -> tensor<300x256xbf16>
+    dsm.yield %t : tensor<300x256xbf16>
+  }
+  return %r : tensor<300x256xbf16>
+}
