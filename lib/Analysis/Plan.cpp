@@ -323,7 +323,20 @@ bool mlir::ff::isLowerable(const Plan &plan, const ChainDesc &chain,
   const bool deepSplitK = gemmSplitK && !chain.isGated() &&
                           plan.blk(Dim::m) == 128 && plan.blk(Dim::n) == 128 &&
                           chain.m > 64 && chain.m <= 128;
-  if (plan.stages < 2 || plan.stages > (wide || splitK64 || deepSplitK ? 8 : 4))
+  // A swapped product's token tiles (fitted to M, whole 16-row groups) on
+  // 128 weight rows, split over 2 along k: one wave of CTAs where the
+  // unsplit tiles fill half of it (passesWaveTileRule). Slices of at least
+  // 2048 k: on an H200 seven chains whose slices held 2816-8192 k ran
+  // 1.03-1.18x faster, G6's down GEMM at M = 300 (512 k each) 0.78x
+  // (docs/validation.md, fiftieth session).
+  const bool swappedSplit =
+      chain.swappedProduct && !chain.hasSecondGemm() && !chain.isGated() &&
+      plan.cluster == std::array<int64_t, 4>{1, 1, 2, 1} &&
+      plan.blk(Dim::m) == 128 && plan.blk(Dim::n) % 16 == 0 &&
+      plan.blk(Dim::n) >= 128 && plan.blk(Dim::n) <= 256 &&
+      plan.blk(Dim::k) >= 2048;
+  if (plan.stages < 2 ||
+      plan.stages > (wide || splitK64 || deepSplitK || swappedSplit ? 8 : 4))
     return false;
   int64_t blkM = plan.blk(Dim::m);
   if (!chain.hasSecondGemm()) {
@@ -368,6 +381,16 @@ bool mlir::ff::isLowerable(const Plan &plan, const ChainDesc &chain,
     int64_t blkN = plan.blk(Dim::n);
     const bool solo = wide && !alongM && !chain.convW &&
                       plan.cluster == std::array<int64_t, 4>{1, 1, 1, 1};
+    if (swappedSplit) {
+      int64_t ctas = plan.cls(Dim::n) * plan.grd(Dim::n);
+      return plan.order == std::array<Dim, 4>{Dim::m, Dim::n, Dim::k, Dim::l} &&
+             plan.isSpatial(Dim::m) && plan.isSpatial(Dim::n) &&
+             plan.isSpatial(Dim::k) && !plan.isSpatial(Dim::l) &&
+             ctas * plan.blk(Dim::n) >= chain.n &&
+             (ctas - 1) * plan.blk(Dim::n) < chain.n &&
+             (chain.m <= 0 ||
+              plan.grd(Dim::m) == int64_t(llvm::divideCeil(chain.m, blkM)));
+    }
     // A swapped product's 256-row weight tiles: two accumulators of
     // blk_n / 2 registers per consumer thread (kMaxRowBlockWidth).
     const bool rowBlocks = solo && chain.swappedProduct && blkM == 256 &&

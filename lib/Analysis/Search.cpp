@@ -172,12 +172,13 @@ mlir::ff::getWaveWidths(const ChainDesc &chain, int64_t sms, int64_t mTiles) {
 /// tile count from ceil(n / 256) to ceil(n / 128) the narrowest 8-column
 /// multiple that covers n (M = 800: 200, 160, 136, 120 -> 200, 160, 136;
 /// M = 300: 152).
-static llvm::SmallVector<int64_t, 4> getFitWidths(const ChainDesc &chain) {
+static llvm::SmallVector<int64_t, 4> getFitWidths(const ChainDesc &chain,
+                                                  int64_t align = 8) {
   llvm::SmallVector<int64_t, 4> widths;
   if (!chain.swappedProduct)
     return widths;
   for (int64_t t = ceilDiv(chain.n, 256); t <= ceilDiv(chain.n, 128); ++t) {
-    int64_t w = alignTo8(ceilDiv(chain.n, t));
+    int64_t w = ceilDiv(ceilDiv(chain.n, t), align) * align;
     if (w >= 128 && w <= 256 && !llvm::is_contained(widths, w))
       widths.push_back(w);
   }
@@ -189,10 +190,19 @@ bool mlir::ff::passesWaveTileRule(const Plan &plan, const ChainDesc &chain,
   // A swapped product's 256-row weight tiles: one wave over at least 90 %
   // of the SMs. G5's up GEMM at M = 300 (64 x 2 tiles of 256 x 152) ran
   // 1.08x faster than on 128 rows, its chain 1.04x; with 64-96 CTAs (G6,
-  // G8 at M = 300) 0.81-0.89x, with 320 (G5 at M = 800, 2.4 waves) 0.81x
+  // G8 at M = 300) 0.81-0.89x, with 320 (G5 at M = 800, 2.4 waves) 0.81x.
+  // A swapped split K likewise: the down GEMMs of G5 and S3 at M = 300
+  // (32 x 2 tiles over 2) ran their chains 1.12x and 1.06x faster; with
+  // 64-96 CTAs (G8, S1, S7) 0.88-0.99x, split over 4 (2 waves) 0.82-0.94x
   // (H200, docs/validation.md, fiftieth session).
-  if (chain.swappedProduct && plan.blk(Dim::m) == 256) {
+  if (chain.swappedProduct &&
+      (plan.blk(Dim::m) == 256 || plan.cls(Dim::k) > 1)) {
     int64_t ctas = plan.getClusterSize() * plan.grd(Dim::m) * plan.grd(Dim::n);
+    // A split's token tiles are the fitted ones (whole groups per rank).
+    if (plan.cls(Dim::k) > 1 &&
+        !llvm::is_contained(getFitWidths(chain, 8 * plan.cls(Dim::k)),
+                            plan.blk(Dim::n)))
+      return false;
     return ctas <= sms && ctas * 10 >= sms * 9;
   }
   // A swapped product's fitted widths take any number of waves.
@@ -434,7 +444,9 @@ static void addSwappedCandidates(const ChainDesc &desc, const GpuTarget &target,
     // onto 64-104-row tiles 13 ran 0.89-0.99x on an H200 (mostly down
     // GEMMs of long K; 6 ran faster), those on 128 rows or more
     // 0.99-1.12x (forty-ninth session, docs/validation.md).
-    if (c.plan.cluster != std::array<int64_t, 4>{1, 1, 1, 1} ||
+    // Or the same split over 2 along k (isLowerable).
+    if ((c.plan.cluster != std::array<int64_t, 4>{1, 1, 1, 1} &&
+         c.plan.cluster != std::array<int64_t, 4>{1, 1, 2, 1}) ||
         c.plan.blk(Dim::n) < kMinSwappedRows)
       continue;
     c.plan.swapAb = true;
@@ -562,7 +574,8 @@ SearchResult mlir::ff::searchChain(const ChainDesc &desc,
               llvm::SmallVector<int64_t, 12> nTiles = wideTiles(chain.n);
               if (isSpatial(Dim::n)) {
                 appendWaveTiles(chain, target, gm * cm, nTiles);
-                for (int64_t bn : getFitWidths(chain))
+                // A split K's ranks own whole 8-column groups.
+                for (int64_t bn : getFitWidths(chain, 8 * ck))
                   if (!llvm::is_contained(nTiles, bn))
                     nTiles.push_back(bn);
               }

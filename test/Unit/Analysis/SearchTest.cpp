@@ -1173,14 +1173,30 @@ TEST(SearchTest, SwappedOperands) {
     EXPECT_FALSE(bp.candidate.plan.swapAb);
   // Swapped tiles take at least 128 of the M rows: G5's down GEMM at
   // M = 300, which the model priced lower on 80-row swapped tiles (H200:
-  // its chain 0.95x), keeps the chain's order.
+  // its chain 0.95x), takes 160-row ones split over 2 along k instead (one
+  // wave of 128 CTAs; its chain 1.12x). G8's (2048 weight rows: 64 CTAs)
+  // is not swapped.
   ChainDesc down = chainOf(ChainKind::gemm, 300, 4096, 16384, 0);
   down.kMajorWeights = true;
   SearchResult r = searchChain(down, h100());
-  EXPECT_FALSE(r.getChosen(true)->plan.swapAb);
+  const Plan &split = r.getChosen(true)->plan;
+  EXPECT_TRUE(split.swapAb);
+  EXPECT_EQ(split.cls(Dim::k), 2);
+  EXPECT_EQ(split.blk(Dim::m), 128);
+  EXPECT_EQ(split.blk(Dim::n), 160);
+  EXPECT_EQ(split.grd(Dim::m) * split.grd(Dim::n) * 2, 128);
   for (const Candidate &cand : r.rankedLowerable)
     if (cand.plan.swapAb)
       EXPECT_GE(cand.plan.blk(Dim::n), 128);
+  ChainDesc g8Down = chainOf(ChainKind::gemm, 300, 2048, 8192, 0);
+  g8Down.kMajorWeights = true;
+  EXPECT_FALSE(searchChain(g8Down, h100()).getChosen(true)->plan.swapAb);
+  // Nor with slices of fewer than 2048 k: G6's up GEMM at M = 300 (K =
+  // 1024) split so ran its chain 0.78x.
+  ChainDesc g6Up = chainOf(ChainKind::gemm, 300, 4096, 1024, 0);
+  g6Up.kMajorWeights = true;
+  const Plan &g6 = searchChain(g6Up, h100()).getChosen(true)->plan;
+  EXPECT_FALSE(g6.swapAb && g6.cls(Dim::k) > 1);
 }
 
 } // namespace

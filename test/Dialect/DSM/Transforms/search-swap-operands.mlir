@@ -9,16 +9,20 @@
 // tiles would leave half the SMs idle. G5's up GEMM (16384 weight rows)
 // takes them: 64 x 2 tiles of 256 x 152, one wave of 128 CTAs, each
 // consumer warpgroup holding two accumulators. G5's down GEMM at
-// M = 300 is priced lower swapped only on tiles of 80 rows, which draw
-// more L2 per flop than 128-row ones and lost on an H200: it keeps the
-// chain's order. A dynamic M never swaps (search-dynamic-m.mlir's tables
-// are unchanged).
+// M = 300 (4096 weight rows, K = 16384) takes a swapped split K: 32 x 2
+// tiles of 128 x 160 over 2 along k, one wave of 128 CTAs (H200: its chain
+// 1.12x faster); unsplit it was priced lower swapped only on tiles of 80
+// rows, which lost. G8's down GEMM (2048 weight rows: 64 CTAs split over
+// 2) keeps the chain's order. A dynamic M never swaps
+// (search-dynamic-m.mlir's tables are unchanged).
 
 // CHECK-LABEL: func.func @g8_up_m300(
 // CHECK: schedule = #dsm.schedule<cluster = [1, 1, 1, 1], block = [152, 128, 64, 16], grid = [2, 64, 1, 1], {{.*}}swap_ab = true>
 // CHECK-LABEL: func.func @g5_up_m300(
 // CHECK: schedule = #dsm.schedule<cluster = [1, 1, 1, 1], block = [152, 256, 64, 16], grid = [2, 64, 1, 1], {{.*}}swap_ab = true>
 // CHECK-LABEL: func.func @g5_down_m300(
+// CHECK: schedule = #dsm.schedule<cluster = [1, 1, 2, 1], block = [160, 128, 8192, 16], grid = [2, 32, 1, 1], {{.*}}spatial = [m, n, k]{{.*}}swap_ab = true>
+// CHECK-LABEL: func.func @g8_down_m300(
 // CHECK-NOT: swap_ab
 // CHECK: return
 // OFF-LABEL: func.func @g8_up_m300(
@@ -82,4 +86,23 @@ func.func @g5_down_m300(%a: tensor<300x16384xbf16>, %w: tensor<4096x16384xbf16>)
     dsm.yield %t : tensor<300x4096xbf16>
   }
   return %r : tensor<300x4096xbf16>
+}
+
+func.func @g8_down_m300(%a: tensor<300x8192xbf16>, %w: tensor<2048x8192xbf16>) -> tensor<300x2048xbf16> {
+  %r = dsm.fused_chain gemm (%a, %w)
+      : (tensor<300x8192xbf16>, tensor<2048x8192xbf16>) -> tensor<300x2048xbf16> {
+  ^bb0(%x: tensor<300x8192xbf16>, %y: tensor<2048x8192xbf16>):
+    %cst = arith.constant 0.0 : f32
+    %e = tensor.empty() : tensor<300x2048xf32>
+    %f = linalg.fill ins(%cst : f32) outs(%e : tensor<300x2048xf32>) -> tensor<300x2048xf32>
+    %mm = linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>] ins(%x, %y : tensor<300x8192xbf16>, tensor<2048x8192xbf16>) outs(%f : tensor<300x2048xf32>) -> tensor<300x2048xf32>
+    %e2 = tensor.empty() : tensor<300x2048xbf16>
+    %t = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%mm : tensor<300x2048xf32>) outs(%e2 : tensor<300x2048xbf16>) {
+    ^bb0(%in: f32, %o: bf16):
+      %v = arith.truncf %in : f32 to bf16
+      linalg.yield %v : bf16
+    }  -> tensor<300x2048xbf16>
+    dsm.yield %t : tensor<300x2048xbf16>
+  }
+  return %r : tensor<300x2048xbf16>
 }
