@@ -381,24 +381,14 @@ bool mlir::ff::isLowerable(const Plan &plan, const ChainDesc &chain,
     int64_t blkN = plan.blk(Dim::n);
     const bool solo = wide && !alongM && !chain.convW &&
                       plan.cluster == std::array<int64_t, 4>{1, 1, 1, 1};
-    if (swappedSplit) {
-      int64_t ctas = plan.cls(Dim::n) * plan.grd(Dim::n);
-      return plan.order == std::array<Dim, 4>{Dim::m, Dim::n, Dim::k, Dim::l} &&
-             plan.isSpatial(Dim::m) && plan.isSpatial(Dim::n) &&
-             plan.isSpatial(Dim::k) && !plan.isSpatial(Dim::l) &&
-             ctas * plan.blk(Dim::n) >= chain.n &&
-             (ctas - 1) * plan.blk(Dim::n) < chain.n &&
-             (chain.m <= 0 ||
-              plan.grd(Dim::m) == int64_t(llvm::divideCeil(chain.m, blkM)));
-    }
     // A swapped product's 256-row weight tiles: two accumulators of
     // blk_n / 2 registers per consumer thread (kMaxRowBlockWidth).
-    const bool rowBlocks = solo && chain.swappedProduct && blkM == 256 &&
+    const bool rowBlocks = solo && getWarpgroupRowBlocks(chain, plan) == 2 &&
                            blkN % 8 == 0 && blkN <= kMaxRowBlockWidth;
     if ((blkM != 128 && !((gemmSplitK || wide) && blkM == 64) && !rowBlocks) ||
         (blkN != 256 && !(gemmSplitK && blkN == 128) &&
          !(gemmSplitK && blkM == 64 && blkN == 64) && !splitK64 &&
-         !(wide && (blkN == 64 || blkN == 128)) &&
+         !swappedSplit && !(wide && (blkN == 64 || blkN == 128)) &&
          !(solo && (blkM == 128 || rowBlocks) &&
            (chain.isGated() ? blkN == 192 || chain.kMajorWeights
                             : chain.kMajorWeights && blkN % 64 != 0))) ||
@@ -408,10 +398,12 @@ bool mlir::ff::isLowerable(const Plan &plan, const ChainDesc &chain,
     if (!plan.isSpatial(Dim::m) || !plan.isSpatial(Dim::n) ||
         plan.isSpatial(Dim::k) != gemmSplitK || plan.isSpatial(Dim::l))
       return false;
-    if (solo ? !getSoloGemmNTileViolation(chain.isGated(), chain.n, blkN,
-                                          plan.grd(Dim::n), chain.kMajorWeights)
-                    .empty()
-             : plan.cls(Dim::n) * plan.grd(Dim::n) * blkN != chain.n)
+    // A swapped split's token tiles may end past n like a solo tile's.
+    if (solo || swappedSplit
+            ? !getSoloGemmNTileViolation(chain.isGated(), chain.n, blkN,
+                                         plan.grd(Dim::n), chain.kMajorWeights)
+                   .empty()
+            : plan.cls(Dim::n) * plan.grd(Dim::n) * blkN != chain.n)
       return false;
     return chain.m <= 0 ||
            plan.grd(Dim::m) == static_cast<int64_t>(llvm::divideCeil(

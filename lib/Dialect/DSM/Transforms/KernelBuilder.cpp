@@ -1823,8 +1823,8 @@ void KernelEmitter::storeReducedSlice(int64_t w, Value colOwned, Value col0,
   if (p.swapAb) {
     // C^T's slice (rows: the weight's, columns: A's rows below cols = M)
     // swept down its rows, two per thread: consecutive lanes store
-    // consecutive pairs of one result row, out[a_row, w_row .. w_row + 1].
-    int64_t eb = p.resultElementType.isBF16() ? 2 : 4;
+    // consecutive pairs of one result row, out[a_row, w_row .. w_row + 1]
+    // (rows of N = the product's m elements).
     int64_t pairs = p.bm / 2;
     forLoop(tid, cst(pairs * w), cst(p.numConsumers * kWarpgroupThreads),
             [&](Value e) {
@@ -1839,9 +1839,7 @@ void KernelEmitter::storeReducedSlice(int64_t w, Value colOwned, Value col0,
                                b, loc, reducedView,
                                ValueRange{add(reducedRow0, add(row, i)), col})
                                .getResult()));
-                Value off = mul(add(mul(aRow, numRows), add(m0, row)), eb);
-                LLVM::StoreOp::create(b, loc, vector(ys), gep(out, off),
-                                      2 * eb);
+                storeOut(aRow, add(m0, row), p.shape.m, ys);
               });
             });
     return;

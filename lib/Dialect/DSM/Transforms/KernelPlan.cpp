@@ -57,8 +57,12 @@ bool KernelPlan::pairsSwappedStores() const {
   // wgmmas pipelined, and the pairing's shuffles cost G4's up GEMM at
   // M = 800 3 % (H200, docs/validation.md, fiftieth session).
   return swapAb && resultElementType.isBF16() &&
-         !llvm::is_contained({"gelu_erf", "gelu_tanh", "sigmoid", "silu"},
-                             activation);
+         llvm::none_of(
+             std::array{ActivationKind::gelu_erf, ActivationKind::gelu_tanh,
+                        ActivationKind::sigmoid, ActivationKind::silu},
+             [&](ActivationKind k) {
+               return activation == stringifyActivationKind(k);
+             });
 }
 
 int64_t KernelPlan::minM() const {
