@@ -74,7 +74,10 @@ SmallVector<KernelParam> mlir::dsm::getKernelParams(const KernelPlan &p) {
                       /*aTail=*/true,
                       /*boxTailM=*/ShapedType::isDynamic(p.shape.m)});
   params.push_back({K::TensorMap, (int)p.argB, {64, p.bBoxRows()}});
-  if (p.isGated())
+  // Gated: up's weight, boxed like gate's (A's where swapped).
+  if (p.gatesA())
+    params.push_back({K::TensorMap, (int)p.argB2, {64, p.aBoxRows()}});
+  else if (p.isGated())
     params.push_back({K::TensorMap, (int)p.argB2, {64, p.bBoxRows()}});
   if (!p.isSingleGemm())
     // Row-major D[N, L]: boxes of bn rows (shuffle family: 64) x 64 l
@@ -1192,7 +1195,7 @@ void KernelEmitter::forEachBBox(Value k0, Value col0, Fn &&fn) {
     if (p.bKMajor)
       std::swap(coord[0], coord[1]);
     fn(1, j, coord);
-    if (p.isGated())
+    if (p.isGated() && !p.gatesA())
       fn(2, boxes + j, coord);
   }
 }
@@ -1319,7 +1322,7 @@ void KernelEmitter::emitTileLoads() {
   int64_t aLoadBytes = p.convHalo     ? p.haloLoadBytes()
                        : p.isConv()   ? p.wgTileRows() * 128
                        : p.aMulticast ? p.bm * 128
-                                      : p.aBoxRows() * 128;
+                                      : p.aOperands() * p.aBoxRows() * 128;
   // Resident weights: the ring carries A only.
   int64_t bLoadBytes = p.residentWeights ? 0 : p.bStageBytes;
   // A box fitted to a dynamic M lands min(rows, M) rows, as the runtime
@@ -1385,6 +1388,11 @@ void KernelEmitter::emitTileLoads() {
       nvgpu::TmaAsyncLoadOp::create(b, loc, smemView(aOff, {p.aBoxRows(), 64}),
                                     full, tmA, ValueRange{k0, aRow}, slot, mask,
                                     Value());
+    // A swapped gated GEMM: up's weight rows after gate's (map 2).
+    if (p.gatesA())
+      nvgpu::TmaAsyncLoadOp::create(
+          b, loc, smemView(add(aOff, p.aSlotRows * 128), {p.aBoxRows(), 64}),
+          full, tmaps[2], ValueRange{k0, aRow}, slot, Value(), Value());
   };
   // The k tile's index in all of K (a split K's rank starts at kOff).
   auto globalK = [&](Value k) { return kOff ? add(k, kOff) : k; };
@@ -1621,8 +1629,13 @@ Value KernelEmitter::emitMainLoop(SmallVector<Value> &accs) {
     // K-major B: like A (LBO unused with 128B swizzle).
     int64_t lboB = p.bKMajor ? 16 : 64 * 128;
     Value descB = descriptor(bOff, lboB, 1024);
-    Value descB2 =
-        gated ? descriptor(add(bOff, p.bn * 64 * 2), lboB, 1024) : Value();
+    // Gated: up's tile after gate's, in B's stage or (swapped) in A's.
+    Value descB2 = gated && !p.gatesA()
+                       ? descriptor(add(bOff, p.bn * 64 * 2), lboB, 1024)
+                       : Value();
+    Value descA2 = p.gatesA()
+                       ? descriptor(add(aOff, p.aSlotRows * 128), 16, 1024)
+                       : Value();
     // k16 step: 16 rows of 128 B (MN-major) or 32 B along each K-major
     // row.
     int64_t stepB = p.bKMajor ? 32 : 2048;
@@ -1637,8 +1650,12 @@ Value KernelEmitter::emitMainLoop(SmallVector<Value> &accs) {
         acc[r] = wgmma(acc[r], advance(descA, r * 64 * 128 + kk * 32),
                        advance(descB, kk * stepB), p.consumerN(), p.bKMajor);
     for (int64_t kk = 0; gated && kk < p.k16Steps; ++kk)
-      acc[1] = wgmma(acc[1], advance(descA, kk * 32),
-                     advance(descB2, kk * stepB), p.consumerN(), p.bKMajor);
+      acc[1] =
+          p.gatesA()
+              ? wgmma(acc[1], advance(descA2, kk * 32),
+                      advance(descB, kk * stepB), p.consumerN(), p.bKMajor)
+              : wgmma(acc[1], advance(descA, kk * 32),
+                      advance(descB2, kk * stepB), p.consumerN(), p.bKMajor);
     NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
     // With one group in flight, the group of step k-1 has completed:
     // release its stage (in every CTA that multicast into it). With early

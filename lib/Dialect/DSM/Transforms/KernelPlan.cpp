@@ -536,14 +536,26 @@ FailureOr<KernelPlan> mlir::dsm::planKernel(FusedChainOp op, ScheduleAttr sched,
   if (sched.getSwapAb()) {
     // A cluster of two along M: the two token tiles share each weight k
     // tile by multicast (the product's A). Along k: a split K.
-    if (plan.kind != ChainKind::gemm || plan.convW || plan.inputViews.size() ||
-        !plan.bKMajor || ShapedType::isDynamic(plan.shape.m) ||
+    bool gated = plan.kind == ChainKind::gated_gemm;
+    if ((plan.kind != ChainKind::gemm && !gated) || plan.convW ||
+        plan.inputViews.size() || !plan.bKMajor ||
+        ShapedType::isDynamic(plan.shape.m) ||
         (cl != ArrayRef<int64_t>{1, 1, 1, 1} &&
          cl != ArrayRef<int64_t>{2, 1, 1, 1} &&
          !(cl[0] == 1 && cl[1] == 1 && cl[2] > 1 && cl[3] == 1))) {
-      why = "swapped operands take a plain GEMM of static M with a K-major "
-            "([N, K]) weight and no cluster, a cluster of 2 along m or one "
-            "along k";
+      why = "swapped operands take a plain or gated GEMM of static M with "
+            "K-major ([N, K]) weights and no cluster, a cluster of 2 along m "
+            "or one along k";
+      return failure();
+    }
+    // Gate's and up's weight tiles against one token tile: a gate and an
+    // up accumulator of blk_m / 2 fp32 registers per consumer thread.
+    if (gated && (cl != ArrayRef<int64_t>{1, 1, 1, 1} || blk[1] == 256 ||
+                  blk[0] > ff::kMaxRowBlockWidth)) {
+      why = "a swapped gated GEMM takes no cluster, blk_n of 64 or 128 and "
+            "blk_m <= " +
+            std::to_string(ff::kMaxRowBlockWidth) +
+            " (gate and up accumulators per consumer warpgroup)";
       return failure();
     }
     if (blk[1] != 64 && blk[1] != 128 && blk[1] != 256) {
@@ -793,7 +805,8 @@ FailureOr<KernelPlan> mlir::dsm::planKernel(FusedChainOp op, ScheduleAttr sched,
   }
 
   // Shared-memory layout; every region is 1024-byte aligned (128B swizzle).
-  int64_t numB = plan.isGated() ? 2 : 1;
+  // Gated: gate's and up's weight tiles, B's or (swapped) A's.
+  int64_t numB = plan.isGated() && !plan.gatesA() ? 2 : 1;
   plan.bStageBytes = numB * plan.bk * plan.bn * 2;
   plan.aSlotRows = plan.bm;
   if (fitABox && plan.isSingleGemm() && plan.bk == 64 && plan.canFitABox()) {
@@ -803,7 +816,7 @@ FailureOr<KernelPlan> mlir::dsm::planKernel(FusedChainOp op, ScheduleAttr sched,
     if ((plan.bm - rows) * 128 <= plan.stages * plan.bStageBytes)
       plan.aSlotRows = rows;
   }
-  plan.aStageBytes = plan.aSlotRows * plan.bk * 2;
+  plan.aStageBytes = plan.aOperands() * plan.aSlotRows * plan.bk * 2;
   int64_t off = 0;
   plan.smemA = off;
   off += plan.stages * plan.aStageBytes;

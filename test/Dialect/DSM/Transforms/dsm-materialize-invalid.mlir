@@ -1118,7 +1118,7 @@ func.func @gated_no_product(%a: tensor<256x512xbf16>, %wg: tensor<512x256xbf16>,
 
 // Swapped operands read the weight as wgmma's K-major A: a row-major
 // [K, N] weight is refused.
-// expected-error @+2 {{schedule cannot be lowered: swapped operands take a plain GEMM of static M with a K-major ([N, K]) weight and no cluster, a cluster of 2 along m or one along k}}
+// expected-error @+2 {{schedule cannot be lowered: swapped operands take a plain or gated GEMM of static M with K-major ([N, K]) weights and no cluster, a cluster of 2 along m or one along k}}
 func.func @gemm(%a: tensor<300x512xbf16>, %b: tensor<512x512xbf16>) -> tensor<300x512xbf16> {
   %r = dsm.fused_chain gemm (%a, %b) {schedule = #dsm.schedule<cluster = [1, 1, 1, 1], block = [152, 128, 64, 16], grid = [2, 4, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [], collectives = [], stages = 4, cost_ns = 1000, swap_ab = true>}
       : (tensor<300x512xbf16>, tensor<512x512xbf16>) -> tensor<300x512xbf16> {
@@ -1190,7 +1190,7 @@ func.func @gemm(%a: tensor<300x512xbf16>, %b: tensor<512x512xbf16>) -> tensor<30
 
 // Swapped operands' clusters run along M (pairs of token tiles sharing the
 // weight tile); one along N is refused.
-// expected-error @+2 {{schedule cannot be lowered: swapped operands take a plain GEMM of static M with a K-major ([N, K]) weight and no cluster, a cluster of 2 along m or one along k}}
+// expected-error @+2 {{schedule cannot be lowered: swapped operands take a plain or gated GEMM of static M with K-major ([N, K]) weights and no cluster, a cluster of 2 along m or one along k}}
 func.func @gemm(%a: tensor<300x512xbf16>, %b: tensor<512x512xbf16>) -> tensor<300x512xbf16> {
   %r = dsm.fused_chain gemm (%a, %b) {schedule = #dsm.schedule<cluster = [1, 2, 1, 1], block = [152, 128, 64, 16], grid = [2, 2, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [], collectives = [], stages = 4, cost_ns = 1000, swap_ab = true>}
       : (tensor<300x512xbf16>, tensor<512x512xbf16>) -> tensor<300x512xbf16> {
@@ -1232,4 +1232,70 @@ func.func @gemm(%a: tensor<300x512xbf16>, %b: tensor<512x512xbf16>) -> tensor<30
     dsm.yield %t : tensor<300x512xbf16>
   }
   return %r : tensor<300x512xbf16>
+}
+
+// -----
+
+// A swapped gated GEMM keeps a gate and an up accumulator per consumer
+// warpgroup: no 256-row weight tiles.
+// expected-error @+2 {{schedule cannot be lowered: a swapped gated GEMM takes no cluster, blk_n of 64 or 128 and blk_m <= 184 (gate and up accumulators per consumer warpgroup)}}
+func.func @gated_300(%a: tensor<300x256xbf16>, %wg: tensor<256x256xbf16>, %wu: tensor<256x256xbf16>) -> tensor<300x256xbf16> {
+  %r = dsm.fused_chain gated_gemm (%a, %wg, %wu) {schedule = #dsm.schedule<cluster = [1, 1, 1, 1], block = [152, 256, 64, 16], grid = [2, 1, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [], collectives = [], stages = 3, cost_ns = 1000, swap_ab = true>}
+      : (tensor<300x256xbf16>, tensor<256x256xbf16>, tensor<256x256xbf16>) -> tensor<300x256xbf16> {
+  ^bb0(%x: tensor<300x256xbf16>, %g: tensor<256x256xbf16>, %u: tensor<256x256xbf16>):
+    %z = arith.constant 0.0 : f32
+    %one = arith.constant 1.0 : f32
+    %e0 = tensor.empty() : tensor<300x256xf32>
+    %f0 = linalg.fill ins(%z : f32) outs(%e0 : tensor<300x256xf32>) -> tensor<300x256xf32>
+    %cg = linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>] ins(%x, %g : tensor<300x256xbf16>, tensor<256x256xbf16>) outs(%f0 : tensor<300x256xf32>) -> tensor<300x256xf32>
+    %e1 = tensor.empty() : tensor<300x256xf32>
+    %f1 = linalg.fill ins(%z : f32) outs(%e1 : tensor<300x256xf32>) -> tensor<300x256xf32>
+    %cu = linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>] ins(%x, %u : tensor<300x256xbf16>, tensor<256x256xbf16>) outs(%f1 : tensor<300x256xf32>) -> tensor<300x256xf32>
+    %hb = tensor.empty() : tensor<300x256xbf16>
+    %h = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%cg, %cu : tensor<300x256xf32>, tensor<300x256xf32>) outs(%hb : tensor<300x256xbf16>) {
+    ^bb0(%gv: f32, %uv: f32, %out: bf16):
+      %n = arith.negf %gv : f32
+      %ex = math.exp %n : f32
+      %den = arith.addf %ex, %one : f32
+      %s = arith.divf %gv, %den : f32
+      %p = arith.mulf %s, %uv : f32
+      %t = arith.truncf %p : f32 to bf16
+      linalg.yield %t : bf16
+    } -> tensor<300x256xbf16>
+    dsm.yield %h : tensor<300x256xbf16>
+  }
+  return %r : tensor<300x256xbf16>
+}
+
+// -----
+
+// A swapped gated GEMM keeps a gate and an up accumulator per consumer
+// warpgroup: no a cluster along M.
+// expected-error @+2 {{schedule cannot be lowered: a swapped gated GEMM takes no cluster, blk_n of 64 or 128 and blk_m <= 184 (gate and up accumulators per consumer warpgroup)}}
+func.func @gated_300(%a: tensor<300x256xbf16>, %wg: tensor<256x256xbf16>, %wu: tensor<256x256xbf16>) -> tensor<300x256xbf16> {
+  %r = dsm.fused_chain gated_gemm (%a, %wg, %wu) {schedule = #dsm.schedule<cluster = [2, 1, 1, 1], block = [152, 128, 64, 16], grid = [1, 2, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [], collectives = [], stages = 3, cost_ns = 1000, swap_ab = true>}
+      : (tensor<300x256xbf16>, tensor<256x256xbf16>, tensor<256x256xbf16>) -> tensor<300x256xbf16> {
+  ^bb0(%x: tensor<300x256xbf16>, %g: tensor<256x256xbf16>, %u: tensor<256x256xbf16>):
+    %z = arith.constant 0.0 : f32
+    %one = arith.constant 1.0 : f32
+    %e0 = tensor.empty() : tensor<300x256xf32>
+    %f0 = linalg.fill ins(%z : f32) outs(%e0 : tensor<300x256xf32>) -> tensor<300x256xf32>
+    %cg = linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>] ins(%x, %g : tensor<300x256xbf16>, tensor<256x256xbf16>) outs(%f0 : tensor<300x256xf32>) -> tensor<300x256xf32>
+    %e1 = tensor.empty() : tensor<300x256xf32>
+    %f1 = linalg.fill ins(%z : f32) outs(%e1 : tensor<300x256xf32>) -> tensor<300x256xf32>
+    %cu = linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>] ins(%x, %u : tensor<300x256xbf16>, tensor<256x256xbf16>) outs(%f1 : tensor<300x256xf32>) -> tensor<300x256xf32>
+    %hb = tensor.empty() : tensor<300x256xbf16>
+    %h = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%cg, %cu : tensor<300x256xf32>, tensor<300x256xf32>) outs(%hb : tensor<300x256xbf16>) {
+    ^bb0(%gv: f32, %uv: f32, %out: bf16):
+      %n = arith.negf %gv : f32
+      %ex = math.exp %n : f32
+      %den = arith.addf %ex, %one : f32
+      %s = arith.divf %gv, %den : f32
+      %p = arith.mulf %s, %uv : f32
+      %t = arith.truncf %p : f32 to bf16
+      linalg.yield %t : bf16
+    } -> tensor<300x256xbf16>
+    dsm.yield %h : tensor<300x256xbf16>
+  }
+  return %r : tensor<300x256xbf16>
 }

@@ -156,3 +156,57 @@ func.func @gemm_300_split(%a: tensor<300x256xbf16>, %b: tensor<256x256xbf16>) ->
   }
   return %r : tensor<300x256xbf16>
 }
+
+// -----
+
+// A swapped gated GEMM: gate's and up's [N, K] weights are both A operands
+// of the product (in1's and in2's boxes: 128 rows) against one token tile
+// (in0's: 152 rows). Each stage lands gate's 128 rows, up's after them and
+// the token tile, 2 x 16 KB + 19 KB = 52224 bytes, gate's and up's boxes
+// at the same coordinates. Per k16 step gate's and up's wgmma chains read
+// the same token descriptor; the epilogue combines the two accumulators
+// element by element (silu(g) * u) and stores out[a_row, w_row].
+
+// CHECK: kind = "gated_gemm"
+// CHECK-SAME: params = [{box = array<i64: 64, 128>{{.*}}tensor = "in1"}, {box = array<i64: 64, 152>{{.*}}tensor = "in0"}, {box = array<i64: 64, 128>{{.*}}tensor = "in2"}
+// CHECK-LABEL: gpu.func @gated_300_0
+// CHECK: nvgpu.mbarrier.arrive.expect_tx %{{.*}}, %c52224
+// CHECK: nvgpu.tma.async.load %[[GATE:[0-9]+]][%[[K:[0-9]+]], %[[ROW:[0-9]+]]], %{{.*}} to %{{.*}} : <tensor = memref<128x64xbf16, 3>
+// CHECK: nvgpu.tma.async.load %[[UP:[0-9]+]][%[[K]], %[[ROW]]], %{{.*}} to %{{.*}} : <tensor = memref<128x64xbf16, 3>
+// CHECK: nvgpu.tma.async.load %{{[0-9]+}}[%[[K]], %{{[0-9]+}}], %{{.*}} to %{{.*}} : <tensor = memref<152x64xbf16, 3>
+// CHECK: nvvm.wgmma.mma_async %{{[0-9]+}}, %[[TOK:[0-9]+]], %{{.*}}, <m = 64, n = 152, k = 16>, D[<f32>, <zero>]
+// CHECK-COUNT-3: nvvm.wgmma.mma_async {{.*}}, D[<f32>, <one>]
+// CHECK: nvvm.wgmma.mma_async %{{[0-9]+}}, %[[TOK]], %{{.*}}, <m = 64, n = 152, k = 16>, D[<f32>, <zero>]
+// CHECK-COUNT-3: nvvm.wgmma.mma_async {{.*}}, D[<f32>, <one>]
+// CHECK: nvvm.wgmma.commit.group.sync.aligned
+// CHECK: math.exp
+// CHECK: llvm.store %{{.*}} {alignment = 2 : i64} : bf16
+// CHECK-LABEL: func.func @gated_300_0_launch
+
+func.func @gated_300(%a: tensor<300x256xbf16>, %wg: tensor<256x256xbf16>, %wu: tensor<256x256xbf16>) -> tensor<300x256xbf16> {
+  %r = dsm.fused_chain gated_gemm (%a, %wg, %wu) {schedule = #dsm.schedule<cluster = [1, 1, 1, 1], block = [152, 128, 64, 16], grid = [2, 2, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [], collectives = [], stages = 3, cost_ns = 1000, swap_ab = true>}
+      : (tensor<300x256xbf16>, tensor<256x256xbf16>, tensor<256x256xbf16>) -> tensor<300x256xbf16> {
+  ^bb0(%x: tensor<300x256xbf16>, %g: tensor<256x256xbf16>, %u: tensor<256x256xbf16>):
+    %z = arith.constant 0.0 : f32
+    %one = arith.constant 1.0 : f32
+    %e0 = tensor.empty() : tensor<300x256xf32>
+    %f0 = linalg.fill ins(%z : f32) outs(%e0 : tensor<300x256xf32>) -> tensor<300x256xf32>
+    %cg = linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>] ins(%x, %g : tensor<300x256xbf16>, tensor<256x256xbf16>) outs(%f0 : tensor<300x256xf32>) -> tensor<300x256xf32>
+    %e1 = tensor.empty() : tensor<300x256xf32>
+    %f1 = linalg.fill ins(%z : f32) outs(%e1 : tensor<300x256xf32>) -> tensor<300x256xf32>
+    %cu = linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>] ins(%x, %u : tensor<300x256xbf16>, tensor<256x256xbf16>) outs(%f1 : tensor<300x256xf32>) -> tensor<300x256xf32>
+    %hb = tensor.empty() : tensor<300x256xbf16>
+    %h = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%cg, %cu : tensor<300x256xf32>, tensor<300x256xf32>) outs(%hb : tensor<300x256xbf16>) {
+    ^bb0(%gv: f32, %uv: f32, %out: bf16):
+      %n = arith.negf %gv : f32
+      %ex = math.exp %n : f32
+      %den = arith.addf %ex, %one : f32
+      %s = arith.divf %gv, %den : f32
+      %p = arith.mulf %s, %uv : f32
+      %t = arith.truncf %p : f32 to bf16
+      linalg.yield %t : bf16
+    } -> tensor<300x256xbf16>
+    dsm.yield %h : tensor<300x256xbf16>
+  }
+  return %r : tensor<300x256xbf16>
+}

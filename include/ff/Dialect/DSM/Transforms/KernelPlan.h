@@ -89,7 +89,8 @@ struct KernelPlan {
   /// bn describe that product: the weight's [N, K] rows are A's, the
   /// chain's [M, K] input is a K-major B whose bn = blk_m rows per tile
   /// (any multiple of 8) are wgmma's N side, and the epilogue stores each
-  /// value at out[col, row]. A single plain GEMM kernel of static M.
+  /// value at out[col, row]. A single plain or gated GEMM kernel of
+  /// static M (gatesA()).
   bool swapAb = false;
   /// The chain's own shape (a swapped plan's `shape` is its product's).
   ChainShape chainShape() const {
@@ -98,6 +99,13 @@ struct KernelPlan {
       std::swap(s.m, s.n);
     return s;
   }
+  /// A swapped gated GEMM: gate's and up's weight tiles are both A
+  /// operands of the product, each aSlotRows rows of every ring stage (up's
+  /// after gate's), against one token tile (B); each consumer warpgroup
+  /// keeps a gate and an up accumulator of its 64 weight rows.
+  bool gatesA() const { return swapAb && isGated(); }
+  /// Weight tiles in each A ring stage: 2 for gatesA(), else 1.
+  int64_t aOperands() const { return gatesA() ? 2 : 1; }
   /// Swapped operands: the launch's m tiles (the weight's rows), fixed by
   /// the static shape (the manifest's grid_m_tile is 0).
   int64_t swappedMTiles() const;
