@@ -47,6 +47,8 @@ Dataflow mlir::ff::analyzeDataflow(const ChainDesc &chain, const Plan &plan,
   const double b = getByteWidth(chain.dtype);
   const double acc = kAccBytes;
   const int64_t g = chain.getNumUpProjections();
+  // A gated pair's weights: B's tiles, or A's in its swapped product.
+  const int64_t ga = chain.getAOperands(), gb = chain.getBOperands();
 
   // Per-CTA extents (padded to whole tiles) and temporal trip counts.
   std::array<int64_t, 4> e = {}, trips = {};
@@ -136,7 +138,7 @@ Dataflow mlir::ff::analyzeDataflow(const ChainDesc &chain, const Plan &plan,
 
   // Shared memory fixed by the plan: operand pipeline, the act(C) tile(s)
   // GEMM1 reads, collective receive buffers, the epilogue staging tile.
-  const double stage0 = (blkM * kc + kc * blkN * g) * b;
+  const double stage0 = (blkM * kc * ga + kc * blkN * gb) * b;
   const double stage1 = two ? nc * eW * b : 0;
   f.stageBytes = stage0;
   const double cTile = blkM * blkN * b;
@@ -244,11 +246,11 @@ Dataflow mlir::ff::analyzeDataflow(const ChainDesc &chain, const Plan &plan,
   }
 
   // Global (L2) traffic of one CTA.
-  const double aL2 = tp * blkM * ext(Dim::k) * b;
+  const double aL2 = tp * blkM * ext(Dim::k) * b * ga;
   // A one-GEMM cluster along M multicasts each B tile to its cls_m CTAs
   // (TMA .multicast::cluster): L2 serves it once per cluster.
   const double bL2 =
-      tp * ext(Dim::k) * blkN * b * g / (two ? 1 : plan.cls(Dim::m));
+      tp * ext(Dim::k) * blkN * b * gb / (two ? 1 : plan.cls(Dim::m));
   const double dL2 = two ? tp * sh * blkN * ext(Dim::l) * b : 0;
   double eL2 = 0;
   if (two)
@@ -322,7 +324,7 @@ Dataflow mlir::ff::analyzeDataflow(const ChainDesc &chain, const Plan &plan,
   const double eHbm = eOut * ((two && gridN > 1) ? acc : b);
   const double spillHbm = ctas * (cSpill + eSpill);
   f.volume.hbm =
-      M * K * b + K * N * b * g + (two ? N * L * b : 0) + eHbm + spillHbm;
+      M * K * b * ga + K * N * b * gb + (two ? N * L * b : 0) + eHbm + spillHbm;
 
   // Per-tensor report.
   auto io = [&](const char *name, double l2, double hbm) {
@@ -333,8 +335,8 @@ Dataflow mlir::ff::analyzeDataflow(const ChainDesc &chain, const Plan &plan,
     t.residency = Tier::global;
     f.tensors.push_back(t);
   };
-  io("A", ctas * aL2, M * K * b);
-  if (g == 2) {
+  io("A", ctas * aL2, M * K * b * ga);
+  if (gb == 2) {
     io("B", ctas * bL2 / 2, K * N * b);
     io("Bu", ctas * bL2 / 2, K * N * b);
   } else {
@@ -623,15 +625,17 @@ double mlir::ff::getStreamReuse(const ChainDesc &chain, const Plan &plan,
     const int64_t bm = plan.blk(Dim::m), bn = plan.blk(Dim::n);
     const int64_t clsK = plan.cls(Dim::k);
     // A gated pair streams both weights' tiles and holds both.
-    const int64_t g = chain.getNumUpProjections();
+    const int64_t ga = chain.getAOperands(), gb = chain.getBOperands();
     // A streamed halo GEMM's halo; B shared by a cluster along m.
     const double aScale = getHaloAScale(
         chain, plan, getHaloGemmRows(chain, plan, getKernelSmemBytes(target)));
     const double cta = ceilDiv(ceilDiv(chain.k, 64), clsK) * 64.0 *
-                       (aScale * bm + double(bn * g) / plan.cls(Dim::m)) * b;
-    const double unique = (double(m) * chain.k + double(chain.k) * chain.n * g +
-                           double(m) * chain.n) *
-                          b;
+                       (aScale * bm * ga + double(bn * gb) / plan.cls(Dim::m)) *
+                       b;
+    const double unique =
+        (double(m) * chain.k * ga + double(chain.k) * chain.n * gb +
+         double(m) * chain.n) *
+        b;
     return std::max(1.0, getKernelCtas(chain, plan, target) * cta / unique);
   }
   const int64_t g = chain.getNumUpProjections();
@@ -814,9 +818,11 @@ double mlir::ff::estimateCtaNs(const ChainDesc &chain, const Plan &plan,
   const int64_t clsM = plan.cls(Dim::m);
   // GEMM0 mainloop: per k step the larger of the stage's bytes and its
   // wgmmas, plus a fixed hand-off cost (full/empty barriers, TMA latency).
-  const double stage = (aScale * bm * bk + bk * bn * g) * b;
+  const int64_t ga = chain.getAOperands(), gb = chain.getBOperands();
+  const double stage = (aScale * bm * bk * ga + bk * bn * gb) * b;
   // What the CTA draws from L2 (a cluster along m multicasts B).
-  const double drawn = (aScale * bm * bk + double(bk * bn * g) / clsM) * b;
+  const double drawn =
+      (aScale * bm * bk * ga + double(bk * bn * gb) / clsM) * b;
   const double mma0 = 2.0 * bm * bn * bk * g / flopsPerNs;
   // A single GEMM's k step also waits on the SM's shared-memory port: the
   // TMA writes the stage and each consumer warpgroup's wgmmas read its 64

@@ -385,6 +385,11 @@ bool mlir::ff::isLowerable(const Plan &plan, const ChainDesc &chain,
     // blk_n / 2 registers per consumer thread (kMaxRowBlockWidth).
     const bool rowBlocks = solo && getWarpgroupRowBlocks(chain, plan) == 2 &&
                            blkN % 8 == 0 && blkN <= kMaxRowBlockWidth;
+    // A swapped gated pair: a gate and an up accumulator of blk_n / 2
+    // registers per consumer thread, on 128 weight rows.
+    if (chain.swappedProduct && chain.isGated() &&
+        (blkM != 128 || blkN > kMaxRowBlockWidth))
+      return false;
     if ((blkM != 128 && !((gemmSplitK || wide) && blkM == 64) && !rowBlocks) ||
         (blkN != 256 && !(gemmSplitK && blkN == 128) &&
          !(gemmSplitK && blkM == 64 && blkN == 64) && !splitK64 &&

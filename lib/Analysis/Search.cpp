@@ -137,7 +137,8 @@ bool mlir::ff::passesSplitKRule(const Plan &plan, const ChainDesc &chain) {
 }
 
 bool mlir::ff::isWideGatedPlan(const Plan &plan, const ChainDesc &chain) {
-  return chain.isGated() && plan.blk(Dim::n) > 128;
+  // (A swapped pair's n is its token tile: passesWaveTileRule.)
+  return chain.isGated() && !chain.swappedProduct && plan.blk(Dim::n) > 128;
 }
 
 bool mlir::ff::isWaveWidthPlan(const Plan &plan, const ChainDesc &chain) {
@@ -204,6 +205,20 @@ bool mlir::ff::passesWaveTileRule(const Plan &plan, const ChainDesc &chain,
                             plan.blk(Dim::n)))
       return false;
     return ctas <= sms && ctas * 10 >= sms * 9;
+  }
+  // A swapped gated pair (gate's and up's 128-row weight tiles against one
+  // token tile): fitted token widths whose tiles fill their waves to 90 %.
+  // On an H200 the S chains at M = 300 and 800 ran 1.01-1.19x faster so
+  // (S2 at 800 on 44 x 6 tiles of 136 tokens, 2.0 waves: 1.19x; S7 on
+  // 76 x 5 of 160, 2.9: 1.17x); fills of 53-88 % ran 0.82-1.05x (S7 at 300
+  // on 76 x 2 tiles of 152: 0.90x), and narrower token tiles lost even
+  // with full waves (S7 at 300 on 64: 0.89x; docs/validation.md,
+  // fifty-first session).
+  if (chain.swappedProduct && chain.isGated()) {
+    int64_t ctas = plan.getClusterSize() * plan.grd(Dim::m) * plan.grd(Dim::n);
+    int64_t slots = ceilDiv(ctas, sms) * sms;
+    return llvm::is_contained(getFitWidths(chain), plan.blk(Dim::n)) &&
+           ctas * 10 >= slots * 9;
   }
   // A swapped product's fitted widths take any number of waves.
   if (llvm::is_contained(getFitWidths(chain), plan.blk(Dim::n)))
@@ -598,7 +613,8 @@ SearchResult mlir::ff::searchChain(const ChainDesc &desc,
   // 800: 12 %): at M = 512, 1500 or 8192 the model still ranked swapped
   // plans first by a few percent (T4-k768-m512 then ran 0.91x on an H200).
   const int64_t padded = ceilDiv(chain.m, 128) * 128;
-  if (options.swapOperands && chain.kind == ChainKind::gemm &&
+  if (options.swapOperands &&
+      (chain.kind == ChainKind::gemm || chain.kind == ChainKind::gatedGemm) &&
       desc.kMajorWeights && chain.m > 0 && chain.convW == 0 &&
       chain.n % 64 == 0 && (padded - chain.m) * 10 >= chain.m)
     addSwappedCandidates(desc, target, options, keep, result);

@@ -79,3 +79,20 @@ dyn_sweep() { local set base
   rm -f $OUT/*/*.png
   python3 scripts/bench/dyn_sweep_table.py $OUT/S/results.csv $OUT/G/results.csv
 }
+# graph_table CSV: bench.py's results.csv as one row per chain, ours in a
+# graph against PyTorch's CUDA-graph chains (merged, and split gate/up for
+# S), the best of them over ours last.
+graph_table() {
+  python3 - $1 <<'PY'
+import csv, sys, collections
+rows = list(csv.DictReader(open(sys.argv[1])))
+by = collections.defaultdict(dict)
+for r in rows:
+    by[r["workload"]][r["baseline"]] = float(r["hot_us"])
+print("| chain | PyTorch graph | graph split | ours in a graph | best PyTorch / ours |")
+print("|---|---|---|---|---|")
+for w, b in by.items():
+    best = min(v for k, v in b.items() if k.startswith("graph"))
+    print(f"| {w} | {b.get('graph','')} | {b.get('graph_split','')} | {b.get('ours_graph','')} | {best / b['ours_graph']:.3f} |")
+PY
+}

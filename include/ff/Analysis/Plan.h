@@ -86,9 +86,10 @@ struct ChainDesc {
   /// (getSoloGemmNTileViolation); the search offers ones sized to fill the
   /// GPU in one wave (8-column steps) or two (16-column steps).
   bool kMajorWeights = false;
-  /// A single GEMM's transposed product (searched for Plan::swapAb): its n
-  /// is the GEMM's M rows, which also take the widths that cover n in the
-  /// fewest tiles of 128-256 with the least padding (getFitWidths).
+  /// A single (or gated) GEMM's transposed product (searched for
+  /// Plan::swapAb): its n is the GEMM's M rows, which also take the widths
+  /// that cover n in the fewest tiles of 128-256 with the least padding
+  /// (getFitWidths); a gated pair's weights are its A (getAOperands).
   bool swappedProduct = false;
 
   bool isGated() const {
@@ -103,6 +104,15 @@ struct ChainDesc {
   }
   /// Up-projection matrices sharing A: 2 for gated chains, else 1.
   int64_t getNumUpProjections() const { return isGated() ? 2 : 1; }
+  /// Weight tiles a k step loads per tile row of A and of B: a gated
+  /// pair's two weights are B's, or A's in its swapped product (two weight
+  /// tiles against one token tile).
+  int64_t getAOperands() const {
+    return swappedProduct ? getNumUpProjections() : 1;
+  }
+  int64_t getBOperands() const {
+    return swappedProduct ? 1 : getNumUpProjections();
+  }
   int64_t getExtent(Dim d) const;
   /// Useful FLOPs of the chain (without tile padding).
   double getFlops() const;

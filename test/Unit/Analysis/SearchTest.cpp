@@ -1200,3 +1200,54 @@ TEST(SearchTest, SwappedOperands) {
 }
 
 } // namespace
+
+// A gated GEMM of static M is also searched swapped: gate's and up's
+// 128-row weight tiles against one fitted token tile, where the tiles fill
+// their waves to 90 % (passesWaveTileRule). On an H200: S7's gate|up GEMM
+// at M = 800 on 76 x 5 tiles of 160 tokens (2.9 waves) ran its chain 1.17x
+// faster, S2's on 44 x 6 of 136 (2.0 waves) 1.19x, S1's at M = 300 on
+// 64 x 2 of 152 (one wave of 128 CTAs) 1.12x; S7 at 300 (76 x 2 tiles,
+// 58 % of two waves) 0.90x and S6 at 800 (88 %) stay unswapped.
+TEST(SearchTest, SwappedGatedPairs) {
+  auto chosen = [](int64_t m, int64_t n, int64_t k) {
+    ChainDesc gated = chainOf(ChainKind::gatedGemm, m, n, k, 0);
+    gated.kMajorWeights = true;
+    const Candidate *c = searchChain(gated, h100()).getChosen(true);
+    EXPECT_TRUE(c);
+    return c ? c->plan : Plan();
+  };
+  const Plan s7 = chosen(800, 9728, 2560);
+  EXPECT_TRUE(s7.swapAb);
+  EXPECT_EQ(s7.blk(Dim::m), 128);
+  EXPECT_EQ(s7.blk(Dim::n), 160);
+  EXPECT_EQ(s7.grd(Dim::m) * s7.grd(Dim::n), 76 * 5);
+  EXPECT_EQ(s7.cluster, (std::array<int64_t, 4>{1, 1, 1, 1}));
+  const Plan s2 = chosen(800, 5632, 2048);
+  EXPECT_TRUE(s2.swapAb);
+  EXPECT_EQ(s2.blk(Dim::n), 136);
+  const Plan s1 = chosen(300, 8192, 3072);
+  EXPECT_TRUE(s1.swapAb);
+  EXPECT_EQ(s1.blk(Dim::n), 152);
+  EXPECT_FALSE(chosen(300, 9728, 2560).swapAb);
+  EXPECT_FALSE(chosen(800, 8960, 1536).swapAb);
+  // The rule itself: 76 x 5 tiles fill 96 % of three waves, 76 x 6 of 136
+  // tokens 86 % of four; an unfitted width never passes.
+  ChainDesc product = chainOf(ChainKind::gatedGemm, 9728, 800, 2560, 0);
+  product.kMajorWeights = true;
+  product.swappedProduct = true;
+  const uint8_t mn = bit(Dim::m) | bit(Dim::n);
+  auto tiles = [&](int64_t w, int64_t gn) {
+    return makePlan({1, 1, 1, 1}, {128, w, 64, 16}, {76, gn, 1, 1}, mn,
+                    {Dim::m, Dim::n, Dim::k, Dim::l}, 4);
+  };
+  EXPECT_TRUE(passesWaveTileRule(tiles(160, 5), product, 132));
+  EXPECT_FALSE(passesWaveTileRule(tiles(136, 6), product, 132));
+  EXPECT_FALSE(passesWaveTileRule(tiles(168, 5), product, 132));
+  // Gate's and up's accumulators: 128 weight rows, at most 184 tokens.
+  EXPECT_TRUE(isLowerable(tiles(160, 5), product));
+  EXPECT_FALSE(isLowerable(tiles(192, 5), product));
+  EXPECT_FALSE(
+      isLowerable(makePlan({1, 1, 1, 1}, {160, 256, 64, 16}, {5, 38, 1, 1}, mn,
+                           {Dim::m, Dim::n, Dim::k, Dim::l}, 4),
+                  product));
+}

@@ -14,7 +14,9 @@
 // 1.12x faster); unsplit it was priced lower swapped only on tiles of 80
 // rows, which lost. G8's down GEMM (2048 weight rows: 64 CTAs split over
 // 2) keeps the chain's order. A dynamic M never swaps
-// (search-dynamic-m.mlir's tables are unchanged).
+// (search-dynamic-m.mlir's tables are unchanged). S2's gate|up GEMM at
+// M = 800 swaps too: gate's and up's 128-row weight tiles against 136
+// token rows, 44 x 6 tiles (two full waves; H200: its chain 1.19x faster).
 
 // CHECK-LABEL: func.func @g8_up_m300(
 // CHECK: schedule = #dsm.schedule<cluster = [1, 1, 1, 1], block = [152, 128, 64, 16], grid = [2, 64, 1, 1], {{.*}}swap_ab = true>
@@ -25,11 +27,14 @@
 // CHECK-LABEL: func.func @g8_down_m300(
 // CHECK-NOT: swap_ab
 // CHECK: return
+// CHECK-LABEL: func.func @s2_gated_m800(
+// CHECK: schedule = #dsm.schedule<cluster = [1, 1, 1, 1], block = [136, 128, 64, 16], grid = [6, 44, 1, 1], {{.*}}swap_ab = true>
 // OFF-LABEL: func.func @g8_up_m300(
 // OFF-NOT: swap_ab
 // OFF: block = [128, {{[0-9]+}}, 64, 16]
 // OFF-NOT: swap_ab
 // OFF: return
+// OFF-NOT: swap_ab
 
 func.func @g8_up_m300(%a: tensor<300x2048xbf16>, %w: tensor<8192x2048xbf16>) -> tensor<300x8192xbf16> {
   %r = dsm.fused_chain gemm (%a, %w)
@@ -105,4 +110,32 @@ func.func @g8_down_m300(%a: tensor<300x8192xbf16>, %w: tensor<2048x8192xbf16>) -
     dsm.yield %t : tensor<300x2048xbf16>
   }
   return %r : tensor<300x2048xbf16>
+}
+
+func.func @s2_gated_m800(%a: tensor<800x2048xbf16>, %wg: tensor<5632x2048xbf16>, %wu: tensor<5632x2048xbf16>) -> tensor<800x5632xbf16> {
+  %r = dsm.fused_chain gated_gemm (%a, %wg, %wu)
+      : (tensor<800x2048xbf16>, tensor<5632x2048xbf16>, tensor<5632x2048xbf16>) -> tensor<800x5632xbf16> {
+  ^bb0(%x: tensor<800x2048xbf16>, %g: tensor<5632x2048xbf16>, %u: tensor<5632x2048xbf16>):
+    %z = arith.constant 0.0 : f32
+    %one = arith.constant 1.0 : f32
+    %e0 = tensor.empty() : tensor<800x5632xf32>
+    %f0 = linalg.fill ins(%z : f32) outs(%e0 : tensor<800x5632xf32>) -> tensor<800x5632xf32>
+    %cg = linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>] ins(%x, %g : tensor<800x2048xbf16>, tensor<5632x2048xbf16>) outs(%f0 : tensor<800x5632xf32>) -> tensor<800x5632xf32>
+    %e1 = tensor.empty() : tensor<800x5632xf32>
+    %f1 = linalg.fill ins(%z : f32) outs(%e1 : tensor<800x5632xf32>) -> tensor<800x5632xf32>
+    %cu = linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>] ins(%x, %u : tensor<800x2048xbf16>, tensor<5632x2048xbf16>) outs(%f1 : tensor<800x5632xf32>) -> tensor<800x5632xf32>
+    %hb = tensor.empty() : tensor<800x5632xbf16>
+    %h = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%cg, %cu : tensor<800x5632xf32>, tensor<800x5632xf32>) outs(%hb : tensor<800x5632xbf16>) {
+    ^bb0(%gv: f32, %uv: f32, %out: bf16):
+      %n = arith.negf %gv : f32
+      %ex = math.exp %n : f32
+      %den = arith.addf %ex, %one : f32
+      %s = arith.divf %gv, %den : f32
+      %p = arith.mulf %s, %uv : f32
+      %t = arith.truncf %p : f32 to bf16
+      linalg.yield %t : bf16
+    } -> tensor<800x5632xbf16>
+    dsm.yield %h : tensor<800x5632xbf16>
+  }
+  return %r : tensor<800x5632xbf16>
 }
