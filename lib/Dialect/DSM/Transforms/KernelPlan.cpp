@@ -542,10 +542,11 @@ FailureOr<KernelPlan> mlir::dsm::planKernel(FusedChainOp op, ScheduleAttr sched,
         ShapedType::isDynamic(plan.shape.m) ||
         (cl != ArrayRef<int64_t>{1, 1, 1, 1} &&
          cl != ArrayRef<int64_t>{2, 1, 1, 1} &&
+         cl != ArrayRef<int64_t>{1, 2, 1, 1} &&
          !(cl[0] == 1 && cl[1] == 1 && cl[2] > 1 && cl[3] == 1))) {
       why = "swapped operands take a plain or gated GEMM of static M with "
             "K-major ([N, K]) weights and no cluster, a cluster of 2 along m "
-            "or one along k";
+            "or n, or one along k";
       return failure();
     }
     // Gate's and up's weight tiles against one token tile: a gate and an
@@ -571,10 +572,10 @@ FailureOr<KernelPlan> mlir::dsm::planKernel(FusedChainOp op, ScheduleAttr sched,
             std::to_string(ff::kMaxRowBlockWidth);
       return failure();
     }
-    if (grid[1] * blk[1] != plan.shape.n ||
+    if (cl[1] * grid[1] * blk[1] != plan.shape.n ||
         cl[0] * grid[0] * blk[0] < plan.shape.m) {
-      why = "swapped operands need N = grid_n * blk_n and cls_m * grid_m * "
-            "blk_m >= M";
+      why = "swapped operands need N = cls_n * grid_n * blk_n and cls_m * "
+            "grid_m * blk_m >= M";
       return failure();
     }
     // The product C^T = B^T A^T: the weight's rows are its m, A's its n.
