@@ -55,7 +55,9 @@ bool KernelPlan::pairsSwappedStores() const {
   // 16384 x 4096 GEMM ran 1.14x faster paired, G5's and S3's down GEMMs at
   // M = 800 1.03x. Activations that compute a transcendental kept their
   // wgmmas pipelined, and the pairing's shuffles cost G4's up GEMM at
-  // M = 800 3 % (H200, docs/validation.md, fiftieth session).
+  // M = 800 3 % (H200, docs/validation.md, fiftieth session); swapped
+  // gated GEMMs' SiLU epilogues paired ran their chains 0.96-0.99x
+  // (fifty-first session).
   return swapAb && resultElementType.isBF16() &&
          llvm::none_of(
              std::array{ActivationKind::gelu_erf, ActivationKind::gelu_tanh,
