@@ -96,3 +96,17 @@ for w, b in by.items():
     print(f"| {w} | {b.get('graph','')} | {b.get('graph_split','')} | {b.get('ours_graph','')} | {best / b['ours_graph']:.3f} |")
 PY
 }
+# ncu_dur LABEL COMMAND...: each kernel COMMAND launches under ncu
+# (--clock-control none, --cache-control none: gpu__time_duration), one
+# line "LABEL kernel-name microseconds" per kernel.
+ncu_dur() {
+  local label=$1; shift
+  timeout 120 ncu --clock-control none --cache-control none --metrics gpu__time_duration.sum \
+    --csv "$@" 2>/dev/null | python3 -c "
+import csv, sys
+rows = [r for r in csv.reader(sys.stdin) if len(r) > 10]
+hdr = rows[0]; k = hdr.index('Kernel Name'); v = hdr.index('Metric Value'); u = hdr.index('Metric Unit')
+for r in rows[1:]:
+    t = float(r[v].replace(',', '')) * {'nsecond': 1e-3, 'ns': 1e-3, 'usecond': 1, 'us': 1, 'msecond': 1e3, 'ms': 1e3}[r[u]]
+    print('$label', r[k][:60], f'{t:.2f}')"
+}

@@ -244,10 +244,13 @@ inline bool splitsStreamedColumns(int64_t blkM, int64_t blkN, int64_t blkL) {
 constexpr int64_t kMaxRowBlockWidth = 184;
 
 /// 64-row blocks of A each consumer warpgroup of a `plan` of `chain`
-/// computes: 2 for a swapped product's 256-row weight tiles (two
-/// accumulators per warpgroup), else 1.
+/// computes: 2 for a swapped plain product's 256-row weight tiles (two
+/// accumulators per warpgroup), else 1 (a swapped gated pair's two
+/// accumulators are gate's and up's of one block).
 inline int64_t getWarpgroupRowBlocks(const ChainDesc &chain, const Plan &plan) {
-  return chain.swappedProduct && plan.blk(Dim::m) == 256 ? 2 : 1;
+  return chain.swappedProduct && !chain.isGated() && plan.blk(Dim::m) == 256
+             ? 2
+             : 1;
 }
 
 /// The tile rules every kernel of the lowering shares: blk_m of one or two

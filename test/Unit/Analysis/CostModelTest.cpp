@@ -739,6 +739,34 @@ TEST(CostModelTest, GatedGemmByHand) {
   EXPECT_LT(estimateCtaNs(plain, p, t, 86), estimateCtaNs(chain, p, t, 86));
 }
 
+// A swapped gated GEMM's product: the two weights are its A (128 rows each
+// per tile), the token tile its B, so a k step loads two weight tiles
+// against one token tile, and DRAM holds both weights once.
+// S7's gate and up at M = 800 on 76 x 5 tiles of 128 x 160.
+TEST(CostModelTest, SwappedGatedGemmByHand) {
+  GpuTarget t = h100();
+  ChainDesc product = chainOf(ChainKind::gatedGemm, 9728, 800, 2560, 0);
+  product.kMajorWeights = true;
+  product.swappedProduct = true;
+  EXPECT_EQ(product.getAOperands(), 2);
+  EXPECT_EQ(product.getBOperands(), 1);
+  ChainDesc plain = product;
+  plain.swappedProduct = false;
+  EXPECT_EQ(plain.getAOperands(), 1);
+  EXPECT_EQ(plain.getBOperands(), 2);
+  Plan p = makePlan({1, 1, 1, 1}, {128, 160, 64, 16}, {76, 5, 1, 1}, kMN,
+                    {Dim::m, Dim::n, Dim::k, Dim::l}, 4);
+  Dataflow f = analyzeDataflow(product, p, t);
+  ASSERT_TRUE(f.feasible) << f.reason;
+  // Gate's and up's 128 x 64 tiles and the 160 x 64 token tile.
+  EXPECT_DOUBLE_EQ(f.stageBytes, (2 * 128 + 160) * 64 * 2.0);
+  // Two consumer warpgroups, each a gate and an up accumulator.
+  EXPECT_EQ(f.consumerWarpgroups, 2);
+  // DRAM: both weights, the token rows and the output, once each.
+  EXPECT_DOUBLE_EQ(f.volume.hbm,
+                   (2.0 * 9728 * 2560 + 800.0 * 2560 + 9728.0 * 800) * 2);
+}
+
 // A 64-row tile (one consumer warpgroup) and a 128-row tile of half the
 // width at the same CTA count stream the same bytes per CTA: S1's down
 // GEMM (M = 128, N = 3072, K = 8192) over clusters of 4 along k, 96 CTAs

@@ -12,26 +12,15 @@ export PYTHONPATH=$PWD/python FLASHFUSER_RUNTIME_LIB=$ff_build/lib/libffrt.so
 D=.device/s51-b
 S=scripts/bench/sessions/s49
 mkdir -p $OUT
-dur() {  # label, command...: each profiled kernel's name and duration (us)
-  local label=$1; shift
-  timeout 120 ncu --clock-control none --cache-control none --metrics gpu__time_duration.sum \
-    --csv "$@" 2>/dev/null | python3 -c "
-import csv, sys
-rows = [r for r in csv.reader(sys.stdin) if len(r) > 10]
-hdr = rows[0]; k = hdr.index('Kernel Name'); v = hdr.index('Metric Value'); u = hdr.index('Metric Unit')
-for r in rows[1:]:
-    t = float(r[v].replace(',', '')) * {'nsecond': 1e-3, 'ns': 1e-3, 'usecond': 1, 'us': 1, 'msecond': 1e3, 'ms': 1e3}[r[u]]
-    print('$label', r[k][:60], f'{t:.2f}')"
-}
 timeout 300 python3 scripts/bench/bench.py --out $OUT/b --bundles $D --reps 100 \
   --only dyn-S1-m300,dyn-S4-m300,dyn-S1-m800,dyn-S2-m800,dyn-S3-m800,dyn-S4-m800,dyn-S5-m800,dyn-S7-m800,dyn-S8-m800 \
   --baselines graph,graph_split,ours_graph > $OUT/bench.log 2>&1; echo "bench rc=$?"
 grep -E "skipped|rror|FAIL" $OUT/bench.log | head
 rm -f $OUT/b/*.png
 {
-for w in S7-m800 S2-m800 S1-m300; do dur ours-$w -k regex:ff_ -c 2 $ffrun $D/dyn-$w; done
-dur torch-S7-m800-gateup --profile-from-start off python3 $S/linear_once.py 800 19456 2560
-dur torch-S2-m800-gateup --profile-from-start off python3 $S/linear_once.py 800 11264 2048
-dur torch-S1-m300-gateup --profile-from-start off python3 $S/linear_once.py 300 16384 3072
+for w in S7-m800 S2-m800 S1-m300; do ncu_dur ours-$w -k regex:ff_ -c 2 $ffrun $D/dyn-$w; done
+ncu_dur torch-S7-m800-gateup --profile-from-start off python3 $S/linear_once.py 800 19456 2560
+ncu_dur torch-S2-m800-gateup --profile-from-start off python3 $S/linear_once.py 800 11264 2048
+ncu_dur torch-S1-m300-gateup --profile-from-start off python3 $S/linear_once.py 300 16384 3072
 } 2>&1 | tee $OUT/durations.txt
 graph_table $OUT/b/results.csv

@@ -10,20 +10,9 @@ set -u
 D=.device/s51-e
 S=scripts/bench/sessions/s49
 mkdir -p $OUT
-dur() {  # label, command...: each profiled kernel's name and duration (us)
-  local label=$1; shift
-  timeout 120 ncu --clock-control none --cache-control none --metrics gpu__time_duration.sum \
-    --csv "$@" 2>/dev/null | python3 -c "
-import csv, sys
-rows = [r for r in csv.reader(sys.stdin) if len(r) > 10]
-hdr = rows[0]; k = hdr.index('Kernel Name'); v = hdr.index('Metric Value'); u = hdr.index('Metric Unit')
-for r in rows[1:]:
-    t = float(r[v].replace(',', '')) * {'nsecond': 1e-3, 'ns': 1e-3, 'usecond': 1, 'us': 1, 'msecond': 1e3, 'ms': 1e3}[r[u]]
-    print('$label', r[k][:60], f'{t:.2f}')"
-}
-lin() { dur torch-$1 --profile-from-start off python3 $S/linear_once.py $2 $3 $4; }
+lin() { ncu_dur torch-$1 --profile-from-start off python3 $S/linear_once.py $2 $3 $4; }
 {
-for w in S2-m300 S3-m300 S7-m300 G8-m300 G8-m1500; do dur ours-$w -k regex:ff_ -c 2 $ffrun $D/dyn-$w; done
+for w in S2-m300 S3-m300 S7-m300 G8-m300 G8-m1500; do ncu_dur ours-$w -k regex:ff_ -c 2 $ffrun $D/dyn-$w; done
 lin S2-m300-gateup 300 11264 2048; lin S2-m300-gate 300 5632 2048; lin S2-m300-down 300 2048 5632
 lin S3-m300-gateup 300 22016 4096; lin S3-m300-gate 300 11008 4096; lin S3-m300-down 300 4096 11008
 lin S7-m300-gateup 300 19456 2560; lin S7-m300-gate 300 9728 2560; lin S7-m300-down 300 2560 9728
