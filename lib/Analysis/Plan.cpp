@@ -385,6 +385,12 @@ bool mlir::ff::isLowerable(const Plan &plan, const ChainDesc &chain,
     // blk_n / 2 registers per consumer thread (kMaxRowBlockWidth).
     const bool rowBlocks = solo && getWarpgroupRowBlocks(chain, plan) == 2 &&
                            blkN % 8 == 0 && blkN <= kMaxRowBlockWidth;
+    // A swapped plain product's 64 weight rows (one consumer warpgroup)
+    // against a narrow token tile (64-120 rows, passesWaveTileRule), as
+    // cuBLAS's tst_64x80 down GEMMs at M = 300.
+    const bool narrowSwapped = solo && chain.swappedProduct &&
+                               !chain.isGated() && blkM == 64 &&
+                               blkN % 8 == 0 && blkN >= 64 && blkN < 128;
     // A swapped gated pair: a gate and an up accumulator of blk_n / 2
     // registers per consumer thread, on 128 weight rows.
     if (chain.swappedProduct && chain.isGated() &&
@@ -393,7 +399,8 @@ bool mlir::ff::isLowerable(const Plan &plan, const ChainDesc &chain,
     if ((blkM != 128 && !((gemmSplitK || wide) && blkM == 64) && !rowBlocks) ||
         (blkN != 256 && !(gemmSplitK && blkN == 128) &&
          !(gemmSplitK && blkM == 64 && blkN == 64) && !splitK64 &&
-         !swappedSplit && !(wide && (blkN == 64 || blkN == 128)) &&
+         !swappedSplit && !narrowSwapped &&
+         !(wide && (blkN == 64 || blkN == 128)) &&
          !(solo && (blkM == 128 || rowBlocks) &&
            (chain.isGated() ? blkN == 192 || chain.kMajorWeights
                             : chain.kMajorWeights && blkN % 64 != 0))) ||

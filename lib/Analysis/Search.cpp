@@ -169,6 +169,23 @@ mlir::ff::getWaveWidths(const ChainDesc &chain, int64_t sms, int64_t mTiles) {
   return widths;
 }
 
+/// A swapped plain product's narrow widths for 64-row weight tiles: for
+/// each tile count past ceil(n / 128) up to ceil(n / 64) the narrowest
+/// 8-row multiple that covers n (M = 300: 104, 80, 64; M = 800: 120 ...
+/// 64).
+static llvm::SmallVector<int64_t, 4>
+getNarrowFitWidths(const ChainDesc &chain) {
+  llvm::SmallVector<int64_t, 4> widths;
+  if (!chain.swappedProduct || chain.isGated())
+    return widths;
+  for (int64_t t = ceilDiv(chain.n, 128) + 1; t <= ceilDiv(chain.n, 64); ++t) {
+    int64_t w = ceilDiv(ceilDiv(chain.n, t), 8) * 8;
+    if (w >= 64 && w < 128 && !llvm::is_contained(widths, w))
+      widths.push_back(w);
+  }
+  return widths;
+}
+
 /// A swapped product's widths for its n (the GEMM's M rows): for each
 /// tile count from ceil(n / 256) to ceil(n / 128) the narrowest 8-column
 /// multiple that covers n (M = 800: 200, 160, 136, 120 -> 200, 160, 136;
@@ -206,6 +223,19 @@ bool mlir::ff::passesWaveTileRule(const Plan &plan, const ChainDesc &chain,
       return false;
     return ctas <= sms && ctas * 10 >= sms * 9;
   }
+  // A swapped plain product's 64-row weight tiles against narrow fitted
+  // token tiles: one wave of one CTA per cluster. Set by hand like cuBLAS's
+  // tst_64x80 down GEMMs at M = 300 (8-stage rings), S2's down GEMM on
+  // 32 x 4 tiles of 80 tokens ran its chain 1.10x faster than split over
+  // 4 along k, G8's on 104 1.04x, S4's 1.03x; past one wave 0.72-0.85x
+  // (S7 on 40 x 4, S1 on 48 x 3-4), and S7's on 40 x 3 of 104 0.97x
+  // against a split K of 120 CTAs (H200, docs/validation.md, fifty-first
+  // session). The model ranks it first for S2 at 300, G9 at 300 and G4
+  // and G7 at 800, which ran 1.08-1.16x faster.
+  if (chain.swappedProduct && plan.blk(Dim::m) == 64 &&
+      llvm::is_contained(getNarrowFitWidths(chain), plan.blk(Dim::n)))
+    return plan.getClusterSize() == 1 &&
+           plan.grd(Dim::m) * plan.grd(Dim::n) <= sms;
   // A swapped gated pair (gate's and up's 128-row weight tiles against one
   // token tile): fitted token widths whose tiles fill their waves to 90 %.
   // On an H200 the S chains at M = 300 and 800 ran 1.01-1.19x faster so
@@ -459,10 +489,14 @@ static void addSwappedCandidates(const ChainDesc &desc, const GpuTarget &target,
     // onto 64-104-row tiles 13 ran 0.89-0.99x on an H200 (mostly down
     // GEMMs of long K; 6 ran faster), those on 128 rows or more
     // 0.99-1.12x (forty-ninth session, docs/validation.md).
-    // Or the same split over 2 along k (isLowerable).
+    // Or the same split over 2 along k (isLowerable). Or 64 weight rows
+    // against a narrow fitted token tile, one wave (passesWaveTileRule).
+    const bool narrow =
+        c.plan.blk(Dim::m) == 64 &&
+        llvm::is_contained(getNarrowFitWidths(t), c.plan.blk(Dim::n));
     if ((c.plan.cluster != std::array<int64_t, 4>{1, 1, 1, 1} &&
          c.plan.cluster != std::array<int64_t, 4>{1, 1, 2, 1}) ||
-        c.plan.blk(Dim::n) < kMinSwappedRows)
+        (c.plan.blk(Dim::n) < kMinSwappedRows && !narrow))
       continue;
     c.plan.swapAb = true;
     if (!result.bestLowerable || betterKernel(c, *result.bestLowerable))
@@ -593,6 +627,11 @@ SearchResult mlir::ff::searchChain(const ChainDesc &desc,
                 for (int64_t bn : getFitWidths(chain, 8 * ck))
                   if (!llvm::is_contained(nTiles, bn))
                     nTiles.push_back(bn);
+                // 64 weight rows also take narrow fitted widths.
+                if (bm == 64)
+                  for (int64_t bn : getNarrowFitWidths(chain))
+                    if (!llvm::is_contained(nTiles, bn))
+                      nTiles.push_back(bn);
               }
               for (int64_t bn : nTiles) {
                 int64_t gn = isSpatial(Dim::n) ? ceilDiv(chain.n, cn * bn) : 1;

@@ -1251,3 +1251,43 @@ TEST(SearchTest, SwappedGatedPairs) {
                            {Dim::m, Dim::n, Dim::k, Dim::l}, 4),
                   product));
 }
+
+// A swapped plain product also takes 64 weight rows (one consumer
+// warpgroup) against narrow fitted token tiles, as one wave: S2's down
+// GEMM at M = 300 on 32 x 4 tiles of 80 tokens (8 stages, 128 CTAs; H200:
+// its chain 1.10x faster than split over 4 along k). Past one wave they
+// lost (S7's down GEMM on 40 x 4: 0.72x), and S1's (48 weight tiles) keeps
+// its split K.
+TEST(SearchTest, SwappedNarrowTiles) {
+  auto chosen = [](int64_t m, int64_t n, int64_t k) {
+    ChainDesc down = chainOf(ChainKind::gemm, m, n, k, 0);
+    down.kMajorWeights = true;
+    const Candidate *c = searchChain(down, h100()).getChosen(true);
+    EXPECT_TRUE(c);
+    return c ? c->plan : Plan();
+  };
+  const Plan s2 = chosen(300, 2048, 5632);
+  EXPECT_TRUE(s2.swapAb);
+  EXPECT_EQ(s2.blk(Dim::m), 64);
+  EXPECT_EQ(s2.blk(Dim::n), 80);
+  EXPECT_EQ(s2.grd(Dim::m) * s2.grd(Dim::n), 32 * 4);
+  EXPECT_EQ(s2.cluster, (std::array<int64_t, 4>{1, 1, 1, 1}));
+  const Plan s7 = chosen(300, 2560, 9728);
+  EXPECT_FALSE(s7.swapAb && s7.blk(Dim::m) == 64);
+  const Plan s1 = chosen(300, 3072, 8192);
+  EXPECT_FALSE(s1.swapAb && s1.blk(Dim::m) == 64);
+  // The rule: fitted narrow widths (M = 300: 104, 80, 64) in one wave.
+  ChainDesc product = chainOf(ChainKind::gemm, 2560, 304, 9728, 0);
+  product.kMajorWeights = true;
+  product.swappedProduct = true;
+  const uint8_t mn = bit(Dim::m) | bit(Dim::n);
+  auto tiles = [&](int64_t w) {
+    return makePlan({1, 1, 1, 1}, {64, w, 64, 16},
+                    {40, (304 + w - 1) / w, 1, 1}, mn,
+                    {Dim::m, Dim::n, Dim::k, Dim::l}, 8);
+  };
+  EXPECT_TRUE(passesWaveTileRule(tiles(104), product, 132));
+  EXPECT_FALSE(passesWaveTileRule(tiles(80), product, 132));
+  EXPECT_TRUE(isLowerable(tiles(104), product));
+  EXPECT_FALSE(isLowerable(tiles(100), product));
+}

@@ -156,6 +156,38 @@ func.func @gemm_300_tokens(%a: tensor<300x256xbf16>, %b: tensor<256x256xbf16>) -
 
 // -----
 
+// 64 weight rows (blk_n = 64): one consumer warpgroup (256 threads) against
+// an 80-row token tile (4 x 80 >= 300), 4 weight tiles x 4 token tiles, an
+// 8-stage ring of 8 KB of weights and 10 KB of tokens.
+
+// CHECK: block = array<i64: 256, 1, 1>
+// CHECK-SAME: dynamic_smem = 147456 : i64, grid = array<i64: 16, 1, 1>
+// CHECK-SAME: params = [{box = array<i64: 64, 64>{{.*}}tensor = "in1"}, {box = array<i64: 64, 80>{{.*}}tensor = "in0"}
+// CHECK-LABEL: gpu.func @gemm_300_narrow_0
+// CHECK: nvvm.wgmma.mma_async {{.*}} <m = 64, n = 80, k = 16>
+// CHECK-LABEL: func.func @gemm_300_narrow_0_launch
+
+func.func @gemm_300_narrow(%a: tensor<300x256xbf16>, %b: tensor<256x256xbf16>) -> tensor<300x256xbf16> {
+  %r = dsm.fused_chain gemm (%a, %b) {schedule = #dsm.schedule<cluster = [1, 1, 1, 1], block = [80, 64, 64, 16], grid = [4, 4, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [], collectives = [], stages = 8, cost_ns = 1000, swap_ab = true>}
+      : (tensor<300x256xbf16>, tensor<256x256xbf16>) -> tensor<300x256xbf16> {
+  ^bb0(%x: tensor<300x256xbf16>, %w: tensor<256x256xbf16>):
+    %cst = arith.constant 0.0 : f32
+    %e = tensor.empty() : tensor<300x256xf32>
+    %f = linalg.fill ins(%cst : f32) outs(%e : tensor<300x256xf32>) -> tensor<300x256xf32>
+    %mm = linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>] ins(%x, %w : tensor<300x256xbf16>, tensor<256x256xbf16>) outs(%f : tensor<300x256xf32>) -> tensor<300x256xf32>
+    %e2 = tensor.empty() : tensor<300x256xbf16>
+    %t = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%mm : tensor<300x256xf32>) outs(%e2 : tensor<300x256xbf16>) {
+    ^bb0(%in: f32, %o: bf16):
+      %v = arith.truncf %in : f32 to bf16
+      linalg.yield %v : bf16
+    }  -> tensor<300x256xbf16>
+    dsm.yield %t : tensor<300x256xbf16>
+  }
+  return %r : tensor<300x256xbf16>
+}
+
+// -----
+
 // A split K over a cluster of two along k: each CTA runs half of K (two
 // 64-wide steps of its 128), the pair reduce-scatters the fp32 tile over
 // DSM, and each rank stores its 80 token columns of C^T's tile swept down

@@ -17,6 +17,9 @@
 // (search-dynamic-m.mlir's tables are unchanged). S2's gate|up GEMM at
 // M = 800 swaps too: gate's and up's 128-row weight tiles against 136
 // token rows, 44 x 6 tiles (two full waves; H200: its chain 1.19x faster).
+// S2's down GEMM at M = 300 takes 64 weight rows against 80 tokens, one
+// wave of 32 x 4 CTAs on an 8-stage ring (H200: its chain 1.10x faster
+// than split over 4 along k).
 
 // CHECK-LABEL: func.func @g8_up_m300(
 // CHECK: schedule = #dsm.schedule<cluster = [1, 1, 1, 1], block = [152, 128, 64, 16], grid = [2, 64, 1, 1], {{.*}}swap_ab = true>
@@ -29,6 +32,8 @@
 // CHECK: return
 // CHECK-LABEL: func.func @s2_gated_m800(
 // CHECK: schedule = #dsm.schedule<cluster = [1, 1, 1, 1], block = [136, 128, 64, 16], grid = [6, 44, 1, 1], {{.*}}swap_ab = true>
+// CHECK-LABEL: func.func @s2_down_m300(
+// CHECK: schedule = #dsm.schedule<cluster = [1, 1, 1, 1], block = [80, 64, 64, 16], grid = [4, 32, 1, 1], {{.*}}stages = 8, {{.*}}swap_ab = true>
 // OFF-LABEL: func.func @g8_up_m300(
 // OFF-NOT: swap_ab
 // OFF: block = [128, {{[0-9]+}}, 64, 16]
@@ -138,4 +143,23 @@ func.func @s2_gated_m800(%a: tensor<800x2048xbf16>, %wg: tensor<5632x2048xbf16>,
     dsm.yield %h : tensor<800x5632xbf16>
   }
   return %r : tensor<800x5632xbf16>
+}
+
+func.func @s2_down_m300(%a: tensor<300x5632xbf16>, %w: tensor<2048x5632xbf16>) -> tensor<300x2048xbf16> {
+  %r = dsm.fused_chain gemm (%a, %w)
+      : (tensor<300x5632xbf16>, tensor<2048x5632xbf16>) -> tensor<300x2048xbf16> {
+  ^bb0(%x: tensor<300x5632xbf16>, %y: tensor<2048x5632xbf16>):
+    %cst = arith.constant 0.0 : f32
+    %e = tensor.empty() : tensor<300x2048xf32>
+    %f = linalg.fill ins(%cst : f32) outs(%e : tensor<300x2048xf32>) -> tensor<300x2048xf32>
+    %mm = linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>] ins(%x, %y : tensor<300x5632xbf16>, tensor<2048x5632xbf16>) outs(%f : tensor<300x2048xf32>) -> tensor<300x2048xf32>
+    %e2 = tensor.empty() : tensor<300x2048xbf16>
+    %t = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%mm : tensor<300x2048xf32>) outs(%e2 : tensor<300x2048xbf16>) {
+    ^bb0(%in: f32, %o: bf16):
+      %v = arith.truncf %in : f32 to bf16
+      linalg.yield %v : bf16
+    }  -> tensor<300x2048xbf16>
+    dsm.yield %t : tensor<300x2048xbf16>
+  }
+  return %r : tensor<300x2048xbf16>
 }
