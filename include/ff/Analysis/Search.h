@@ -123,11 +123,12 @@ struct SearchOptions {
   /// sized to whole waves (false: the chain is searched as if its weights
   /// were row-major, which admits only 64-multiple widths).
   bool waveTiles = true;
-  /// A single GEMM of static M with K-major weights is also searched as its
-  /// transposed product (the weight's rows as wgmma's m, the chain's M
-  /// rows as its n in tiles of any multiple of 8; Plan::swapAb): an M of a
-  /// few hundred rows then pads to 8 rows rather than 128. Only plans of
-  /// one CTA per cluster, which the lowering carries out swapped.
+  /// A single or gated GEMM of static M with K-major weights is also
+  /// searched as its transposed product (the weight's rows as wgmma's m,
+  /// the chain's M rows as its n in tiles of any multiple of 8;
+  /// Plan::swapAb): an M of a few hundred rows then pads to 8 rows rather
+  /// than 128. Only plans of one CTA per cluster or, for a plain GEMM,
+  /// split over 2 along k, which the lowering carries out swapped.
   bool swapOperands = true;
   /// Dynamic M (searchMBins): a bin takes the candidate of its upper end
   /// whose worst estimated regret at the bin's lower end, middle and upper

@@ -396,10 +396,10 @@ def DSMSearch : Pass<"dsm-search", "ModuleOp"> {
            "GEMM's 64, 128 and 256, the family before the forty-second "
            "and forty-seventh sessions)">,
     Option<"swapOperands", "swap-operands", "bool", "true",
-           "Single GEMMs (and sequence halves) of static M on K-major "
-           "weights: also rank the transposed product, the weight as "
-           "wgmma's m and the M rows as its n in tiles of any multiple of 8 "
-           "(swap_ab)">,
+           "Single and gated GEMMs (and sequence halves) of static M on "
+           "K-major weights: also rank the transposed product, the weights "
+           "as wgmma's m and the M rows as its n in tiles of any multiple "
+           "of 8 (swap_ab)">,
     Option<"family", "family", "::mlir::ff::KernelFamily",
            "::mlir::ff::KernelFamily::any",
            "Restrict the lowerable plans of two-GEMM chains to one kernel "
