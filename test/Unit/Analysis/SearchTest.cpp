@@ -1185,9 +1185,11 @@ TEST(SearchTest, SwappedOperands) {
   EXPECT_EQ(split.blk(Dim::m), 128);
   EXPECT_EQ(split.blk(Dim::n), 160);
   EXPECT_EQ(split.grd(Dim::m) * split.grd(Dim::n) * 2, 128);
-  for (const Candidate &cand : r.rankedLowerable)
-    if (cand.plan.swapAb)
+  for (const Candidate &cand : r.rankedLowerable) {
+    if (cand.plan.swapAb) {
       EXPECT_GE(cand.plan.blk(Dim::n), 128);
+    }
+  }
   ChainDesc g8Down = chainOf(ChainKind::gemm, 300, 2048, 8192, 0);
   g8Down.kMajorWeights = true;
   EXPECT_FALSE(searchChain(g8Down, h100()).getChosen(true)->plan.swapAb);
@@ -1201,6 +1203,17 @@ TEST(SearchTest, SwappedOperands) {
 
 } // namespace
 
+/// The search's chosen lowerable plan for a one-GEMM (or gated) chain of
+/// K-major weights on the H100 target (a default plan, and a failure, if
+/// none).
+static Plan chosenKMajorPlan(ChainKind kind, int64_t m, int64_t n, int64_t k) {
+  ChainDesc chain = chainOf(kind, m, n, k, 0);
+  chain.kMajorWeights = true;
+  const Candidate *c = searchChain(chain, h100()).getChosen(true);
+  EXPECT_TRUE(c);
+  return c ? c->plan : Plan();
+}
+
 // A gated GEMM of static M is also searched swapped: gate's and up's
 // 128-row weight tiles against one fitted token tile, where the tiles fill
 // their waves to 90 % (passesWaveTileRule). On an H200: S7's gate|up GEMM
@@ -1210,11 +1223,7 @@ TEST(SearchTest, SwappedOperands) {
 // 58 % of two waves) 0.90x and S6 at 800 (88 %) stay unswapped.
 TEST(SearchTest, SwappedGatedPairs) {
   auto chosen = [](int64_t m, int64_t n, int64_t k) {
-    ChainDesc gated = chainOf(ChainKind::gatedGemm, m, n, k, 0);
-    gated.kMajorWeights = true;
-    const Candidate *c = searchChain(gated, h100()).getChosen(true);
-    EXPECT_TRUE(c);
-    return c ? c->plan : Plan();
+    return chosenKMajorPlan(ChainKind::gatedGemm, m, n, k);
   };
   const Plan s7 = chosen(800, 9728, 2560);
   EXPECT_TRUE(s7.swapAb);
@@ -1260,11 +1269,7 @@ TEST(SearchTest, SwappedGatedPairs) {
 // its split K.
 TEST(SearchTest, SwappedNarrowTiles) {
   auto chosen = [](int64_t m, int64_t n, int64_t k) {
-    ChainDesc down = chainOf(ChainKind::gemm, m, n, k, 0);
-    down.kMajorWeights = true;
-    const Candidate *c = searchChain(down, h100()).getChosen(true);
-    EXPECT_TRUE(c);
-    return c ? c->plan : Plan();
+    return chosenKMajorPlan(ChainKind::gemm, m, n, k);
   };
   const Plan s2 = chosen(300, 2048, 5632);
   EXPECT_TRUE(s2.swapAb);
