@@ -215,7 +215,7 @@ bool mlir::ff::passesWaveTileRule(const Plan &plan, const ChainDesc &chain,
   // (H200, docs/validation.md, fiftieth session).
   if (chain.swappedProduct &&
       (plan.blk(Dim::m) == 256 || plan.cls(Dim::k) > 1)) {
-    int64_t ctas = plan.getClusterSize() * plan.grd(Dim::m) * plan.grd(Dim::n);
+    int64_t ctas = plan.getNumCtas();
     // A split's token tiles are the fitted ones (whole groups per rank).
     if (plan.cls(Dim::k) > 1 &&
         !llvm::is_contained(getFitWidths(chain, 8 * plan.cls(Dim::k)),
@@ -234,8 +234,7 @@ bool mlir::ff::passesWaveTileRule(const Plan &plan, const ChainDesc &chain,
   // and G7 at 800, which ran 1.08-1.16x faster.
   if (chain.swappedProduct && plan.blk(Dim::m) == 64 &&
       llvm::is_contained(getNarrowFitWidths(chain), plan.blk(Dim::n)))
-    return plan.getClusterSize() == 1 &&
-           plan.grd(Dim::m) * plan.grd(Dim::n) <= sms;
+    return plan.getClusterSize() == 1 && plan.getNumCtas() <= sms;
   // A swapped gated pair (gate's and up's 128-row weight tiles against one
   // token tile): fitted token widths whose tiles fill their waves to 90 %.
   // On an H200 the S chains at M = 300 and 800 ran 1.01-1.19x faster so
@@ -245,7 +244,7 @@ bool mlir::ff::passesWaveTileRule(const Plan &plan, const ChainDesc &chain,
   // with full waves (S7 at 300 on 64: 0.89x; docs/validation.md,
   // fifty-first session).
   if (chain.swappedProduct && chain.isGated()) {
-    int64_t ctas = plan.getClusterSize() * plan.grd(Dim::m) * plan.grd(Dim::n);
+    int64_t ctas = plan.getNumCtas();
     int64_t slots = ceilDiv(ctas, sms) * sms;
     return llvm::is_contained(getFitWidths(chain), plan.blk(Dim::n)) &&
            ctas * 10 >= slots * 9;
@@ -258,7 +257,7 @@ bool mlir::ff::passesWaveTileRule(const Plan &plan, const ChainDesc &chain,
   // docs/validation.md, forty-second session).
   if (!isWaveWidthPlan(plan, chain))
     return true;
-  if (plan.getClusterSize() * plan.grd(Dim::m) * plan.grd(Dim::n) > 2 * sms)
+  if (plan.getNumCtas() > 2 * sms)
     return false;
   // A plain GEMM takes only the widths sized to its waves: the narrower
   // fixed ones (16-96) were never measured on it.
@@ -275,7 +274,7 @@ bool mlir::ff::passesWideGatedRule(const Plan &plan, const ChainDesc &chain,
   // (docs/validation.md, fortieth session).
   if (!isWideGatedPlan(plan, chain))
     return true;
-  return plan.getClusterSize() * plan.grd(Dim::m) * plan.grd(Dim::n) <= sms;
+  return plan.getNumCtas() <= sms;
 }
 
 bool mlir::ff::passesTileRule(const Plan &plan, const ChainDesc &chain) {
