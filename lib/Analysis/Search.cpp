@@ -171,8 +171,8 @@ mlir::ff::getWaveWidths(const ChainDesc &chain, int64_t sms, int64_t mTiles) {
 
 /// A swapped plain product's narrow widths for 64-row weight tiles: for
 /// each tile count past ceil(n / 128) up to ceil(n / 64) the narrowest
-/// 8-row multiple that covers n (M = 300: 104, 80, 64; M = 800: 120 ...
-/// 64).
+/// 8-row multiple that covers n (n = 304, M = 300: 80 and 64; n = 800:
+/// 104, 96, 80, 72 and 64).
 static llvm::SmallVector<int64_t, 4>
 getNarrowFitWidths(const ChainDesc &chain) {
   llvm::SmallVector<int64_t, 4> widths;

@@ -29,6 +29,17 @@ inline ChainDesc chainOf(ChainKind kind, int64_t m, int64_t n, int64_t k,
   return c;
 }
 
+/// The transposed product a swapped search prices for a one-GEMM (or
+/// gated) chain on K-major weights: m the weight's rows, n the M rows
+/// rounded up to 8.
+inline ChainDesc swappedProductOf(ChainKind kind, int64_t m, int64_t n,
+                                  int64_t k) {
+  ChainDesc c = chainOf(kind, m, n, k, 0);
+  c.kMajorWeights = true;
+  c.swappedProduct = true;
+  return c;
+}
+
 inline Plan makePlan(std::array<int64_t, 4> cluster,
                      std::array<int64_t, 4> block, std::array<int64_t, 4> grid,
                      uint8_t spatial,

@@ -745,9 +745,7 @@ TEST(CostModelTest, GatedGemmByHand) {
 // S7's gate and up at M = 800 on 76 x 5 tiles of 128 x 160.
 TEST(CostModelTest, SwappedGatedGemmByHand) {
   GpuTarget t = h100();
-  ChainDesc product = chainOf(ChainKind::gatedGemm, 9728, 800, 2560, 0);
-  product.kMajorWeights = true;
-  product.swappedProduct = true;
+  ChainDesc product = swappedProductOf(ChainKind::gatedGemm, 9728, 800, 2560);
   EXPECT_EQ(product.getAOperands(), 2);
   EXPECT_EQ(product.getBOperands(), 1);
   ChainDesc plain = product;

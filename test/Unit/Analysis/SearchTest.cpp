@@ -1241,9 +1241,7 @@ TEST(SearchTest, SwappedGatedPairs) {
   EXPECT_FALSE(chosen(800, 8960, 1536).swapAb);
   // The rule itself: 76 x 5 tiles fill 96 % of three waves, 76 x 6 of 136
   // tokens 86 % of four; an unfitted width never passes.
-  ChainDesc product = chainOf(ChainKind::gatedGemm, 9728, 800, 2560, 0);
-  product.kMajorWeights = true;
-  product.swappedProduct = true;
+  ChainDesc product = swappedProductOf(ChainKind::gatedGemm, 9728, 800, 2560);
   const uint8_t mn = bit(Dim::m) | bit(Dim::n);
   auto tiles = [&](int64_t w, int64_t gn) {
     return makePlan({1, 1, 1, 1}, {128, w, 64, 16}, {76, gn, 1, 1}, mn,
@@ -1281,18 +1279,20 @@ TEST(SearchTest, SwappedNarrowTiles) {
   EXPECT_FALSE(s7.swapAb && s7.blk(Dim::m) == 64);
   const Plan s1 = chosen(300, 3072, 8192);
   EXPECT_FALSE(s1.swapAb && s1.blk(Dim::m) == 64);
-  // The rule: fitted narrow widths (M = 300: 104, 80, 64) in one wave.
-  ChainDesc product = chainOf(ChainKind::gemm, 2560, 304, 9728, 0);
-  product.kMajorWeights = true;
-  product.swappedProduct = true;
+  // The rule: the narrow fitted widths (M = 300: 80 and 64) in one wave.
+  // S2's product (32 weight tiles) fills 128 CTAs on 80 tokens, S7's (40)
+  // 160.
   const uint8_t mn = bit(Dim::m) | bit(Dim::n);
-  auto tiles = [&](int64_t w) {
+  auto tiles = [&](int64_t weightTiles, int64_t w) {
     return makePlan({1, 1, 1, 1}, {64, w, 64, 16},
-                    {40, (304 + w - 1) / w, 1, 1}, mn,
+                    {weightTiles, (304 + w - 1) / w, 1, 1}, mn,
                     {Dim::m, Dim::n, Dim::k, Dim::l}, 8);
   };
-  EXPECT_TRUE(passesWaveTileRule(tiles(104), product, 132));
-  EXPECT_FALSE(passesWaveTileRule(tiles(80), product, 132));
-  EXPECT_TRUE(isLowerable(tiles(104), product));
-  EXPECT_FALSE(isLowerable(tiles(100), product));
+  ChainDesc s2Product = swappedProductOf(ChainKind::gemm, 2048, 304, 5632);
+  ChainDesc s7Product = swappedProductOf(ChainKind::gemm, 2560, 304, 9728);
+  EXPECT_TRUE(passesWaveTileRule(tiles(32, 80), s2Product, 132));
+  EXPECT_FALSE(passesWaveTileRule(tiles(40, 80), s7Product, 132));
+  // Any 8-row multiple below 128 lowers on 64 weight rows.
+  EXPECT_TRUE(isLowerable(tiles(40, 104), s7Product));
+  EXPECT_FALSE(isLowerable(tiles(40, 100), s7Product));
 }

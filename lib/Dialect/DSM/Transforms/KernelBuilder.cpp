@@ -75,10 +75,10 @@ SmallVector<KernelParam> mlir::dsm::getKernelParams(const KernelPlan &p) {
                       /*boxTailM=*/ShapedType::isDynamic(p.shape.m)});
   params.push_back({K::TensorMap, (int)p.argB, {64, p.bBoxRows()}});
   // Gated: up's weight, boxed like gate's (A's where swapped).
-  if (p.gatesA())
-    params.push_back({K::TensorMap, (int)p.argB2, {64, p.aBoxRows()}});
-  else if (p.isGated())
-    params.push_back({K::TensorMap, (int)p.argB2, {64, p.bBoxRows()}});
+  if (p.isGated())
+    params.push_back({K::TensorMap,
+                      (int)p.argB2,
+                      {64, p.gatesA() ? p.aBoxRows() : p.bBoxRows()}});
   if (!p.isSingleGemm())
     // Row-major D[N, L]: boxes of bn rows (shuffle family: 64) x 64 l
     // columns; K-major D[L, N]: boxes of bl (subL) rows x 64 n columns.
@@ -1629,13 +1629,13 @@ Value KernelEmitter::emitMainLoop(SmallVector<Value> &accs) {
     // K-major B: like A (LBO unused with 128B swizzle).
     int64_t lboB = p.bKMajor ? 16 : 64 * 128;
     Value descB = descriptor(bOff, lboB, 1024);
-    // Gated: up's tile after gate's, in B's stage or (swapped) in A's.
-    Value descB2 = gated && !p.gatesA()
-                       ? descriptor(add(bOff, p.bn * 64 * 2), lboB, 1024)
-                       : Value();
-    Value descA2 = p.gatesA()
-                       ? descriptor(add(aOff, p.aSlotRows * 128), 16, 1024)
-                       : Value();
+    // Gated: up's tile after gate's, in B's stage or (swapped) in A's;
+    // its wgmmas read the other operand's gate descriptor.
+    Value descUpA = descA, descUpB = descB;
+    if (p.gatesA())
+      descUpA = descriptor(add(aOff, p.aSlotRows * 128), 16, 1024);
+    else if (gated)
+      descUpB = descriptor(add(bOff, p.bn * 64 * 2), lboB, 1024);
     // k16 step: 16 rows of 128 B (MN-major) or 32 B along each K-major
     // row.
     int64_t stepB = p.bKMajor ? 32 : 2048;
@@ -1650,12 +1650,8 @@ Value KernelEmitter::emitMainLoop(SmallVector<Value> &accs) {
         acc[r] = wgmma(acc[r], advance(descA, r * 64 * 128 + kk * 32),
                        advance(descB, kk * stepB), p.consumerN(), p.bKMajor);
     for (int64_t kk = 0; gated && kk < p.k16Steps; ++kk)
-      acc[1] =
-          p.gatesA()
-              ? wgmma(acc[1], advance(descA2, kk * 32),
-                      advance(descB, kk * stepB), p.consumerN(), p.bKMajor)
-              : wgmma(acc[1], advance(descA, kk * 32),
-                      advance(descB2, kk * stepB), p.consumerN(), p.bKMajor);
+      acc[1] = wgmma(acc[1], advance(descUpA, kk * 32),
+                     advance(descUpB, kk * stepB), p.consumerN(), p.bKMajor);
     NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
     // With one group in flight, the group of step k-1 has completed:
     // release its stage (in every CTA that multicast into it). With early

@@ -537,7 +537,8 @@ FailureOr<KernelPlan> mlir::dsm::planKernel(FusedChainOp op, ScheduleAttr sched,
   std::array<int64_t, 4> productCluster, productBlock, productGrid;
   if (sched.getSwapAb()) {
     // A cluster of two along M: the two token tiles share each weight k
-    // tile by multicast (the product's A). Along k: a split K.
+    // tile by multicast (the product's A); along N: two weight tiles share
+    // each token k tile (the product's B). Along k: a split K.
     bool gated = plan.kind == ChainKind::gated_gemm;
     if ((plan.kind != ChainKind::gemm && !gated) || plan.convW ||
         plan.inputViews.size() || !plan.bKMajor ||

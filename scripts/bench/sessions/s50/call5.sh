@@ -11,26 +11,15 @@ set -u
 D=.device/s50-d
 S=scripts/bench/sessions/s49
 mkdir -p $OUT
-dur() {  # label, command...: each profiled kernel's name and duration (us)
-  local label=$1; shift
-  timeout 120 ncu --clock-control none --cache-control none --metrics gpu__time_duration.sum \
-    --csv "$@" 2>/dev/null | python3 -c "
-import csv, sys
-rows = [r for r in csv.reader(sys.stdin) if len(r) > 10]
-hdr = rows[0]; k = hdr.index('Kernel Name'); v = hdr.index('Metric Value'); u = hdr.index('Metric Unit')
-for r in rows[1:]:
-    t = float(r[v].replace(',', '')) * {'nsecond': 1e-3, 'ns': 1e-3, 'usecond': 1, 'us': 1, 'msecond': 1e3, 'ms': 1e3}[r[u]]
-    print('$label', r[k][:60], f'{t:.2f}')"
-}
 {
 for w in G5-m300 G5-m800 S7-m800; do
-  dur ours-$w -k regex:ff_ -c 2 $ffrun $D/dyn-$w
+  ncu_dur ours-$w -k regex:ff_ -c 2 $ffrun $D/dyn-$w
 done
-dur torch-G5-m300-up --profile-from-start off python3 $S/linear_once.py 300 16384 4096
-dur torch-G5-m300-down --profile-from-start off python3 $S/linear_once.py 300 4096 16384
-dur torch-G5-m800-up --profile-from-start off python3 $S/linear_once.py 800 16384 4096
-dur torch-G5-m800-down --profile-from-start off python3 $S/linear_once.py 800 4096 16384
-dur torch-S7-m800-gate --profile-from-start off python3 $S/linear_once.py 800 9728 2560
-dur torch-S7-m800-gateup --profile-from-start off python3 $S/linear_once.py 800 19456 2560
-dur torch-S7-m800-down --profile-from-start off python3 $S/linear_once.py 800 2560 9728
+ncu_dur torch-G5-m300-up --profile-from-start off python3 $S/linear_once.py 300 16384 4096
+ncu_dur torch-G5-m300-down --profile-from-start off python3 $S/linear_once.py 300 4096 16384
+ncu_dur torch-G5-m800-up --profile-from-start off python3 $S/linear_once.py 800 16384 4096
+ncu_dur torch-G5-m800-down --profile-from-start off python3 $S/linear_once.py 800 4096 16384
+ncu_dur torch-S7-m800-gate --profile-from-start off python3 $S/linear_once.py 800 9728 2560
+ncu_dur torch-S7-m800-gateup --profile-from-start off python3 $S/linear_once.py 800 19456 2560
+ncu_dur torch-S7-m800-down --profile-from-start off python3 $S/linear_once.py 800 2560 9728
 } 2>&1 | tee $OUT/durations.txt

@@ -13,15 +13,4 @@ timeout 200 python3 scripts/bench/bench.py --out $OUT/b --bundles .device/s50-g 
   --baselines graph,graph_split,ours_graph > $OUT/bench.log 2>&1; echo "bench rc=$?"
 grep -E "skipped|rror|FAIL" $OUT/bench.log | head
 rm -f $OUT/b/*.png
-python3 - $OUT/b/results.csv <<'PY'
-import csv, sys, collections
-rows = list(csv.DictReader(open(sys.argv[1])))
-by = collections.defaultdict(dict)
-for r in rows:
-    by[r["workload"]][r["baseline"]] = float(r["hot_us"])
-print("| chain | PyTorch graph | graph split | ours in a graph | best PyTorch / ours |")
-print("|---|---|---|---|---|")
-for w, b in by.items():
-    best = min(v for k, v in b.items() if k.startswith("graph"))
-    print(f"| {w} | {b.get('graph','')} | {b.get('graph_split','')} | {b.get('ours_graph','')} | {best / b['ours_graph']:.3f} |")
-PY
+graph_table $OUT/b/results.csv
