@@ -168,10 +168,14 @@ Dataflow mlir::ff::analyzeDataflow(const ChainDesc &chain, const Plan &plan,
   // buffer.)
   const double exchange = clsK > 1 ? blkM * blkN * acc * (two ? g : 1) : 0;
   const double eTileAcc = blkM * blkL * acc;
-  // A single GEMM stores its tile straight from the wgmma fragments.
+  // A single GEMM stores its tile straight from the wgmma fragments...
   double staging = 0;
   if (two && !gathered && !solo)
     staging = (rd > 1 || gridN > 1) ? eTileAcc : blkM * blkL * b;
+  // A swapped one (C^T in registers) transposes it through a store buffer
+  // per consumer warp at least.
+  if (!two && chain.swappedProduct && clsK == 1)
+    staging = f.consumerWarpgroups * 4 * kSwappedStoreBufferBytes;
   if (!two && clsK > 1)
     // A split-K GEMM publishes its fp32 tile over the dead ring; the slice
     // the reduce-scatter leaves in each rank comes on top.

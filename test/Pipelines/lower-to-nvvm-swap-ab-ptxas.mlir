@@ -1,14 +1,20 @@
 // REQUIRES: ptxas
 // A swapped-operand GEMM kernel (dsm-materialize-swap-ab.mlir) on the
 // tiles measured on an H200: wgmma m64n152k16, no spill, no serialised
-// wgmma (C7520: a branch around wgmmas; C7514: the epilogue's scalar
-// cvt.rn.bf16.f32 of accumulator registers, which the paired stores'
-// cvt.rn.bf16x2.f32 avoids).
+// wgmma (C7520: a branch around wgmmas; C7514: scalar cvt.rn.bf16.f32 of
+// accumulator registers, which element-wise stores had; the staged stores
+// pack pairs with cvt.rn.bf16x2.f32 for stmatrix). Six stages leave room
+// for two store buffers per warp: one warp barrier per 16-token chunk.
 // RUN: rm -rf %t && ff-opt %s --lower-to-nvvm="emit-bundle=%t format=bin" -o /dev/null
 // RUN: FileCheck %s --check-prefix=PTX < %t/gemm_300_0.ptx
 // RUN: %ptxas -arch=sm_90a -O3 -v %t/gemm_300_0.ptx -o %t/g.cubin 2>&1 | FileCheck %s
 // PTX: wgmma.mma_async.sync.aligned.m64n152k16.f32.bf16.bf16
 // PTX: cvt.rn.bf16x2.f32
+// PTX: stmatrix.sync.aligned.m8n8.x4.trans.shared.b16
+// PTX-NEXT: bar.warp.sync
+// PTX: st.global.v4.b32
+// PTX-NOT: bar.warp.sync
+// PTX: stmatrix.sync.aligned.m8n8.x4.trans.shared.b16
 // CHECK-NOT: {{C7520|C7514}}
 // CHECK: 0 bytes spill stores, 0 bytes spill loads
 // CHECK-NOT: {{C7520|C7514}}

@@ -3,11 +3,21 @@
 // tile they take (184 rows, ff::kMaxRowBlockWidth): each consumer thread
 // holds two m64n184 accumulators (184 registers) under setmaxnreg 232, and
 // ptxas neither spills (it did at 192 and 200) nor serialises the wgmmas.
+// Its 4-stage ring (220 KB) leaves room for one 512-byte store buffer per
+// consumer warp, not two: a second warp barrier per 16-token chunk orders
+// the chunk's loads from the buffer before the next chunk's stmatrix.
 // RUN: rm -rf %t && ff-opt %s --lower-to-nvvm="emit-bundle=%t format=bin" -o /dev/null
 // RUN: FileCheck %s --check-prefix=PTX < %t/gemm_300_0.ptx
 // RUN: %ptxas -arch=sm_90a -O3 -v %t/gemm_300_0.ptx -o %t/g.cubin 2>&1 | FileCheck %s
 // PTX: setmaxnreg.inc.sync.aligned.u32 232
 // PTX-COUNT-8: wgmma.mma_async.sync.aligned.m64n184k16.f32.bf16.bf16
+// PTX: stmatrix.sync.aligned.m8n8.x4.trans.shared.b16
+// PTX-NEXT: bar.warp.sync
+// PTX: ld.shared.v4.b32
+// PTX: st.global.v4.b32
+// PTX-NEXT: bar.warp.sync
+// PTX-NOT: bar.warp.sync
+// PTX: stmatrix.sync.aligned.m8n8.x4.trans.shared.b16
 // CHECK-NOT: {{C7520|C7514}}
 // CHECK: 0 bytes spill stores, 0 bytes spill loads
 // CHECK-NOT: {{C7520|C7514}}

@@ -55,6 +55,12 @@ llvm::StringRef stringifyCollective(Collective c);
 /// dynamic buffer leaves for static barriers.
 constexpr int64_t kMaxDynamicSmemBytes = 232448 - 1024;
 
+/// A store buffer of a swapped GEMM's consumer warp (Plan::swapAb): 16
+/// tokens x 16 weight rows of its bf16 result, which stmatrix fills
+/// transposed and the warp stores in 16-byte rows of the result. Each warp
+/// has two where they fit, else one.
+constexpr int64_t kSwappedStoreBufferBytes = 512;
+
 /// Image rows of one m tile of a 3x3 convolution's kernel: the largest
 /// divisor R of `h` with R * `w` <= `bm`, or 0 when no image row fits.
 int64_t getConvTileImageRows(int64_t h, int64_t w, int64_t bm);

@@ -760,6 +760,16 @@ TEST(CostModelTest, SwappedGatedGemmByHand) {
   EXPECT_DOUBLE_EQ(f.stageBytes, (2 * 128 + 160) * 64 * 2.0);
   // Two consumer warpgroups, each a gate and an up accumulator.
   EXPECT_EQ(f.consumerWarpgroups, 2);
+  // Shared memory: the ring, then a store buffer for each of the eight
+  // consumer warps (the 1 KB reserve on top); the unswapped plan stores
+  // from registers.
+  EXPECT_EQ(f.smemBytes, t.smemReserved + 4 * int64_t(f.stageBytes) +
+                             8 * kSwappedStoreBufferBytes);
+  Plan unswapped = makePlan({1, 1, 1, 1}, {128, 128, 64, 16}, {76, 7, 1, 1},
+                            kMN, {Dim::m, Dim::n, Dim::k, Dim::l}, 4);
+  Dataflow g = analyzeDataflow(plain, unswapped, t);
+  ASSERT_TRUE(g.feasible) << g.reason;
+  EXPECT_EQ(g.smemBytes, t.smemReserved + 4 * int64_t(g.stageBytes));
   // DRAM: both weights, the token rows and the output, once each.
   EXPECT_DOUBLE_EQ(f.volume.hbm,
                    (2.0 * 9728 * 2560 + 800.0 * 2560 + 9728.0 * 800) * 2);

@@ -641,11 +641,11 @@ private:
   /// The same for `acc` through `epi`.
   void storeFragment(Value acc, linalg::GenericOp epi, Value col0,
                      int64_t width, int64_t cols, int64_t rowBlock = 0);
-  /// Swapped operands (KernelPlan::pairsSwappedStores): storeFragment's
-  /// values from rows rowBase (+ 8) and columns colBase + 8j (+ 1), two
-  /// adjacent result columns per lane and store.
-  void storeSwappedPairs(function_ref<Value(int64_t)> y, Value rowBase,
-                         Value colBase, int64_t width, int64_t cols);
+  /// Swapped operands (KernelPlan::stagesSwappedStores): storeFragment of
+  /// this warp's 16 weight rows (from `warpRow0`) through its store
+  /// buffers.
+  void storeSwappedStaged(function_ref<Value(int64_t)> y, Value warpRow0,
+                          Value col0, int64_t width, int64_t cols);
   void emitFfnEpilogue(ArrayRef<Value> accs, Value tileBase = Value());
   void emitChunkOutput(Value acc, Value chunk, Value j);
   void emitShuffleProducer();
@@ -1887,8 +1887,10 @@ void KernelEmitter::storeFragment(function_ref<Value(int64_t)> y, Value col0,
                                   int64_t rowBlock) {
   Value rowBase = add(add(m0, outRow0()), add(fragRow(), 64 * rowBlock));
   Value colBase = add(col0, fragColPair());
-  if (p.pairsSwappedStores())
-    return storeSwappedPairs(y, rowBase, colBase, width, cols);
+  if (p.stagesSwappedStores())
+    return storeSwappedStaged(
+        y, add(add(m0, outRow0()), add(mul(warp, 16), 64 * rowBlock)), col0,
+        width, cols);
   if (p.swapAb) {
     // The fragment is C^T's: its row r is the result's column and its
     // column c (one of A's rows, below cols = M) the result's row, of
@@ -1971,43 +1973,70 @@ void KernelEmitter::storeFragment(function_ref<Value(int64_t)> y, Value col0,
   }
 }
 
-void KernelEmitter::storeSwappedPairs(function_ref<Value(int64_t)> y,
-                                      Value rowBase, Value colBase,
-                                      int64_t width, int64_t cols) {
-  // The fragment is C^T's (storeFragment). Lanes q and q ^ 1 of a quad
-  // column (lane and lane ^ 4: adjacent r) trade one value per (j, h), so
-  // that each lane holds two adjacent result columns of one result row
-  // (even q: c = 0, odd q: c = 1): one 4-byte store each, and the pair of
-  // accumulator elements packed by one cvt.rn.bf16x2.f32.
-  auto i32c = [&](uint32_t v) -> Value {
-    return LLVM::ConstantOp::create(b, loc, i32, int32_t(v));
+void KernelEmitter::storeSwappedStaged(function_ref<Value(int64_t)> y,
+                                       Value warpRow0, Value col0,
+                                       int64_t width, int64_t cols) {
+  // The fragment is C^T's (storeFragment): 8 x 8 block (j, h) holds
+  // tokens col0 + 8j + [0, 8) of weight rows warpRow0 + 8h + [0, 8). Each
+  // 16-token chunk goes out as one stmatrix .trans of four blocks (two
+  // for a last 8): buffer row t (32 bytes) is token t's 16 weight rows,
+  // the 16-byte halves swapped in rows 4-7 of every 8 so that a block's
+  // eight rows hit distinct banks. Lane l then stores half l mod 2 of row
+  // l / 2: 16 bytes of result row col0 + 16q + l / 2. Two buffers
+  // alternate, so one warp barrier per chunk orders both its stmatrix
+  // before the loads and the previous chunk's loads before the next
+  // stmatrix into the same buffer; one takes a second barrier per chunk.
+  constexpr int64_t kChunkBytes = ff::kSwappedStoreBufferBytes;
+  auto rowHalf = [&](Value t, Value h) {
+    Value swz = mul(rem(div(t, 4), 2), 16);
+    return add(mul(t, 32), arith::XOrIOp::create(b, loc, mul(h, 16), swz));
   };
-  Value oddIdx = rem(div(lane, 4), 2);
-  Value odd = cmp(arith::CmpIPredicate::ne, oddIdx, cst(0));
-  for (int64_t j = 0; j < width / 8; ++j)
-    for (int64_t h = 0; h < 2; ++h) {
-      // Elements c = 0 (low half) and c = 1 of (j, h): even lanes keep
-      // their low half and take the partner's, odd lanes take the
-      // partner's high half and keep their own.
-      Value own = LLVM::BitcastOp::create(
-          b, loc, i32, vector({y(4 * j + 2 * h), y(4 * j + 2 * h + 1)}));
-      Value got = NVVM::ShflOp::create(
-          b, loc, i32, cstI32(-1), own, cstI32(4), cstI32(0x1f),
-          NVVM::ShflKindAttr::get(ctx, NVVM::ShflKind::bfly), UnitAttr());
-      Value even = LLVM::OrOp::create(
-          b, loc, LLVM::AndOp::create(b, loc, own, i32c(0xffff)),
-          LLVM::ShlOp::create(b, loc, got, i32c(16)));
-      Value oddPair = LLVM::OrOp::create(
-          b, loc, LLVM::LShrOp::create(b, loc, got, i32c(16)),
-          LLVM::AndOp::create(b, loc, own, i32c(0xffff0000u)));
-      Value pair = arith::SelectOp::create(b, loc, odd, oddPair, even);
-      Value col = add(add(colBase, 8 * j), oddIdx);
-      Value first = sub(add(rowBase, 8 * h), oddIdx);
-      ifThen(ult(col, cst(cols)), [&] {
-        Value off = mul(add(mul(col, numRows), first), 2);
-        LLVM::StoreOp::create(b, loc, pair, gep(out, off), 4);
+  Value buf = add(cst(p.smemStores),
+                  mul(add(mul(wg, 4), warp), p.storeBuffers * kChunkBytes));
+  // stmatrix: lane l addresses row l mod 8 of block l / 8.
+  Value blk = div(lane, 8);
+  Value stOff =
+      add(buf, rowHalf(add(mul(div(blk, 2), 8), rem(lane, 8)), rem(blk, 2)));
+  Value tIn = div(lane, 2), half = rem(lane, 2);
+  Value ldOff = add(buf, rowHalf(tIn, half));
+  Value colOff = add(warpRow0, mul(half, 8));
+  auto mask = cstI32(-1);
+  auto sync = [&] { NVVM::SyncWarpOp::create(b, loc, mask); };
+  // A previous call's last loads may read the buffer the first chunk fills.
+  sync();
+  int64_t groups = width / 8;
+  for (int64_t q = 0; q < llvm::divideCeil(groups, int64_t(2)); ++q) {
+    int64_t blocks = std::min<int64_t>(4, 2 * (groups - 2 * q));
+    Value first = add(col0, 16 * q);
+    // Warp-uniform: stmatrix takes the whole warp.
+    ifThen(ult(first, cst(cols)), [&] {
+      if (q > 0 && p.storeBuffers == 1)
+        sync();
+      SmallVector<Value, 4> regs;
+      for (int64_t i = 0; i < blocks; ++i) {
+        int64_t j = 2 * q + i / 2, h = i % 2;
+        regs.push_back(LLVM::BitcastOp::create(
+            b, loc, i32, vector({y(4 * j + 2 * h), y(4 * j + 2 * h + 1)})));
+      }
+      int64_t bufOff = (q % p.storeBuffers) * kChunkBytes;
+      NVVM::StMatrixOp::create(b, loc, sharedPtr(add(stOff, bufOff)), regs,
+                               NVVM::MMALayout::col,
+                               NVVM::LdStMatrixShapeAttr::get(ctx, 8, 8),
+                               NVVM::LdStMatrixEltType::B16);
+      sync();
+      Value token = add(first, tIn);
+      Value valid = ult(token, cst(cols));
+      if (blocks < 4)
+        valid = arith::AndIOp::create(b, loc, valid, ult(tIn, cst(8)));
+      ifThen(valid, [&] {
+        auto v4 = VectorType::get({4}, i32);
+        Value row =
+            LLVM::LoadOp::create(b, loc, v4, sharedPtr(add(ldOff, bufOff)), 16);
+        Value off = mul(add(mul(token, numRows), colOff), 2);
+        LLVM::StoreOp::create(b, loc, row, gep(out, off), 16);
       });
-    }
+    });
+  }
 }
 
 /// `tileBase`: the C tile's shared-memory offset (1024-aligned), by default

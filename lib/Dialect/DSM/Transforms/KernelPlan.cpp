@@ -49,22 +49,15 @@ bool KernelPlan::epilogueDivides() const {
 
 int64_t KernelPlan::swappedMTiles() const { return shape.m / launchTileRows(); }
 
-bool KernelPlan::pairsSwappedStores() const {
-  // Element-wise stores of a cast (or relu) of the accumulators made ptxas
-  // serialise the wgmmas of persistent swapped kernels (C7514): a lone 300 x
-  // 16384 x 4096 GEMM ran 1.14x faster paired, G5's and S3's down GEMMs at
-  // M = 800 1.03x. Activations that compute a transcendental kept their
-  // wgmmas pipelined, and the pairing's shuffles cost G4's up GEMM at
-  // M = 800 3 % (H200, docs/validation.md, fiftieth session); swapped
-  // gated GEMMs' SiLU epilogues paired ran their chains 0.96-0.99x
-  // (fifty-first session).
-  return swapAb && resultElementType.isBF16() &&
-         llvm::none_of(
-             std::array{ActivationKind::gelu_erf, ActivationKind::gelu_tanh,
-                        ActivationKind::sigmoid, ActivationKind::silu},
-             [&](ActivationKind k) {
-               return activation == stringifyActivationKind(k);
-             });
+bool KernelPlan::stagesSwappedStores() const {
+  // A swapped tile is C^T in registers: stored element by element, each
+  // warp store instruction wrote 2 bytes per lane to four result rows, and
+  // the stores' address math was a fifth of the kernel's instructions (S2's
+  // gate|up GEMM at M = 300, H200, docs/validation.md, fifty-first
+  // session); pairing adjacent lanes' values by shuffles (4-byte stores)
+  // helped cast epilogues only. Transposed through shared memory, a warp
+  // stores 16 full 32-byte sectors per instruction.
+  return swapAb && resultElementType.isBF16() && clusterK == 1;
 }
 
 int64_t KernelPlan::minM() const {
@@ -826,6 +819,12 @@ FailureOr<KernelPlan> mlir::dsm::planKernel(FusedChainOp op, ScheduleAttr sched,
   off += plan.stages * plan.aStageBytes;
   plan.smemB = off;
   off += plan.stages * plan.bStageBytes;
+  if (plan.stagesSwappedStores()) {
+    int64_t warpBytes = plan.numConsumers * 4 * ff::kSwappedStoreBufferBytes;
+    plan.smemStores = off;
+    plan.storeBuffers = off + 2 * warpBytes <= kMaxDynamicSmemBytes ? 2 : 1;
+    off += plan.storeBuffers * warpBytes;
+  }
   if (plan.shuffle) {
     // The act(C) slice this rank publishes (smemC) and the gathered slices
     // of the cluster (smemGathered, rank order: 64-column chunks of

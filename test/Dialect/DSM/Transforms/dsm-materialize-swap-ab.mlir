@@ -5,23 +5,35 @@
 // and A's 300 rows as its N side in tiles of 152 (in0's box: 152 rows; TMA
 // zero-fills rows 300-303). The grid is fixed at 2 weight tiles x 2 row
 // tiles (grid_m_tile 0: the runtime does not scale it by M), and the
-// chain's inputs keep their own names and layouts in the manifest. The
-// epilogue (a cast) pairs lanes q and q ^ 1 (a bfly shuffle by 4) so that
-// each lane stores two adjacent bf16 of one result row, out[a_row, w_row],
-// where a_row < M: 4 bytes at a time.
+// chain's inputs keep their own names and layouts in the manifest. Shared
+// memory: 3 stages of 16 KB of weights and 19 KB of tokens, then 1 KB of
+// store buffers per consumer warp (115712 bytes). The epilogue (a cast)
+// goes out in 16-token chunks (9 of 16 and a last of 8): each warp's
+// stmatrix .trans writes its 16 weight rows of 16 tokens (four 8 x 8
+// blocks; two for the last chunk) into one of its two buffers, a warp
+// barrier, then each lane stores 16 bytes of result row a_row from the
+// buffer where a_row < M, out[a_row, w_row .. w_row + 8).
 
 // CHECK: chain = {{{.*}}inputs = [{dtype = "bf16", name = "in0", shape = array<i64: 300, 256>}, {dtype = "bf16", layout = "nk", name = "in1"{{.*}}m = 300 : i64, n = 256 : i64
-// CHECK-SAME: grid = array<i64: 4, 1, 1>, grid_m_tile = 0 : i64, m_hi = 300 : i64, m_lo = 1 : i64
+// CHECK-SAME: dynamic_smem = 115712 : i64, grid = array<i64: 4, 1, 1>, grid_m_tile = 0 : i64, m_hi = 300 : i64, m_lo = 1 : i64
 // CHECK-SAME: params = [{box = array<i64: 64, 128>{{.*}}tensor = "in1"}, {box = array<i64: 64, 152>{{.*}}tensor = "in0"}
 // CHECK-SAME: swap_ab = true
 // CHECK-LABEL: gpu.func @gemm_300_0
 // CHECK: nvvm.wgmma.mma_async {{.*}} <m = 64, n = 152, k = 16>
-// CHECK: nvvm.shfl.sync bfly %{{.*}}, %{{.*}}, %c4_i32
+// CHECK-NOT: nvvm.shfl.sync
+// CHECK: nvvm.bar.warp.sync
+// CHECK-COUNT-9: nvvm.stmatrix %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} {eltType = #nvvm.ld_st_matrix_elt_type<b16>, layout = #nvvm.mma_layout<col>, shape = #nvvm.ld_st_matrix_shape<m = 8, n = 8>} : !llvm.ptr<3>, i32, i32, i32, i32
+// CHECK: nvvm.stmatrix %{{.*}}, %{{.*}}, %{{.*}} {{.*}} : !llvm.ptr<3>, i32, i32
+// CHECK-NEXT: nvvm.bar.warp.sync
 // CHECK: %[[LIMIT:.*]] = arith.constant 300 : index
-// CHECK: %[[IN:.*]] = arith.cmpi ult, %[[COL:.*]], %[[LIMIT]] : index
-// CHECK-NEXT: scf.if %[[IN]] {
-// CHECK-NEXT: %[[ROWOFF:.*]] = arith.muli %[[COL]], %c256 : index
-// CHECK: llvm.store %{{.*}}, %{{.*}} {alignment = 4 : i64} : i32, !llvm.ptr
+// CHECK-NEXT: %[[IN:.*]] = arith.cmpi ult, %[[ROW:.*]], %[[LIMIT]] : index
+// CHECK: %[[FIRST8:.*]] = arith.cmpi ult, %{{.*}}, %c8{{.*}} : index
+// CHECK-NEXT: %[[BOTH:.*]] = arith.andi %[[IN]], %[[FIRST8]] : i1
+// CHECK-NEXT: scf.if %[[BOTH]] {
+// CHECK: %[[V:.*]] = llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<3> -> vector<4xi32>
+// CHECK-NEXT: arith.muli %[[ROW]], %c256 : index
+// CHECK: llvm.store %[[V]], %{{.*}} {alignment = 16 : i64} : vector<4xi32>, !llvm.ptr
+// CHECK-NOT: llvm.store
 // CHECK-LABEL: func.func @gemm_300_0_launch
 // CHECK-NOT: arith.ceildivui
 // CHECK: gpu.launch_func @gemm_300_0_module::@gemm_300_0
@@ -50,7 +62,8 @@ func.func @gemm_300(%a: tensor<300x256xbf16>, %b: tensor<256x256xbf16>) -> tenso
 // blk_n = 256: one 256-row weight tile per CTA on two consumer warpgroups
 // (384 threads), each holding two 64-row accumulators: per k16 step two
 // wgmmas chains, the second reading A 64 rows (8 KB) further; the epilogue
-// stores both blocks. in1's box is 256 rows; 1 weight tile x 2 row tiles.
+// stores both blocks, 10 chunks each, through the same buffers. in1's box
+// is 256 rows; 1 weight tile x 2 row tiles.
 
 // CHECK: block = array<i64: 384, 1, 1>
 // CHECK-SAME: grid = array<i64: 2, 1, 1>
@@ -61,7 +74,7 @@ func.func @gemm_300(%a: tensor<300x256xbf16>, %b: tensor<256x256xbf16>) -> tenso
 // CHECK: nvvm.wgmma.mma_async {{.*}} <m = 64, n = 152, k = 16>, D[<f32>, <zero>]
 // CHECK-COUNT-3: nvvm.wgmma.mma_async {{.*}}, D[<f32>, <one>]
 // CHECK: nvvm.wgmma.commit.group.sync.aligned
-// CHECK-COUNT-76: llvm.store %{{.*}} {alignment = 4 : i64} : i32
+// CHECK-COUNT-20: llvm.store %{{.*}} {alignment = 16 : i64} : vector<4xi32>
 // CHECK-NOT: llvm.store
 // CHECK-LABEL: func.func @gemm_300_rows_0_launch
 
@@ -158,10 +171,11 @@ func.func @gemm_300_tokens(%a: tensor<300x256xbf16>, %b: tensor<256x256xbf16>) -
 
 // 64 weight rows (blk_n = 64): one consumer warpgroup (256 threads) against
 // an 80-row token tile (4 x 80 >= 300), 4 weight tiles x 4 token tiles, an
-// 8-stage ring of 8 KB of weights and 10 KB of tokens.
+// 8-stage ring of 8 KB of weights and 10 KB of tokens, then its four
+// warps' 4 KB of store buffers.
 
 // CHECK: block = array<i64: 256, 1, 1>
-// CHECK-SAME: dynamic_smem = 147456 : i64, grid = array<i64: 16, 1, 1>
+// CHECK-SAME: dynamic_smem = 151552 : i64, grid = array<i64: 16, 1, 1>
 // CHECK-SAME: params = [{box = array<i64: 64, 64>{{.*}}tensor = "in1"}, {box = array<i64: 64, 80>{{.*}}tensor = "in0"}
 // CHECK-LABEL: gpu.func @gemm_300_narrow_0
 // CHECK: nvvm.wgmma.mma_async {{.*}} <m = 64, n = 80, k = 16>
@@ -234,7 +248,7 @@ func.func @gemm_300_split(%a: tensor<300x256xbf16>, %b: tensor<256x256xbf16>) ->
 // the token tile, 2 x 16 KB + 19 KB = 52224 bytes, gate's and up's boxes
 // at the same coordinates. Per k16 step gate's and up's wgmma chains read
 // the same token descriptor; the epilogue combines the two accumulators
-// element by element (silu(g) * u) and stores out[a_row, w_row].
+// element by element (silu(g) * u) and stores through the warps' buffers.
 
 // CHECK: kind = "gated_gemm"
 // CHECK-SAME: params = [{box = array<i64: 64, 128>{{.*}}tensor = "in1"}, {box = array<i64: 64, 152>{{.*}}tensor = "in0"}, {box = array<i64: 64, 128>{{.*}}tensor = "in2"}
@@ -249,7 +263,8 @@ func.func @gemm_300_split(%a: tensor<300x256xbf16>, %b: tensor<256x256xbf16>) ->
 // CHECK-COUNT-3: nvvm.wgmma.mma_async {{.*}}, D[<f32>, <one>]
 // CHECK: nvvm.wgmma.commit.group.sync.aligned
 // CHECK: math.exp
-// CHECK: llvm.store %{{.*}} {alignment = 2 : i64} : bf16
+// CHECK: nvvm.stmatrix
+// CHECK: llvm.store %{{.*}} {alignment = 16 : i64} : vector<4xi32>
 // CHECK-LABEL: func.func @gated_300_0_launch
 
 func.func @gated_300(%a: tensor<300x256xbf16>, %wg: tensor<256x256xbf16>, %wu: tensor<256x256xbf16>) -> tensor<300x256xbf16> {

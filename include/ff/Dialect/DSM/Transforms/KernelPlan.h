@@ -109,10 +109,15 @@ struct KernelPlan {
   /// Swapped operands: the launch's m tiles (the weight's rows), fixed by
   /// the static shape (the manifest's grid_m_tile is 0).
   int64_t swappedMTiles() const;
-  /// Swapped operands with a bf16 result: whether the epilogue pairs the
-  /// values of adjacent lanes into 4-byte stores (KernelEmitter's
-  /// storeFragment) rather than storing each accumulator element alone.
-  bool pairsSwappedStores() const;
+  /// Swapped operands with a bf16 result and no split K: each consumer
+  /// warp stages its 16 weight rows of the tile through its own
+  /// `storeBuffers` buffers at smemStores (ff::kSwappedStoreBufferBytes),
+  /// stmatrix writing 16 tokens at a time transposed, and stores them as
+  /// 16-byte rows of the result.
+  bool stagesSwappedStores() const;
+  /// Two where they fit in shared memory (one warp barrier per 16 tokens),
+  /// else one (two).
+  int64_t storeBuffers = 0;
   /// Split K (cls_k > 1): the cluster's CTAs (the x cluster extent) each
   /// run kTiles() of the k tiles, rank r from (r mod clusterK) * kTiles(),
   /// and reduce-scatter their fp32 tiles over DSM. GEMM kind: rank r stores
@@ -196,6 +201,10 @@ struct KernelPlan {
   /// (cls_n slices of blk_m x blk_n, rank order).
   int64_t smemA = 0, smemB = 0, smemC = 0, smemD = 0, smemE = 0,
           smemReduced = 0, smemGathered = 0, smemFlag = 0, smemBytes = 0;
+  /// stagesSwappedStores: the consumer warps' store buffers (warp w of
+  /// consumer warpgroup g's from (4g + w) * storeBuffers *
+  /// ff::kSwappedStoreBufferBytes).
+  int64_t smemStores = 0;
   /// A is multicast across the cluster (set for GEMM clusters by
   /// planKernel; for FFN clusters by --dsm-materialize=multicast-a).
   bool aMulticast = false;
