@@ -203,6 +203,16 @@ static llvm::SmallVector<int64_t, 4> getFitWidths(const ChainDesc &chain,
   return widths;
 }
 
+/// A swapped gated pair's token width of as many token tiles as 128-row
+/// tiles of n take, narrowed to cover n (M = 300: 3 tiles of 104), where
+/// that is below getFitWidths' 128; else 0.
+static int64_t getGatedTileCountWidth(const ChainDesc &chain) {
+  if (!chain.swappedProduct || !chain.isGated())
+    return 0;
+  int64_t w = ceilDiv(ceilDiv(chain.n, ceilDiv(chain.n, 128)), 8) * 8;
+  return w >= 64 && w < 128 ? w : 0;
+}
+
 bool mlir::ff::passesWaveTileRule(const Plan &plan, const ChainDesc &chain,
                                   int64_t sms) {
   // A swapped product's 256-row weight tiles: one wave over at least 90 %
@@ -242,11 +252,14 @@ bool mlir::ff::passesWaveTileRule(const Plan &plan, const ChainDesc &chain,
   // 76 x 5 of 160, 2.9: 1.17x); fills of 53-88 % ran 0.82-1.05x (S7 at 300
   // on 76 x 2 tiles of 152: 0.90x), and narrower token tiles lost even
   // with full waves (S7 at 300 on 64: 0.89x; docs/validation.md,
-  // fifty-first session).
+  // fifty-first session). With staged stores, also the token tiles of the
+  // unswapped 128-row tiles' count (M = 300: 104): S2, S3 and S5 at 300
+  // ran 1.015-1.047x faster so (fifty-second session).
   if (chain.swappedProduct && chain.isGated()) {
     int64_t ctas = plan.getNumCtas();
     int64_t slots = ceilDiv(ctas, sms) * sms;
-    return llvm::is_contained(getFitWidths(chain), plan.blk(Dim::n)) &&
+    return (llvm::is_contained(getFitWidths(chain), plan.blk(Dim::n)) ||
+            plan.blk(Dim::n) == getGatedTileCountWidth(chain)) &&
            ctas * 10 >= slots * 9;
   }
   // A swapped product's fitted widths take any number of waves.
@@ -490,9 +503,11 @@ static void addSwappedCandidates(const ChainDesc &desc, const GpuTarget &target,
     // 0.99-1.12x (forty-ninth session, docs/validation.md).
     // Or the same split over 2 along k (isLowerable). Or 64 weight rows
     // against a narrow fitted token tile, one wave (passesWaveTileRule).
+    // Or a gated pair's tile-count width (passesWaveTileRule).
     const bool narrow =
-        c.plan.blk(Dim::m) == 64 &&
-        llvm::is_contained(getNarrowFitWidths(t), c.plan.blk(Dim::n));
+        (c.plan.blk(Dim::m) == 64 &&
+         llvm::is_contained(getNarrowFitWidths(t), c.plan.blk(Dim::n))) ||
+        c.plan.blk(Dim::n) == getGatedTileCountWidth(t);
     if ((c.plan.cluster != std::array<int64_t, 4>{1, 1, 1, 1} &&
          c.plan.cluster != std::array<int64_t, 4>{1, 1, 2, 1}) ||
         (c.plan.blk(Dim::n) < kMinSwappedRows && !narrow))
@@ -631,6 +646,10 @@ SearchResult mlir::ff::searchChain(const ChainDesc &desc,
                   for (int64_t bn : getNarrowFitWidths(chain))
                     if (!llvm::is_contained(nTiles, bn))
                       nTiles.push_back(bn);
+                // A gated pair's 128 the width of its 128-row tile count.
+                if (int64_t bn = getGatedTileCountWidth(chain);
+                    bn && bm == 128 && !llvm::is_contained(nTiles, bn))
+                  nTiles.push_back(bn);
               }
               for (int64_t bn : nTiles) {
                 int64_t gn = isSpatial(Dim::n) ? ceilDiv(chain.n, cn * bn) : 1;
@@ -650,11 +669,22 @@ SearchResult mlir::ff::searchChain(const ChainDesc &desc,
   // Only where 128-row m tiles pad M by a tenth or more (M = 300: 28 %,
   // 800: 12 %): at M = 512, 1500 or 8192 the model still ranked swapped
   // plans first by a few percent (T4-k768-m512 then ran 0.91x on an H200).
+  // A gated GEMM also where 128 x 128 tiles fill their last wave below
+  // 90 %: S8 at M = 1500 (3 x 132 slots for 288 tiles) ran 1.16x faster
+  // on 11 x 24 tiles of 144 tokens, S3 at 512 and 1024 (4 and 8 x 86)
+  // 1.05x and 1.14x on 176; with full waves S1-S6 at 1500 ran
+  // 0.97-1.02x (H200, docs/validation.md, fifty-second session).
   const int64_t padded = ceilDiv(chain.m, 128) * 128;
+  auto fillsLastWave = [&] {
+    int64_t tiles = ceilDiv(chain.m, 128) * ceilDiv(chain.n, 128);
+    return tiles * 10 >= ceilDiv(tiles, target.sms) * target.sms * 9;
+  };
   if (options.swapOperands &&
       (chain.kind == ChainKind::gemm || chain.kind == ChainKind::gatedGemm) &&
       desc.kMajorWeights && chain.m > 0 && chain.convW == 0 &&
-      chain.n % 64 == 0 && (padded - chain.m) * 10 >= chain.m)
+      chain.n % 64 == 0 &&
+      ((padded - chain.m) * 10 >= chain.m ||
+       (chain.kind == ChainKind::gatedGemm && !fillsLastWave())))
     addSwappedCandidates(desc, target, options, keep, result);
   return result;
 }
