@@ -1834,19 +1834,21 @@ Value KernelEmitter::loadReducedQuad(Value row, Value col) {
 void KernelEmitter::storeReducedSlice(int64_t w, Value colOwned, Value col0,
                                       linalg::GenericOp epi, int64_t cols) {
   if (p.swapAb) {
-    // C^T's slice (rows: the weight's, columns: A's rows below cols = M)
-    // swept down its rows, two per thread: consecutive lanes store
-    // consecutive pairs of one result row, out[a_row, w_row .. w_row + 1]
-    // (rows of N = the product's m elements).
-    int64_t pairs = p.bm / 2;
-    forLoop(tid, cst(pairs * w), cst(p.numConsumers * kWarpgroupThreads),
+    // C^T's slice (rows: the weight's, columns: A's rows below cols = M):
+    // each thread takes 8 weight rows of one column, consecutive lanes
+    // consecutive columns, so that each of its 8 loads reads a row's
+    // consecutive words (down a column, lanes 2 rows apart hit one bank:
+    // 320-byte rows at w = 80), and stores them as 16 bytes of result row
+    // out[a_row, w_row .. w_row + 8) (rows of N = the product's m).
+    int64_t groups = p.bm / 8;
+    forLoop(tid, cst(groups * w), cst(p.numConsumers * kWarpgroupThreads),
             [&](Value e) {
-              Value col = div(e, pairs);
-              Value row = mul(rem(e, pairs), 2);
+              Value col = rem(e, w);
+              Value row = mul(div(e, w), 8);
               Value aRow = add(col0, add(colOwned, col));
               ifThen(ult(aRow, cst(cols)), [&] {
                 SmallVector<Value> ys;
-                for (int64_t i = 0; i < 2; ++i)
+                for (int64_t i = 0; i < 8; ++i)
                   ys.push_back(applyEpilogue(
                       epi, memref::LoadOp::create(
                                b, loc, reducedView,

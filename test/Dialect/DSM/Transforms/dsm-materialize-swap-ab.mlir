@@ -204,8 +204,9 @@ func.func @gemm_300_narrow(%a: tensor<300x256xbf16>, %b: tensor<256x256xbf16>) -
 
 // A split K over a cluster of two along k: each CTA runs half of K (two
 // 64-wide steps of its 128), the pair reduce-scatters the fp32 tile over
-// DSM, and each rank stores its 80 token columns of C^T's tile swept down
-// the weight rows, two per thread: out[a_row, w_row .. w_row + 1], 4 bytes,
+// DSM, and each rank stores its 80 token columns of C^T's tile, each
+// thread 8 weight rows of one column (consecutive lanes on consecutive
+// columns: conflict-free loads): out[a_row, w_row .. w_row + 8), 16 bytes,
 // where a_row < M. 2 weight tiles x 2 token tiles x 2 ranks.
 
 // CHECK: cluster = array<i64: 2, 1, 1>
@@ -218,8 +219,9 @@ func.func @gemm_300_narrow(%a: tensor<300x256xbf16>, %b: tensor<256x256xbf16>) -
 // CHECK: %[[LIMIT:.*]] = arith.constant 300 : index
 // CHECK-NEXT: %[[IN:.*]] = arith.cmpi ult, %{{.*}}, %[[LIMIT]] : index
 // CHECK-NEXT: scf.if %[[IN]] {
-// CHECK-COUNT-2: memref.load
-// CHECK: llvm.store %{{.*}}, %{{.*}} {alignment = 4 : i64} : vector<2xbf16>, !llvm.ptr
+// CHECK-COUNT-8: memref.load %{{.*}}[%{{.*}}, %[[COL:.*]]] : memref<{{.*}}x80xf32
+// CHECK-NOT: memref.load
+// CHECK: llvm.store %{{.*}}, %{{.*}} {alignment = 16 : i64} : vector<8xbf16>, !llvm.ptr
 
 func.func @gemm_300_split(%a: tensor<300x256xbf16>, %b: tensor<256x256xbf16>) -> tensor<300x256xbf16> {
   %r = dsm.fused_chain gemm (%a, %b) {schedule = #dsm.schedule<cluster = [1, 1, 2, 1], block = [160, 128, 128, 16], grid = [2, 2, 1, 1], order = [m, n, k, l], spatial = [m, n, k], residency = [], collectives = [all_exchange], stages = 3, cost_ns = 1000, swap_ab = true>}
