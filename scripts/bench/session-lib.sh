@@ -32,6 +32,15 @@ ab_pair() { local d=$1 a=$2 b=$3 r; shift 3
 ab_line() { local d=$1 a=$2 b=$3 w=$4 m=$5
   echo "$w $m check-$b $(c $d/$w-$b $m) $a $(t $d/$w-$a $m) $b $(t $d/$w-$b $m) $a $(t $d/$w-$a $m) $b $(t $d/$w-$b $m)"
 }
+# ab_both DIR A B W M: ab_line in both orders (A first, then B first).
+ab_both() { ab_line "$1" "$2" "$3" "$4" "$5"; ab_line "$1" "$3" "$2" "$4" "$5"; }
+# ab_table FILE: ab_both's lines as one row per chain: B's name, both
+# checks, A's and B's four times and A/B over the four.
+ab_table() {
+  echo "| chain | variant | check | base us (4 runs) | variant us (4 runs) | base / variant |"
+  echo "|---|---|---|---|---|---|"
+  paste -d' ' <(sed -n 'p;n' "$1") <(sed -n 'n;p' "$1") | awk '{printf "| %s | %s | %s/%s | %s %s %s %s | %s %s %s %s | %.3f |\n", $1, $7, $4, $16, $6, $10, $20, $24, $8, $12, $18, $22, ($6+$10+$20+$24)/($8+$12+$18+$22)}'
+}
 # memcheck DIR [M]: compute-sanitizer memcheck's summary of bundle DIR's
 # --check (at M) on one line.
 memcheck() {

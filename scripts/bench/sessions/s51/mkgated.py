@@ -4,7 +4,7 @@
 # 128-row weight tiles against a W-row token tile, no cluster): W the
 # widest fitted token width <= 184 and the one of the best wave fill over
 # 132 SMs.
-import dataclasses, importlib.util, math, re, subprocess, sys
+import dataclasses, importlib.util, math, os, re, subprocess, sys
 sys.path.insert(0, "scripts/bench")
 spec = importlib.util.spec_from_file_location("cw", "scripts/compile-workloads.py")
 cw = importlib.util.module_from_spec(spec); spec.loader.exec_module(cw)
@@ -24,8 +24,11 @@ def pick(m, n):
     fill = lambda w: (lambda t: t / (math.ceil(t / SMS) * SMS))(n // 128 * math.ceil(m / w))
     best = max(ws, key=lambda w: (round(fill(w), 2), w))
     return sorted({max(ws), best}, reverse=True)
+# STORE_RESERVE (bytes, default 0): shared memory kept off the ring, from
+# the fifty-second session the staged stores' buffers (8 x 512 bytes).
+RESERVE = int(os.environ.get("STORE_RESERVE", "0"))
 def stages(w):
-    return min(6, (227 * 1024 - 1024) // (32768 + w * 128))
+    return min(6, (227 * 1024 - 1024 - RESERVE) // (32768 + w * 128))
 for w in workloads.gated_chains():
     for m in (300, 800, 1500):
         name = f"{w.name}-m{m}"

@@ -14,8 +14,6 @@ for w in S2-m300-st; do
   echo "racecheck $w: $(timeout 300 compute-sanitizer --tool racecheck $ffrun $D/$w --check 2>&1 | grep -E "RACECHECK SUMMARY|ERROR SUMMARY|PASS|FAIL" | tr '\n' ' ')"
 done 2>&1 | tee $OUT/racecheck.txt
 for w in G4-m800 G5-m300 G5-m800 G6-m800 G7-m800 G8-m300 G8-m800 G9-m300 S1-m300 S1-m800 S2-m300 S2-m800 S3-m800 S4-m300 S4-m800 S5-m800 S7-m800 S8-m800; do
-  ab_line $D base st $w 0; ab_line $D st base $w 0
+  ab_both $D base st $w 0
 done 2>&1 | tee $OUT/ab.txt
-echo "| chain | check | base us (4 runs) | st us (4 runs) | base / st |"
-echo "|---|---|---|---|---|"
-paste -d' ' <(sed -n 'p;n' $OUT/ab.txt) <(sed -n 'n;p' $OUT/ab.txt) | awk '{printf "| %s | %s/%s | %s %s %s %s | %s %s %s %s | %.3f |\n", $1, $4, $16, $6, $10, $20, $24, $8, $12, $18, $22, ($6+$10+$20+$24)/($8+$12+$18+$22)}'
+ab_table $OUT/ab.txt

@@ -11,8 +11,6 @@ D=.device/s52-c
 mkdir -p $OUT
 memcheck $D/S6-m800-new | tee $OUT/memcheck.txt
 for w in S6-m800 S3-m512 S3-m1024 S1-m1500 S2-m1500 S3-m1500 S4-m1500 S5-m1500 S6-m1500 S8-m1500; do
-  ab_line $D base new $w 0; ab_line $D new base $w 0
+  ab_both $D base new $w 0
 done 2>&1 | tee $OUT/ab.txt
-echo "| chain | check | base us (4 runs) | new us (4 runs) | base / new |"
-echo "|---|---|---|---|---|"
-paste -d' ' <(sed -n 'p;n' $OUT/ab.txt) <(sed -n 'n;p' $OUT/ab.txt) | awk '{printf "| %s | %s/%s | %s %s %s %s | %s %s %s %s | %.3f |\n", $1, $4, $16, $6, $10, $20, $24, $8, $12, $18, $22, ($6+$10+$20+$24)/($8+$12+$18+$22)}'
+ab_table $OUT/ab.txt

@@ -11,8 +11,6 @@ D=.device/s52-e
 mkdir -p $OUT
 for w in G5-m300-rows8 S2-m800-rows8; do memcheck $D/$w; done 2>&1 | tee $OUT/memcheck.txt
 for w in G5-m300 G8-m800 S2-m800 S3-m300 S4-m800 S5-m800 S6-m800; do
-  ab_line $D base rows8 $w 0; ab_line $D rows8 base $w 0
+  ab_both $D base rows8 $w 0
 done 2>&1 | tee $OUT/ab.txt
-echo "| chain | check | base us (4 runs) | rows8 us (4 runs) | base / rows8 |"
-echo "|---|---|---|---|---|"
-paste -d' ' <(sed -n 'p;n' $OUT/ab.txt) <(sed -n 'n;p' $OUT/ab.txt) | awk '{printf "| %s | %s/%s | %s %s %s %s | %s %s %s %s | %.3f |\n", $1, $4, $16, $6, $10, $20, $24, $8, $12, $18, $22, ($6+$10+$20+$24)/($8+$12+$18+$22)}'
+ab_table $OUT/ab.txt
