@@ -296,3 +296,33 @@ func.func @gated_300(%a: tensor<300x256xbf16>, %wg: tensor<256x256xbf16>, %wu: t
   }
   return %r : tensor<300x256xbf16>
 }
+
+// -----
+
+// An fp32 result (no cast) has no stmatrix for its 4-byte elements: the
+// staged stores are for bf16 results only, and the warps store each value
+// at out[a_row, w_row] where a_row < M, with no store buffers in shared
+// memory (3 x 35 KB = 107520 bytes).
+
+// CHECK: dynamic_smem = 107520 : i64
+// CHECK-LABEL: gpu.func @gemm_300_f32_0
+// CHECK-NOT: nvvm.stmatrix
+// CHECK: %[[LIMIT:.*]] = arith.constant 300 : index
+// CHECK-NEXT: %[[IN:.*]] = arith.cmpi ult, %{{.*}}, %[[LIMIT]] : index
+// CHECK-NEXT: scf.if %[[IN]] {
+// CHECK: llvm.store %{{.*}}, %{{.*}} {alignment = 4 : i64} : f32, !llvm.ptr
+// CHECK-NOT: nvvm.stmatrix
+// CHECK-LABEL: func.func @gemm_300_f32_0_launch
+
+func.func @gemm_300_f32(%a: tensor<300x256xbf16>, %b: tensor<256x256xbf16>) -> tensor<300x256xf32> {
+  %r = dsm.fused_chain gemm (%a, %b) {schedule = #dsm.schedule<cluster = [1, 1, 1, 1], block = [152, 128, 64, 16], grid = [2, 2, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [], collectives = [], stages = 3, cost_ns = 1000, swap_ab = true>}
+      : (tensor<300x256xbf16>, tensor<256x256xbf16>) -> tensor<300x256xf32> {
+  ^bb0(%x: tensor<300x256xbf16>, %w: tensor<256x256xbf16>):
+    %cst = arith.constant 0.0 : f32
+    %e = tensor.empty() : tensor<300x256xf32>
+    %f = linalg.fill ins(%cst : f32) outs(%e : tensor<300x256xf32>) -> tensor<300x256xf32>
+    %mm = linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>] ins(%x, %w : tensor<300x256xbf16>, tensor<256x256xbf16>) outs(%f : tensor<300x256xf32>) -> tensor<300x256xf32>
+    dsm.yield %mm : tensor<300x256xf32>
+  }
+  return %r : tensor<300x256xf32>
+}
