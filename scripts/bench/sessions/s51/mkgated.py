@@ -3,7 +3,8 @@
 # searched (-base), and with the gated GEMM swapped (-g<W>: gate's and up's
 # 128-row weight tiles against a W-row token tile, no cluster): W the
 # widest fitted token width <= 184 and the one of the best wave fill over
-# 132 SMs.
+# 132 SMs, or the widths WIDTHS lists (comma-separated; fifty-second
+# session). mkgated.py OUT NAMES builds only the named chains (S2-m300,...).
 import dataclasses, importlib.util, math, os, re, subprocess, sys
 sys.path.insert(0, "scripts/bench")
 spec = importlib.util.spec_from_file_location("cw", "scripts/compile-workloads.py")
@@ -39,7 +40,9 @@ for w in workloads.gated_chains():
                            input=src, capture_output=True, text=True, check=True).stdout
         scheds = list(re.finditer(r"#dsm.schedule<[^>]*>", s))
         variants = {"base": s}
-        for tw in pick(m, w.n):
+        # WIDTHS (comma-separated token widths) replaces the two picked.
+        picked = [int(x) for x in os.environ["WIDTHS"].split(",")] if os.environ.get("WIDTHS") else pick(m, w.n)
+        for tw in picked:
             g = f"#dsm.schedule<cluster = [1, 1, 1, 1], block = [{tw}, 128, 64, 16], grid = [{math.ceil(m / tw)}, {w.n // 128}, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [], collectives = [], stages = {stages(tw)}, cost_ns = 0, swap_ab = true>"
             t = scheds[1]
             variants[f"g{tw}"] = s[:t.start()] + g + s[t.end():]
