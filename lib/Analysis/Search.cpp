@@ -253,13 +253,16 @@ bool mlir::ff::passesWaveTileRule(const Plan &plan, const ChainDesc &chain,
   // on 76 x 2 tiles of 152: 0.90x), and narrower token tiles lost even
   // with full waves (S7 at 300 on 64: 0.89x; docs/validation.md,
   // fifty-first session). With staged stores, also the token tiles of the
-  // unswapped 128-row tiles' count (M = 300: 104): S2, S3 and S5 at 300
-  // ran 1.015-1.047x faster so (fifty-second session).
+  // unswapped 128-row tiles' count (M = 300: 104), as many tiles as those
+  // and less padding, down to 75 % fills: S2, S3 and S5 at 300 (98-100 %)
+  // ran 1.015-1.047x faster so, S7 (86 %) 1.033x, S6 (80 %) 1.007x, S8
+  // (55 %, against wave-width tiles) 0.971x (fifty-second session).
   if (chain.swappedProduct && chain.isGated()) {
     int64_t ctas = plan.getNumCtas();
     int64_t slots = ceilDiv(ctas, sms) * sms;
-    return (llvm::is_contained(getFitWidths(chain), plan.blk(Dim::n)) ||
-            plan.blk(Dim::n) == getGatedTileCountWidth(chain)) &&
+    if (plan.blk(Dim::n) == getGatedTileCountWidth(chain))
+      return ctas * 4 >= slots * 3;
+    return llvm::is_contained(getFitWidths(chain), plan.blk(Dim::n)) &&
            ctas * 10 >= slots * 9;
   }
   // A swapped product's fitted widths take any number of waves.
