@@ -168,7 +168,8 @@ Dataflow mlir::ff::analyzeDataflow(const ChainDesc &chain, const Plan &plan,
   // buffer.)
   const double exchange = clsK > 1 ? blkM * blkN * acc * (two ? g : 1) : 0;
   const double eTileAcc = blkM * blkL * acc;
-  // A single GEMM stores its tile straight from the wgmma fragments...
+  // A single GEMM stores its tile from the wgmma fragments (a swapped one
+  // through store buffers, below).
   double staging = 0;
   if (two && !gathered && !solo)
     staging = (rd > 1 || gridN > 1) ? eTileAcc : blkM * blkL * b;

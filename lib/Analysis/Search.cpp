@@ -507,13 +507,13 @@ static void addSwappedCandidates(const ChainDesc &desc, const GpuTarget &target,
     // Or the same split over 2 along k (isLowerable). Or 64 weight rows
     // against a narrow fitted token tile, one wave (passesWaveTileRule).
     // Or a gated pair's tile-count width (passesWaveTileRule).
-    const bool narrow =
+    const bool narrowWidth =
         (c.plan.blk(Dim::m) == 64 &&
          llvm::is_contained(getNarrowFitWidths(t), c.plan.blk(Dim::n))) ||
         c.plan.blk(Dim::n) == getGatedTileCountWidth(t);
     if ((c.plan.cluster != std::array<int64_t, 4>{1, 1, 1, 1} &&
          c.plan.cluster != std::array<int64_t, 4>{1, 1, 2, 1}) ||
-        (c.plan.blk(Dim::n) < kMinSwappedRows && !narrow))
+        (c.plan.blk(Dim::n) < kMinSwappedRows && !narrowWidth))
       continue;
     c.plan.swapAb = true;
     if (!result.bestLowerable || betterKernel(c, *result.bestLowerable))
@@ -649,7 +649,7 @@ SearchResult mlir::ff::searchChain(const ChainDesc &desc,
                   for (int64_t bn : getNarrowFitWidths(chain))
                     if (!llvm::is_contained(nTiles, bn))
                       nTiles.push_back(bn);
-                // A gated pair's 128 the width of its 128-row tile count.
+                // A gated pair's 128 weight rows: its tile-count width.
                 if (int64_t bn = getGatedTileCountWidth(chain);
                     bn && bm == 128 && !llvm::is_contained(nTiles, bn))
                   nTiles.push_back(bn);
