@@ -169,6 +169,11 @@ mlir::ff::getWaveWidths(const ChainDesc &chain, int64_t sms, int64_t mTiles) {
   return widths;
 }
 
+/// The narrowest multiple of `align` that covers n in `tiles` tiles.
+static int64_t getCoveringWidth(int64_t n, int64_t tiles, int64_t align = 8) {
+  return ceilDiv(ceilDiv(n, tiles), align) * align;
+}
+
 /// A swapped plain product's narrow widths for 64-row weight tiles: for
 /// each tile count past ceil(n / 128) up to ceil(n / 64) the narrowest
 /// 8-row multiple that covers n (n = 304, M = 300: 80 and 64; n = 800:
@@ -179,7 +184,7 @@ getNarrowFitWidths(const ChainDesc &chain) {
   if (!chain.swappedProduct || chain.isGated())
     return widths;
   for (int64_t t = ceilDiv(chain.n, 128) + 1; t <= ceilDiv(chain.n, 64); ++t) {
-    int64_t w = ceilDiv(ceilDiv(chain.n, t), 8) * 8;
+    int64_t w = getCoveringWidth(chain.n, t);
     if (w >= 64 && w < 128 && !llvm::is_contained(widths, w))
       widths.push_back(w);
   }
@@ -196,7 +201,7 @@ static llvm::SmallVector<int64_t, 4> getFitWidths(const ChainDesc &chain,
   if (!chain.swappedProduct)
     return widths;
   for (int64_t t = ceilDiv(chain.n, 256); t <= ceilDiv(chain.n, 128); ++t) {
-    int64_t w = ceilDiv(ceilDiv(chain.n, t), align) * align;
+    int64_t w = getCoveringWidth(chain.n, t, align);
     if (w >= 128 && w <= 256 && !llvm::is_contained(widths, w))
       widths.push_back(w);
   }
@@ -209,7 +214,7 @@ static llvm::SmallVector<int64_t, 4> getFitWidths(const ChainDesc &chain,
 static int64_t getGatedTileCountWidth(const ChainDesc &chain) {
   if (!chain.swappedProduct || !chain.isGated())
     return 0;
-  int64_t w = ceilDiv(ceilDiv(chain.n, ceilDiv(chain.n, 128)), 8) * 8;
+  int64_t w = getCoveringWidth(chain.n, ceilDiv(chain.n, 128));
   return w >= 64 && w < 128 ? w : 0;
 }
 

@@ -1887,12 +1887,12 @@ void KernelEmitter::storeFragment(Value acc, linalg::GenericOp epi, Value col0,
 void KernelEmitter::storeFragment(function_ref<Value(int64_t)> y, Value col0,
                                   int64_t width, int64_t cols,
                                   int64_t rowBlock) {
-  Value rowBase = add(add(m0, outRow0()), add(fragRow(), 64 * rowBlock));
-  Value colBase = add(col0, fragColPair());
   if (p.stagesSwappedStores())
     return storeSwappedStaged(
         y, add(add(m0, outRow0()), add(mul(warp, 16), 64 * rowBlock)), col0,
         width, cols);
+  Value rowBase = add(add(m0, outRow0()), add(fragRow(), 64 * rowBlock));
+  Value colBase = add(col0, fragColPair());
   if (p.swapAb) {
     // The fragment is C^T's: its row r is the result's column and its
     // column c (one of A's rows, below cols = M) the result's row, of
@@ -2006,8 +2006,8 @@ void KernelEmitter::storeSwappedStaged(function_ref<Value(int64_t)> y,
   auto sync = [&] { NVVM::SyncWarpOp::create(b, loc, mask); };
   // A previous call's last loads may read the buffer the first chunk fills.
   sync();
-  int64_t groups = width / 8;
-  for (int64_t q = 0; q < llvm::divideCeil(groups, int64_t(2)); ++q) {
+  int64_t groups = width / 8, chunks = (groups + 1) / 2;
+  for (int64_t q = 0; q < chunks; ++q) {
     int64_t blocks = std::min<int64_t>(4, 2 * (groups - 2 * q));
     Value first = add(col0, 16 * q);
     // Warp-uniform: stmatrix takes the whole warp.
