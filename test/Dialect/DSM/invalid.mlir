@@ -1046,10 +1046,10 @@ func.func @s() attributes {s = #dsm.schedule<cluster = [1, 1, 1, 1], block = [15
 
 // -----
 
-// expected-error @+1 {{swapped operands take a static M and blk_m <= 256 (wgmma's n)}}
+// expected-error @+1 {{swapped operands take blk_m <= 256 (wgmma's n)}}
 func.func @s() attributes {s = #dsm.schedule<cluster = [1, 1, 1, 1], block = [264, 128, 64, 16], grid = [2, 2, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [], collectives = [], stages = 4, cost_ns = 100, swap_ab = true>} { return }
 
 // -----
 
-// expected-error @+1 {{swapped operands take a static M and blk_m <= 256 (wgmma's n)}}
-func.func @s() attributes {s = #dsm.schedule<cluster = [1, 1, 1, 1], block = [152, 128, 64, 16], grid = [2, 2, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [], collectives = [], stages = 4, cost_ns = 100, m_lo = 1, m_hi = 304, swap_ab = true>} { return }
+// expected-error @+1 {{swapped operands take blk_m <= 256 (wgmma's n)}}
+func.func @s() attributes {s = #dsm.schedule<cluster = [1, 1, 1, 1], block = [264, 128, 64, 16], grid = [2, 2, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [], collectives = [], stages = 4, cost_ns = 100, m_lo = 1, m_hi = 304, swap_ab = true>} { return }

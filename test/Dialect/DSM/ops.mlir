@@ -234,3 +234,8 @@ func.func @groups_of_three() attributes {known_cluster_size = array<i32: 6, 1, 1
 // CHECK-LABEL: func.func @swapped
 // CHECK: #dsm.schedule<cluster = [1, 1, 1, 1], block = [152, 128, 64, 16], grid = [2, 2, 1, 1]{{.*}}stages = 4, cost_ns = 100, swap_ab = true>
 func.func @swapped() attributes {s = #dsm.schedule<cluster = [1, 1, 1, 1], block = [152, 128, 64, 16], grid = [2, 2, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [], collectives = [], stages = 4, cost_ns = 100, swap_ab = true>} { return }
+
+// A swapped schedule of a dynamic M's bin (KernelPlan::swapsDynamicM).
+// CHECK-LABEL: func.func @swapped_bin
+// CHECK: #dsm.schedule<cluster = [1, 1, 1, 1], block = [160, 128, 64, 16], grid = [5, 24, 1, 1]{{.*}}m_lo = 513, m_hi = 768, swap_ab = true>
+func.func @swapped_bin() attributes {s = #dsm.schedule<cluster = [1, 1, 1, 1], block = [160, 128, 64, 16], grid = [5, 24, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [], collectives = [], stages = 4, cost_ns = 100, m_lo = 513, m_hi = 768, swap_ab = true>} { return }

@@ -142,9 +142,8 @@ LogicalResult ScheduleAttr::verify(
   if ((mLo != 0 || mHi != 0) && (mLo < 1 || mLo > mHi))
     return emitError() << "expected 1 <= m_lo <= m_hi, got [" << mLo << ", "
                        << mHi << "]";
-  if (swapAb && (mLo != 0 || block[0] > 256))
-    return emitError() << "swapped operands take a static M and blk_m <= 256 "
-                          "(wgmma's n)";
+  if (swapAb && block[0] > 256)
+    return emitError() << "swapped operands take blk_m <= 256 (wgmma's n)";
   return success();
 }
 

@@ -503,6 +503,20 @@ private:
   }
 
   void setTile(Value bid);
+  /// `x` div and mod the m tile's CTAs along n (KernelPlan::ctasN, counted
+  /// at run time for a swapped dynamic M).
+  Value divCtasN(Value x) {
+    return ctasNRun ? div(x, ctasNRun) : div(x, p.ctasN);
+  }
+  Value remCtasN(Value x) {
+    return ctasNRun ? rem(x, ctasNRun) : rem(x, p.ctasN);
+  }
+  /// The m tile's clusters along n.
+  Value clustersN() {
+    return ctasNRun ? div(ctasNRun, p.clusterN) : cst(p.ctasN / p.clusterN);
+  }
+  /// The bound of a swapped tile's token columns (`cols`, the chain's M).
+  Value tokenBound(int64_t cols) { return ctasNRun ? numTokens : cst(cols); }
   /// Forgets what setTile set: a persistent kernel's tile values live in
   /// its tile loop (or, for the weight prefetch, before the loop) only.
   void clearTile() { mTile = m0 = n0 = rowEnd = nCluster = lRot = Value(); }
@@ -676,6 +690,10 @@ private:
   Value aTailArg, aTailMap; // A's last-tile map (tailABox): argument, map
   SmallVector<Value> tmapArgs; // the same as kernel arguments (!llvm.ptr)
   Value out, ws, numRows;   // numRows: M as index
+  // Swapped operands: the chain's M (the product's n, its columns), and
+  // with a dynamic M the CTAs along n at run time (KernelPlan::swapsDynamicM;
+  // else p.ctasN).
+  Value numTokens, ctasNRun;
   Value rowEnd;             // rows [m0, rowEnd) of the tile are stored
   Value smem, smemBase;
   Value tid, wg, warp, lane, wgLeader, rank;
@@ -719,26 +737,30 @@ void KernelEmitter::setTile(Value bid) {
   if (p.clusterK > 1)
     bid = div(bid, p.clusterK);
   // n index of this CTA among the m tile's ctasN CTAs.
-  Value nIdx = rem(bid, p.ctasN);
-  mTile = div(bid, p.ctasN);
+  Value nIdx = remCtasN(bid);
+  mTile = divCtasN(bid);
   if (p.clusterM > 1) {
     // A cluster along m: its clusterM consecutive CTAs take consecutive m
     // tiles of one n tile.
     Value cid = div(bid, p.clusterM);
-    nIdx = rem(cid, p.ctasN);
-    mTile = add(mul(div(cid, p.ctasN), p.clusterM), rem(bid, p.clusterM));
+    nIdx = remCtasN(cid);
+    mTile = add(mul(divCtasN(cid), p.clusterM), rem(bid, p.clusterM));
   } else if (p.rasterGroupM > 1) {
     // Grouped raster over whole clusters (a cluster's CTAs stay
     // consecutive): group g holds m tiles [g*G, g*G + size) for every n,
     // m fastest; the last group is cut to the m tiles that remain.
-    int64_t group = p.rasterGroupM, clustersN = p.ctasN / p.clusterN;
+    int64_t group = p.rasterGroupM;
     Value cid = div(bid, p.clusterN);
     Value mTiles =
         arith::CeilDivUIOp::create(b, loc, numRows, cst(p.wgTileRows()));
-    Value g = div(cid, group * clustersN);
+    // The group's clusters: of every n tile, counted at run time for a
+    // swapped dynamic M.
+    int64_t perGroup = group * (p.ctasN / p.clusterN);
+    Value perGroupRun = ctasNRun ? mul(clustersN(), group) : Value();
+    Value g = perGroupRun ? div(cid, perGroupRun) : div(cid, perGroup);
     Value first = mul(g, group);
     Value size = arith::MinUIOp::create(b, loc, sub(mTiles, first), cst(group));
-    Value local = rem(cid, group * clustersN);
+    Value local = perGroupRun ? rem(cid, perGroupRun) : rem(cid, perGroup);
     mTile = add(first, rem(local, size));
     Value nc = div(local, size);
     nIdx = p.clusterN > 1 ? add(mul(nc, p.clusterN), rem(bid, p.clusterN)) : nc;
@@ -777,7 +799,8 @@ void KernelEmitter::forEachTile(Fn &&fn) {
   }
   Value mTiles =
       arith::CeilDivUIOp::create(b, loc, numRows, cst(p.wgTileRows()));
-  Value tiles = mul(mTiles, p.ctasN / p.clusterN);
+  Value tiles =
+      ctasNRun ? mul(mTiles, clustersN()) : mul(mTiles, p.ctasN / p.clusterN);
   Value r = p.clusterN > 1 ? rem(bid, p.clusterN) : Value();
   // One round: a tile per cluster slot of the grid.
   Value slots = div(ctas, p.clusterN);
@@ -878,13 +901,19 @@ void KernelEmitter::emitSetup(gpu::GPUFuncOp func) {
     case KernelParam::Kind::Workspace:
       ws = arg;
       break;
-    case KernelParam::Kind::I64:
-      // Swapped operands: the rows are the weight's N (M is static).
-      numRows =
-          p.swapAb ? cst(p.shape.m)
-                   : arith::IndexCastUIOp::create(b, loc, b.getIndexType(), arg)
-                         .getResult();
+    case KernelParam::Kind::I64: {
+      Value m = arith::IndexCastUIOp::create(b, loc, b.getIndexType(), arg);
+      // Swapped operands: the rows are the weight's N, the columns M.
+      numRows = p.swapAb ? cst(p.shape.m) : m;
+      if (p.swapsDynamicM()) {
+        numTokens = m;
+        int64_t unit = p.bn * p.clusterN;
+        ctasNRun =
+            mul(arith::CeilDivUIOp::create(b, loc, m, cst(unit)).getResult(),
+                p.clusterN);
+      }
       break;
+    }
     }
   }
 
@@ -1846,7 +1875,7 @@ void KernelEmitter::storeReducedSlice(int64_t w, Value colOwned, Value col0,
               Value col = rem(e, w);
               Value row = mul(div(e, w), 8);
               Value aRow = add(col0, add(colOwned, col));
-              ifThen(ult(aRow, cst(cols)), [&] {
+              ifThen(ult(aRow, tokenBound(cols)), [&] {
                 SmallVector<Value> ys;
                 for (int64_t i = 0; i < 8; ++i)
                   ys.push_back(applyEpilogue(
@@ -1902,7 +1931,7 @@ void KernelEmitter::storeFragment(function_ref<Value(int64_t)> y, Value col0,
     for (int64_t j = 0; j < width / 8; ++j)
       for (int64_t c = 0; c < 2; ++c) {
         Value col = add(colBase, 8 * j + c);
-        ifThen(ult(col, cst(cols)), [&] {
+        ifThen(ult(col, tokenBound(cols)), [&] {
           for (int64_t h = 0; h < 2; ++h) {
             Value off = mul(add(mul(col, numRows), add(rowBase, 8 * h)), eb);
             LLVM::StoreOp::create(b, loc, y(4 * j + 2 * h + c), gep(out, off),
@@ -2011,7 +2040,7 @@ void KernelEmitter::storeSwappedStaged(function_ref<Value(int64_t)> y,
     int64_t blocks = std::min<int64_t>(4, 2 * (groups - 2 * q));
     Value first = add(col0, 16 * q);
     // Warp-uniform: stmatrix takes the whole warp.
-    ifThen(ult(first, cst(cols)), [&] {
+    ifThen(ult(first, tokenBound(cols)), [&] {
       if (q > 0 && p.storeBuffers == 1)
         sync();
       SmallVector<Value, 4> regs;
@@ -2027,7 +2056,7 @@ void KernelEmitter::storeSwappedStaged(function_ref<Value(int64_t)> y,
                                NVVM::LdStMatrixEltType::B16);
       sync();
       Value token = add(first, tIn);
-      Value valid = ult(token, cst(cols));
+      Value valid = ult(token, tokenBound(cols));
       if (blocks < 4)
         valid = arith::AndIOp::create(b, loc, valid, ult(tIn, cst(8)));
       ifThen(valid, [&] {

@@ -32,6 +32,9 @@ bool KernelPlan::reduceRows() const {
 }
 
 int64_t KernelPlan::maxM() const {
+  // A swapped product's m is the weight's N, whatever the bin.
+  if (swapAb)
+    return shape.m;
   if (schedule.hasMBin())
     return schedule.getMHi();
   return ShapedType::isDynamic(shape.m) ? int64_t(1) << 20 : shape.m;
@@ -49,6 +52,21 @@ bool KernelPlan::epilogueDivides() const {
 
 int64_t KernelPlan::swappedMTiles() const { return shape.m / launchTileRows(); }
 
+int64_t KernelPlan::launchGridX() const {
+  if (!swapAb)
+    return ctasPerMTile();
+  // Every weight tile's CTAs of one launch unit of tokens (a cluster's
+  // clusterN token tiles), or of all of a static M's.
+  int64_t perUnit = swappedMTiles() * clusterK * clusterM * clusterN;
+  return swapsDynamicM() ? perUnit : swappedMTiles() * ctasPerMTile();
+}
+
+int64_t KernelPlan::gridMTile() const {
+  if (!swapAb)
+    return launchTileRows();
+  return swapsDynamicM() ? bn * clusterN : 0;
+}
+
 bool KernelPlan::stagesSwappedStores() const {
   // A swapped tile is C^T in registers: stored element by element, each
   // warp store instruction wrote 2 bytes per lane to four result rows, and
@@ -61,6 +79,8 @@ bool KernelPlan::stagesSwappedStores() const {
 }
 
 int64_t KernelPlan::minM() const {
+  if (swapAb)
+    return shape.m;
   if (schedule.hasMBin())
     return schedule.getMLo();
   return ShapedType::isDynamic(shape.m) ? 1 : shape.m;
@@ -535,14 +555,13 @@ FailureOr<KernelPlan> mlir::dsm::planKernel(FusedChainOp op, ScheduleAttr sched,
     bool gated = plan.kind == ChainKind::gated_gemm;
     if ((plan.kind != ChainKind::gemm && !gated) || plan.convW ||
         plan.inputViews.size() || !plan.bKMajor ||
-        ShapedType::isDynamic(plan.shape.m) ||
         (cl != ArrayRef<int64_t>{1, 1, 1, 1} &&
          cl != ArrayRef<int64_t>{2, 1, 1, 1} &&
          cl != ArrayRef<int64_t>{1, 2, 1, 1} &&
          !(cl[0] == 1 && cl[1] == 1 && cl[2] > 1 && cl[3] == 1))) {
-      why = "swapped operands take a plain or gated GEMM of static M with "
-            "K-major ([N, K]) weights and no cluster, a cluster of 2 along m "
-            "or n, or one along k";
+      why = "swapped operands take a plain or gated GEMM with K-major "
+            "([N, K]) weights and no cluster, a cluster of 2 along m or n, or "
+            "one along k";
       return failure();
     }
     // Gate's and up's weight tiles against one token tile: a gate and an
@@ -568,8 +587,10 @@ FailureOr<KernelPlan> mlir::dsm::planKernel(FusedChainOp op, ScheduleAttr sched,
             std::to_string(ff::kMaxRowBlockWidth);
       return failure();
     }
+    // A dynamic M's token tiles are counted at launch.
     if (cl[1] * grid[1] * blk[1] != plan.shape.n ||
-        cl[0] * grid[0] * blk[0] < plan.shape.m) {
+        (!ShapedType::isDynamic(plan.shape.m) &&
+         cl[0] * grid[0] * blk[0] < plan.shape.m)) {
       why = "swapped operands need N = cls_n * grid_n * blk_n and cls_m * "
             "grid_m * blk_m >= M";
       return failure();
@@ -722,7 +743,8 @@ FailureOr<KernelPlan> mlir::dsm::planKernel(FusedChainOp op, ScheduleAttr sched,
   }
   if (plan.swapAb) {
     // B's rows past M are zero-filled by TMA; the epilogue stores by value.
-    plan.partialN = plan.ctasN * plan.bn != plan.shape.n;
+    plan.partialN =
+        plan.swapsDynamicM() || plan.ctasN * plan.bn != plan.shape.n;
   } else if (soloGemm) {
     why = ff::getSoloGemmNTileViolation(plan.isGated(), plan.shape.n, plan.bn,
                                         plan.ctasN, plan.bKMajor);

@@ -164,6 +164,17 @@ DictionaryAttr DSMMaterializePass::planInfo(ScheduleAttr sched) {
   return b.getDictionaryAttr(fields);
 }
 
+/// The largest M of the chain `plan` serves (a swapped plan's maxM() is its
+/// weight's N).
+static int64_t getServedMaxM(const KernelPlan &plan) {
+  if (!plan.swapAb)
+    return plan.maxM();
+  if (plan.schedule.hasMBin())
+    return plan.schedule.getMHi();
+  int64_t m = plan.chainShape().m;
+  return ShapedType::isDynamic(m) ? int64_t(1) << 20 : m;
+}
+
 DictionaryAttr DSMMaterializePass::materialize(FusedChainOp chain,
                                                const KernelPlan &plan,
                                                StringRef name,
@@ -191,13 +202,12 @@ DictionaryAttr DSMMaterializePass::materialize(FusedChainOp chain,
   auto cst = [&](int64_t v) -> Value {
     return arith::ConstantIndexOp::create(b, loc, v);
   };
-  // Swapped operands: a static grid over the weight's row tiles.
-  Value mTiles =
-      plan.swapAb
-          ? cst(plan.swappedMTiles())
-          : arith::CeilDivUIOp::create(b, loc, m, cst(plan.launchTileRows()))
-                .getResult();
-  Value gridX = arith::MulIOp::create(b, loc, mTiles, cst(plan.ctasPerMTile()));
+  // Swapped operands of a static M: a fixed grid (gridMTile() 0).
+  Value gridX = cst(plan.launchGridX());
+  if (plan.gridMTile())
+    gridX = arith::MulIOp::create(
+        b, loc, arith::CeilDivUIOp::create(b, loc, m, cst(plan.gridMTile())),
+        gridX);
   Value one = cst(1);
   Value smem = arith::ConstantIntOp::create(b, loc, b.getI32Type(),
                                             plan.smemBytes);
@@ -282,10 +292,7 @@ DictionaryAttr DSMMaterializePass::materialize(FusedChainOp chain,
   }
   ScheduleAttr sched = plan.schedule;
   int64_t mLo = sched.hasMBin() ? sched.getMLo() : 1;
-  int64_t mHi = plan.swapAb ? plan.chainShape().m : plan.maxM();
-  // Swapped operands launch a fixed grid (grid_m_tile 0: not scaled by M).
-  int64_t launchX =
-      (plan.swapAb ? plan.swappedMTiles() : 1) * plan.ctasPerMTile();
+  int64_t mHi = getServedMaxM(plan);
   SmallVector<NamedAttribute> fields{
       b.getNamedAttr("name", b.getStringAttr(name)),
       b.getNamedAttr("module", b.getStringAttr(gpuModule.getName())),
@@ -295,10 +302,10 @@ DictionaryAttr DSMMaterializePass::materialize(FusedChainOp chain,
                      b.getDenseI64ArrayAttr({plan.numThreads(), 1, 1})),
       b.getNamedAttr("cluster",
                      b.getDenseI64ArrayAttr({plan.clusterSize(), 1, 1})),
-      b.getNamedAttr("grid", b.getDenseI64ArrayAttr({launchX, 1, 1})),
-      b.getNamedAttr(
-          "grid_m_tile",
-          b.getI64IntegerAttr(plan.swapAb ? 0 : plan.launchTileRows())),
+      b.getNamedAttr("grid",
+                     b.getDenseI64ArrayAttr({plan.launchGridX(), 1, 1})),
+      // 0: a swapped static M's fixed grid, not scaled by M.
+      b.getNamedAttr("grid_m_tile", b.getI64IntegerAttr(plan.gridMTile())),
       b.getNamedAttr("dynamic_smem", b.getI64IntegerAttr(plan.smemBytes)),
       b.getNamedAttr("plan", planInfo(sched)),
       b.getNamedAttr("params", b.getArrayAttr(params))};

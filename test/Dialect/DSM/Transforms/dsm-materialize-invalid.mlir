@@ -1118,7 +1118,7 @@ func.func @gated_no_product(%a: tensor<256x512xbf16>, %wg: tensor<512x256xbf16>,
 
 // Swapped operands read the weight as wgmma's K-major A: a row-major
 // [K, N] weight is refused.
-// expected-error @+2 {{schedule cannot be lowered: swapped operands take a plain or gated GEMM of static M with K-major ([N, K]) weights and no cluster, a cluster of 2 along m or n, or one along k}}
+// expected-error @+2 {{schedule cannot be lowered: swapped operands take a plain or gated GEMM with K-major ([N, K]) weights and no cluster, a cluster of 2 along m or n, or one along k}}
 func.func @gemm(%a: tensor<300x512xbf16>, %b: tensor<512x512xbf16>) -> tensor<300x512xbf16> {
   %r = dsm.fused_chain gemm (%a, %b) {schedule = #dsm.schedule<cluster = [1, 1, 1, 1], block = [152, 128, 64, 16], grid = [2, 4, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [], collectives = [], stages = 4, cost_ns = 1000, swap_ab = true>}
       : (tensor<300x512xbf16>, tensor<512x512xbf16>) -> tensor<300x512xbf16> {
@@ -1190,7 +1190,7 @@ func.func @gemm(%a: tensor<300x512xbf16>, %b: tensor<512x512xbf16>) -> tensor<30
 
 // Swapped operands' clusters are pairs along M or N (two tiles sharing the
 // other operand's tile) or a split K; four along N are refused.
-// expected-error @+2 {{schedule cannot be lowered: swapped operands take a plain or gated GEMM of static M with K-major ([N, K]) weights and no cluster, a cluster of 2 along m or n, or one along k}}
+// expected-error @+2 {{schedule cannot be lowered: swapped operands take a plain or gated GEMM with K-major ([N, K]) weights and no cluster, a cluster of 2 along m or n, or one along k}}
 func.func @gemm(%a: tensor<300x512xbf16>, %b: tensor<512x512xbf16>) -> tensor<300x512xbf16> {
   %r = dsm.fused_chain gemm (%a, %b) {schedule = #dsm.schedule<cluster = [1, 4, 1, 1], block = [152, 128, 64, 16], grid = [2, 1, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [], collectives = [], stages = 4, cost_ns = 1000, swap_ab = true>}
       : (tensor<300x512xbf16>, tensor<512x512xbf16>) -> tensor<300x512xbf16> {

@@ -59,6 +59,50 @@ func.func @gemm_300(%a: tensor<300x256xbf16>, %b: tensor<256x256xbf16>) -> tenso
 
 // -----
 
+// A dynamic M (KernelPlan::swapsDynamicM), here a bin of 257-384 rows: the
+// manifest's grid is the 2 weight tiles of one 152-token launch unit
+// (grid_m_tile 152: the runtime launches 2 * ceil(M / 152) CTAs); the
+// kernel counts its token tiles from its M argument, walks weight tiles x
+// token tiles, and stores the tokens below M.
+
+// CHECK: grid = array<i64: 2, 1, 1>, grid_m_tile = 152 : i64, m_hi = 384 : i64, m_lo = 257 : i64
+// CHECK-LABEL: gpu.func @gemm_dyn_0(
+// CHECK: %[[M:.*]] = arith.index_castui %arg3 : i64 to index
+// CHECK: %[[TOK:.*]] = arith.ceildivui %[[M]], %c152 : index
+// CHECK: %[[TILES:.*]] = arith.muli %{{.*}}, %[[TOK]] : index
+// CHECK: scf.for %[[T:.*]] = %block_id_x to %[[TILES]] step %grid_dim_x
+// CHECK: arith.remui %[[T]], %[[TOK]] : index
+// CHECK: nvvm.stmatrix
+// CHECK: arith.cmpi ult, %{{.*}}, %[[M]] : index
+// CHECK-LABEL: func.func @gemm_dyn_0_launch
+// CHECK: %[[LM:.*]] = arith.index_castui %arg3 : i64 to index
+// CHECK: %[[UNITS:.*]] = arith.ceildivui %[[LM]], %c152 : index
+// CHECK: %[[X:.*]] = arith.muli %[[UNITS]], %c2 : index
+// CHECK: gpu.launch_func @gemm_dyn_0_module::@gemm_dyn_0 blocks in (%[[X]],
+
+func.func @gemm_dyn(%a: tensor<?x256xbf16>, %b: tensor<256x256xbf16>) -> tensor<?x256xbf16> {
+  %r = dsm.fused_chain gemm (%a, %b) {schedule = #dsm.schedule<cluster = [1, 1, 1, 1], block = [152, 128, 64, 16], grid = [2, 2, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [], collectives = [], stages = 3, cost_ns = 1000, m_lo = 257, m_hi = 384, swap_ab = true>}
+      : (tensor<?x256xbf16>, tensor<256x256xbf16>) -> tensor<?x256xbf16> {
+  ^bb0(%x: tensor<?x256xbf16>, %w: tensor<256x256xbf16>):
+    %cst = arith.constant 0.0 : f32
+    %c0 = arith.constant 0 : index
+    %d = tensor.dim %x, %c0 : tensor<?x256xbf16>
+    %e = tensor.empty(%d) : tensor<?x256xf32>
+    %f = linalg.fill ins(%cst : f32) outs(%e : tensor<?x256xf32>) -> tensor<?x256xf32>
+    %mm = linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>] ins(%x, %w : tensor<?x256xbf16>, tensor<256x256xbf16>) outs(%f : tensor<?x256xf32>) -> tensor<?x256xf32>
+    %e2 = tensor.empty(%d) : tensor<?x256xbf16>
+    %t = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%mm : tensor<?x256xf32>) outs(%e2 : tensor<?x256xbf16>) {
+    ^bb0(%in: f32, %o: bf16):
+      %v = arith.truncf %in : f32 to bf16
+      linalg.yield %v : bf16
+    }  -> tensor<?x256xbf16>
+    dsm.yield %t : tensor<?x256xbf16>
+  }
+  return %r : tensor<?x256xbf16>
+}
+
+// -----
+
 // blk_n = 256: one 256-row weight tile per CTA on two consumer warpgroups
 // (384 threads), each holding two 64-row accumulators: per k16 step two
 // wgmmas chains, the second reading A 64 rows (8 KB) further; the epilogue

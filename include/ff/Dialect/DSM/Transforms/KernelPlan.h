@@ -89,9 +89,16 @@ struct KernelPlan {
   /// bn describe that product: the weight's [N, K] rows are A's, the
   /// chain's [M, K] input is a K-major B whose bn = blk_m rows per tile
   /// (any multiple of 8) are wgmma's N side, and the epilogue stores each
-  /// value at out[col, row]. A single plain or gated GEMM kernel of
-  /// static M (gatesA()).
+  /// value at out[col, row]. A single plain or gated GEMM kernel
+  /// (gatesA()); with a dynamic M (swapsDynamicM()) its token tiles are
+  /// counted at launch.
   bool swapAb = false;
+  /// Swapped operands of a dynamic M: the product's n (the chain's M) is
+  /// the kernel's i64 argument, its CTAs along n ceil(M / (bn * clusterN))
+  /// * clusterN at run time, and the grid scales with M (gridMTile()).
+  bool swapsDynamicM() const {
+    return swapAb && ShapedType::isDynamic(shape.n);
+  }
   /// The chain's own shape (a swapped plan's `shape` is its product's).
   ChainShape chainShape() const {
     ChainShape s = shape;
@@ -107,8 +114,13 @@ struct KernelPlan {
   /// Weight tiles in each A ring stage: 2 for gatesA(), else 1.
   int64_t aOperands() const { return gatesA() ? 2 : 1; }
   /// Swapped operands: the launch's m tiles (the weight's rows), fixed by
-  /// the static shape (the manifest's grid_m_tile is 0).
+  /// the weight's static shape.
   int64_t swappedMTiles() const;
+  /// The manifest's launch: grid x per unit of gridMTile() rows of M (the
+  /// runtime launches grid x * ceil(M / gridMTile())), or the whole grid
+  /// where gridMTile() is 0 (a swapped static M).
+  int64_t launchGridX() const;
+  int64_t gridMTile() const;
   /// Swapped operands with a bf16 result and no split K: each consumer
   /// warp stages its 16 weight rows of the tile through its own
   /// `storeBuffers` buffers at smemStores (ff::kSwappedStoreBufferBytes),
