@@ -478,28 +478,39 @@ static std::optional<Dataflow> getKernelFlow(const Plan &plan, Dataflow flow,
 /// The fewest of the chain's M rows a swapped tile takes (its wgmma n).
 static constexpr int64_t kMinSwappedRows = 128;
 
-/// Adds to `result` the lowerable plans of `desc`'s transposed product
-/// C^T = W A^T (Plan::swapAb), priced as that product: its m is the
-/// weight's N, its n the chain's M rounded up to 8 (the rows past M are
-/// TMA's zero fill), and A, read K-major, is its weight.
-static void addSwappedCandidates(const ChainDesc &desc, const GpuTarget &target,
-                                 const SearchOptions &options, size_t keep,
-                                 SearchResult &result) {
+/// `desc`'s transposed product C^T = W A^T (Plan::swapAb) and the options
+/// that search and price it: its m is the weight's N, its n the chain's M
+/// rounded up to 8 (the rows past M are TMA's zero fill), and A, read
+/// K-major, is its weight.
+static ChainDesc getSwappedProduct(const ChainDesc &desc) {
   ChainDesc t = desc;
   t.m = desc.n;
   t.n = (desc.m + 7) / 8 * 8;
   t.kMajorWeights = true;
   t.swappedProduct = true;
+  return t;
+}
+static SearchOptions getSwappedOptions(const SearchOptions &options) {
   SearchOptions o = options;
   o.swapOperands = false;
   // The lowering judges the swapped schedule, not the transposed chain's.
   if (options.kernelSmemBytes)
-    o.kernelSmemBytes = [&](const Plan &plan, const Dataflow &flow) {
+    o.kernelSmemBytes = [judge = options.kernelSmemBytes](
+                            const Plan &plan, const Dataflow &flow) {
       Plan swapped = plan;
       swapped.swapAb = true;
-      return options.kernelSmemBytes(swapped, flow);
+      return judge(swapped, flow);
     };
-  SearchResult r = searchChain(t, target, o);
+  return o;
+}
+
+/// Adds to `result` the lowerable plans of `desc`'s transposed product
+/// (getSwappedProduct), priced as that product.
+static void addSwappedCandidates(const ChainDesc &desc, const GpuTarget &target,
+                                 const SearchOptions &options, size_t keep,
+                                 SearchResult &result) {
+  ChainDesc t = getSwappedProduct(desc);
+  SearchResult r = searchChain(t, target, getSwappedOptions(options));
   result.stats.evaluated += r.stats.evaluated;
   result.stats.lowerable += r.stats.lowerable;
   for (Candidate c : r.rankedLowerable) {
@@ -712,7 +723,9 @@ llvm::SmallVector<MBin> mlir::ff::getDefaultMBins() {
 
 bool mlir::ff::sameButMGrid(const Plan &a, const Plan &b) {
   Plan x = a, y = b;
-  x.grid[0] = y.grid[0] = 0;
+  // A swapped plan's M rows are its product's n.
+  x.grid[static_cast<unsigned>(x.swapAb ? Dim::n : Dim::m)] = 0;
+  y.grid[static_cast<unsigned>(y.swapAb ? Dim::n : Dim::m)] = 0;
   return x == y;
 }
 
@@ -742,11 +755,23 @@ static double getKernelNsAt(Plan plan, const ChainDesc &chain, int64_t m,
                             const SearchOptions &options) {
   ChainDesc at = chain;
   at.m = m;
-  plan.grid[static_cast<unsigned>(Dim::m)] =
-      ceilDiv(m, plan.blk(Dim::m) * plan.cls(Dim::m));
+  // A swapped plan is priced as its product's (addSwappedCandidates), whose
+  // n the M rows are.
+  if (plan.swapAb) {
+    at = getSwappedProduct(at);
+    plan.swapAb = false;
+    plan.grid[static_cast<unsigned>(Dim::n)] =
+        ceilDiv(at.n, plan.blk(Dim::n) * plan.cls(Dim::n));
+  } else {
+    plan.grid[static_cast<unsigned>(Dim::m)] =
+        ceilDiv(m, plan.blk(Dim::m) * plan.cls(Dim::m));
+  }
   Dataflow flow = analyzeDataflow(at, plan, target);
   std::optional<Dataflow> kernelFlow =
-      flow.feasible ? getKernelFlow(plan, flow, target, options) : std::nullopt;
+      !flow.feasible ? std::nullopt
+      : at.swappedProduct
+          ? getKernelFlow(plan, flow, target, getSwappedOptions(options))
+          : getKernelFlow(plan, flow, target, options);
   return kernelFlow ? estimateKernelNs(at, plan, *kernelFlow, target)
                     : std::numeric_limits<double>::infinity();
 }
@@ -765,10 +790,106 @@ static double getMeanKernelNs(const Plan &plan, const ChainDesc &chain,
   return sum / kSamples;
 }
 
+/// `c`, a plan of `chain` at some M, priced at M = `m` (its grid refitted)
+/// as searchChain prices a lowerable candidate; nullopt where it does not
+/// fit.
+static std::optional<Candidate>
+getCandidateAt(Candidate c, const ChainDesc &chain, int64_t m,
+               const GpuTarget &target, const SearchOptions &options) {
+  ChainDesc at = chain;
+  at.m = m;
+  SearchOptions o = options;
+  Plan &plan = c.plan;
+  bool swapped = plan.swapAb;
+  if (swapped) {
+    at = getSwappedProduct(at);
+    o = getSwappedOptions(options);
+    plan.swapAb = false;
+    plan.grid[static_cast<unsigned>(Dim::n)] =
+        ceilDiv(at.n, plan.blk(Dim::n) * plan.cls(Dim::n));
+  } else {
+    plan.grid[static_cast<unsigned>(Dim::m)] =
+        ceilDiv(m, plan.blk(Dim::m) * plan.cls(Dim::m));
+  }
+  c.flow = analyzeDataflow(at, plan, target);
+  if (!c.flow.feasible)
+    return std::nullopt;
+  c.cost = estimateCost(at, plan, c.flow, target);
+  std::optional<Dataflow> kernelFlow = getKernelFlow(plan, c.flow, target, o);
+  if (!kernelFlow)
+    return std::nullopt;
+  c.cost.kernelNs = estimateKernelNs(at, plan, *kernelFlow, target);
+  c.cost.kernelCtasPerSm = kernelFlow->ctasPerSm;
+  plan.swapAb = swapped;
+  return c;
+}
+
+/// A swapped plan for `bin` of a dynamic M: of the swapped plans
+/// searchChain ranks first at the bin's lower end, middle and upper end
+/// (each token width fitted there), the one of least mean estimate over
+/// the bin (getMeanKernelNs' five M), where that is kMinBinSwapGain below
+/// `base`'s and no M of the five prices it above `base`; priced at the
+/// upper end. The estimate's per-M regret is the one to heed: a width
+/// fitted below the upper end pads its last token tile there (G8's up GEMM
+/// on 160 tokens at M = 380: three tiles of 480 rows, estimated 1.29x
+/// `base`, ran 0.81x; S7's down GEMM at 500, 0.82x; S6's at 1200, 0.87x)
+/// while winning below (G8 at 300 1.11x). Bins whose estimate is even
+/// (S2 at 769-1024, S3, S5 and S7 at 385-512, the gated GEMMs on 176- and
+/// 104-token tiles: 0.87-0.92) ran 1.02-1.08x faster, S8's 513-768 on
+/// 160 tokens 1.06-1.31x (H200, docs/validation.md, fifty-third session).
+static std::optional<Candidate> getBinSwappedPlan(const ChainDesc &chain,
+                                                  const MBin &bin,
+                                                  const GpuTarget &target,
+                                                  const SearchOptions &options,
+                                                  const Candidate &base) {
+  constexpr double kMinBinSwapGain = 0.05;
+  constexpr int64_t kSamples = 5;
+  std::vector<Candidate> plans;
+  for (int64_t m : {bin.lo, (bin.lo + bin.rep) / 2, bin.rep}) {
+    ChainDesc at = chain;
+    at.m = m;
+    SearchResult r = searchChain(at, target, options);
+    auto it = llvm::find_if(r.rankedLowerable,
+                            [](const Candidate &c) { return c.plan.swapAb; });
+    if (it != r.rankedLowerable.end() &&
+        llvm::none_of(plans, [&](const Candidate &c) {
+          return sameButMGrid(c.plan, it->plan);
+        }))
+      plans.push_back(*it);
+  }
+  auto sampleAt = [&](int64_t i) {
+    return bin.lo + (bin.rep - bin.lo) * i / (kSamples - 1);
+  };
+  std::array<double, kSamples> baseNs;
+  for (int64_t i = 0; i < kSamples; ++i)
+    baseNs[i] = getKernelNsAt(base.plan, chain, sampleAt(i), target, options);
+  double baseMean = 0;
+  for (double ns : baseNs)
+    baseMean += ns / kSamples;
+  std::optional<Candidate> best;
+  double bestMean = baseMean * (1 - kMinBinSwapGain);
+  for (const Candidate &c : plans) {
+    double mean = 0;
+    bool anyWorse = false;
+    for (int64_t i = 0; i < kSamples; ++i) {
+      double ns = getKernelNsAt(c.plan, chain, sampleAt(i), target, options);
+      anyWorse |= ns > baseNs[i];
+      mean += ns / kSamples;
+    }
+    if (!anyWorse && mean < bestMean) {
+      bestMean = mean;
+      best = c;
+    }
+  }
+  if (!best)
+    return std::nullopt;
+  return getCandidateAt(*best, chain, bin.rep, target, options);
+}
+
 std::vector<BinnedPlan> mlir::ff::searchMBins(const ChainDesc &chain,
                                               const GpuTarget &target,
                                               const SearchOptions &opts) {
-  // Swapped plans launch a grid fixed by M: static M only.
+  // Swapped plans are weighed over each bin apart (getBinSwappedPlan).
   SearchOptions options = opts;
   options.swapOperands = false;
   std::vector<BinnedPlan> table;
@@ -863,7 +984,12 @@ std::vector<BinnedPlan> mlir::ff::searchMBins(const ChainDesc &chain,
         }
       }
     }
-    table.push_back({bin, *chosen});
+    Candidate pick = *chosen;
+    if (opts.swapOperands && options.lowerableOnly && chosen->lowerable)
+      if (std::optional<Candidate> swapped =
+              getBinSwappedPlan(chain, bin, target, opts, pick))
+        pick = *swapped;
+    table.push_back({bin, pick});
   }
   return table;
 }

@@ -780,12 +780,13 @@ TEST(SearchTest, WaveTiles) {
 // 513-768 and 769-1024. Bins of one m-tile count keep the wave widths
 // (129-256: 2 x 64 tiles of 48; 257-384 and 385-512, S8's chain 1.14x and
 // 1.08x faster at M = 300 and 450 than on the old bin 257-512's 64-wide
-// tiles).
+// tiles). The unswapped plans (SwappedMBins: 513-768 runs swapped).
 TEST(SearchTest, WaveTilesInMBins) {
   ChainDesc s8 = chainOf(ChainKind::gatedGemm, 0, 3072, 1024, 0);
   s8.kMajorWeights = true;
   SearchOptions halves;
   halves.binRegret = false;
+  halves.swapOperands = false;
   int64_t seen = 0;
   for (const BinnedPlan &bp : searchMBins(s8, h100(), halves)) {
     int64_t bn = bp.candidate.plan.blk(Dim::n);
@@ -862,12 +863,14 @@ TEST(SearchTest, PlainGemmWaveTiles) {
 // for 1025-2048 (0.96-0.97x at 1100-1536). S1's took 128 x 96 for 513-1024
 // and ran 1.12x slower at M = 600 (a thin second wave) than split over 2
 // along k; for 769-1024 it takes 96 again (1.05x faster at M = 900).
+// The unswapped plans (S7's 385-512 runs swapped: SwappedMBins).
 TEST(SearchTest, PlainWaveTilesInMBins) {
   auto widthAt = [](int64_t n, int64_t k, int64_t rep) -> int64_t {
     ChainDesc down = chainOf(ChainKind::gemm, 0, n, k, 0);
     down.kMajorWeights = true;
     SearchOptions halves;
     halves.binRegret = false;
+    halves.swapOperands = false;
     for (const BinnedPlan &bp : searchMBins(down, h100(), halves))
       if (bp.bin.rep == rep)
         return bp.candidate.plan.blk(Dim::n);
@@ -1135,8 +1138,9 @@ TEST(SearchTest, OneGemm) {
 // 128-row tiles, 1.04x more on 256). G8's (8192 weight rows) keeps 128-row
 // tiles: 256 would leave half the SMs idle (0.81x). Not at M = 512 or
 // 1500 (no padding, 2 %), not for row-major
-// weights, not without the option, never for a dynamic M's bins (the grid
-// is fixed by M), never on tiles of fewer than 128 rows.
+// weights, not without the option, not in its dynamic M's bins (each
+// swapped plan estimated slower than the bin's somewhere in it:
+// SwappedMBins), never on tiles of fewer than 128 rows.
 TEST(SearchTest, SwappedOperands) {
   ChainDesc up = chainOf(ChainKind::gemm, 300, 16384, 4096, 0);
   up.kMajorWeights = true;
@@ -1173,7 +1177,7 @@ TEST(SearchTest, SwappedOperands) {
   ChainDesc dynamic = up;
   dynamic.m = 0;
   for (const BinnedPlan &bp : searchMBins(dynamic, h100()))
-    EXPECT_FALSE(bp.candidate.plan.swapAb);
+    EXPECT_FALSE(bp.candidate.plan.swapAb) << bp.bin.lo;
   // Swapped tiles take at least 128 of the M rows: G5's down GEMM at
   // M = 300, which the model priced lower on 80-row swapped tiles (H200:
   // its chain 0.95x), takes 160-row ones split over 2 along k instead (one
@@ -1260,6 +1264,45 @@ TEST(SearchTest, SwappedGatedPairs) {
       isLowerable(makePlan({1, 1, 1, 1}, {160, 256, 64, 16}, {5, 38, 1, 1}, mn,
                            {Dim::m, Dim::n, Dim::k, Dim::l}, 4),
                   product));
+}
+
+// A dynamic M's bin runs swapped where the swapped plans searchChain ranks
+// first at the bin's lower end, middle and upper end (each token width
+// fitted there) have a mean estimate over the bin 5 % below the unswapped
+// choice's and none above it at any of the five M (getBinSwappedPlan), on
+// the grid of the upper end (the runtime scales it by M). S8's gate|up
+// GEMM (the sequence's half: no regret rule) takes 160-token tiles for
+// 513-768 (5 x 24 CTAs at 768; mean 17 % below 128 x 64 tiles') and no
+// other bin. S7's down GEMM does not for 385-512: on 160-token tiles split
+// over 2 along k its mean is 11 % lower, but at M = 512 (four token tiles)
+// 1.47x (ran 0.82x at M = 500 on an H200).
+TEST(SearchTest, SwappedMBins) {
+  ChainDesc s8 = chainOf(ChainKind::gatedGemm, 0, 3072, 1024, 0);
+  s8.kMajorWeights = true;
+  SearchOptions halves;
+  halves.binRegret = false;
+  int64_t swapped = 0;
+  for (const BinnedPlan &bp : searchMBins(s8, h100(), halves)) {
+    const Candidate &c = bp.candidate;
+    EXPECT_EQ(c.plan.swapAb, bp.bin.lo == 513) << bp.bin.lo;
+    if (!c.plan.swapAb)
+      continue;
+    ++swapped;
+    EXPECT_TRUE(c.lowerable);
+    EXPECT_EQ(c.plan.blk(Dim::m), 128);
+    EXPECT_EQ(c.plan.blk(Dim::n), 160);
+    EXPECT_EQ(c.plan.grd(Dim::n), 5);
+    EXPECT_EQ(c.plan.grd(Dim::m), 24);
+    EXPECT_GT(c.cost.kernelNs, 0);
+  }
+  EXPECT_EQ(swapped, 1);
+  ChainDesc s7Down = chainOf(ChainKind::gemm, 0, 2560, 9728, 0);
+  s7Down.kMajorWeights = true;
+  for (const BinnedPlan &bp : searchMBins(s7Down, h100(), halves))
+    EXPECT_FALSE(bp.candidate.plan.swapAb) << bp.bin.lo;
+  halves.swapOperands = false;
+  for (const BinnedPlan &bp : searchMBins(s8, h100(), halves))
+    EXPECT_FALSE(bp.candidate.plan.swapAb);
 }
 
 // A swapped gated pair also takes the token width of as many tiles as 128
