@@ -4,6 +4,7 @@ One source of truth for the benchmark harness and the workload compiler.
 GEMM chains: GEMM1 = (m x n x k), GEMM2 = (m x l x n), i.e.
 E[m, l] = act(A[m, k] @ B[k, n]) @ D[n, l].
 """
+import os
 from dataclasses import dataclass, field
 
 
@@ -111,7 +112,10 @@ def single_gemms():
 
 # M of the dynamic-M sweep: inside the default bins 257-384, 769-1024 and
 # 1025-2048, none a bin's upper end (where its plan was searched).
-DYNAMIC_SWEEP_M = (300, 800, 1500)
+# FF_DYNAMIC_SWEEP_M="450,650" times other M (a session's drivers).
+DYNAMIC_SWEEP_M = tuple(
+    int(m) for m in os.environ.get("FF_DYNAMIC_SWEEP_M", "300,800,1500")
+    .split(","))
 
 
 def dynamic_m_sweep():
