@@ -747,31 +747,37 @@ std::vector<BinnedPlan> mlir::ff::searchDynamicM(const ChainDesc &chain,
   return merged;
 }
 
-/// The kernel-family estimate of `plan` run at M = `m` (its m grid
-/// refitted), as searchChain prices a lowerable candidate; infinity where
-/// it does not fit.
+/// `chain` at M = `m` as `plan` is priced there and the options that judge
+/// it, `plan`'s grid refitted to that M: a swapped plan is its transposed
+/// product's (addSwappedCandidates, swapAb cleared), whose n the M rows
+/// are.
+static std::pair<ChainDesc, SearchOptions>
+refitAt(Plan &plan, const ChainDesc &chain, int64_t m,
+        const SearchOptions &options) {
+  ChainDesc at = chain;
+  at.m = m;
+  if (!plan.swapAb) {
+    plan.grid[static_cast<unsigned>(Dim::m)] =
+        ceilDiv(m, plan.blk(Dim::m) * plan.cls(Dim::m));
+    return {at, options};
+  }
+  at = getSwappedProduct(at);
+  plan.swapAb = false;
+  plan.grid[static_cast<unsigned>(Dim::n)] =
+      ceilDiv(at.n, plan.blk(Dim::n) * plan.cls(Dim::n));
+  return {at, getSwappedOptions(options)};
+}
+
+/// The kernel-family estimate of `plan` run at M = `m` (refitAt), as
+/// searchChain prices a lowerable candidate; infinity where it does not
+/// fit.
 static double getKernelNsAt(Plan plan, const ChainDesc &chain, int64_t m,
                             const GpuTarget &target,
                             const SearchOptions &options) {
-  ChainDesc at = chain;
-  at.m = m;
-  // A swapped plan is priced as its product's (addSwappedCandidates), whose
-  // n the M rows are.
-  if (plan.swapAb) {
-    at = getSwappedProduct(at);
-    plan.swapAb = false;
-    plan.grid[static_cast<unsigned>(Dim::n)] =
-        ceilDiv(at.n, plan.blk(Dim::n) * plan.cls(Dim::n));
-  } else {
-    plan.grid[static_cast<unsigned>(Dim::m)] =
-        ceilDiv(m, plan.blk(Dim::m) * plan.cls(Dim::m));
-  }
+  auto [at, o] = refitAt(plan, chain, m, options);
   Dataflow flow = analyzeDataflow(at, plan, target);
   std::optional<Dataflow> kernelFlow =
-      !flow.feasible ? std::nullopt
-      : at.swappedProduct
-          ? getKernelFlow(plan, flow, target, getSwappedOptions(options))
-          : getKernelFlow(plan, flow, target, options);
+      flow.feasible ? getKernelFlow(plan, flow, target, o) : std::nullopt;
   return kernelFlow ? estimateKernelNs(at, plan, *kernelFlow, target)
                     : std::numeric_limits<double>::infinity();
 }
@@ -790,37 +796,23 @@ static double getMeanKernelNs(const Plan &plan, const ChainDesc &chain,
   return sum / kSamples;
 }
 
-/// `c`, a plan of `chain` at some M, priced at M = `m` (its grid refitted)
-/// as searchChain prices a lowerable candidate; nullopt where it does not
-/// fit.
+/// `c`, a plan of `chain` at some M, priced at M = `m` (refitAt) as
+/// searchChain prices a lowerable candidate; nullopt where it does not fit.
 static std::optional<Candidate>
 getCandidateAt(Candidate c, const ChainDesc &chain, int64_t m,
                const GpuTarget &target, const SearchOptions &options) {
-  ChainDesc at = chain;
-  at.m = m;
-  SearchOptions o = options;
-  Plan &plan = c.plan;
-  bool swapped = plan.swapAb;
-  if (swapped) {
-    at = getSwappedProduct(at);
-    o = getSwappedOptions(options);
-    plan.swapAb = false;
-    plan.grid[static_cast<unsigned>(Dim::n)] =
-        ceilDiv(at.n, plan.blk(Dim::n) * plan.cls(Dim::n));
-  } else {
-    plan.grid[static_cast<unsigned>(Dim::m)] =
-        ceilDiv(m, plan.blk(Dim::m) * plan.cls(Dim::m));
-  }
-  c.flow = analyzeDataflow(at, plan, target);
+  bool swapped = c.plan.swapAb;
+  auto [at, o] = refitAt(c.plan, chain, m, options);
+  c.flow = analyzeDataflow(at, c.plan, target);
   if (!c.flow.feasible)
     return std::nullopt;
-  c.cost = estimateCost(at, plan, c.flow, target);
-  std::optional<Dataflow> kernelFlow = getKernelFlow(plan, c.flow, target, o);
+  c.cost = estimateCost(at, c.plan, c.flow, target);
+  std::optional<Dataflow> kernelFlow = getKernelFlow(c.plan, c.flow, target, o);
   if (!kernelFlow)
     return std::nullopt;
-  c.cost.kernelNs = estimateKernelNs(at, plan, *kernelFlow, target);
+  c.cost.kernelNs = estimateKernelNs(at, c.plan, *kernelFlow, target);
   c.cost.kernelCtasPerSm = kernelFlow->ctasPerSm;
-  plan.swapAb = swapped;
+  c.plan.swapAb = swapped;
   return c;
 }
 
