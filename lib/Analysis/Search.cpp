@@ -708,17 +708,28 @@ SearchResult mlir::ff::searchChain(const ChainDesc &desc,
   return result;
 }
 
-// A bin's plan is sized to its upper end. From 257 to 1024 the bins are
-// halves of the powers of two, each spanning at most two m-tile counts of
-// 128 rows: over the power-of-two bins the G and S chains ran 1.053x
-// faster in geomean at 40 points of M = 300-1000 (0.97-1.23x); from 1025
-// on halving was even (0.999x over 17 points) and is not done (H200,
-// docs/cost-model.md, "Dynamic M").
+// A bin's plan is sized to its upper end. From 257 to 768 the bins are 64
+// rows wide (one m-tile count of 128 rows each): a swapped plan's token
+// width and a plain GEMM's wave width are fitted to the upper end and
+// still fit 64 rows below it. Against the halves of the powers of two
+// (257-384, 385-512, 513-768, which ran 1.053x faster than power-of-two
+// bins, forty-eighth session) the G and S chains ran 1.10-1.30x faster at
+// 8 of 15 points of M = 300-700 and even at the rest; 64-row bins from 769
+// to 1024 ran S1-S8, G2, G4, G8 at M = 800-900 1.07-1.22x faster but G5
+// and G9 at 800-850 0.89-0.92x (split K chosen at M = 896) and are not
+// taken. From 1025 on halving was even (0.999x over 17 points). H200,
+// docs/cost-model.md, "Dynamic M" (fifty-third session).
 llvm::SmallVector<MBin> mlir::ff::getDefaultMBins() {
-  return {{1, 64, 64},        {65, 128, 128},           {129, 256, 256},
-          {257, 384, 384},    {385, 512, 512},          {513, 768, 768},
-          {769, 1024, 1024},  {1025, 2048, 2048},       {2049, 4096, 4096},
-          {4097, 8192, 8192}, {8193, kOpenBinHi, 16384}};
+  llvm::SmallVector<MBin> bins{{1, 64, 64}, {65, 128, 128}, {129, 256, 256}};
+  constexpr int64_t kFineBinRows = 64;
+  for (int64_t hi = 256 + kFineBinRows; hi <= 768; hi += kFineBinRows)
+    bins.push_back({hi - kFineBinRows + 1, hi, hi});
+  bins.append({{769, 1024, 1024},
+               {1025, 2048, 2048},
+               {2049, 4096, 4096},
+               {4097, 8192, 8192},
+               {8193, kOpenBinHi, 16384}});
+  return bins;
 }
 
 bool mlir::ff::sameButMGrid(const Plan &a, const Plan &b) {
@@ -841,8 +852,14 @@ static std::optional<Candidate> getBinSwappedPlan(const ChainDesc &chain,
     ChainDesc at = chain;
     at.m = m;
     SearchResult r = searchChain(at, target, options);
-    auto it = llvm::find_if(r.rankedLowerable,
-                            [](const Candidate &c) { return c.plan.swapAb; });
+    // Token tiles of a multiple of 128 rows pad M as the unswapped 128-row
+    // m tiles do: the swapped kernel only transposes the same tiles, and
+    // the model ranks it a few percent ahead where it is not (S2's, S4's
+    // and S5's down GEMMs on 128 tokens split over 2 for 449-512 ran
+    // 0.89-0.92x on an H200).
+    auto it = llvm::find_if(r.rankedLowerable, [](const Candidate &c) {
+      return c.plan.swapAb && c.plan.blk(Dim::n) % 128 != 0;
+    });
     if (it != r.rankedLowerable.end() &&
         llvm::none_of(plans, [&](const Candidate &c) {
           return sameButMGrid(c.plan, it->plan);

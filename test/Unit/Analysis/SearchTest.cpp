@@ -691,10 +691,11 @@ TEST(SearchTest, DynamicMBinsWithoutRegret) {
 
 // A wide gated plan takes the regret rule even without it where its bin
 // spans m-tile counts: one wave at the bin's upper end, its time does not
-// fall with M. S8's gate|up GEMM takes 128 x 192 at M = 768 but not for
-// its bin 513-768; S2's 128 x 192 at M = 512 ran 1.11x slower at M = 300
-// for the old bin 257-512 on an H200, and keeps it for 385-512 (four m
-// tiles throughout), S3's for 129-256 (1.15x faster at 200).
+// fall with M. S8's gate|up GEMM takes 128 x 192 at M = 1024 but not for
+// its bin 769-1024 (as at 768 for the old bin 513-768); S2's 128 x 192 at M =
+// 512 ran 1.11x slower at M = 300 for the old bin 257-512 on an H200, and keeps
+// it for 385-512 (four m tiles throughout), S3's for 129-256 (1.15x faster at
+// 200).
 TEST(SearchTest, WideGatedBinsTakeRegret) {
   SearchOptions noRegret;
   noRegret.binRegret = false;
@@ -713,11 +714,13 @@ TEST(SearchTest, WideGatedBinsTakeRegret) {
   EXPECT_EQ(top->plan.blk(Dim::n), 192);
   EXPECT_EQ(binPlan(5632, 2048, 512).blk(Dim::n), 192);
   const Candidate *s8 =
-      searchChain(chainOf(ChainKind::gatedGemm, 768, 3072, 1024, 0), h100())
+      searchChain(chainOf(ChainKind::gatedGemm, 1024, 3072, 1024, 0), h100())
           .getChosen(true);
   ASSERT_TRUE(s8);
   EXPECT_EQ(s8->plan.blk(Dim::n), 192);
-  EXPECT_NE(binPlan(3072, 1024, 768).blk(Dim::n), 192);
+  EXPECT_NE(binPlan(3072, 1024, 1024).blk(Dim::n), 192);
+  // The 64-row bin 705-768 (six m tiles throughout) keeps it.
+  EXPECT_EQ(binPlan(3072, 1024, 768).blk(Dim::n), 192);
   EXPECT_EQ(binPlan(11008, 4096, 256).blk(Dim::n), 192);
 }
 
@@ -777,10 +780,10 @@ TEST(SearchTest, WaveTiles) {
 // keeps widths of 64 multiples (wave widths and one-wave wide tiles leave
 // SMs idle there): S8's gate|up bins 257-512 and 513-1024 ran 1.17-1.3x
 // slower at their lower ends on 96- and 192-wide tiles (H200); now
-// 513-768 and 769-1024. Bins of one m-tile count keep the wave widths
-// (129-256: 2 x 64 tiles of 48; 257-384 and 385-512, S8's chain 1.14x and
-// 1.08x faster at M = 300 and 450 than on the old bin 257-512's 64-wide
-// tiles). The unswapped plans (SwappedMBins: 513-768 runs swapped).
+// 769-1024. Bins of one m-tile count keep the wave widths (129-256: 2 x 64
+// tiles of 48; the 64-row bins from 257 to 768, S8's chain 1.14x and 1.08x
+// faster at M = 300 and 450 than on the old bin 257-512's 64-wide tiles,
+// 705-768 on 144). The unswapped plans (SwappedMBins).
 TEST(SearchTest, WaveTilesInMBins) {
   ChainDesc s8 = chainOf(ChainKind::gatedGemm, 0, 3072, 1024, 0);
   s8.kMajorWeights = true;
@@ -790,11 +793,12 @@ TEST(SearchTest, WaveTilesInMBins) {
   int64_t seen = 0;
   for (const BinnedPlan &bp : searchMBins(s8, h100(), halves)) {
     int64_t bn = bp.candidate.plan.blk(Dim::n);
-    if (bp.bin.rep == 256 || bp.bin.rep == 384 || bp.bin.rep == 512) {
+    if (bp.bin.rep == 256 || bp.bin.rep == 384 || bp.bin.rep == 512 ||
+        bp.bin.rep == 768) {
       EXPECT_NE(bn % 64, 0) << "bin upper end " << bp.bin.rep;
       ++seen;
     }
-    if (bp.bin.rep == 768 || bp.bin.rep == 1024) {
+    if (bp.bin.rep == 1024) {
       EXPECT_EQ(bn % 64, 0) << "bin upper end " << bp.bin.rep;
       EXPECT_LE(bn, 128) << "bin upper end " << bp.bin.rep;
       ++seen;
@@ -1176,8 +1180,12 @@ TEST(SearchTest, SwappedOperands) {
   }
   ChainDesc dynamic = up;
   dynamic.m = 0;
-  for (const BinnedPlan &bp : searchMBins(dynamic, h100()))
-    EXPECT_FALSE(bp.candidate.plan.swapAb) << bp.bin.lo;
+  // Its dynamic M's 64-row bins whose upper end the 128-row tiles pad (257-320,
+  // 385-448, 513-576) run swapped, on token widths fitted there.
+  for (const BinnedPlan &bp : searchMBins(dynamic, h100())) {
+    bool padded = bp.bin.lo == 257 || bp.bin.lo == 385 || bp.bin.lo == 513;
+    EXPECT_EQ(bp.candidate.plan.swapAb, padded) << bp.bin.lo;
+  }
   // Swapped tiles take at least 128 of the M rows: G5's down GEMM at
   // M = 300, which the model priced lower on 80-row swapped tiles (H200:
   // its chain 0.95x), takes 160-row ones split over 2 along k instead (one
@@ -1268,40 +1276,41 @@ TEST(SearchTest, SwappedGatedPairs) {
 
 // A dynamic M's bin runs swapped where the swapped plans searchChain ranks
 // first at the bin's lower end, middle and upper end (each token width
-// fitted there) have a mean estimate over the bin 5 % below the unswapped
-// choice's and none above it at any of the five M (getBinSwappedPlan), on
-// the grid of the upper end (the runtime scales it by M). S8's gate|up
-// GEMM (the sequence's half: no regret rule) takes 160-token tiles for
-// 513-768 (5 x 24 CTAs at 768; mean 17 % below 128 x 64 tiles') and no
-// other bin. S7's down GEMM does not for 385-512: on 160-token tiles split
-// over 2 along k its mean is 11 % lower, but at M = 512 (four token tiles)
-// 1.47x (ran 0.82x at M = 500 on an H200).
+// fitted there, not a multiple of 128) have a mean estimate over the bin
+// 5 % below the unswapped choice's and none above it at any of the five M
+// (getBinSwappedPlan), on the grid of the upper end (the runtime scales it
+// by M). S7's down GEMM (the sequence's half: no regret rule) takes
+// 160-token tiles split over 2 along k for 385-448 (three at 448) and 192
+// for 513-576, not 128 x 80 for 449-512 (four 128-row tiles throughout).
+// S8's gate|up GEMM keeps its unswapped wave widths in every 64-row bin
+// (on the old 513-768 it ran swapped 1.06-1.30x faster; its 64-row bins
+// measured faster still: docs/validation.md, fifty-third session).
 TEST(SearchTest, SwappedMBins) {
-  ChainDesc s8 = chainOf(ChainKind::gatedGemm, 0, 3072, 1024, 0);
-  s8.kMajorWeights = true;
+  ChainDesc s7Down = chainOf(ChainKind::gemm, 0, 2560, 9728, 0);
+  s7Down.kMajorWeights = true;
   SearchOptions halves;
   halves.binRegret = false;
   int64_t swapped = 0;
-  for (const BinnedPlan &bp : searchMBins(s8, h100(), halves)) {
+  for (const BinnedPlan &bp : searchMBins(s7Down, h100(), halves)) {
     const Candidate &c = bp.candidate;
-    EXPECT_EQ(c.plan.swapAb, bp.bin.lo == 513) << bp.bin.lo;
+    EXPECT_EQ(c.plan.swapAb, bp.bin.lo == 385 || bp.bin.lo == 513) << bp.bin.lo;
     if (!c.plan.swapAb)
       continue;
     ++swapped;
     EXPECT_TRUE(c.lowerable);
     EXPECT_EQ(c.plan.blk(Dim::m), 128);
-    EXPECT_EQ(c.plan.blk(Dim::n), 160);
-    EXPECT_EQ(c.plan.grd(Dim::n), 5);
-    EXPECT_EQ(c.plan.grd(Dim::m), 24);
+    EXPECT_EQ(c.plan.cls(Dim::k), 2);
+    EXPECT_EQ(c.plan.blk(Dim::n), bp.bin.lo == 385 ? 160 : 192);
+    EXPECT_EQ(c.plan.grd(Dim::n), 3);
     EXPECT_GT(c.cost.kernelNs, 0);
   }
-  EXPECT_EQ(swapped, 1);
-  ChainDesc s7Down = chainOf(ChainKind::gemm, 0, 2560, 9728, 0);
-  s7Down.kMajorWeights = true;
-  for (const BinnedPlan &bp : searchMBins(s7Down, h100(), halves))
+  EXPECT_EQ(swapped, 2);
+  ChainDesc s8 = chainOf(ChainKind::gatedGemm, 0, 3072, 1024, 0);
+  s8.kMajorWeights = true;
+  for (const BinnedPlan &bp : searchMBins(s8, h100(), halves))
     EXPECT_FALSE(bp.candidate.plan.swapAb) << bp.bin.lo;
   halves.swapOperands = false;
-  for (const BinnedPlan &bp : searchMBins(s8, h100(), halves))
+  for (const BinnedPlan &bp : searchMBins(s7Down, h100(), halves))
     EXPECT_FALSE(bp.candidate.plan.swapAb);
 }
 

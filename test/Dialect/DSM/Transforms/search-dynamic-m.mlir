@@ -2,7 +2,7 @@
 // RUN: ff-opt %s --dsm-search="family=reduce-scatter" | FileCheck %s --check-prefixes=CHECK,RS
 
 // Dynamic M: --dsm-search records a #dsm.schedule_table with one plan per M
-// bin (1-64, 65-128, 129-256, 257-384, 385-512, 513-768, 769-1024,
+// bin (1-64, 65-128, 129-256, 64-row bins from 257 to 768, 769-1024,
 // 1025-2048, 2049-4096, 4097-8192, 8193-open, the open bin represented by
 // 16384): among the lowerable candidates at a bin's upper end, the one
 // whose worst estimate over the best at the bin's lower end, middle and
@@ -14,24 +14,33 @@
 // ANY lines: by default (family=any) every bin of G4's chain takes a
 // shuffle-family plan: clusters of 6 (block[3] = L / 6 = 128) up to M = 128,
 // where bins 1-64 and 65-128 merge; clusters of 3 (L / 3 = 256) for 129-256
-// and, with 128 x 128 tiles, 385-512; clusters of 2 (L / 2 = 384) for
-// 257-384 (64 x 256 tiles) and from 513, where bins 513-768 to 8193-open
-// are merged. RS lines: restricted to the reduce-scatter family
-// (family=reduce-scatter), clusters lie along n only, or one CTA per
-// 128 x 256 tile for 769-1024 and from 2049; bins 1-64 and 65-128 merge,
-// and 257-384 to 513-768.
+// and most 64-row bins (128 x 128 tiles where their upper end is a multiple
+// of 128, 64 x 256 where it is not), of 4 for 577-640, of 2 (L / 2 = 384)
+// for 257-320, 641-704 and from 705, where bins 705-768 to 8193-open are
+// merged. RS lines: restricted to the reduce-scatter family
+// (family=reduce-scatter), clusters lie along n only, or one CTA per tile
+// for 257-320, 641-704 and from 705 (128 x 256 for 705-1024 and from 2049);
+// bins 1-64 and 65-128 merge, 321-384 to 577-640, and 705-768 with
+// 769-1024.
 
 // CHECK-LABEL: func.func @ffn_dyn(
 // CHECK: dsm.fused_chain {{.*}} {schedule = #dsm.schedule_table<[
 // ANY-SAME: <cluster = [1, 6, 1, 6], block = [64, 64, 64, 128], grid = [2, 8, 1, 1], order = [m, n, l, k], spatial = [m, n, l], residency = [dsm], collectives = [shuffle, inter_cluster_reduce], stages = 4, cost_ns = {{[0-9]+}}, m_lo = 1, m_hi = 128>,
 // ANY-SAME: <cluster = [1, 3, 1, 3], block = [64, 128, 64, 256], grid = [4, 8, 1, 1], order = [m, n, l, k], spatial = [m, n, l], residency = [dsm], collectives = [shuffle, inter_cluster_reduce], stages = 4, cost_ns = {{[0-9]+}}, m_lo = 129, m_hi = 256>,
-// ANY-SAME: <cluster = [1, 2, 1, 2], block = [64, 256, 64, 384], grid = [6, 6, 1, 1], order = [m, n, l, k], spatial = [m, n, l], residency = [dsm], collectives = [shuffle, inter_cluster_reduce], stages = 4, cost_ns = {{[0-9]+}}, m_lo = 257, m_hi = 384>,
-// ANY-SAME: <cluster = [1, 3, 1, 3], block = [128, 128, 64, 256], grid = [4, 8, 1, 1], order = [m, n, l, k], spatial = [m, n, l], residency = [dsm], collectives = [shuffle, inter_cluster_reduce], stages = 4, cost_ns = {{[0-9]+}}, m_lo = 385, m_hi = 512>,
-// ANY-SAME: <cluster = [1, 2, 1, 2], block = [128, 256, 64, 384], grid = [128, 6, 1, 1], order = [m, n, l, k], spatial = [m, n, l], residency = [dsm], collectives = [shuffle, inter_cluster_reduce], stages = 4, cost_ns = {{[0-9]+}}, m_lo = 513, m_hi = 2147483647>]>}
+// ANY-SAME: <cluster = [1, 2, 1, 2], block = [64, 128, 64, 384], grid = [5, 12, 1, 1], order = [m, n, l, k], spatial = [m, n, l], residency = [dsm], collectives = [shuffle, inter_cluster_reduce], stages = 4, cost_ns = {{[0-9]+}}, m_lo = 257, m_hi = 320>,
+// ANY-SAME: <cluster = [1, 3, 1, 3], block = [128, 128, 64, 256], grid = [3, 8, 1, 1], order = [m, n, l, k], spatial = [m, n, l], residency = [dsm], collectives = [shuffle, inter_cluster_reduce], stages = 4, cost_ns = {{[0-9]+}}, m_lo = 321, m_hi = 384>,
+// ANY-SAME: <cluster = [1, 3, 1, 3], block = [64, 256, 64, 256], grid = [7, 4, 1, 1], order = [m, n, l, k], spatial = [m, n, l], residency = [dsm], collectives = [shuffle, inter_cluster_reduce], stages = 4, cost_ns = {{[0-9]+}}, m_lo = 385, m_hi = 448>,
+// ANY-SAME: <cluster = [1, 3, 1, 3], block = [128, 128, 64, 256], grid = [4, 8, 1, 1], order = [m, n, l, k], spatial = [m, n, l], residency = [dsm], collectives = [shuffle, inter_cluster_reduce], stages = 4, cost_ns = {{[0-9]+}}, m_lo = 449, m_hi = 512>,
+// ANY-SAME: <cluster = [1, 3, 1, 3], block = [64, 256, 64, 256], grid = [9, 4, 1, 1], order = [m, n, l, k], spatial = [m, n, l], residency = [dsm], collectives = [shuffle, inter_cluster_reduce], stages = 4, cost_ns = {{[0-9]+}}, m_lo = 513, m_hi = 576>,
+// ANY-SAME: <cluster = [1, 4, 1, 4], block = [128, 128, 64, 192], grid = [5, 6, 1, 1], order = [m, n, l, k], spatial = [m, n, l], residency = [dsm], collectives = [shuffle, inter_cluster_reduce], stages = 4, cost_ns = {{[0-9]+}}, m_lo = 577, m_hi = 640>,
+// ANY-SAME: <cluster = [1, 2, 1, 2], block = [64, 256, 64, 384], grid = [11, 6, 1, 1], order = [m, n, l, k], spatial = [m, n, l], residency = [dsm], collectives = [shuffle, inter_cluster_reduce], stages = 4, cost_ns = {{[0-9]+}}, m_lo = 641, m_hi = 704>,
+// ANY-SAME: <cluster = [1, 2, 1, 2], block = [128, 256, 64, 384], grid = [128, 6, 1, 1], order = [m, n, l, k], spatial = [m, n, l], residency = [dsm], collectives = [shuffle, inter_cluster_reduce], stages = 4, cost_ns = {{[0-9]+}}, m_lo = 705, m_hi = 2147483647>]>}
 // RS-SAME: <cluster = [1, 8, 1, 1], block = [64, 64, 64, 256], grid = [2, 6, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [reduce_scatter, inter_cluster_reduce], stages = 3, cost_ns = {{[0-9]+}}, m_lo = 1, m_hi = 128>,
 // RS-SAME: <cluster = [1, 4, 1, 1], block = [64, 128, 64, 128], grid = [4, 6, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [reduce_scatter, inter_cluster_reduce], stages = 4, cost_ns = {{[0-9]+}}, m_lo = 129, m_hi = 256>,
-// RS-SAME: <cluster = [1, 8, 1, 1], block = [128, 128, 64, 128], grid = [6, 3, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [reduce_scatter, inter_cluster_reduce], stages = 2, cost_ns = {{[0-9]+}}, m_lo = 257, m_hi = 768>,
-// RS-SAME: <cluster = [1, 1, 1, 1], block = [128, 256, 64, 64], grid = [8, 12, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [inter_cluster_reduce], stages = 2, cost_ns = {{[0-9]+}}, m_lo = 769, m_hi = 1024>,
+// RS-SAME: <cluster = [1, 1, 1, 1], block = [64, 128, 64, 256], grid = [5, 24, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [inter_cluster_reduce], stages = 2, cost_ns = {{[0-9]+}}, m_lo = 257, m_hi = 320>,
+// RS-SAME: <cluster = [1, 8, 1, 1], block = [128, 128, 64, 128], grid = [5, 3, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [reduce_scatter, inter_cluster_reduce], stages = 2, cost_ns = {{[0-9]+}}, m_lo = 321, m_hi = 640>,
+// RS-SAME: <cluster = [1, 1, 1, 1], block = [64, 256, 64, 64], grid = [11, 12, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [inter_cluster_reduce], stages = 3, cost_ns = {{[0-9]+}}, m_lo = 641, m_hi = 704>,
+// RS-SAME: <cluster = [1, 1, 1, 1], block = [128, 256, 64, 64], grid = [8, 12, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [inter_cluster_reduce], stages = 2, cost_ns = {{[0-9]+}}, m_lo = 705, m_hi = 1024>,
 // RS-SAME: <cluster = [1, 8, 1, 1], block = [128, 128, 64, 128], grid = [16, 3, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [reduce_scatter, inter_cluster_reduce], stages = 2, cost_ns = {{[0-9]+}}, m_lo = 1025, m_hi = 2048>,
 // RS-SAME: <cluster = [1, 1, 1, 1], block = [128, 256, 64, 64], grid = [128, 12, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [inter_cluster_reduce], stages = 2, cost_ns = {{[0-9]+}}, m_lo = 2049, m_hi = 2147483647>]>}
 

@@ -4,26 +4,29 @@
 // N = 16384, L = 4096). Each default bin compares its fused plan with its
 // halves' schedules for that bin, and neighbours merge only where both
 // the fused plan and the pair agree: the fused plans of every bin past
-// 128 are alike, but the pairs split them (129-256 and 513-768: split-K
-// down GEMM on 128 x 128 tiles; 257-384 on 128 x 96 wave widths unsplit
-// (swapped on 160-token tiles split over 2 its mean estimate over the bin
-// is 6 % lower, but 1.29x at 352-384: getBinSwappedPlan); 385-512 split on
-// 128 x 256; from 769 on no split), and the bins from
-// 769 on merge, their pairs alike too. The halves take each bin's best at
-// its upper end (no regret rule). Merged by the fused plans alone, one
-// pair (priced at M = 16384) served every M past 128.
+// 128 are alike, but the pairs split them. The 64-row bins from 257 to
+// 768 whose upper end 128-row tiles pad run both GEMMs swapped on token
+// tiles fitted there (257-320 on 160, 385-448 on 224, 513-576 on 144:
+// getBinSwappedPlan); the others run 128-row tiles (321-384 on 128 x 96
+// wave widths unsplit, 449-512 split over 2 on 128 x 256, 577-640 the up
+// GEMM split); 641-704 and 705-768 merge, and the bins from 769 on, their
+// pairs alike too. The halves take each bin's best at its upper end (no
+// regret rule). Merged by the fused plans alone, one pair (priced at
+// M = 16384) served every M past 128.
 // CHECK-LABEL: func.func @ff_ffn(
 // CHECK: schedule = #dsm.schedule_table<[
 // CHECK-SAME: m_lo = 129, m_hi = 256>, #dsm.schedule<
-// CHECK-SAME: m_lo = 257, m_hi = 384>, #dsm.schedule<
-// CHECK-SAME: m_lo = 385, m_hi = 512>, #dsm.schedule<
-// CHECK-SAME: m_lo = 513, m_hi = 768>, #dsm.schedule<
+// CHECK-SAME: m_lo = 257, m_hi = 320>, #dsm.schedule<
+// CHECK-SAME: m_lo = 321, m_hi = 384>, #dsm.schedule<
+// CHECK-SAME: m_lo = 641, m_hi = 768>, #dsm.schedule<
 // CHECK-SAME: m_lo = 769, m_hi = 2147483647>]>, sequence = [
-// CHECK-SAME: cluster = [1, 1, 2, 1], block = [128, 128, 8192, 16]{{.*}}m_lo = 129, m_hi = 256>
-// CHECK-SAME: cluster = [1, 1, 1, 1], block = [128, 96, 64, 16]{{.*}}m_lo = 257, m_hi = 384>
-// CHECK-SAME: cluster = [1, 1, 2, 1], block = [128, 256, 8192, 16]{{.*}}m_lo = 385, m_hi = 512>
-// CHECK-SAME: cluster = [1, 1, 2, 1], block = [128, 128, 8192, 16]{{.*}}m_lo = 513, m_hi = 768>
-// CHECK-SAME: cluster = [1, 1, 1, 1], block = [128, 256, 64, 16]{{.*}}m_lo = 769, m_hi = 2147483647>, #dsm.schedule<cluster = [1, 1, 1, 1], block = [128, 256, 64, 16]{{.*}}m_lo = 769, m_hi = 2147483647>]
+// CHECK-SAME: cluster = [1, 1, 2, 1], block = [128, 128, 8192, 16]{{[^>]*}}m_lo = 129, m_hi = 256>
+// CHECK-SAME: block = [160, 256, 64, 16]{{[^>]*}}m_lo = 257, m_hi = 320, swap_ab = true>, #dsm.schedule<cluster = [1, 1, 2, 1], block = [160, 128, 8192, 16]{{[^>]*}}m_lo = 257, m_hi = 320, swap_ab = true>
+// CHECK-SAME: cluster = [1, 1, 1, 1], block = [128, 96, 64, 16]{{[^>]*}}m_lo = 321, m_hi = 384>
+// CHECK-SAME: block = [224, 128, 64, 16]{{[^>]*}}m_lo = 385, m_hi = 448, swap_ab = true>
+// CHECK-SAME: cluster = [1, 1, 2, 1], block = [128, 256, 8192, 16]{{[^>]*}}m_lo = 449, m_hi = 512>
+// CHECK-SAME: block = [144, 128, 64, 16]{{[^>]*}}m_lo = 513, m_hi = 576, swap_ab = true>
+// CHECK-SAME: cluster = [1, 1, 1, 1], block = [128, 256, 64, 16]{{[^>]*}}m_lo = 769, m_hi = 2147483647>, #dsm.schedule<cluster = [1, 1, 1, 1], block = [128, 256, 64, 16]{{[^>]*}}m_lo = 769, m_hi = 2147483647>]
 func.func @ff_ffn(%x: tensor<?x4096xbf16>, %w1: tensor<16384x4096xbf16>, %w2: tensor<4096x16384xbf16>) -> tensor<?x4096xbf16> {
   %c0 = arith.constant 0 : index
   %m = tensor.dim %x, %c0 : tensor<?x4096xbf16>
@@ -70,17 +73,24 @@ func.func @ff_ffn(%x: tensor<?x4096xbf16>, %w1: tensor<16384x4096xbf16>, %w2: te
 // M = 800-1024 on an H200), not for 1025-2048 (144 CTAs at M = 1025, a
 // thin second wave; 0.96-0.97x at 1100-1536), which keeps its split over
 // 2 and merges with 2049-4096. Priced at the bin's lower end alone, the
-// wave width lost the bin 513-1024 too. Below 1025 the bins are halves of
-// the powers of two: 385-512 runs the gated GEMM swapped on 104-token
-// tiles (its estimate 13 % below the unswapped plan's throughout the bin:
-// getBinSwappedPlan) and the down GEMM on 128 x 80 (swapped on 160 tokens
-// 11 % lower in the mean, but 1.47x at 512).
+// wave width lost the bin 513-1024 too. From 257 to 768 the bins are 64
+// rows wide: 257-384 merge (the same pair); 385-448 runs both GEMMs
+// swapped (the gated one on 104-token tiles, the down GEMM on 160 split
+// over 2), 449-512 the gated one on 120 and the down GEMM on 128 x 80
+// (swapped on 128 tokens it would pad M as 128-row tiles do), 513-576 both
+// (120; 192 split over 2), 577-640 neither, 641-704 and 705-768 the gated
+// GEMM (144, 160) with the down GEMM split over 2 on 128 x 256
+// (getBinSwappedPlan).
 // CHECK-LABEL: func.func @s7_gated_ffn(
 // CHECK: sequence = [
-// CHECK-SAME: block = [104, 128, 64, 16]{{[^>]*}}m_lo = 385, m_hi = 512, swap_ab = true>, #dsm.schedule<cluster = [1, 1, 1, 1], block = [128, 80, 64, 16]{{[^>]*}}m_lo = 385, m_hi = 512>
-// CHECK-SAME: cluster = [1, 1, 2, 1], block = [128, 256, 4864, 16]{{.*}}m_lo = 513, m_hi = 768>
-// CHECK-SAME: cluster = [1, 1, 1, 1], block = [128, 160, 64, 16]{{.*}}m_lo = 769, m_hi = 1024>
-// CHECK-SAME: cluster = [1, 1, 2, 1], block = [128, 256, 4864, 16]{{.*}}m_lo = 1025, m_hi = 4096>
+// CHECK-SAME: block = [128, 112, 64, 16]{{[^>]*}}m_lo = 257, m_hi = 384>
+// CHECK-SAME: block = [104, 128, 64, 16]{{[^>]*}}m_lo = 385, m_hi = 448, swap_ab = true>, #dsm.schedule<cluster = [1, 1, 2, 1], block = [160, 128, 4864, 16]{{[^>]*}}m_lo = 385, m_hi = 448, swap_ab = true>
+// CHECK-SAME: block = [120, 128, 64, 16]{{[^>]*}}m_lo = 449, m_hi = 512, swap_ab = true>, #dsm.schedule<cluster = [1, 1, 1, 1], block = [128, 80, 64, 16]{{[^>]*}}m_lo = 449, m_hi = 512>
+// CHECK-SAME: cluster = [1, 1, 2, 1], block = [192, 128, 4864, 16]{{[^>]*}}m_lo = 513, m_hi = 576, swap_ab = true>
+// CHECK-SAME: cluster = [1, 1, 1, 1], block = [128, 104, 64, 16]{{[^>]*}}m_lo = 577, m_hi = 640>
+// CHECK-SAME: block = [160, 128, 64, 16]{{[^>]*}}m_lo = 705, m_hi = 768, swap_ab = true>, #dsm.schedule<cluster = [1, 1, 2, 1], block = [128, 256, 4864, 16]{{[^>]*}}m_lo = 705, m_hi = 768>
+// CHECK-SAME: cluster = [1, 1, 1, 1], block = [128, 160, 64, 16]{{[^>]*}}m_lo = 769, m_hi = 1024>
+// CHECK-SAME: cluster = [1, 1, 2, 1], block = [128, 256, 4864, 16]{{[^>]*}}m_lo = 1025, m_hi = 4096>
 func.func @s7_gated_ffn(%x: tensor<?x2560xbf16>, %wg: tensor<9728x2560xbf16>, %wu: tensor<9728x2560xbf16>, %wd: tensor<2560x9728xbf16>) -> tensor<?x2560xbf16> {
   %c0 = arith.constant 0 : index
   %m = tensor.dim %x, %c0 : tensor<?x2560xbf16>
