@@ -836,10 +836,11 @@ getCandidateAt(Candidate c, const ChainDesc &chain, int64_t m,
 /// fitted below the upper end pads its last token tile there (G8's up GEMM
 /// on 160 tokens at M = 380: three tiles of 480 rows, estimated 1.29x
 /// `base`, ran 0.81x; S7's down GEMM at 500, 0.82x; S6's at 1200, 0.87x)
-/// while winning below (G8 at 300 1.11x). Bins whose estimate is even
-/// (S2 at 769-1024, S3, S5 and S7 at 385-512, the gated GEMMs on 176- and
-/// 104-token tiles: 0.87-0.92) ran 1.02-1.08x faster, S8's 513-768 on
-/// 160 tokens 1.06-1.31x (H200, docs/validation.md, fifty-third session).
+/// while winning below (G8 at 300 1.11x). On the 128-row bins the ones
+/// whose estimate is even (S2 at 769-1024, S3, S5 and S7 at 385-512, the
+/// gated GEMMs on 176- and 104-token tiles: 0.87-0.92) ran 1.02-1.08x
+/// faster, S8's 513-768 on 160 tokens 1.06-1.31x (H200, docs/validation.md,
+/// fifty-third session); the 64-row bins now below 769 fit widths closer.
 static std::optional<Candidate> getBinSwappedPlan(const ChainDesc &chain,
                                                   const MBin &bin,
                                                   const GpuTarget &target,

@@ -180,8 +180,9 @@ struct MBin {
 };
 /// Upper bound recorded for the open last bin.
 inline constexpr int64_t kOpenBinHi = 2147483647;
-/// 1-64, 65-128, 129-256, 257-384, 385-512, 513-768, 769-1024, 1025-2048,
-/// 2049-4096, 4097-8192, 8193-open (represented by 16384).
+/// 1-64, 65-128, 129-256, 64-row bins from 257 to 768 (257-320, ...,
+/// 705-768), 769-1024, 1025-2048, 2049-4096, 4097-8192, 8193-open
+/// (represented by 16384).
 llvm::SmallVector<MBin> getDefaultMBins();
 
 struct BinnedPlan {
