@@ -105,6 +105,30 @@ for w, b in by.items():
     print(f"| {w} | {b.get('graph','')} | {b.get('graph_split','')} | {b.get('ours_graph','')} | {best / b['ours_graph']:.3f} |")
 PY
 }
+# dyn_graph_table CSV: bench.py --dynamic's results.csv as one row per
+# point (PyTorch's merged and split CUDA-graph chains, ours per call with
+# its rel err, ours in a graph, the best PyTorch over ours in a graph) and
+# the geomean last.
+dyn_graph_table() {
+  python3 - $1 <<'PY'
+import csv, sys, collections, math
+by = collections.defaultdict(dict)
+err = {}
+for r in csv.DictReader(open(sys.argv[1])):
+    by[r["workload"]][r["baseline"]] = float(r["hot_us"])
+    if r["baseline"] == "ours_dyn":
+        err[r["workload"]] = r["rel_err"]
+print("| workload | graph us | graph_split us | ours_dyn us (rel err) | ours_dyn_graph us | best PyTorch / ours graph |")
+print("|---|---|---|---|---|---|")
+logs = []
+for w, b in by.items():
+    best = min(b.get("graph", 1e30), b.get("graph_split", 1e30))
+    r = best / b["ours_dyn_graph"]
+    logs.append(math.log(r))
+    print(f"| {w} | {b.get('graph')} | {b.get('graph_split')} | {b.get('ours_dyn')} ({err.get(w)}) | {b['ours_dyn_graph']} | {r:.3f} |")
+print(f"geomean {math.exp(sum(logs) / len(logs)):.3f} over {len(logs)}")
+PY
+}
 # ncu_dur LABEL COMMAND...: each kernel COMMAND launches under ncu
 # (--clock-control none, --cache-control none: gpu__time_duration), one
 # line "LABEL kernel-name microseconds" per kernel.

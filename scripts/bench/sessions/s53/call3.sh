@@ -6,6 +6,7 @@
 # in a graph.
 set -u
 . scripts/gpu/build-runtime.sh $PWD /tmp/b > /tmp/build.log 2>&1 || { tail -30 /tmp/build.log; exit 1; }
+. scripts/bench/session-lib.sh
 export PYTHONPATH=$PWD/python FLASHFUSER_RUNTIME_LIB=$ff_build/lib/libffrt.so
 export FF_DYNAMIC_SWEEP_M=450,650,900
 mkdir -p $OUT
@@ -15,21 +16,4 @@ timeout 400 python3 scripts/bench/bench.py --out $OUT/S --dynamic .device/s53-c 
 echo "bench rc=$?"; grep -E "skipped|rror|FAIL" $OUT/bench-S.log | head
 rm -f $OUT/S/*.png
 grep "Ceilings" $OUT/S/README.md
-python3 - $OUT/S/results.csv <<'PY'
-import csv, sys, collections, math
-by = collections.defaultdict(dict)
-err = {}
-for r in csv.DictReader(open(sys.argv[1])):
-    by[r["workload"]][r["baseline"]] = float(r["hot_us"])
-    if r["baseline"] == "ours_dyn":
-        err[r["workload"]] = r["rel_err"]
-print("| workload | graph us | graph_split us | ours_dyn us (rel err) | ours_dyn_graph us | best PyTorch / ours graph |")
-print("|---|---|---|---|---|---|")
-logs = []
-for w, b in by.items():
-    best = min(b.get("graph", 1e30), b.get("graph_split", 1e30))
-    r = best / b["ours_dyn_graph"]
-    logs.append(math.log(r))
-    print(f"| {w} | {b.get('graph')} | {b.get('graph_split')} | {b.get('ours_dyn')} ({err.get(w)}) | {b['ours_dyn_graph']} | {r:.3f} |")
-print(f"geomean {math.exp(sum(logs) / len(logs)):.3f} over {len(logs)}")
-PY
+dyn_graph_table $OUT/S/results.csv
