@@ -478,6 +478,14 @@ static std::optional<Dataflow> getKernelFlow(const Plan &plan, Dataflow flow,
 /// The fewest of the chain's M rows a swapped tile takes (its wgmma n).
 static constexpr int64_t kMinSwappedRows = 128;
 
+/// Whether `desc` has a transposed product the lowering carries out
+/// swapped (Plan::swapAb): a single or gated GEMM on K-major weights, no
+/// convolution, N a multiple of the 64-row weight tiles.
+static bool mayRunSwapped(const ChainDesc &desc) {
+  return (desc.kind == ChainKind::gemm || desc.kind == ChainKind::gatedGemm) &&
+         desc.kMajorWeights && desc.convW == 0 && desc.n % 64 == 0;
+}
+
 /// `desc`'s transposed product C^T = W A^T (Plan::swapAb) and the options
 /// that search and price it: its m is the weight's N, its n the chain's M
 /// rounded up to 8 (the rows past M are TMA's zero fill), and A, read
@@ -698,10 +706,7 @@ SearchResult mlir::ff::searchChain(const ChainDesc &desc,
     int64_t tiles = ceilDiv(chain.m, 128) * ceilDiv(chain.n, 128);
     return tiles * 10 >= ceilDiv(tiles, target.sms) * target.sms * 9;
   };
-  if (options.swapOperands &&
-      (chain.kind == ChainKind::gemm || chain.kind == ChainKind::gatedGemm) &&
-      desc.kMajorWeights && chain.m > 0 && chain.convW == 0 &&
-      chain.n % 64 == 0 &&
+  if (options.swapOperands && mayRunSwapped(desc) && chain.m > 0 &&
       ((padded - chain.m) * 10 >= chain.m ||
        (chain.kind == ChainKind::gatedGemm && !fillsLastWave())))
     addSwappedCandidates(desc, target, options, keep, result);
@@ -793,18 +798,22 @@ static double getKernelNsAt(Plan plan, const ChainDesc &chain, int64_t m,
                     : std::numeric_limits<double>::infinity();
 }
 
+/// The M at which a plan is priced over `bin`: kBinSamples evenly spaced
+/// from the bin's lower to its upper end, the i-th of them.
+static constexpr int64_t kBinSamples = 5;
+static int64_t getBinSampleM(const MBin &bin, int64_t i) {
+  return bin.lo + (bin.rep - bin.lo) * i / (kBinSamples - 1);
+}
+
 /// The model's mean time of `plan` over `bin`, M taken uniform in it: the
-/// estimate at five evenly spaced M from the bin's lower to its upper end.
+/// estimate at the bin's sample M (getBinSampleM).
 static double getMeanKernelNs(const Plan &plan, const ChainDesc &chain,
                               const MBin &bin, const GpuTarget &target,
                               const SearchOptions &options) {
-  constexpr int64_t kSamples = 5;
   double sum = 0;
-  for (int64_t i = 0; i < kSamples; ++i)
-    sum += getKernelNsAt(plan, chain,
-                         bin.lo + (bin.rep - bin.lo) * i / (kSamples - 1),
-                         target, options);
-  return sum / kSamples;
+  for (int64_t i = 0; i < kBinSamples; ++i)
+    sum += getKernelNsAt(plan, chain, getBinSampleM(bin, i), target, options);
+  return sum / kBinSamples;
 }
 
 /// `c`, a plan of `chain` at some M, priced at M = `m` (refitAt) as
@@ -847,7 +856,8 @@ static std::optional<Candidate> getBinSwappedPlan(const ChainDesc &chain,
                                                   const SearchOptions &options,
                                                   const Candidate &base) {
   constexpr double kMinBinSwapGain = 0.05;
-  constexpr int64_t kSamples = 5;
+  if (!mayRunSwapped(chain))
+    return std::nullopt;
   std::vector<Candidate> plans;
   for (int64_t m : {bin.lo, (bin.lo + bin.rep) / 2, bin.rep}) {
     ChainDesc at = chain;
@@ -867,24 +877,23 @@ static std::optional<Candidate> getBinSwappedPlan(const ChainDesc &chain,
         }))
       plans.push_back(*it);
   }
-  auto sampleAt = [&](int64_t i) {
-    return bin.lo + (bin.rep - bin.lo) * i / (kSamples - 1);
-  };
-  std::array<double, kSamples> baseNs;
-  for (int64_t i = 0; i < kSamples; ++i)
-    baseNs[i] = getKernelNsAt(base.plan, chain, sampleAt(i), target, options);
+  std::array<double, kBinSamples> baseNs;
+  for (int64_t i = 0; i < kBinSamples; ++i)
+    baseNs[i] =
+        getKernelNsAt(base.plan, chain, getBinSampleM(bin, i), target, options);
   double baseMean = 0;
   for (double ns : baseNs)
-    baseMean += ns / kSamples;
+    baseMean += ns / kBinSamples;
   std::optional<Candidate> best;
   double bestMean = baseMean * (1 - kMinBinSwapGain);
   for (const Candidate &c : plans) {
     double mean = 0;
     bool anyWorse = false;
-    for (int64_t i = 0; i < kSamples; ++i) {
-      double ns = getKernelNsAt(c.plan, chain, sampleAt(i), target, options);
+    for (int64_t i = 0; i < kBinSamples; ++i) {
+      double ns =
+          getKernelNsAt(c.plan, chain, getBinSampleM(bin, i), target, options);
       anyWorse |= ns > baseNs[i];
-      mean += ns / kSamples;
+      mean += ns / kBinSamples;
     }
     if (!anyWorse && mean < bestMean) {
       bestMean = mean;

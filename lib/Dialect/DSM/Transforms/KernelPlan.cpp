@@ -33,11 +33,14 @@ bool KernelPlan::reduceRows() const {
 
 int64_t KernelPlan::maxM() const {
   // A swapped product's m is the weight's N, whatever the bin.
-  if (swapAb)
-    return shape.m;
+  return swapAb ? shape.m : maxChainM();
+}
+
+int64_t KernelPlan::maxChainM() const {
   if (schedule.hasMBin())
     return schedule.getMHi();
-  return ShapedType::isDynamic(shape.m) ? int64_t(1) << 20 : shape.m;
+  int64_t m = chainShape().m;
+  return ShapedType::isDynamic(m) ? int64_t(1) << 20 : m;
 }
 
 bool KernelPlan::epilogueDivides() const {

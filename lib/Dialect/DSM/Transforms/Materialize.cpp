@@ -164,17 +164,6 @@ DictionaryAttr DSMMaterializePass::planInfo(ScheduleAttr sched) {
   return b.getDictionaryAttr(fields);
 }
 
-/// The largest M of the chain `plan` serves (a swapped plan's maxM() is its
-/// weight's N).
-static int64_t getServedMaxM(const KernelPlan &plan) {
-  if (!plan.swapAb)
-    return plan.maxM();
-  if (plan.schedule.hasMBin())
-    return plan.schedule.getMHi();
-  int64_t m = plan.chainShape().m;
-  return ShapedType::isDynamic(m) ? int64_t(1) << 20 : m;
-}
-
 DictionaryAttr DSMMaterializePass::materialize(FusedChainOp chain,
                                                const KernelPlan &plan,
                                                StringRef name,
@@ -292,7 +281,7 @@ DictionaryAttr DSMMaterializePass::materialize(FusedChainOp chain,
   }
   ScheduleAttr sched = plan.schedule;
   int64_t mLo = sched.hasMBin() ? sched.getMLo() : 1;
-  int64_t mHi = getServedMaxM(plan);
+  int64_t mHi = plan.maxChainM();
   SmallVector<NamedAttribute> fields{
       b.getNamedAttr("name", b.getStringAttr(name)),
       b.getNamedAttr("module", b.getStringAttr(gpuModule.getName())),

@@ -587,9 +587,12 @@ struct KernelPlan {
   }
   /// Workspace bytes per row of M: fp32 E plus the arrival counters.
   int64_t workspaceBytesPerM() const;
-  /// The largest M the kernel serves: its M bin's upper bound, else the
-  /// static M (2^20 for a dynamic M without a bin).
+  /// The largest of the product's m rows the kernel serves: the weight's N
+  /// where swapped, else maxChainM().
   int64_t maxM() const;
+  /// The largest chain M the kernel serves: its M bin's upper bound, else
+  /// the static M (2^20 for a dynamic M without a bin).
+  int64_t maxChainM() const;
   /// Whether bf16 row stores skip the epilogue of rows past M, not only
   /// their stores: GEMM tiles that may hold such rows (a dynamic M, or a
   /// static one that is not a multiple of the tile rows) whose epilogue
