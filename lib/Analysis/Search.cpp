@@ -120,6 +120,21 @@ bool mlir::ff::passesDependencyRule(const Plan &plan) {
 }
 
 bool mlir::ff::passesSplitKRule(const Plan &plan, const ChainDesc &chain) {
+  // A single GEMM splits K past one m tile only where K >= N. Where N is
+  // wider (an FFN's up GEMM) its unsplit tiles fill the GPU in a few waves
+  // and the split's reduction and halved k loops cost more than the tail it
+  // evens out: G5's and G8's up GEMMs at M = 256-1024 ran 1.4-1.9x slower
+  // split over 2 than unsplit (H200 sweep, docs/benchmarks/
+  // gemm-sweep-h200-s38.csv), and G5's chain at M = 600 and 800 1.08x and
+  // 1.11x faster with the split the model ranked first taken away (H200,
+  // docs/validation.md, fifty-fourth session). Down GEMMs (K >= N) keep it:
+  // unsplit, G5's at M = 700 ran its chain 1.07x slower.
+  if (!chain.hasSecondGemm() && plan.cls(Dim::k) > 1 && chain.m > 0) {
+    const bool swapped = chain.swappedProduct;
+    const int64_t rows = swapped ? chain.n : chain.m;
+    const int64_t cols = swapped ? chain.m : chain.n;
+    return rows <= plan.blk(swapped ? Dim::n : Dim::m) || chain.k >= cols;
+  }
   // Split K inside a fused chain pays a reduce-scatter of fp32 partials, the
   // activation of a slice and two cluster barriers before the gather, which
   // the model underprices (by 10-47 % against the unsplit plan, measured on
@@ -713,28 +728,38 @@ SearchResult mlir::ff::searchChain(const ChainDesc &desc,
   return result;
 }
 
-// A bin's plan is sized to its upper end. From 257 to 768 the bins are 64
+// A bin's plan is sized to its upper end. From 257 on the bins are 64
 // rows wide (one m-tile count of 128 rows each): a swapped plan's token
 // width and a plain GEMM's wave width are fitted to the upper end and
 // still fit 64 rows below it. Against the halves of the powers of two
 // (257-384, 385-512, 513-768, which ran 1.053x faster than power-of-two
 // bins, forty-eighth session) the G and S chains ran 1.10-1.30x faster at
-// 8 of 15 points of M = 300-700 and even at the rest; 64-row bins from 769
-// to 1024 ran S1-S8, G2, G4, G8 at M = 800-900 1.07-1.22x faster but G5
-// and G9 at 800-850 0.89-0.92x (split K chosen at M = 896) and are not
-// taken. From 1025 on halving was even (0.999x over 17 points). H200,
-// docs/cost-model.md, "Dynamic M" (fifty-third session).
-llvm::SmallVector<MBin> mlir::ff::getDefaultMBins() {
+// 8 of 15 points of M = 300-700 and even at the rest (fifty-third
+// session). From 1025 on halving was even (0.999x over 17 points). H200,
+// docs/cost-model.md, "Dynamic M".
+llvm::SmallVector<MBin> mlir::ff::getDefaultMBins(int64_t fineHi) {
   llvm::SmallVector<MBin> bins{{1, 64, 64}, {65, 128, 128}, {129, 256, 256}};
   constexpr int64_t kFineBinRows = 64;
-  for (int64_t hi = 256 + kFineBinRows; hi <= 768; hi += kFineBinRows)
+  for (int64_t hi = 256 + kFineBinRows; hi <= fineHi; hi += kFineBinRows)
     bins.push_back({hi - kFineBinRows + 1, hi, hi});
-  bins.append({{769, 1024, 1024},
-               {1025, 2048, 2048},
+  if (fineHi < 1024)
+    bins.push_back({fineHi + 1, 1024, 1024});
+  bins.append({{1025, 2048, 2048},
                {2049, 4096, 4096},
                {4097, 8192, 8192},
                {8193, kOpenBinHi, 16384}});
   return bins;
+}
+
+int64_t mlir::ff::getFineMBinsHi(const ChainDesc &chain) {
+  // Gated FFNs' tables take 64-row bins up to 1024: against one 769-1024
+  // bin S1-S8 ran 1.03-1.24x faster at 13 of 15 points of M = 800-930
+  // (S1 at 930 0.97x, S3 at 800 0.96x), their swapped gate|up tiles fitted
+  // to each bin. Plain FFNs' did not gain (G2, G4, G8 1.01-1.21x, but G5,
+  // G6 and G9 0.90-0.95x where the model's wave-width and split plans
+  // mispredict; geomean 1.00 over 14 points). H200, docs/validation.md,
+  // fifty-fourth session.
+  return chain.isGated() ? 1024 : 768;
 }
 
 bool mlir::ff::sameButMGrid(const Plan &a, const Plan &b) {
@@ -912,7 +937,9 @@ std::vector<BinnedPlan> mlir::ff::searchMBins(const ChainDesc &chain,
   SearchOptions options = opts;
   options.swapOperands = false;
   std::vector<BinnedPlan> table;
-  for (const MBin &bin : getDefaultMBins()) {
+  const int64_t fineHi =
+      options.fineMBinsHi ? options.fineMBinsHi : getFineMBinsHi(chain);
+  for (const MBin &bin : getDefaultMBins(fineHi)) {
     ChainDesc at = chain;
     at.m = bin.rep;
     SearchResult r = searchChain(at, target, options);

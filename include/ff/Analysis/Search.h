@@ -47,7 +47,8 @@ bool passesTileRule(const Plan &plan, const ChainDesc &chain);
 /// A measured rule on the lowerable choice, not a pruning rule of the
 /// space: a two-GEMM chain's plan splits K (cls_k > 1, the shuffle family's
 /// reduce before the gather) only where GEMM0's output is at most 16 tiles
-/// of 64 x 64 and K at least 32 tiles of 64.
+/// of 64 x 64 and K at least 32 tiles of 64; a single GEMM past one m tile
+/// (of its token rows, when swapped) only where K >= N.
 bool passesSplitKRule(const Plan &plan, const ChainDesc &chain);
 /// A measured rule on the lowerable choice: a gated pair's n tiles wider
 /// than 128 (192, or a wave width of 144-176) only where the grid fits one
@@ -135,6 +136,10 @@ struct SearchOptions {
   /// end is least; false takes the upper end's best (one search per bin)
   /// unless that is a wide gated plan (isWideGatedPlan).
   bool binRegret = true;
+  /// Dynamic M: the upper end of the 64-row bins (getDefaultMBins); 0
+  /// takes the chain's own (getFineMBinsHi). A sequence's halves take
+  /// their FFN's so that the three tables share their bins.
+  int64_t fineMBinsHi = 0;
 };
 
 struct Candidate {
@@ -180,10 +185,13 @@ struct MBin {
 };
 /// Upper bound recorded for the open last bin.
 inline constexpr int64_t kOpenBinHi = 2147483647;
-/// 1-64, 65-128, 129-256, 64-row bins from 257 to 768 (257-320, ...,
-/// 705-768), 769-1024, 1025-2048, 2049-4096, 4097-8192, 8193-open
-/// (represented by 16384).
-llvm::SmallVector<MBin> getDefaultMBins();
+/// 1-64, 65-128, 129-256, 64-row bins from 257 to `fineHi` (257-320,
+/// ..., a multiple of 64 up to 1024), one bin from there to 1024,
+/// 1025-2048, 2049-4096, 4097-8192, 8193-open (represented by 16384).
+llvm::SmallVector<MBin> getDefaultMBins(int64_t fineHi = 768);
+/// The upper end of a chain's 64-row M bins: 1024 for a gated FFN or
+/// gated GEMM, 768 otherwise (measured per chain kind).
+int64_t getFineMBinsHi(const ChainDesc &chain);
 
 struct BinnedPlan {
   MBin bin;

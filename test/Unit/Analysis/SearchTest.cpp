@@ -304,6 +304,43 @@ TEST(SearchTest, SplitKRule) {
     EXPECT_EQ(c.plan.cls(Dim::k), 1);
 }
 
+// A single GEMM splits K past one m tile (of its token rows, swapped) only
+// where K >= N: G5's up GEMM (K = 4096, N = 16384) at M = 600 and 800 ran
+// its chain 1.06-1.11x faster unsplit, its down GEMM keeps the split (H200,
+// fifty-fourth session).
+TEST(SearchTest, SingleGemmSplitKRule) {
+  const uint8_t mnk = bit(Dim::m) | bit(Dim::n) | bit(Dim::k);
+  const std::array<Dim, 4> order{Dim::m, Dim::n, Dim::k, Dim::l};
+  Plan up = makePlan({1, 1, 2, 1}, {128, 256, 2048, 16}, {7, 64, 1, 1}, mnk,
+                     order, 3);
+  EXPECT_FALSE(
+      passesSplitKRule(up, chainOf(ChainKind::gemm, 896, 16384, 4096, 0)));
+  EXPECT_TRUE(
+      passesSplitKRule(up, chainOf(ChainKind::gemm, 128, 16384, 4096, 0)));
+  Plan down = makePlan({1, 1, 2, 1}, {128, 128, 8192, 16}, {6, 32, 1, 1}, mnk,
+                       order, 4);
+  EXPECT_TRUE(
+      passesSplitKRule(down, chainOf(ChainKind::gemm, 768, 4096, 16384, 0)));
+  // Swapped: m is the weight rows, n the token rows.
+  Plan swapped = makePlan({1, 1, 2, 1}, {128, 160, 8192, 16}, {32, 2, 1, 1},
+                          mnk, order, 5);
+  ChainDesc swappedDown = chainOf(ChainKind::gemm, 4096, 300, 16384, 0);
+  swappedDown.swappedProduct = true;
+  EXPECT_TRUE(passesSplitKRule(swapped, swappedDown));
+  ChainDesc swappedUp = chainOf(ChainKind::gemm, 16384, 300, 4096, 0);
+  swappedUp.swappedProduct = true;
+  EXPECT_FALSE(passesSplitKRule(swapped, swappedUp));
+  swappedUp.n = 150;
+  EXPECT_TRUE(passesSplitKRule(swapped, swappedUp));
+
+  // The search: G5's up GEMM at M = 640 split over 2 before.
+  ChainDesc g5up = chainOf(ChainKind::gemm, 640, 16384, 4096, 0);
+  g5up.kMajorWeights = true;
+  const Candidate *best = searchChain(g5up, h100()).getChosen(true);
+  ASSERT_TRUE(best);
+  EXPECT_EQ(best->plan.cls(Dim::k), 1);
+}
+
 TEST(SearchTest, Lowerable) {
   ChainDesc chain = chainOf(ChainKind::ffn, 200, 1024, 512, 768);
   Plan p;
@@ -625,6 +662,42 @@ TEST(SearchTest, DynamicMBins) {
   EXPECT_EQ(next, table.size());
 }
 
+// 64-row bins run from 257 to 768 for a plain FFN and to 1024 for a gated
+// one (measured per chain kind); a sequence's halves take their FFN's
+// bound through SearchOptions::fineMBinsHi.
+TEST(SearchTest, FineMBinsPerChainKind) {
+  EXPECT_EQ(getFineMBinsHi(chainOf(ChainKind::ffn, 0, 3072, 768, 768)), 768);
+  EXPECT_EQ(getFineMBinsHi(chainOf(ChainKind::gemm, 0, 3072, 768, 0)), 768);
+  EXPECT_EQ(getFineMBinsHi(chainOf(ChainKind::gatedFfn, 0, 3072, 768, 768)),
+            1024);
+  EXPECT_EQ(getFineMBinsHi(chainOf(ChainKind::gatedGemm, 0, 3072, 768, 0)),
+            1024);
+  auto his = [](const llvm::SmallVector<MBin> &bins) {
+    std::vector<int64_t> out;
+    for (const MBin &b : bins)
+      if (b.hi > 640 && b.hi <= 2048)
+        out.push_back(b.hi);
+    return out;
+  };
+  EXPECT_EQ(his(getDefaultMBins()),
+            (std::vector<int64_t>{704, 768, 1024, 2048}));
+  EXPECT_EQ(his(getDefaultMBins(1024)),
+            (std::vector<int64_t>{704, 768, 832, 896, 960, 1024, 2048}));
+  for (const MBin &b : getDefaultMBins(1024))
+    EXPECT_EQ(b.rep, b.hi == kOpenBinHi ? 16384 : b.hi);
+
+  // A plain down GEMM searched alone takes its own bins, as one of a gated
+  // FFN's halves the FFN's.
+  ChainDesc down = chainOf(ChainKind::gemm, 0, 2560, 9728, 0);
+  down.kMajorWeights = true;
+  SearchOptions halves;
+  halves.binRegret = false;
+  EXPECT_EQ(searchMBins(down, h100(), halves).size(), getDefaultMBins().size());
+  halves.fineMBinsHi = 1024;
+  EXPECT_EQ(searchMBins(down, h100(), halves).size(),
+            getDefaultMBins(1024).size());
+}
+
 // A bin's plan serves its whole M range. An unsplit streamed-n plan, whose
 // time does not shrink with M until the SMs fill, cost 2.3x at 1025 in the
 // old 1025-4096 bin for T3-k128-n4096 (H100): the bin holding 1025 does not
@@ -692,10 +765,10 @@ TEST(SearchTest, DynamicMBinsWithoutRegret) {
 // A wide gated plan takes the regret rule even without it where its bin
 // spans m-tile counts: one wave at the bin's upper end, its time does not
 // fall with M. S8's gate|up GEMM takes 128 x 192 at M = 1024 but not for
-// its bin 769-1024 (as at 768 for the old bin 513-768); S2's 128 x 192 at M =
+// a bin 769-1024 (as at 768 for the old bin 513-768); S2's 128 x 192 at M =
 // 512 ran 1.11x slower at M = 300 for the old bin 257-512 on an H200, and keeps
 // it for 385-512 (four m tiles throughout), S3's for 129-256 (1.15x faster at
-// 200).
+// 200), S8's for the gated chains' 64-row bins 705-768 and 961-1024.
 TEST(SearchTest, WideGatedBinsTakeRegret) {
   SearchOptions noRegret;
   noRegret.binRegret = false;
@@ -718,9 +791,12 @@ TEST(SearchTest, WideGatedBinsTakeRegret) {
           .getChosen(true);
   ASSERT_TRUE(s8);
   EXPECT_EQ(s8->plan.blk(Dim::n), 192);
-  EXPECT_NE(binPlan(3072, 1024, 1024).blk(Dim::n), 192);
-  // The 64-row bin 705-768 (six m tiles throughout) keeps it.
+  // The 64-row bins 705-768 and 961-1024 (six and eight m tiles
+  // throughout) keep it; one bin 769-1024 does not.
   EXPECT_EQ(binPlan(3072, 1024, 768).blk(Dim::n), 192);
+  EXPECT_EQ(binPlan(3072, 1024, 1024).blk(Dim::n), 192);
+  noRegret.fineMBinsHi = 768;
+  EXPECT_NE(binPlan(3072, 1024, 1024).blk(Dim::n), 192);
   EXPECT_EQ(binPlan(11008, 4096, 256).blk(Dim::n), 192);
 }
 
@@ -783,13 +859,15 @@ TEST(SearchTest, WaveTiles) {
 // 769-1024. Bins of one m-tile count keep the wave widths (129-256: 2 x 64
 // tiles of 48; the 64-row bins from 257 to 768, S8's chain 1.14x and 1.08x
 // faster at M = 300 and 450 than on the old bin 257-512's 64-wide tiles,
-// 705-768 on 144). The unswapped plans (SwappedMBins).
+// 705-768 on 144). The unswapped plans (SwappedMBins), in bins of a plain
+// FFN (one 769-1024).
 TEST(SearchTest, WaveTilesInMBins) {
   ChainDesc s8 = chainOf(ChainKind::gatedGemm, 0, 3072, 1024, 0);
   s8.kMajorWeights = true;
   SearchOptions halves;
   halves.binRegret = false;
   halves.swapOperands = false;
+  halves.fineMBinsHi = 768;
   int64_t seen = 0;
   for (const BinnedPlan &bp : searchMBins(s8, h100(), halves)) {
     int64_t bn = bp.candidate.plan.blk(Dim::n);

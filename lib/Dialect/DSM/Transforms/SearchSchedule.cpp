@@ -264,6 +264,9 @@ private:
   /// at that bin's representative M, as the fused plan it is priced
   /// against does.
   bool perBinTables = false;
+  /// While a sequence's halves are searched: their FFN's 64-row M bins'
+  /// upper end (SearchOptions::fineMBinsHi).
+  int64_t halvesFineMBinsHi = 0;
   /// The library's results by chain (searchKey): a model's repeated layers
   /// are searched once per run. Everything derived from them (schedules,
   /// remarks, dump records) is still made per chain.
@@ -279,7 +282,8 @@ static std::string searchKey(FusedChainOp op, const ff::SearchOptions &options,
                              StringRef mode) {
   std::string key;
   llvm::raw_string_ostream os(key);
-  os << mode << ' ' << options.keep << ' ' << options.binRegret << '\n';
+  os << mode << ' ' << options.keep << ' ' << options.binRegret << ' '
+     << options.fineMBinsHi << '\n';
   Attribute schedule = op->getAttr("schedule"),
             sequence = op->getAttr("sequence");
   op->removeAttr("schedule");
@@ -390,12 +394,17 @@ LogicalResult DSMSearchPass::searchSequence(FusedChainOp op,
   unsigned savedTopK = topK;
   topK = 0;
   perBinTables = true;
+  // The halves' tables take their FFN's bins (the pairs are matched bin by
+  // bin).
+  FailureOr<ff::ChainDesc> whole = getChainDesc(op);
+  halvesFineMBinsHi = succeeded(whole) ? ff::getFineMBinsHi(*whole) : 0;
   LogicalResult searched = success();
   if (failed(searchOne(first, target, scratch)) ||
       failed(searchOne(second, target, scratch)))
     searched = failure();
   topK = savedTopK;
   perBinTables = false;
+  halvesFineMBinsHi = 0;
   auto erase = [&] {
     second->erase();
     first->erase();
@@ -485,6 +494,7 @@ LogicalResult DSMSearchPass::searchOne(FusedChainOp op,
   // slower over 68 points of G5, S1, S3 and G8 at M = 200..6000 on an
   // H200, losing up to 25 % at a bin's upper end (docs/cost-model.md).
   options.binRegret = !perBinTables;
+  options.fineMBinsHi = perBinTables ? halvesFineMBinsHi : 0;
   // A dump keeps enough of the ranking to pick measurement sets from.
   options.keep = std::max<int64_t>(
       {32, topK, int64_t(rank) + 1, dumpFile.empty() ? 0 : 512});

@@ -9,8 +9,9 @@
 // tiles fitted there (257-320 on 160, 385-448 on 224, 513-576 on 144:
 // getBinSwappedPlan); the others run 128-row tiles (321-384 on 128 x 96
 // wave widths unsplit, 449-512 split over 2 on 128 x 256, 577-640 the up
-// GEMM split); 641-704 and 705-768 merge, and the bins from 769 on, their
-// pairs alike too. The halves take each bin's best at its upper end (no
+// GEMM on 128 x 128 unsplit: K < N past one m tile, passesSplitKRule);
+// 641-704 and 705-768 merge, and the bins from 769 on (a plain FFN's
+// 64-row bins end at 768), their pairs alike too. The halves take each bin's best at its upper end (no
 // regret rule). Merged by the fused plans alone, one pair (priced at
 // M = 16384) served every M past 128.
 // CHECK-LABEL: func.func @ff_ffn(
@@ -26,6 +27,7 @@
 // CHECK-SAME: block = [224, 128, 64, 16]{{[^>]*}}m_lo = 385, m_hi = 448, swap_ab = true>
 // CHECK-SAME: cluster = [1, 1, 2, 1], block = [128, 256, 8192, 16]{{[^>]*}}m_lo = 449, m_hi = 512>
 // CHECK-SAME: block = [144, 128, 64, 16]{{[^>]*}}m_lo = 513, m_hi = 576, swap_ab = true>
+// CHECK-SAME: cluster = [1, 1, 1, 1], block = [128, 128, 64, 16]{{[^>]*}}m_lo = 577, m_hi = 640>
 // CHECK-SAME: cluster = [1, 1, 1, 1], block = [128, 256, 64, 16]{{[^>]*}}m_lo = 769, m_hi = 2147483647>, #dsm.schedule<cluster = [1, 1, 1, 1], block = [128, 256, 64, 16]{{[^>]*}}m_lo = 769, m_hi = 2147483647>]
 func.func @ff_ffn(%x: tensor<?x4096xbf16>, %w1: tensor<16384x4096xbf16>, %w2: tensor<4096x16384xbf16>) -> tensor<?x4096xbf16> {
   %c0 = arith.constant 0 : index
@@ -68,7 +70,7 @@ func.func @ff_ffn(%x: tensor<?x4096xbf16>, %w1: tensor<16384x4096xbf16>, %w2: te
 
 // A sequence's plain down GEMM keeps a wave width sized to its bin's upper
 // end only where the model's mean time over the bin is no more than the
-// fallback's (S7's SwiGLU, K = 2560, N = 9728): 128 x 160 for 769-1024
+// fallback's (S7's SwiGLU, K = 2560, N = 9728): 128 x 160 for 961-1024
 // (one wave at 1024; 1.13-1.17x faster than split over 4 along k at
 // M = 800-1024 on an H200), not for 1025-2048 (144 CTAs at M = 1025, a
 // thin second wave; 0.96-0.97x at 1100-1536), which keeps its split over
@@ -80,8 +82,12 @@ func.func @ff_ffn(%x: tensor<?x4096xbf16>, %w1: tensor<16384x4096xbf16>, %w2: te
 // (swapped on 128 tokens it would pad M as 128-row tiles do), 513-576 both
 // (120; 192 split over 2), 577-640 neither, 641-704 and 705-768 the gated
 // GEMM (144, 160) with the down GEMM split over 2 on 128 x 256
-// (getBinSwappedPlan).
+// (getBinSwappedPlan). A gated FFN's 64-row bins go on to 1024 (its
+// halves' tables take them too): 769-832 and 833-896 run the gated GEMM
+// swapped on 168 and 184 tokens and the down GEMM on 128 x 144 (seven m
+// tiles), 897-960 on 120 tokens.
 // CHECK-LABEL: func.func @s7_gated_ffn(
+// CHECK: m_lo = 705, m_hi = 768>, #dsm.schedule<{{[^>]*}}m_lo = 769, m_hi = 832>, #dsm.schedule<{{[^>]*}}m_lo = 833, m_hi = 896>, #dsm.schedule<{{[^>]*}}m_lo = 897, m_hi = 960>, #dsm.schedule<{{[^>]*}}m_lo = 961, m_hi = 1024>
 // CHECK: sequence = [
 // CHECK-SAME: block = [128, 112, 64, 16]{{[^>]*}}m_lo = 257, m_hi = 384>
 // CHECK-SAME: block = [104, 128, 64, 16]{{[^>]*}}m_lo = 385, m_hi = 448, swap_ab = true>, #dsm.schedule<cluster = [1, 1, 2, 1], block = [160, 128, 4864, 16]{{[^>]*}}m_lo = 385, m_hi = 448, swap_ab = true>
@@ -89,7 +95,10 @@ func.func @ff_ffn(%x: tensor<?x4096xbf16>, %w1: tensor<16384x4096xbf16>, %w2: te
 // CHECK-SAME: cluster = [1, 1, 2, 1], block = [192, 128, 4864, 16]{{[^>]*}}m_lo = 513, m_hi = 576, swap_ab = true>
 // CHECK-SAME: cluster = [1, 1, 1, 1], block = [128, 104, 64, 16]{{[^>]*}}m_lo = 577, m_hi = 640>
 // CHECK-SAME: block = [160, 128, 64, 16]{{[^>]*}}m_lo = 705, m_hi = 768, swap_ab = true>, #dsm.schedule<cluster = [1, 1, 2, 1], block = [128, 256, 4864, 16]{{[^>]*}}m_lo = 705, m_hi = 768>
-// CHECK-SAME: cluster = [1, 1, 1, 1], block = [128, 160, 64, 16]{{[^>]*}}m_lo = 769, m_hi = 1024>
+// CHECK-SAME: block = [168, 128, 64, 16]{{[^>]*}}m_lo = 769, m_hi = 832, swap_ab = true>, #dsm.schedule<cluster = [1, 1, 1, 1], block = [128, 144, 64, 16]{{[^>]*}}m_lo = 769, m_hi = 832>
+// CHECK-SAME: block = [184, 128, 64, 16]{{[^>]*}}m_lo = 833, m_hi = 896, swap_ab = true>
+// CHECK-SAME: block = [120, 128, 64, 16]{{[^>]*}}m_lo = 897, m_hi = 960, swap_ab = true>
+// CHECK-SAME: cluster = [1, 1, 1, 1], block = [128, 160, 64, 16]{{[^>]*}}m_lo = 961, m_hi = 1024>
 // CHECK-SAME: cluster = [1, 1, 2, 1], block = [128, 256, 4864, 16]{{[^>]*}}m_lo = 1025, m_hi = 4096>
 func.func @s7_gated_ffn(%x: tensor<?x2560xbf16>, %wg: tensor<9728x2560xbf16>, %wu: tensor<9728x2560xbf16>, %wd: tensor<2560x9728xbf16>) -> tensor<?x2560xbf16> {
   %c0 = arith.constant 0 : index
