@@ -1,0 +1,19 @@
+#!/bin/bash
+# Fifty-fourth session, call 3 (.device/s54-c): the dynamic-M tables of
+# G1-G10 and S1-S8 as landed (a gated FFN's 64-row bins to 1024, no split K
+# of a single GEMM past one m tile where K < N) at
+# M = 600, 800 and 930 against PyTorch's CUDA-graph chains, merged and
+# split gate/up; ours per call (checked) and in a graph.
+set -u
+. scripts/gpu/build-runtime.sh $PWD /tmp/b > /tmp/build.log 2>&1 || { tail -30 /tmp/build.log; exit 1; }
+. scripts/bench/session-lib.sh
+export PYTHONPATH=$PWD/python FLASHFUSER_RUNTIME_LIB=$ff_build/lib/libffrt.so
+export FF_DYNAMIC_SWEEP_M=600,800,930
+mkdir -p $OUT
+timeout 520 python3 scripts/bench/bench.py --out $OUT/GS --dynamic .device/s54-c \
+  --reps 100 --only dyn- --baselines graph,graph_split,ours_dyn,ours_dyn_graph \
+  > $OUT/bench.log 2>&1
+echo "bench rc=$?"; grep -E "skipped|rror|FAIL" $OUT/bench.log | head
+rm -f $OUT/GS/*.png
+grep "Ceilings" $OUT/GS/README.md
+dyn_graph_table $OUT/GS/results.csv
