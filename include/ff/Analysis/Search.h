@@ -131,6 +131,10 @@ struct SearchOptions {
   /// than 128. Only plans of one CTA per cluster or, for a plain GEMM,
   /// split over 2 along k, which the lowering carries out swapped.
   bool swapOperands = true;
+  /// With swapOperands: rank the transposed product at any M, not only
+  /// where 128-row tiles pad M by a tenth or more (a dynamic M's bins,
+  /// whose swapped plans a rule of their own judges).
+  bool swapAtAnyM = false;
   /// Dynamic M (searchMBins): a bin takes the candidate of its upper end
   /// whose worst estimated regret at the bin's lower end, middle and upper
   /// end is least; false takes the upper end's best (one search per bin)

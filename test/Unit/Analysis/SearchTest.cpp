@@ -7,6 +7,7 @@
 #include "AnalysisTestUtil.h"
 
 #include "ff/Analysis/Search.h"
+#include "llvm/ADT/DenseMap.h"
 
 #include "gtest/gtest.h"
 
@@ -1259,11 +1260,24 @@ TEST(SearchTest, SwappedOperands) {
   ChainDesc dynamic = up;
   dynamic.m = 0;
   // Its dynamic M's 64-row bins whose upper end the 128-row tiles pad (257-320,
-  // 385-448, 513-576) run swapped, on token widths fitted there.
+  // 385-448, 513-576) run swapped, on token widths fitted there, and so do
+  // 577-640 and 641-704, where swapped plans are weighed though 128-row tiles
+  // pad M by less than a tenth (SearchOptions::swapAtAnyM).
   for (const BinnedPlan &bp : searchMBins(dynamic, h100())) {
-    bool padded = bp.bin.lo == 257 || bp.bin.lo == 385 || bp.bin.lo == 513;
-    EXPECT_EQ(bp.candidate.plan.swapAb, padded) << bp.bin.lo;
+    bool swapped = bp.bin.lo == 257 || bp.bin.lo == 385 || bp.bin.lo == 513 ||
+                   bp.bin.lo == 577 || bp.bin.lo == 641;
+    EXPECT_EQ(bp.candidate.plan.swapAb, swapped) << bp.bin.lo;
   }
+  // Static M keeps the tenth: at M = 600 (40 rows of padding) no swapped
+  // plan is ranked unless asked.
+  ChainDesc at600 = up;
+  at600.m = 600;
+  for (const Candidate &r : searchChain(at600, h100()).rankedLowerable)
+    EXPECT_FALSE(r.plan.swapAb);
+  SearchOptions anyM;
+  anyM.swapAtAnyM = true;
+  EXPECT_TRUE(llvm::any_of(searchChain(at600, h100(), anyM).rankedLowerable,
+                           [](const Candidate &r) { return r.plan.swapAb; }));
   // Swapped tiles take at least 128 of the M rows: G5's down GEMM at
   // M = 300, which the model priced lower on 80-row swapped tiles (H200:
   // its chain 0.95x), takes 160-row ones split over 2 along k instead (one
@@ -1358,8 +1372,10 @@ TEST(SearchTest, SwappedGatedPairs) {
 // 5 % below the unswapped choice's and none above it at any of the five M
 // (getBinSwappedPlan), on the grid of the upper end (the runtime scales it
 // by M). S7's down GEMM (the sequence's half: no regret rule) takes
-// 160-token tiles split over 2 along k for 385-448 (three at 448) and 192
-// for 513-576, not 128 x 80 for 449-512 (four 128-row tiles throughout).
+// three token tiles split over 2 along k, of 160 rows for 385-448, 176 for
+// 449-512, 192 for 513-576 and 240 for 641-704 (the swapped plans of the
+// bins whose 128-row tiles pad M by less than a tenth are weighed too:
+// SearchOptions::swapAtAnyM).
 // S8's gate|up GEMM keeps its unswapped wave widths in every 64-row bin
 // (on the old 513-768 it ran swapped 1.06-1.30x faster; its 64-row bins
 // measured faster still: docs/validation.md, fifty-third session).
@@ -1371,18 +1387,20 @@ TEST(SearchTest, SwappedMBins) {
   int64_t swapped = 0;
   for (const BinnedPlan &bp : searchMBins(s7Down, h100(), halves)) {
     const Candidate &c = bp.candidate;
-    EXPECT_EQ(c.plan.swapAb, bp.bin.lo == 385 || bp.bin.lo == 513) << bp.bin.lo;
+    const llvm::DenseMap<int64_t, int64_t> widths = {
+        {385, 160}, {449, 176}, {513, 192}, {641, 240}};
+    EXPECT_EQ(c.plan.swapAb, widths.count(bp.bin.lo) != 0) << bp.bin.lo;
     if (!c.plan.swapAb)
       continue;
     ++swapped;
     EXPECT_TRUE(c.lowerable);
     EXPECT_EQ(c.plan.blk(Dim::m), 128);
     EXPECT_EQ(c.plan.cls(Dim::k), 2);
-    EXPECT_EQ(c.plan.blk(Dim::n), bp.bin.lo == 385 ? 160 : 192);
+    EXPECT_EQ(c.plan.blk(Dim::n), widths.lookup(bp.bin.lo));
     EXPECT_EQ(c.plan.grd(Dim::n), 3);
     EXPECT_GT(c.cost.kernelNs, 0);
   }
-  EXPECT_EQ(swapped, 2);
+  EXPECT_EQ(swapped, 4);
   ChainDesc s8 = chainOf(ChainKind::gatedGemm, 0, 3072, 1024, 0);
   s8.kMajorWeights = true;
   for (const BinnedPlan &bp : searchMBins(s8, h100(), halves))
