@@ -129,6 +129,22 @@ for w, b in by.items():
 print(f"geomean {math.exp(sum(logs) / len(logs)):.3f} over {len(logs)}")
 PY
 }
+# dyn_graph_bench DYN MS TIMEOUT: bench.py --dynamic on the dynamic-M
+# bundles DYN (G1-G10 and S1-S8 at the comma-separated M of MS) against
+# PyTorch's CUDA-graph chains, merged and split gate/up, ours per call
+# (checked) and in a graph, within TIMEOUT seconds; results in $OUT/GS,
+# the ceilings and dyn_graph_table's rows last. Needs $ff_build.
+dyn_graph_bench() {
+  export PYTHONPATH=$PWD/python FLASHFUSER_RUNTIME_LIB=$ff_build/lib/libffrt.so
+  mkdir -p $OUT
+  FF_DYNAMIC_SWEEP_M=$2 timeout $3 python3 scripts/bench/bench.py --out $OUT/GS \
+    --dynamic $1 --reps 100 --only dyn- \
+    --baselines graph,graph_split,ours_dyn,ours_dyn_graph > $OUT/bench.log 2>&1
+  echo "bench rc=$?"; grep -E "skipped|rror|FAIL" $OUT/bench.log | head
+  rm -f $OUT/GS/*.png
+  grep "Ceilings" $OUT/GS/README.md
+  dyn_graph_table $OUT/GS/results.csv
+}
 # ncu_dur LABEL COMMAND...: each kernel COMMAND launches under ncu
 # (--clock-control none, --cache-control none: gpu__time_duration), one
 # line "LABEL kernel-name microseconds" per kernel.
