@@ -754,11 +754,11 @@ llvm::SmallVector<MBin> mlir::ff::getDefaultMBins(int64_t fineHi) {
 
 int64_t mlir::ff::getFineMBinsHi(const ChainDesc &chain) {
   // Gated FFNs' tables take 64-row bins up to 1024: against one 769-1024
-  // bin S1-S8 ran 1.03-1.24x faster at 13 of 15 points of M = 800-930
+  // bin S1-S8 ran 1.03-1.24x faster at 14 of 16 points of M = 800-930
   // (S1 at 930 0.97x, S3 at 800 0.96x), their swapped gate|up tiles fitted
   // to each bin. Plain FFNs' did not gain (G2, G4, G8 1.01-1.21x, but G5,
   // G6 and G9 0.90-0.95x where the model's wave-width and split plans
-  // mispredict; geomean 1.00 over 14 points). H200, docs/validation.md,
+  // mispredict; geomean 0.99 over 14 points). H200, docs/validation.md,
   // fifty-fourth session.
   return chain.isGated() ? 1024 : 768;
 }
