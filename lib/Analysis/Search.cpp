@@ -831,15 +831,29 @@ static int64_t getBinSampleM(const MBin &bin, int64_t i) {
   return bin.lo + (bin.rep - bin.lo) * i / (kBinSamples - 1);
 }
 
-/// The model's mean time of `plan` over `bin`, M taken uniform in it: the
-/// estimate at the bin's sample M (getBinSampleM).
+/// The kernel-family estimates of `plan` at the bin's sample M
+/// (getBinSampleM), and their mean: the model's mean time over the bin, M
+/// taken uniform in it.
+struct BinKernelNs {
+  std::array<double, kBinSamples> at;
+  double mean = 0;
+};
+static BinKernelNs getBinKernelNs(const Plan &plan, const ChainDesc &chain,
+                                  const MBin &bin, const GpuTarget &target,
+                                  const SearchOptions &options) {
+  BinKernelNs ns;
+  for (int64_t i = 0; i < kBinSamples; ++i) {
+    ns.at[i] =
+        getKernelNsAt(plan, chain, getBinSampleM(bin, i), target, options);
+    ns.mean += ns.at[i];
+  }
+  ns.mean /= kBinSamples;
+  return ns;
+}
 static double getMeanKernelNs(const Plan &plan, const ChainDesc &chain,
                               const MBin &bin, const GpuTarget &target,
                               const SearchOptions &options) {
-  double sum = 0;
-  for (int64_t i = 0; i < kBinSamples; ++i)
-    sum += getKernelNsAt(plan, chain, getBinSampleM(bin, i), target, options);
-  return sum / kBinSamples;
+  return getBinKernelNs(plan, chain, bin, target, options).mean;
 }
 
 /// `c`, a plan of `chain` at some M, priced at M = `m` (refitAt) as
@@ -910,26 +924,17 @@ static std::optional<Candidate> getBinSwappedPlan(const ChainDesc &chain,
         }))
       plans.push_back(*it);
   }
-  std::array<double, kBinSamples> baseNs;
-  for (int64_t i = 0; i < kBinSamples; ++i)
-    baseNs[i] =
-        getKernelNsAt(base.plan, chain, getBinSampleM(bin, i), target, options);
-  double baseMean = 0;
-  for (double ns : baseNs)
-    baseMean += ns / kBinSamples;
+  const BinKernelNs baseNs =
+      getBinKernelNs(base.plan, chain, bin, target, options);
   std::optional<Candidate> best;
-  double bestMean = baseMean * (1 - kMinBinSwapGain);
+  double bestMean = baseNs.mean * (1 - kMinBinSwapGain);
   for (const Candidate &c : plans) {
-    double mean = 0;
+    const BinKernelNs ns = getBinKernelNs(c.plan, chain, bin, target, options);
     bool anyWorse = false;
-    for (int64_t i = 0; i < kBinSamples; ++i) {
-      double ns =
-          getKernelNsAt(c.plan, chain, getBinSampleM(bin, i), target, options);
-      anyWorse |= ns > baseNs[i];
-      mean += ns / kBinSamples;
-    }
-    if (!anyWorse && mean < bestMean) {
-      bestMean = mean;
+    for (int64_t i = 0; i < kBinSamples; ++i)
+      anyWorse |= ns.at[i] > baseNs.at[i];
+    if (!anyWorse && ns.mean < bestMean) {
+      bestMean = ns.mean;
       best = c;
     }
   }

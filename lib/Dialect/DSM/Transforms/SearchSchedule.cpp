@@ -256,7 +256,8 @@ private:
   /// sequence of its two GEMMs, each searched as a chain of its own;
   /// records their schedules in `sequence` when they cost less than the
   /// fused plan. Fills `record` with the comparison.
-  LogicalResult searchSequence(FusedChainOp op, const ff::GpuTarget &target,
+  LogicalResult searchSequence(FusedChainOp op, const ff::ChainDesc &chain,
+                               const ff::GpuTarget &target,
                                llvm::json::Object &record,
                                ArrayRef<int64_t> binReps = {});
   /// Set while searchSequence searches the halves: a dynamic M keeps one
@@ -265,7 +266,7 @@ private:
   /// against does.
   bool perBinTables = false;
   /// While a sequence's halves are searched: their FFN's 64-row M bins'
-  /// upper end (SearchOptions::fineMBinsHi).
+  /// upper end (SearchOptions::fineMBinsHi); else 0, a chain's own.
   int64_t halvesFineMBinsHi = 0;
   /// The library's results by chain (searchKey): a model's repeated layers
   /// are searched once per run. Everything derived from them (schedules,
@@ -378,6 +379,7 @@ static void mergeMBins(FusedChainOp op) {
 }
 
 LogicalResult DSMSearchPass::searchSequence(FusedChainOp op,
+                                            const ff::ChainDesc &chain,
                                             const ff::GpuTarget &target,
                                             llvm::json::Object &record,
                                             ArrayRef<int64_t> binReps) {
@@ -396,8 +398,7 @@ LogicalResult DSMSearchPass::searchSequence(FusedChainOp op,
   perBinTables = true;
   // The halves' tables take their FFN's bins (the pairs are matched bin by
   // bin).
-  FailureOr<ff::ChainDesc> whole = getChainDesc(op);
-  halvesFineMBinsHi = succeeded(whole) ? ff::getFineMBinsHi(*whole) : 0;
+  halvesFineMBinsHi = ff::getFineMBinsHi(chain);
   LogicalResult searched = success();
   if (failed(searchOne(first, target, scratch)) ||
       failed(searchOne(second, target, scratch)))
@@ -494,7 +495,7 @@ LogicalResult DSMSearchPass::searchOne(FusedChainOp op,
   // slower over 68 points of G5, S1, S3 and G8 at M = 200..6000 on an
   // H200, losing up to 25 % at a bin's upper end (docs/cost-model.md).
   options.binRegret = !perBinTables;
-  options.fineMBinsHi = perBinTables ? halvesFineMBinsHi : 0;
+  options.fineMBinsHi = halvesFineMBinsHi;
   // A dump keeps enough of the ranking to pick measurement sets from.
   options.keep = std::max<int64_t>(
       {32, topK, int64_t(rank) + 1, dumpFile.empty() ? 0 : 512});
@@ -587,7 +588,7 @@ LogicalResult DSMSearchPass::searchOne(FusedChainOp op,
       SmallVector<int64_t> reps;
       for (const ff::BinnedPlan &bp : table)
         reps.push_back(bp.bin.rep);
-      if (failed(searchSequence(op, target, record, reps)))
+      if (failed(searchSequence(op, *chain, target, record, reps)))
         return failure();
     }
     if (withSequences)
@@ -614,7 +615,7 @@ LogicalResult DSMSearchPass::searchOne(FusedChainOp op,
     op.setScheduleAttr(s);
     op.removeSequenceAttr();
     if (pricesSequences(op) && chosen->lowerable &&
-        failed(searchSequence(op, target, record)))
+        failed(searchSequence(op, *chain, target, record)))
       return failure();
     if (topK > 0) {
       op.emitRemark("evaluated ")
