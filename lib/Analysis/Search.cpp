@@ -876,26 +876,29 @@ getCandidateAt(Candidate c, const ChainDesc &chain, int64_t m,
   return c;
 }
 
-/// A swapped plan for `bin` of a dynamic M: of the swapped plans
-/// searchChain ranks first at the bin's lower end, middle and upper end
-/// (each token width fitted there), the one of least mean estimate over
-/// the bin (getMeanKernelNs' five M), where that is kMinBinSwapGain below
-/// `base`'s and no M of the five prices it above `base`; priced at the
-/// upper end. The estimate's per-M regret is the one to heed: a width
-/// fitted below the upper end pads its last token tile there (G8's up GEMM
-/// on 160 tokens at M = 380: three tiles of 480 rows, estimated 1.29x
-/// `base`, ran 0.81x; S7's down GEMM at 500, 0.82x; S6's at 1200, 0.87x)
-/// while winning below (G8 at 300 1.11x). On the 128-row bins the ones
-/// whose estimate is even (S2 at 769-1024, S3, S5 and S7 at 385-512, the
-/// gated GEMMs on 176- and 104-token tiles: 0.87-0.92) ran 1.02-1.08x
-/// faster, S8's 513-768 on 160 tokens 1.06-1.31x (H200, docs/validation.md,
-/// fifty-third session); the 64-row bins now below 769 fit widths closer.
+/// A swapped plan for `bin` of a dynamic M: of the swapped plans searchChain
+/// ranks first at the bin's lower end, middle and upper end (each token width
+/// fitted there), the one of least mean estimate over the bin (getMeanKernelNs'
+/// five M), where that is below `base`'s and no M of the five prices it above
+/// `base`; priced at the upper end. A 5 % margin on the mean kept 18 bins
+/// unswapped whose swapped plans then ran 1.01-1.10x faster at 15 of 18 points
+/// of M = 300-1000 and even at the rest (S3 at 870 1.10x, G4 at 680 1.07x, G8
+/// at 600 1.05x); letting one sample M price it up to 5 % above `base` lost
+/// 2-11 % at 9 of 14 points (H200, docs/validation.md, fifty-fifth session).
+/// The estimate's per-M regret is the one to heed: a width fitted below the
+/// upper end pads its last token tile there (G8's up GEMM on 160 tokens at M =
+/// 380: three tiles of 480 rows, estimated 1.29x `base`, ran 0.81x; S7's down
+/// GEMM at 500, 0.82x; S6's at 1200, 0.87x) while winning below (G8 at 300
+/// 1.11x). On the 128-row bins the ones whose estimate is even (S2 at 769-1024,
+/// S3, S5 and S7 at 385-512, the gated GEMMs on 176- and 104-token tiles:
+/// 0.87-0.92) ran 1.02-1.08x faster, S8's 513-768 on 160 tokens 1.06-1.31x
+/// (H200, docs/validation.md, fifty-third session); the 64-row bins now below
+/// 769 fit widths closer.
 static std::optional<Candidate> getBinSwappedPlan(const ChainDesc &chain,
                                                   const MBin &bin,
                                                   const GpuTarget &target,
                                                   const SearchOptions &options,
                                                   const Candidate &base) {
-  constexpr double kMinBinSwapGain = 0.05;
   if (!mayRunSwapped(chain))
     return std::nullopt;
   // At any M: the bin's rule below judges them. Where 128-row tiles pad M
@@ -927,7 +930,7 @@ static std::optional<Candidate> getBinSwappedPlan(const ChainDesc &chain,
   const BinKernelNs baseNs =
       getBinKernelNs(base.plan, chain, bin, target, options);
   std::optional<Candidate> best;
-  double bestMean = baseNs.mean * (1 - kMinBinSwapGain);
+  double bestMean = baseNs.mean;
   for (const Candidate &c : plans) {
     const BinKernelNs ns = getBinKernelNs(c.plan, chain, bin, target, options);
     bool anyWorse = false;

@@ -1,21 +1,20 @@
 // RUN: ff-opt %s --dsm-fuse --dsm-search | FileCheck %s
 
-// A dynamic M priced as kernel sequences bin by bin (G5's FFN: K = 4096,
-// N = 16384, L = 4096). Each default bin compares its fused plan with its
-// halves' schedules for that bin, and neighbours merge only where both
-// the fused plan and the pair agree: the fused plans of every bin past
-// 128 are alike, but the pairs split them. The 64-row bins from 257 to
-// 768 whose upper end 128-row tiles pad run both GEMMs swapped on token
-// tiles fitted there (257-320 on 160, 385-448 on 224, 513-576 on 144:
-// getBinSwappedPlan), and so may the others, whose swapped plans are
-// weighed too (SearchOptions::swapAtAnyM): 321-384 the down GEMM on 192
-// split over 2, 577-640 the up GEMM on 216 (its down GEMM on 128 x 160;
-// not split: K < N past one m tile, passesSplitKRule), 641-704 both on
-// 176; 449-512 split over 2 on 128 x 256, 705-768 on 128-row tiles. The
-// bins from 769 on (a plain FFN's 64-row bins end at 768) merge, their
-// pairs alike too. The halves take each bin's best at its upper end (no
-// regret rule). Merged by the fused plans alone, one pair (priced at
-// M = 16384) served every M past 128.
+// A dynamic M priced as kernel sequences bin by bin (G5's FFN: K = 4096, N =
+// 16384, L = 4096). Each default bin compares its fused plan with its halves'
+// schedules for that bin, and neighbours merge only where both the fused plan
+// and the pair agree: the fused plans of every bin past 128 are alike, but the
+// pairs split them. The 64-row bins from 257 to 768 whose upper end 128-row
+// tiles pad run both GEMMs swapped on token tiles fitted there (257-320 on 160,
+// 385-448 on 224, 513-576 on 144: getBinSwappedPlan), and so may the others,
+// whose swapped plans are weighed too (SearchOptions::swapAtAnyM): 321-384 the
+// down GEMM on 192 split over 2, 577-640 the up GEMM on 216 and the down GEMM
+// on 4 x 160 (cuBLAS's tiling at M = 600; the up GEMM not split: K < N past one
+// m tile, passesSplitKRule), 641-704 both on 176; 449-512 split over 2 on 128 x
+// 256, 705-768 on 128-row tiles. The bins from 769 on (a plain FFN's 64-row
+// bins end at 768) merge, their pairs alike too. The halves take each bin's
+// best at its upper end (no regret rule). Merged by the fused plans alone, one
+// pair (priced at M = 16384) served every M past 128.
 // CHECK-LABEL: func.func @ff_ffn(
 // CHECK: schedule = #dsm.schedule_table<[
 // CHECK-SAME: m_lo = 129, m_hi = 256>, #dsm.schedule<
@@ -30,7 +29,7 @@
 // CHECK-SAME: block = [224, 128, 64, 16]{{[^>]*}}m_lo = 385, m_hi = 448, swap_ab = true>
 // CHECK-SAME: cluster = [1, 1, 2, 1], block = [128, 256, 8192, 16]{{[^>]*}}m_lo = 449, m_hi = 512>
 // CHECK-SAME: block = [144, 128, 64, 16]{{[^>]*}}m_lo = 513, m_hi = 576, swap_ab = true>
-// CHECK-SAME: block = [216, 128, 64, 16]{{[^>]*}}m_lo = 577, m_hi = 640, swap_ab = true>, #dsm.schedule<cluster = [1, 1, 1, 1], block = [128, 160, 64, 16]{{[^>]*}}m_lo = 577, m_hi = 640>
+// CHECK-SAME: block = [216, 128, 64, 16]{{[^>]*}}m_lo = 577, m_hi = 640, swap_ab = true>, #dsm.schedule<cluster = [1, 1, 1, 1], block = [160, 128, 64, 16], grid = [4, 32, 1, 1]{{[^>]*}}m_lo = 577, m_hi = 640, swap_ab = true>
 // CHECK-SAME: block = [176, 128, 64, 16]{{[^>]*}}m_lo = 641, m_hi = 704, swap_ab = true>, #dsm.schedule<cluster = [1, 1, 1, 1], block = [176, 128, 64, 16]{{[^>]*}}m_lo = 641, m_hi = 704, swap_ab = true>
 // CHECK-SAME: cluster = [1, 1, 1, 1], block = [128, 256, 64, 16]{{[^>]*}}m_lo = 769, m_hi = 2147483647>, #dsm.schedule<cluster = [1, 1, 1, 1], block = [128, 256, 64, 16]{{[^>]*}}m_lo = 769, m_hi = 2147483647>]
 func.func @ff_ffn(%x: tensor<?x4096xbf16>, %w1: tensor<16384x4096xbf16>, %w2: tensor<4096x16384xbf16>) -> tensor<?x4096xbf16> {
@@ -72,25 +71,24 @@ func.func @ff_ffn(%x: tensor<?x4096xbf16>, %w1: tensor<16384x4096xbf16>, %w2: te
 }
 
 
-// A sequence's plain down GEMM keeps a wave width sized to its bin's upper
-// end only where the model's mean time over the bin is no more than the
-// fallback's (S7's SwiGLU, K = 2560, N = 9728): 128 x 160 for 961-1024
-// (one wave at 1024; 1.13-1.17x faster than split over 4 along k at
-// M = 800-1024 on an H200), not for 1025-2048 (144 CTAs at M = 1025, a
-// thin second wave; 0.96-0.97x at 1100-1536), which keeps its split over
-// 2 and merges with 2049-4096. Priced at the bin's lower end alone, the
-// wave width lost the bin 513-1024 too. From 257 to 768 the bins are 64
-// rows wide: 257-384 merge (the same pair); 385-448 runs both GEMMs
-// swapped (the gated one on 104-token tiles, the down GEMM on 160 split
-// over 2), 449-512 the gated one on 120 and the down GEMM on 176 split
-// over 2 (not on 128 tokens, which pad M as 128-row tiles do), 513-576
-// both (120; 192 split over 2), 577-640 neither, 641-704 both (144; 240
-// split over 2), 705-768 the gated GEMM on 160 with the down GEMM split
-// over 2 on 128 x 256 (getBinSwappedPlan, weighing swapped plans at any
-// M: SearchOptions::swapAtAnyM). A gated FFN's 64-row bins go on to 1024 (its
-// halves' tables take them too): 769-832 and 833-896 run the gated GEMM
-// swapped on 168 and 184 tokens and the down GEMM on 128 x 144 (seven m
-// tiles), 897-960 on 120 tokens.
+// A sequence's plain down GEMM keeps a wave width sized to its bin's upper end
+// only where the model's mean time over the bin is no more than the fallback's
+// (S7's SwiGLU, K = 2560, N = 9728): 128 x 160 for 961-1024 (one wave at 1024;
+// 1.13-1.17x faster than split over 4 along k at M = 800-1024 on an H200), not
+// for 1025-2048 (144 CTAs at M = 1025, a thin second wave; 0.96-0.97x at
+// 1100-1536), which keeps its split over 2 and merges with 2049-4096. Priced at
+// the bin's lower end alone, the wave width lost the bin 513-1024 too. From 257
+// to 768 the bins are 64 rows wide: 257-384 merge (the same pair); 385-448 runs
+// both GEMMs swapped (the gated one on 104-token tiles, the down GEMM on 160
+// split over 2), 449-512 the gated one on 120 and the down GEMM on 176 split
+// over 2 (not on 128 tokens, which pad M as 128-row tiles do), 513-576 both
+// (120; 192 split over 2), 577-640 the down GEMM (224 split over 2), 641-704
+// both (144; 240 split over 2), 705-768 the gated GEMM on 160 with the down
+// GEMM split over 2 on 128 x 256 (getBinSwappedPlan, weighing swapped plans at
+// any M: SearchOptions::swapAtAnyM). A gated FFN's 64-row bins go on to 1024
+// (its halves' tables take them too): 769-832 and 833-896 run the gated GEMM
+// swapped on 168 and 184 tokens and the down GEMM on 128 x 144 (seven m tiles),
+// 897-960 on 120 tokens.
 // CHECK-LABEL: func.func @s7_gated_ffn(
 // CHECK: m_lo = 705, m_hi = 768>, #dsm.schedule<{{[^>]*}}m_lo = 769, m_hi = 832>, #dsm.schedule<{{[^>]*}}m_lo = 833, m_hi = 896>, #dsm.schedule<{{[^>]*}}m_lo = 897, m_hi = 960>, #dsm.schedule<{{[^>]*}}m_lo = 961, m_hi = 1024>
 // CHECK: sequence = [
@@ -98,7 +96,7 @@ func.func @ff_ffn(%x: tensor<?x4096xbf16>, %w1: tensor<16384x4096xbf16>, %w2: te
 // CHECK-SAME: block = [104, 128, 64, 16]{{[^>]*}}m_lo = 385, m_hi = 448, swap_ab = true>, #dsm.schedule<cluster = [1, 1, 2, 1], block = [160, 128, 4864, 16]{{[^>]*}}m_lo = 385, m_hi = 448, swap_ab = true>
 // CHECK-SAME: block = [120, 128, 64, 16]{{[^>]*}}m_lo = 449, m_hi = 512, swap_ab = true>, #dsm.schedule<cluster = [1, 1, 2, 1], block = [176, 128, 4864, 16]{{[^>]*}}m_lo = 449, m_hi = 512, swap_ab = true>
 // CHECK-SAME: cluster = [1, 1, 2, 1], block = [192, 128, 4864, 16]{{[^>]*}}m_lo = 513, m_hi = 576, swap_ab = true>
-// CHECK-SAME: cluster = [1, 1, 1, 1], block = [128, 104, 64, 16]{{[^>]*}}m_lo = 577, m_hi = 640>
+// CHECK-SAME: block = [128, 128, 64, 16]{{[^>]*}}m_lo = 577, m_hi = 640>, #dsm.schedule<cluster = [1, 1, 2, 1], block = [224, 128, 4864, 16]{{[^>]*}}m_lo = 577, m_hi = 640, swap_ab = true>
 // CHECK-SAME: block = [144, 128, 64, 16]{{[^>]*}}m_lo = 641, m_hi = 704, swap_ab = true>, #dsm.schedule<cluster = [1, 1, 2, 1], block = [240, 128, 4864, 16]{{[^>]*}}m_lo = 641, m_hi = 704, swap_ab = true>
 // CHECK-SAME: block = [160, 128, 64, 16]{{[^>]*}}m_lo = 705, m_hi = 768, swap_ab = true>, #dsm.schedule<cluster = [1, 1, 2, 1], block = [128, 256, 4864, 16]{{[^>]*}}m_lo = 705, m_hi = 768>
 // CHECK-SAME: block = [168, 128, 64, 16]{{[^>]*}}m_lo = 769, m_hi = 832, swap_ab = true>, #dsm.schedule<cluster = [1, 1, 1, 1], block = [128, 144, 64, 16]{{[^>]*}}m_lo = 769, m_hi = 832>
