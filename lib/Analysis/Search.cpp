@@ -133,6 +133,13 @@ bool mlir::ff::passesSplitKRule(const Plan &plan, const ChainDesc &chain) {
     const bool swapped = chain.swappedProduct;
     const int64_t rows = swapped ? chain.n : chain.m;
     const int64_t cols = swapped ? chain.m : chain.n;
+    // Nor over 4 or 8 past five 128-row tiles, where unsplit tiles fill the
+    // SMs: G9's down GEMM over 4 (512-k slices) ran its chain 1.07x slower
+    // at M = 680-720 than on unsplit 64 x 64 tiles and 1.07-1.08x at
+    // 800-960 (64-row bins), G6's (1024-k slices) 1.09x at 870 (H200,
+    // docs/validation.md, fifty-fifth session).
+    if (plan.cls(Dim::k) >= 4 && rows > 5 * 128)
+      return false;
     return rows <= plan.blk(swapped ? Dim::n : Dim::m) || chain.k >= cols;
   }
   // Split K inside a fused chain pays a reduce-scatter of fp32 partials, the
@@ -753,14 +760,16 @@ llvm::SmallVector<MBin> mlir::ff::getDefaultMBins(int64_t fineHi) {
 }
 
 int64_t mlir::ff::getFineMBinsHi(const ChainDesc &chain) {
-  // Gated FFNs' tables take 64-row bins up to 1024: against one 769-1024
-  // bin S1-S8 ran 1.03-1.24x faster at 14 of 16 points of M = 800-930
-  // (S1 at 930 0.97x, S3 at 800 0.96x), their swapped gate|up tiles fitted
-  // to each bin. Plain FFNs' did not gain (G2, G4, G8 1.01-1.21x, but G5,
-  // G6 and G9 0.90-0.95x where the model's wave-width and split plans
-  // mispredict; geomean 0.99 over 14 points). H200, docs/validation.md,
-  // fifty-fourth session.
-  return chain.isGated() ? 1024 : 768;
+  // FFNs' tables take 64-row bins up to 1024. Against one 769-1024 bin
+  // S1-S8 ran 1.03-1.24x faster at 14 of 16 points of M = 800-930 (S1 at
+  // 930 0.97x, S3 at 800 0.96x; fifty-fourth session), G1-G10 1.04x in
+  // geomean over 23 points of M = 800-1024 (G2 1.20-1.23x, G8 1.03-1.15x,
+  // G5 1.02-1.11x; G4 at 960, G1 at 930 0.94-0.95x, G9 at 800-870
+  // 0.96-0.97x) once their bins weighed swapped plans without a margin and
+  // split no GEMM over 4 past 640 rows (fifty-fifth session; before, G5, G6
+  // and G9 lost 5-10 %). H200, docs/validation.md. A lone GEMM's bins were
+  // not measured past 768.
+  return chain.kind == ChainKind::ffn || chain.isGated() ? 1024 : 768;
 }
 
 bool mlir::ff::sameButMGrid(const Plan &a, const Plan &b) {

@@ -48,7 +48,8 @@ bool passesTileRule(const Plan &plan, const ChainDesc &chain);
 /// space: a two-GEMM chain's plan splits K (cls_k > 1, the shuffle family's
 /// reduce before the gather) only where GEMM0's output is at most 16 tiles
 /// of 64 x 64 and K at least 32 tiles of 64; a single GEMM past one m tile
-/// (of its token rows, when swapped) only where K >= N.
+/// (of its token rows, when swapped) only where K >= N, and over 4 or 8
+/// only up to 640 rows.
 bool passesSplitKRule(const Plan &plan, const ChainDesc &chain);
 /// A measured rule on the lowerable choice: a gated pair's n tiles wider
 /// than 128 (192, or a wave width of 144-176) only where the grid fits one
@@ -193,8 +194,9 @@ inline constexpr int64_t kOpenBinHi = 2147483647;
 /// ..., a multiple of 64 up to 1024), one bin from there to 1024,
 /// 1025-2048, 2049-4096, 4097-8192, 8193-open (represented by 16384).
 llvm::SmallVector<MBin> getDefaultMBins(int64_t fineHi = 768);
-/// The upper end of a chain's 64-row M bins: 1024 for a gated FFN or
-/// gated GEMM, 768 otherwise (measured per chain kind).
+/// The upper end of a chain's 64-row M bins: 1024 for an FFN (plain or
+/// gated) or a gated GEMM, 768 for a lone GEMM or a longer chain (measured
+/// per chain kind).
 int64_t getFineMBinsHi(const ChainDesc &chain);
 
 struct BinnedPlan {

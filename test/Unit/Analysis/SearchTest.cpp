@@ -308,7 +308,9 @@ TEST(SearchTest, SplitKRule) {
 // A single GEMM splits K past one m tile (of its token rows, swapped) only
 // where K >= N: G5's up GEMM (K = 4096, N = 16384) at M = 600 and 800 ran
 // its chain 1.06-1.11x faster unsplit, its down GEMM keeps the split (H200,
-// fifty-fourth session).
+// fifty-fourth session). Over 4 or 8 only up to 640 rows: G9's down GEMM
+// (K = 2048, N = 512) ran its chain 1.07x faster at M = 680-720 on
+// unsplit 64 x 64 tiles than over 4 (fifty-fifth session).
 TEST(SearchTest, SingleGemmSplitKRule) {
   const uint8_t mnk = bit(Dim::m) | bit(Dim::n) | bit(Dim::k);
   const std::array<Dim, 4> order{Dim::m, Dim::n, Dim::k, Dim::l};
@@ -322,6 +324,13 @@ TEST(SearchTest, SingleGemmSplitKRule) {
                        order, 4);
   EXPECT_TRUE(
       passesSplitKRule(down, chainOf(ChainKind::gemm, 768, 4096, 16384, 0)));
+  Plan over4 =
+      makePlan({1, 1, 4, 1}, {128, 128, 512, 16}, {5, 4, 1, 1}, mnk, order, 4);
+  EXPECT_TRUE(
+      passesSplitKRule(over4, chainOf(ChainKind::gemm, 640, 512, 2048, 0)));
+  over4.grid[0] = 6;
+  EXPECT_FALSE(
+      passesSplitKRule(over4, chainOf(ChainKind::gemm, 641, 512, 2048, 0)));
   // Swapped: m is the weight rows, n the token rows.
   Plan swapped = makePlan({1, 1, 2, 1}, {128, 160, 8192, 16}, {32, 2, 1, 1},
                           mnk, order, 5);
@@ -340,6 +349,12 @@ TEST(SearchTest, SingleGemmSplitKRule) {
   const Candidate *best = searchChain(g5up, h100()).getChosen(true);
   ASSERT_TRUE(best);
   EXPECT_EQ(best->plan.cls(Dim::k), 1);
+  // G9's down GEMM at M = 720: split over 4 before.
+  ChainDesc g9down = chainOf(ChainKind::gemm, 720, 512, 2048, 0);
+  g9down.kMajorWeights = true;
+  const Candidate *g9 = searchChain(g9down, h100()).getChosen(true);
+  ASSERT_TRUE(g9);
+  EXPECT_LT(g9->plan.cls(Dim::k), 4);
 }
 
 TEST(SearchTest, Lowerable) {
@@ -643,15 +658,16 @@ TEST(SearchTest, DynamicMBins) {
   for (const BinnedPlan &bp : table)
     EXPECT_TRUE(bp.candidate.lowerable);
 
-  // searchMBins keeps one entry per default bin; searchDynamicM is it with
-  // neighbours alike but for the M grid merged, the later bin's entry
-  // serving the merged bin.
+  // searchMBins keeps one entry per default bin of the chain's own
+  // (getFineMBinsHi); searchDynamicM is it with neighbours alike but for
+  // the M grid merged, the later bin's entry serving the merged bin.
   std::vector<BinnedPlan> perBin = searchMBins(chain, h100());
-  ASSERT_EQ(perBin.size(), bins.size());
+  llvm::SmallVector<MBin> chainBins = getDefaultMBins(getFineMBinsHi(chain));
+  ASSERT_EQ(perBin.size(), chainBins.size());
   size_t next = 0;
   for (size_t i = 0; i < perBin.size(); ++i) {
-    EXPECT_EQ(perBin[i].bin.lo, bins[i].lo);
-    EXPECT_EQ(perBin[i].bin.hi, bins[i].hi);
+    EXPECT_EQ(perBin[i].bin.lo, chainBins[i].lo);
+    EXPECT_EQ(perBin[i].bin.hi, chainBins[i].hi);
     ASSERT_LT(next, table.size());
     EXPECT_TRUE(
         sameButMGrid(perBin[i].candidate.plan, table[next].candidate.plan));
@@ -663,11 +679,12 @@ TEST(SearchTest, DynamicMBins) {
   EXPECT_EQ(next, table.size());
 }
 
-// 64-row bins run from 257 to 768 for a plain FFN and to 1024 for a gated
-// one (measured per chain kind); a sequence's halves take their FFN's
-// bound through SearchOptions::fineMBinsHi.
+// 64-row bins run from 257 to 1024 for an FFN, plain or gated, and a
+// gated GEMM, to 768 for a lone plain GEMM (measured per chain kind); a
+// sequence's halves take their FFN's bound through
+// SearchOptions::fineMBinsHi.
 TEST(SearchTest, FineMBinsPerChainKind) {
-  EXPECT_EQ(getFineMBinsHi(chainOf(ChainKind::ffn, 0, 3072, 768, 768)), 768);
+  EXPECT_EQ(getFineMBinsHi(chainOf(ChainKind::ffn, 0, 3072, 768, 768)), 1024);
   EXPECT_EQ(getFineMBinsHi(chainOf(ChainKind::gemm, 0, 3072, 768, 0)), 768);
   EXPECT_EQ(getFineMBinsHi(chainOf(ChainKind::gatedFfn, 0, 3072, 768, 768)),
             1024);

@@ -4,17 +4,18 @@
 // 16384, L = 4096). Each default bin compares its fused plan with its halves'
 // schedules for that bin, and neighbours merge only where both the fused plan
 // and the pair agree: the fused plans of every bin past 128 are alike, but the
-// pairs split them. The 64-row bins from 257 to 768 whose upper end 128-row
+// pairs split them. The 64-row bins from 257 to 1024 whose upper end 128-row
 // tiles pad run both GEMMs swapped on token tiles fitted there (257-320 on 160,
 // 385-448 on 224, 513-576 on 144: getBinSwappedPlan), and so may the others,
 // whose swapped plans are weighed too (SearchOptions::swapAtAnyM): 321-384 the
 // down GEMM on 192 split over 2, 577-640 the up GEMM on 216 and the down GEMM
 // on 4 x 160 (cuBLAS's tiling at M = 600; the up GEMM not split: K < N past one
 // m tile, passesSplitKRule), 641-704 both on 176; 449-512 split over 2 on 128 x
-// 256, 705-768 on 128-row tiles. The bins from 769 on (a plain FFN's 64-row
-// bins end at 768) merge, their pairs alike too. The halves take each bin's
-// best at its upper end (no regret rule). Merged by the fused plans alone, one
-// pair (priced at M = 16384) served every M past 128.
+// 256, 705-768 on 128-row tiles, 769-832, 833-896 and 897-960 both on 208, 224
+// and 240 (an FFN's 64-row bins run to 1024). 961-1024 and the bins past it
+// merge, their pairs alike too. The halves take each bin's best at its upper
+// end (no regret rule). Merged by the fused plans alone, one pair (priced at M
+// = 16384) served every M past 128.
 // CHECK-LABEL: func.func @ff_ffn(
 // CHECK: schedule = #dsm.schedule_table<[
 // CHECK-SAME: m_lo = 129, m_hi = 256>, #dsm.schedule<
@@ -22,7 +23,10 @@
 // CHECK-SAME: m_lo = 321, m_hi = 384>, #dsm.schedule<
 // CHECK-SAME: m_lo = 641, m_hi = 704>, #dsm.schedule<
 // CHECK-SAME: m_lo = 705, m_hi = 768>, #dsm.schedule<
-// CHECK-SAME: m_lo = 769, m_hi = 2147483647>]>, sequence = [
+// CHECK-SAME: m_lo = 769, m_hi = 832>, #dsm.schedule<
+// CHECK-SAME: m_lo = 833, m_hi = 896>, #dsm.schedule<
+// CHECK-SAME: m_lo = 897, m_hi = 960>, #dsm.schedule<
+// CHECK-SAME: m_lo = 961, m_hi = 2147483647>]>, sequence = [
 // CHECK-SAME: cluster = [1, 1, 2, 1], block = [128, 128, 8192, 16]{{[^>]*}}m_lo = 129, m_hi = 256>
 // CHECK-SAME: block = [160, 256, 64, 16]{{[^>]*}}m_lo = 257, m_hi = 320, swap_ab = true>, #dsm.schedule<cluster = [1, 1, 2, 1], block = [160, 128, 8192, 16]{{[^>]*}}m_lo = 257, m_hi = 320, swap_ab = true>
 // CHECK-SAME: cluster = [1, 1, 2, 1], block = [192, 128, 8192, 16]{{[^>]*}}m_lo = 321, m_hi = 384, swap_ab = true>
@@ -31,7 +35,10 @@
 // CHECK-SAME: block = [144, 128, 64, 16]{{[^>]*}}m_lo = 513, m_hi = 576, swap_ab = true>
 // CHECK-SAME: block = [216, 128, 64, 16]{{[^>]*}}m_lo = 577, m_hi = 640, swap_ab = true>, #dsm.schedule<cluster = [1, 1, 1, 1], block = [160, 128, 64, 16], grid = [4, 32, 1, 1]{{[^>]*}}m_lo = 577, m_hi = 640, swap_ab = true>
 // CHECK-SAME: block = [176, 128, 64, 16]{{[^>]*}}m_lo = 641, m_hi = 704, swap_ab = true>, #dsm.schedule<cluster = [1, 1, 1, 1], block = [176, 128, 64, 16]{{[^>]*}}m_lo = 641, m_hi = 704, swap_ab = true>
-// CHECK-SAME: cluster = [1, 1, 1, 1], block = [128, 256, 64, 16]{{[^>]*}}m_lo = 769, m_hi = 2147483647>, #dsm.schedule<cluster = [1, 1, 1, 1], block = [128, 256, 64, 16]{{[^>]*}}m_lo = 769, m_hi = 2147483647>]
+// CHECK-SAME: block = [208, 128, 64, 16]{{[^>]*}}m_lo = 769, m_hi = 832, swap_ab = true>, #dsm.schedule<cluster = [1, 1, 1, 1], block = [208, 128, 64, 16]{{[^>]*}}m_lo = 769, m_hi = 832, swap_ab = true>
+// CHECK-SAME: block = [224, 128, 64, 16]{{[^>]*}}m_lo = 833, m_hi = 896, swap_ab = true>, #dsm.schedule<cluster = [1, 1, 1, 1], block = [224, 128, 64, 16]{{[^>]*}}m_lo = 833, m_hi = 896, swap_ab = true>
+// CHECK-SAME: block = [240, 128, 64, 16]{{[^>]*}}m_lo = 897, m_hi = 960, swap_ab = true>, #dsm.schedule<cluster = [1, 1, 1, 1], block = [240, 128, 64, 16]{{[^>]*}}m_lo = 897, m_hi = 960, swap_ab = true>
+// CHECK-SAME: cluster = [1, 1, 1, 1], block = [128, 256, 64, 16]{{[^>]*}}m_lo = 961, m_hi = 2147483647>, #dsm.schedule<cluster = [1, 1, 1, 1], block = [128, 256, 64, 16]{{[^>]*}}m_lo = 961, m_hi = 2147483647>]
 func.func @ff_ffn(%x: tensor<?x4096xbf16>, %w1: tensor<16384x4096xbf16>, %w2: tensor<4096x16384xbf16>) -> tensor<?x4096xbf16> {
   %c0 = arith.constant 0 : index
   %m = tensor.dim %x, %c0 : tensor<?x4096xbf16>
