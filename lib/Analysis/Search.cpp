@@ -135,9 +135,10 @@ bool mlir::ff::passesSplitKRule(const Plan &plan, const ChainDesc &chain) {
     const int64_t cols = swapped ? chain.m : chain.n;
     // Nor over 4 or 8 past five 128-row tiles, where unsplit tiles fill the
     // SMs: G9's down GEMM over 4 (512-k slices) ran its chain 1.07x slower
-    // at M = 680-720 than on unsplit 64 x 64 tiles and 1.07-1.08x at
-    // 800-960 (64-row bins), G6's (1024-k slices) 1.09x at 870 (H200,
-    // docs/validation.md, fifty-fifth session).
+    // at M = 680-720 than on unsplit 64 x 64 tiles; in 64-row bins at
+    // 800-960 it ran 0.89-0.93x the one 769-1024 bin's time split, 0.96-1.00x
+    // unsplit, G6 at 870 0.95x split over 4 (1024-k slices), 1.03x over 2
+    // (H200, docs/validation.md, fifty-fifth session).
     if (plan.cls(Dim::k) >= 4 && rows > 5 * 128)
       return false;
     return rows <= plan.blk(swapped ? Dim::n : Dim::m) || chain.k >= cols;
@@ -891,9 +892,10 @@ getCandidateAt(Candidate c, const ChainDesc &chain, int64_t m,
 /// five M), where that is below `base`'s and no M of the five prices it above
 /// `base`; priced at the upper end. A 5 % margin on the mean kept 18 bins
 /// unswapped whose swapped plans then ran 1.01-1.10x faster at 15 of 18 points
-/// of M = 300-1000 and even at the rest (S3 at 870 1.10x, G4 at 680 1.07x, G8
-/// at 600 1.05x); letting one sample M price it up to 5 % above `base` lost
-/// 2-11 % at 9 of 14 points (H200, docs/validation.md, fifty-fifth session).
+/// of M = 300-1000 (S3 at 870 1.10x, G4 at 680 1.07x, G8 at 600 1.05x) and
+/// even at the other three; letting one sample M price it up to 5 % above
+/// `base` lost 2-11 % at 9 of 14 points (H200, docs/validation.md, fifty-fifth
+/// session).
 /// The estimate's per-M regret is the one to heed: a width fitted below the
 /// upper end pads its last token tile there (G8's up GEMM on 160 tokens at M =
 /// 380: three tiles of 480 rows, estimated 1.29x `base`, ran 0.81x; S7's down
