@@ -378,7 +378,16 @@ bool mlir::ff::isLowerable(const Plan &plan, const ChainDesc &chain,
     // With K-major weights a gated pair takes any width; a plain GEMM any
     // that no 64-row box divides, of which the search offers the ones
     // sized to its waves (passesWaveTileRule).
+    // A swapped plain product also takes 192 tokens on 128 weight rows
+    // (the fortieth session's losses were 192-wide weight tiles): on an
+    // H200 G4's, S1's and S3's chains ran 1.08-1.12x faster on them at M =
+    // 720-930, G8's at 330 1.07x, where they replace 96-wide unswapped
+    // tiles or 232-240 tokens of a narrow weight; G5's up GEMM at 930 lost
+    // 0.94x on them until the swapped products' own wgmma rate
+    // (KernelFit::gemmSwappedTflops) priced 240 tokens below them
+    // (docs/validation.md, fifty-fifth and fifty-sixth sessions).
     int64_t blkN = plan.blk(Dim::n);
+    const bool swapped192 = chain.swappedProduct && blkM == 128 && blkN == 192;
     const bool solo = wide && !alongM && !chain.convW &&
                       plan.cluster == std::array<int64_t, 4>{1, 1, 1, 1};
     // A swapped product's 256-row weight tiles: two accumulators of
@@ -402,8 +411,9 @@ bool mlir::ff::isLowerable(const Plan &plan, const ChainDesc &chain,
          !swappedSplit && !narrowSwapped &&
          !(wide && (blkN == 64 || blkN == 128)) &&
          !(solo && (blkM == 128 || rowBlocks) &&
-           (chain.isGated() ? blkN == 192 || chain.kMajorWeights
-                            : chain.kMajorWeights && blkN % 64 != 0))) ||
+           (chain.isGated()
+                ? blkN == 192 || chain.kMajorWeights
+                : chain.kMajorWeights && (blkN % 64 != 0 || swapped192)))) ||
         (!gemmSplitK && plan.blk(Dim::k) != 64) ||
         (chain.isGated() && blkN > (solo ? 192 : 128)))
       return false;

@@ -106,6 +106,19 @@ struct KernelFit {
   /// scripts/bench/fit-gemm-model.py; the twenty-second session's 5.6 had
   /// no shared-memory term).
   double gemmTflops = 4.938;
+  /// The same for a swapped product (ChainDesc::swappedProduct: weights as
+  /// wgmma's m, tokens as its n). G5's up GEMM at M = 930 sustained 5.9
+  /// per SM on 240-token tiles and waited on L2 (ncu: tensor pipe 87 %
+  /// active), 1.07x faster than on 192 tokens, which gemmTflops prices as
+  /// a tie of two wgmma-bound plans. From 5.8 up, where the L2 and port
+  /// terms bind, the model's choice among 332 timed plans of 48 single
+  /// GEMMs at M = 300-6000 (H200, docs/benchmarks/gemm-sweep-h200-s56.csv)
+  /// went from 1.025x to 1.019x the fastest (G5's, G8's and S1's swapped
+  /// picks); the plain family at 6.0 took 128 x 256 tiles that ran 4-13 %
+  /// slower there and its tables' chains up to 1.21x slower
+  /// (docs/validation.md, fifty-sixth session). Up to 960 token rows only
+  /// (CostModel.cpp, kSwappedRateMaxRows).
+  double gemmSwappedTflops = 6.0;
   /// Single GEMMs: one SM's shared-memory port (bytes per ns), which the
   /// TMA's writes of a stage and the consumer warpgroups' wgmma reads of it
   /// (each its 64 rows of A and all of B) share. Without it 128 x 128 tiles

@@ -775,6 +775,66 @@ TEST(CostModelTest, SwappedGatedGemmByHand) {
                    (2.0 * 9728 * 2560 + 800.0 * 2560 + 9728.0 * 800) * 2);
 }
 
+// A swapped plain GEMM's wgmmas run at gemmSwappedTflops, above the plain
+// family's gemmTflops: G5's up GEMM at M = 930 on 128 weight rows against
+// 240 tokens (4 token tiles) or 192 (5). At gemmTflops both are
+// wgmma-bound and tie (5 x 192 tokens = 4 x 240); the swapped kernels ran
+// at 5.9 TFLOP/s per SM and waited on L2 (ncu: 1.46 against 1.86 GB drawn),
+// the 240-token tile 1.07x faster, as the L2 term prices them once the
+// wgmmas no longer bind (H200, docs/validation.md, fifty-sixth session).
+TEST(CostModelTest, SwappedGemmRateByHand) {
+  GpuTarget t = h100();
+  const KernelFit &k = t.kernel;
+  ASSERT_GT(k.gemmSwappedTflops, k.gemmTflops);
+  ChainDesc product = swappedProductOf(ChainKind::gemm, 16384, 936, 4096);
+  auto tiles = [](int64_t tokens, int64_t stages) {
+    return makePlan({1, 1, 1, 1}, {128, tokens, 64, 16},
+                    {128, (936 + tokens - 1) / tokens, 1, 1},
+                    bit(Dim::m) | bit(Dim::n), {Dim::m, Dim::n, Dim::k, Dim::l},
+                    stages);
+  };
+  Plan wide = tiles(240, 4), narrow = tiles(192, 5);
+  ASSERT_TRUE(isLowerable(wide, product));
+  // 192 tokens on 128 weight rows lower swapped; 192-wide weight tiles of
+  // the plain GEMM do not.
+  ASSERT_TRUE(isLowerable(narrow, product));
+  ChainDesc plain = chainOf(ChainKind::gemm, 936, 16384, 4096, 0);
+  plain.kMajorWeights = true;
+  EXPECT_FALSE(isLowerable(makePlan({1, 1, 1, 1}, {128, 192, 64, 16},
+                                    {8, 86, 1, 1}, bit(Dim::m) | bit(Dim::n),
+                                    {Dim::m, Dim::n, Dim::k, Dim::l}, 5),
+                           plain));
+  // Per k step on a full wave: (128 + w) x 64 x 2 B drawn by each of 132
+  // CTAs from L2, above the wgmmas at the swapped rate, below them at the
+  // plain one.
+  for (int64_t w : {240, 192}) {
+    const double l2 = (128.0 + w) * 64 * 2 * 132 / k.gemmL2Gbps;
+    EXPECT_GT(l2, 2.0 * 128 * w * 64 / (k.gemmSwappedTflops * 1e3));
+    EXPECT_LT(l2, 2.0 * 128 * w * 64 / (k.gemmTflops * 1e3));
+  }
+  auto kernelNs = [&](const Plan &q, const GpuTarget &g) {
+    return estimateKernelNs(product, q, analyzeDataflow(product, q, g), g);
+  };
+  EXPECT_LT(kernelNs(wide, t), 0.97 * kernelNs(narrow, t));
+  GpuTarget plainRate = t;
+  plainRate.kernel.gemmSwappedTflops = k.gemmTflops;
+  EXPECT_NEAR(kernelNs(wide, plainRate), kernelNs(narrow, plainRate),
+              1e-6 * kernelNs(wide, plainRate));
+  // Past 960 token rows the plain rate: the swapped rate's picks ran up to
+  // 1.16x slower at M = 1000-10000. A 1024-row product's wgmmas bind at
+  // gemmTflops again, above the same CTA's at 960 rows.
+  ChainDesc at960 = product, at1024 = product;
+  at960.n = 960;
+  at1024.n = 1024;
+  Plan tile =
+      makePlan({1, 1, 1, 1}, {128, 240, 64, 16}, {128, 4, 1, 1},
+               bit(Dim::m) | bit(Dim::n), {Dim::m, Dim::n, Dim::k, Dim::l}, 4);
+  EXPECT_LT(estimateCtaNs(at960, tile, t, 132),
+            0.9 * estimateCtaNs(at1024, tile, t, 132));
+  EXPECT_NEAR(estimateCtaNs(at1024, tile, t, 132),
+              estimateCtaNs(at1024, tile, plainRate, 132), 1e-6);
+}
+
 // A 64-row tile (one consumer warpgroup) and a 128-row tile of half the
 // width at the same CTA count stream the same bytes per CTA: S1's down
 // GEMM (M = 128, N = 3072, K = 8192) over clusters of 4 along k, 96 CTAs

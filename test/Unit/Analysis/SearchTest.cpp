@@ -1279,11 +1279,16 @@ TEST(SearchTest, SwappedOperands) {
   // Its dynamic M's 64-row bins whose upper end the 128-row tiles pad (257-320,
   // 385-448, 513-576) run swapped, on token widths fitted there, and so do
   // 577-640 and 641-704, where swapped plans are weighed though 128-row tiles
-  // pad M by less than a tenth (SearchOptions::swapAtAnyM).
+  // pad M by less than a tenth (SearchOptions::swapAtAnyM). At the swapped
+  // products' own wgmma rate also 321-384 and 705-768, on 192 tokens (G5's
+  // chain at 350 and 740 1.03x and 1.07x faster on an H200).
   for (const BinnedPlan &bp : searchMBins(dynamic, h100())) {
-    bool swapped = bp.bin.lo == 257 || bp.bin.lo == 385 || bp.bin.lo == 513 ||
-                   bp.bin.lo == 577 || bp.bin.lo == 641;
+    bool swapped = bp.bin.lo == 257 || bp.bin.lo == 321 || bp.bin.lo == 385 ||
+                   bp.bin.lo == 513 || bp.bin.lo == 577 || bp.bin.lo == 641 ||
+                   bp.bin.lo == 705;
     EXPECT_EQ(bp.candidate.plan.swapAb, swapped) << bp.bin.lo;
+    if (bp.bin.lo == 321 || bp.bin.lo == 705)
+      EXPECT_EQ(bp.candidate.plan.blk(Dim::n), 192) << bp.bin.lo;
   }
   // Static M keeps the tenth: at M = 600 (40 rows of padding) no swapped
   // plan is ranked unless asked.
@@ -1439,12 +1444,18 @@ TEST(SearchTest, SwappedMBins) {
     EXPECT_EQ(p.grd(Dim::n), 4);
   }
   EXPECT_EQ(seen, 1);
+  // S8's gate|up GEMM: 769-832 on 168 tokens, and at the swapped products'
+  // own wgmma rate 513-576, 641-768 and 833-896 too (its chain at 540 and
+  // 680 1.04x and 1.05x faster on an H200, even at 740 and 870).
   ChainDesc s8 = chainOf(ChainKind::gatedGemm, 0, 3072, 1024, 0);
   s8.kMajorWeights = true;
+  const llvm::DenseMap<int64_t, int64_t> s8Widths = {
+      {513, 120}, {641, 144}, {705, 160}, {769, 168}, {833, 184}};
   for (const BinnedPlan &bp : searchMBins(s8, h100(), halves)) {
-    EXPECT_EQ(bp.candidate.plan.swapAb, bp.bin.lo == 769) << bp.bin.lo;
-    if (bp.bin.lo == 769)
-      EXPECT_EQ(bp.candidate.plan.blk(Dim::n), 168);
+    EXPECT_EQ(bp.candidate.plan.swapAb, s8Widths.count(bp.bin.lo) != 0)
+        << bp.bin.lo;
+    if (bp.candidate.plan.swapAb)
+      EXPECT_EQ(bp.candidate.plan.blk(Dim::n), s8Widths.lookup(bp.bin.lo));
   }
   halves.swapOperands = false;
   for (const BinnedPlan &bp : searchMBins(s7Down, h100(), halves))

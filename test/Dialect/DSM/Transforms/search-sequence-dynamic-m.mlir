@@ -8,11 +8,14 @@
 // tiles pad run both GEMMs swapped on token tiles fitted there (257-320 on 160,
 // 385-448 on 224, 513-576 on 144: getBinSwappedPlan), and so may the others,
 // whose swapped plans are weighed too (SearchOptions::swapAtAnyM): 321-384 the
-// down GEMM on 192 split over 2, 577-640 the up GEMM on 216 and the down GEMM
-// on 4 x 160 (cuBLAS's tiling at M = 600; the up GEMM not split: K < N past one
-// m tile, passesSplitKRule), 641-704 both on 176; 449-512 split over 2 on 128 x
-// 256, 705-768 on 128-row tiles, 769-832, 833-896 and 897-960 both on 208, 224
-// and 240 (an FFN's 64-row bins run to 1024). 961-1024 and the bins past it
+// up GEMM on 192 and the down GEMM on 192 split over 2, 513-576 the up GEMM on
+// 192, 577-640 the up GEMM on 216 and the down GEMM on 4 x 160 (cuBLAS's
+// tiling at M = 600; the up GEMM not split: K < N past one m tile,
+// passesSplitKRule), 641-704 the up GEMM on 240 and the down GEMM on 176;
+// 449-512 split over 2 on 128 x 256, 705-768 both on 192, 769-832, 833-896
+// and 897-960 both on 208, 224 and 240 (an FFN's 64-row bins run to 1024).
+// The 192-token tiles and the up GEMM's 240 at 641-704 come with the swapped
+// products' own wgmma rate (KernelFit::gemmSwappedTflops). 961-1024 and the bins past it
 // merge, their pairs alike too. The halves take each bin's best at its upper
 // end (no regret rule). Merged by the fused plans alone, one pair (priced at M
 // = 16384) served every M past 128.
@@ -29,12 +32,13 @@
 // CHECK-SAME: m_lo = 961, m_hi = 2147483647>]>, sequence = [
 // CHECK-SAME: cluster = [1, 1, 2, 1], block = [128, 128, 8192, 16]{{[^>]*}}m_lo = 129, m_hi = 256>
 // CHECK-SAME: block = [160, 256, 64, 16]{{[^>]*}}m_lo = 257, m_hi = 320, swap_ab = true>, #dsm.schedule<cluster = [1, 1, 2, 1], block = [160, 128, 8192, 16]{{[^>]*}}m_lo = 257, m_hi = 320, swap_ab = true>
-// CHECK-SAME: cluster = [1, 1, 2, 1], block = [192, 128, 8192, 16]{{[^>]*}}m_lo = 321, m_hi = 384, swap_ab = true>
+// CHECK-SAME: block = [192, 128, 64, 16]{{[^>]*}}m_lo = 321, m_hi = 384, swap_ab = true>, #dsm.schedule<cluster = [1, 1, 2, 1], block = [192, 128, 8192, 16]{{[^>]*}}m_lo = 321, m_hi = 384, swap_ab = true>
 // CHECK-SAME: block = [224, 128, 64, 16]{{[^>]*}}m_lo = 385, m_hi = 448, swap_ab = true>
 // CHECK-SAME: cluster = [1, 1, 2, 1], block = [128, 256, 8192, 16]{{[^>]*}}m_lo = 449, m_hi = 512>
-// CHECK-SAME: block = [144, 128, 64, 16]{{[^>]*}}m_lo = 513, m_hi = 576, swap_ab = true>
+// CHECK-SAME: block = [192, 128, 64, 16]{{[^>]*}}m_lo = 513, m_hi = 576, swap_ab = true>, #dsm.schedule<cluster = [1, 1, 1, 1], block = [144, 128, 64, 16]{{[^>]*}}m_lo = 513, m_hi = 576, swap_ab = true>
 // CHECK-SAME: block = [216, 128, 64, 16]{{[^>]*}}m_lo = 577, m_hi = 640, swap_ab = true>, #dsm.schedule<cluster = [1, 1, 1, 1], block = [160, 128, 64, 16], grid = [4, 32, 1, 1]{{[^>]*}}m_lo = 577, m_hi = 640, swap_ab = true>
-// CHECK-SAME: block = [176, 128, 64, 16]{{[^>]*}}m_lo = 641, m_hi = 704, swap_ab = true>, #dsm.schedule<cluster = [1, 1, 1, 1], block = [176, 128, 64, 16]{{[^>]*}}m_lo = 641, m_hi = 704, swap_ab = true>
+// CHECK-SAME: block = [240, 128, 64, 16]{{[^>]*}}m_lo = 641, m_hi = 704, swap_ab = true>, #dsm.schedule<cluster = [1, 1, 1, 1], block = [176, 128, 64, 16]{{[^>]*}}m_lo = 641, m_hi = 704, swap_ab = true>
+// CHECK-SAME: block = [192, 128, 64, 16]{{[^>]*}}m_lo = 705, m_hi = 768, swap_ab = true>, #dsm.schedule<cluster = [1, 1, 1, 1], block = [192, 128, 64, 16]{{[^>]*}}m_lo = 705, m_hi = 768, swap_ab = true>
 // CHECK-SAME: block = [208, 128, 64, 16]{{[^>]*}}m_lo = 769, m_hi = 832, swap_ab = true>, #dsm.schedule<cluster = [1, 1, 1, 1], block = [208, 128, 64, 16]{{[^>]*}}m_lo = 769, m_hi = 832, swap_ab = true>
 // CHECK-SAME: block = [224, 128, 64, 16]{{[^>]*}}m_lo = 833, m_hi = 896, swap_ab = true>, #dsm.schedule<cluster = [1, 1, 1, 1], block = [224, 128, 64, 16]{{[^>]*}}m_lo = 833, m_hi = 896, swap_ab = true>
 // CHECK-SAME: block = [240, 128, 64, 16]{{[^>]*}}m_lo = 897, m_hi = 960, swap_ab = true>, #dsm.schedule<cluster = [1, 1, 1, 1], block = [240, 128, 64, 16]{{[^>]*}}m_lo = 897, m_hi = 960, swap_ab = true>
@@ -95,7 +99,10 @@ func.func @ff_ffn(%x: tensor<?x4096xbf16>, %w1: tensor<16384x4096xbf16>, %w2: te
 // any M: SearchOptions::swapAtAnyM). A gated FFN's 64-row bins go on to 1024
 // (its halves' tables take them too): 769-832 and 833-896 run the gated GEMM
 // swapped on 168 and 184 tokens and the down GEMM on 128 x 144 (seven m tiles),
-// 897-960 on 120 tokens.
+// 897-960 both swapped, the gated GEMM on 184 tokens (six tiles) and the down
+// GEMM on 160 (the swapped products' own wgmma rate; measured 0.92x the 120
+// tokens and 128 x 160 before it on an H200, docs/validation.md, fifty-sixth
+// session).
 // CHECK-LABEL: func.func @s7_gated_ffn(
 // CHECK: m_lo = 705, m_hi = 768>, #dsm.schedule<{{[^>]*}}m_lo = 769, m_hi = 832>, #dsm.schedule<{{[^>]*}}m_lo = 833, m_hi = 896>, #dsm.schedule<{{[^>]*}}m_lo = 897, m_hi = 960>, #dsm.schedule<{{[^>]*}}m_lo = 961, m_hi = 1024>
 // CHECK: sequence = [
@@ -108,7 +115,7 @@ func.func @ff_ffn(%x: tensor<?x4096xbf16>, %w1: tensor<16384x4096xbf16>, %w2: te
 // CHECK-SAME: block = [160, 128, 64, 16]{{[^>]*}}m_lo = 705, m_hi = 768, swap_ab = true>, #dsm.schedule<cluster = [1, 1, 2, 1], block = [128, 256, 4864, 16]{{[^>]*}}m_lo = 705, m_hi = 768>
 // CHECK-SAME: block = [168, 128, 64, 16]{{[^>]*}}m_lo = 769, m_hi = 832, swap_ab = true>, #dsm.schedule<cluster = [1, 1, 1, 1], block = [128, 144, 64, 16]{{[^>]*}}m_lo = 769, m_hi = 832>
 // CHECK-SAME: block = [184, 128, 64, 16]{{[^>]*}}m_lo = 833, m_hi = 896, swap_ab = true>
-// CHECK-SAME: block = [120, 128, 64, 16]{{[^>]*}}m_lo = 897, m_hi = 960, swap_ab = true>
+// CHECK-SAME: block = [184, 128, 64, 16]{{[^>]*}}m_lo = 897, m_hi = 960, swap_ab = true>, #dsm.schedule<cluster = [1, 1, 1, 1], block = [160, 128, 64, 16]{{[^>]*}}m_lo = 897, m_hi = 960, swap_ab = true>
 // CHECK-SAME: cluster = [1, 1, 1, 1], block = [128, 160, 64, 16]{{[^>]*}}m_lo = 961, m_hi = 1024>
 // CHECK-SAME: cluster = [1, 1, 2, 1], block = [128, 256, 4864, 16]{{[^>]*}}m_lo = 1025, m_hi = 4096>
 func.func @s7_gated_ffn(%x: tensor<?x2560xbf16>, %wg: tensor<9728x2560xbf16>, %wu: tensor<9728x2560xbf16>, %wd: tensor<2560x9728xbf16>) -> tensor<?x2560xbf16> {

@@ -73,9 +73,9 @@
 // kernels of every bin (sequences share a bin, fused kernels have their own)
 // and the intermediate [M, N]. From 257 to 768 the bins are 64 rows wide;
 // the up GEMM of 257-320 runs swapped on 160-token tiles (two at 320:
-// getBinSwappedPlan).
+// getBinSwappedPlan), of 321-384 on 192-token tiles (two at 384).
 // CHECK-LABEL: func.func @g8_dynamic(
-// CHECK: schedule = #dsm.schedule_table<{{.*}}>, sequence = [#dsm.schedule<{{.*}}m_lo = 1, m_hi = 64>, #dsm.schedule<{{.*}}m_lo = 1, m_hi = 64>, #dsm.schedule<{{.*}}m_lo = 65, m_hi = 128>, #dsm.schedule<{{.*}}m_lo = 65, m_hi = 128>, {{.*}}block = [160, 128, 64, 16]{{[^>]*}}m_lo = 257, m_hi = 320, swap_ab = true>, #dsm.schedule<{{[^>]*}}m_lo = 257, m_hi = 320>, #dsm.schedule<{{[^>]*}}m_lo = 321, m_hi = 384>, #dsm.schedule<{{[^>]*}}m_lo = 321, m_hi = 384>
+// CHECK: schedule = #dsm.schedule_table<{{.*}}>, sequence = [#dsm.schedule<{{.*}}m_lo = 1, m_hi = 64>, #dsm.schedule<{{.*}}m_lo = 1, m_hi = 64>, #dsm.schedule<{{.*}}m_lo = 65, m_hi = 128>, #dsm.schedule<{{.*}}m_lo = 65, m_hi = 128>, {{.*}}block = [160, 128, 64, 16]{{[^>]*}}m_lo = 257, m_hi = 320, swap_ab = true>, #dsm.schedule<{{[^>]*}}m_lo = 257, m_hi = 320>, #dsm.schedule<{{[^>]*}}block = [192, 128, 64, 16]{{[^>]*}}m_lo = 321, m_hi = 384, swap_ab = true>, #dsm.schedule<{{[^>]*}}m_lo = 321, m_hi = 384>
 // BUNDLE: intermediates = [{dtype = "bf16", name = "c", shape = array<i64: -1, 8192>}]
 // BUNDLE-SAME: m_hi = 64 : i64, m_lo = 1 : i64, module = "g8_dynamic_4_m0_s0_module"
 // BUNDLE-SAME: m_hi = 64 : i64, m_lo = 1 : i64, module = "g8_dynamic_4_m0_s1_module"
