@@ -784,13 +784,6 @@ double mlir::ff::estimateKernelNs(const ChainDesc &chain, const Plan &plan,
   return total;
 }
 
-/// The most token rows (a swapped product's n) whose wgmmas run at
-/// KernelFit::gemmSwappedTflops; more take gemmTflops. The swapped rate's
-/// picks ran G4's, G5's, G8's, S1's, S3's and S8's chains 1.02-1.24x faster
-/// at M = 350-930 on an H200, but G5's 0.96x at 1000 and at 1500-10000 up
-/// to 0.87x (G8 at 1500; docs/validation.md, fifty-sixth session).
-static constexpr int64_t kSwappedRateMaxRows = 960;
-
 double mlir::ff::estimateCtaNs(const ChainDesc &chain, const Plan &plan,
                                const GpuTarget &target, int64_t active,
                                bool alone, double aScale) {
@@ -815,8 +808,10 @@ double mlir::ff::estimateCtaNs(const ChainDesc &chain, const Plan &plan,
   // One consumer warpgroup (64-row tiles) issues its wgmmas alone, unless
   // a streamed plan splits the tile's columns over two.
   const bool oneWarpgroup = bm == 64 && !plan.splitsColumns(chain);
+  // A swapped product of up to gemmSwappedRateMaxRows token rows runs its
+  // wgmmas at its own measured rate (KernelFit::gemmSwappedTflops).
   const double gemmTflops =
-      chain.swappedProduct && chain.n <= kSwappedRateMaxRows
+      chain.swappedProduct && chain.n <= k.gemmSwappedRateMaxRows
           ? k.gemmSwappedTflops
           : k.gemmTflops;
   const double tflops = !two               ? gemmTflops

@@ -116,9 +116,15 @@ struct KernelFit {
   /// went from 1.025x to 1.019x the fastest (G5's, G8's and S1's swapped
   /// picks); the plain family at 6.0 took 128 x 256 tiles that ran 4-13 %
   /// slower there and its tables' chains up to 1.21x slower
-  /// (docs/validation.md, fifty-sixth session). Up to 960 token rows only
-  /// (CostModel.cpp, kSwappedRateMaxRows).
+  /// (docs/validation.md, fifty-sixth session). Up to
+  /// gemmSwappedRateMaxRows token rows.
   double gemmSwappedTflops = 6.0;
+  /// The most token rows (a swapped product's n) whose wgmmas run at
+  /// gemmSwappedTflops; more take gemmTflops. The swapped rate's picks ran
+  /// G4's, G5's, G8's, S1's, S3's and S8's chains 1.02-1.24x faster at M =
+  /// 350-930 on an H200, but G5's 0.96x at 1000 and at 1500-10000 up to
+  /// 0.87x (G8 at 1500).
+  double gemmSwappedRateMaxRows = 960;
   /// Single GEMMs: one SM's shared-memory port (bytes per ns), which the
   /// TMA's writes of a stage and the consumer warpgroups' wgmma reads of it
   /// (each its 64 rows of A and all of B) share. Without it 128 x 128 tiles

@@ -820,9 +820,11 @@ TEST(CostModelTest, SwappedGemmRateByHand) {
   plainRate.kernel.gemmSwappedTflops = k.gemmTflops;
   EXPECT_NEAR(kernelNs(wide, plainRate), kernelNs(narrow, plainRate),
               1e-6 * kernelNs(wide, plainRate));
-  // Past 960 token rows the plain rate: the swapped rate's picks ran up to
-  // 1.16x slower at M = 1000-10000. A 1024-row product's wgmmas bind at
-  // gemmTflops again, above the same CTA's at 960 rows.
+  // Past 960 token rows (gemmSwappedRateMaxRows) the plain rate: the
+  // swapped rate's picks ran up to 1.16x slower at M = 1000-10000. A
+  // 1024-row product's wgmmas bind at gemmTflops again, above the same
+  // CTA's at 960 rows.
+  EXPECT_EQ(k.gemmSwappedRateMaxRows, 960);
   ChainDesc at960 = product, at1024 = product;
   at960.n = 960;
   at1024.n = 1024;

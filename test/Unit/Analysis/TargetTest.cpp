@@ -201,6 +201,7 @@ TEST(TargetTest, CalibrationOfTheKernelModel) {
       "kernel": {"k_step_ns": 900, "sm_gbps": 50, "hbm_efficiency": 0.8,
                  "count_in_ns": 0, "gemm_stream_latency_ns": 1500,
                  "gemm_hbm_efficiency": 0.7, "gemm_tflops": 6,
+                 "gemm_swapped_tflops": 7, "gemm_swapped_rate_max_rows": 1024,
                  "gemm_lone_warpgroup_factor": 1, "solo_chunk_ns": 250}})");
   ASSERT_FALSE(static_cast<bool>(err)) << llvm::toString(std::move(err));
   EXPECT_DOUBLE_EQ(t.kernel.kStepNs, 900);
@@ -210,6 +211,8 @@ TEST(TargetTest, CalibrationOfTheKernelModel) {
   EXPECT_DOUBLE_EQ(t.kernel.gemmStreamLatencyNs, 1500);
   EXPECT_DOUBLE_EQ(t.kernel.gemmHbmEfficiency, 0.7);
   EXPECT_DOUBLE_EQ(t.kernel.gemmTflops, 6);
+  EXPECT_DOUBLE_EQ(t.kernel.gemmSwappedTflops, 7);
+  EXPECT_DOUBLE_EQ(t.kernel.gemmSwappedRateMaxRows, 1024);
   EXPECT_DOUBLE_EQ(t.kernel.gemmLoneWarpgroupFactor, 1);
   EXPECT_DOUBLE_EQ(h100().kernel.gemmLoneWarpgroupFactor, 1.01);
   EXPECT_DOUBLE_EQ(t.kernel.soloChunkNs, 250);
