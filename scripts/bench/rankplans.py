@@ -6,12 +6,14 @@ import os
 import re
 import subprocess
 
-FF_OPT = "build/bin/ff-opt"
+# FF_OPT (env) may name a test build of ff-opt.
+FF_OPT = os.environ.get("FF_OPT", "build/bin/ff-opt")
 FUSE = "--dsm-fuse=fuse-single-gemms=true"
-# cls_m, cls_n, cls_k, blk_m, blk_n, grid_m, grid_n, stages, cost_ns.
+# cls_m, cls_n, cls_k, blk_m, blk_n, grid_m, grid_n, stages, cost_ns, and
+# whether the plan runs swapped (swap_ab: blk_m is then its token rows).
 SCHED = re.compile(r"#dsm\.schedule<cluster = \[(\d+), (\d+), (\d+), 1\], "
                    r"block = \[(\d+), (\d+),[^>]*grid = \[(\d+), (\d+),"
-                   r"[^>]*stages = (\d+), cost_ns = (\d+)>")
+                   r"[^>]*stages = (\d+), cost_ns = (\d+)(, swap_ab = true)?>")
 
 ANY_SCHED = re.compile(r"#dsm\.schedule<[^>]*>")
 
@@ -54,11 +56,12 @@ def shape_of(mt):
     return f"{mt[4]}x{mt[5]}c{int(mt[2]) * int(mt[3])}"
 
 
-def lower_each_shape(src, out, name, ranks):
+def lower_each_shape(src, out, name, ranks, shape_of=shape_of):
     """Lowers the best-ranked plan of every tile shape and cluster among
     the search's first `ranks` for `src` into OUT/<name>-<shape>, printing
     a line per bundle (its rank, stages, cost and any lowering error);
-    returns the first plan's (module text, SCHED match), or None."""
+    returns the first plan's (module text, SCHED match), or None.
+    `shape_of` names a SCHED match's shape."""
     seen, first = set(), None
     for r in range(ranks):
         text, mt, err = search_rank(src, r)

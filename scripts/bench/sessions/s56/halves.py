@@ -5,24 +5,19 @@ sequence halves of G4, G5, G6, G8, S1 and S3 at M = 330, 680 and 930
 the GEMMs whose dynamic-M tables moved at M = 480-6000 (call 2). For
 each, the best-ranked plan of every tile shape (swapped or not) and
 cluster among the search's first RANKS (default 16):
-OUT/<W><M>-<s|p><tokens|blk_m>x<blk_n>c<cls>. FF_OPT (env) picks the
+OUT/<W><M>-<s|p><tokens|blk_m>x<blk_n>c<cls>. FF_OPT (env, rankplans) picks the
 ff-opt (a test build may widen the lowerable family).
 (usage: THIS OUT [RANKS] [JOBS] [SET])."""
 import os
-import re
-import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
 
 here = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(here, "..", "..", "..", "..", "python"))
+sys.path.insert(0, os.path.join(here, "..", ".."))
 from flashfuser.mlirgen import generate_mlir  # noqa: E402
+from rankplans import lower_each_shape, shape_of  # noqa: E402
 
-FF_OPT = os.environ.get("FF_OPT", "build/bin/ff-opt")
-FUSE = "--dsm-fuse=fuse-single-gemms=true"
-SCHED = re.compile(r"#dsm\.schedule<cluster = \[(\d+), (\d+), (\d+), 1\], "
-                   r"block = \[(\d+), (\d+),[^>]*stages = (\d+), "
-                   r"cost_ns = (\d+)(, swap_ab = true)?>")
 # (name, kind, n, k, activation): up (or gated) GEMM and down GEMM.
 HALVES = [("G4UP", "gemm", 3072, 768, "gelu_tanh"),
           ("G4DN", "gemm", 768, 3072, "identity"),
@@ -48,8 +43,9 @@ LARGE = [("GEMM4096", "gemm", 4096, 4096, "identity", 480, 1500),
          ("T4K384UP", "gemm", 1536, 384, "gelu_tanh", 2048)]
 
 
-def run(args, text=None):
-    return subprocess.run(args, input=text, capture_output=True, text=True)
+def swapped_shape_of(mt):
+    """s (swapped) or p, then rankplans' shape of a SCHED match."""
+    return ("s" if mt[10] else "p") + shape_of(mt)
 
 
 def one(out, tmp, ranks, name, kind, n, k, act, m):
@@ -59,25 +55,7 @@ def one(out, tmp, ranks, name, kind, n, k, act, m):
         f.write(generate_mlir({
             "kind": kind, "m": m, "n": n, "k": k, "activation": act,
             "dtype": "bf16", "out_dtype": "bf16", "weight_layout": "nk"}))
-    lines, seen = [], set()
-    for r in range(ranks):
-        res = run([FF_OPT, src, FUSE, f"--dsm-search=rank={r}"])
-        mt = SCHED.search(res.stdout)
-        if not mt:
-            lines.append(f"{w} rank {r}: {res.stderr[:200]}")
-            continue
-        cm, cn, ck, b0, b1, stages, cost, sw = mt.groups()
-        shape = (f"{'s' if sw else 'p'}{b0}x{b1}"
-                 f"c{int(cm) * int(cn) * int(ck)}")
-        if shape in seen:
-            continue
-        seen.add(shape)
-        bundle = f"{out}/{w}-{shape}"
-        low = run([FF_OPT, "-", "--lower-to-nvvm=format=bin emit-bundle=" +
-                   bundle, "-o", "/dev/null"], res.stdout)
-        lines.append(f"{bundle} rank {r} stages {stages} cost_ns {cost} " +
-                     ("" if low.returncode == 0 else low.stderr[:300]))
-    return "\n".join(lines)
+    lower_each_shape(src, out, w, ranks, swapped_shape_of)
 
 
 def main():
@@ -92,9 +70,7 @@ def main():
     else:
         work = [(h, m) for h in HALVES for m in (330, 680, 930)]
     with ThreadPoolExecutor(jobs) as ex:
-        for text in ex.map(lambda hm: one(out, tmp, ranks, *hm[0], hm[1]),
-                           work):
-            print(text, flush=True)
+        list(ex.map(lambda hm: one(out, tmp, ranks, *hm[0], hm[1]), work))
 
 
 if __name__ == "__main__":

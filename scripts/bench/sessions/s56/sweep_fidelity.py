@@ -16,19 +16,20 @@ import csv
 import json
 import math
 import os
-import re
 import subprocess
+import sys
 import tempfile
 from concurrent.futures import ThreadPoolExecutor
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", ".."))
+from fidelity import read_log  # noqa: E402
 
 
 def load(spec):
     bdir, log = spec.split(":")
-    us = {}
-    for line in open(log):
-        m = re.match(r"== (\S+) rc=0 .*median_us=([\d.]+)", line)
-        if m:
-            us[m.group(1)] = float(m.group(2))
+    us = {name: t for name, (status, t) in read_log(log).items()
+          if status == "PASS"}
     rows = []
     for bundle, t in sorted(us.items()):
         man = json.load(open(os.path.join(bdir, bundle, "manifest.json")))
