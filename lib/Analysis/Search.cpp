@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <limits>
 #include <tuple>
 
@@ -957,112 +958,163 @@ static std::optional<Candidate> getBinSwappedPlan(const ChainDesc &chain,
   return getCandidateAt(*best, chain, bin.rep, target, options);
 }
 
-std::vector<BinnedPlan> mlir::ff::searchMBins(const ChainDesc &chain,
-                                              const GpuTarget &target,
-                                              const SearchOptions &opts) {
+/// The plan of `bin` (searchMBins' rules): the unswapped choice at its upper
+/// end, held to the bin's regret rules, or a swapped plan that the bin's
+/// mean prefers (getBinSwappedPlan). Nullopt where the bin has no plan.
+static std::optional<Candidate> getBinPlan(const ChainDesc &chain,
+                                           const MBin &bin,
+                                           const GpuTarget &target,
+                                           const SearchOptions &opts) {
   // Swapped plans are weighed over each bin apart (getBinSwappedPlan).
   SearchOptions options = opts;
   options.swapOperands = false;
+  ChainDesc at = chain;
+  at.m = bin.rep;
+  SearchResult r = searchChain(at, target, options);
+  const Candidate *chosen = r.getChosen(options.lowerableOnly);
+  if (!chosen)
+    return std::nullopt;
+  // The bin's plan serves every M in it: among the lowerable candidates
+  // at its upper end, take the one whose worst regret (estimate over the
+  // best estimate there) at the bin's lower end, middle and upper end is
+  // least. A plan whose time does not shrink with M (a streamed-n plan,
+  // one CTA per m tile walking every n tile) can be the best at the
+  // upper end and 2.3x the best at the lower (T3-k128-n4096 at M = 1025,
+  // measured on an H100); with the two ends alone, plans good at both
+  // ends lost up to 39 % in the middle (S7 at M = 200).
+  // Without the regret rule (a sequence's halves) a wide gated plan still
+  // takes it: one wave at the upper end, its time hardly falls with M
+  // while narrower tiles' waves do. Taken at the upper end it ran 1.11x
+  // slower at S2's M = 300 and 1.29x at S8's M = 600 (model regret at the
+  // lower end 1.46, 1.44) and 1.07-1.15x faster on S3, S5, S6, S7 at
+  // M = 200 (1.08-1.13), on an H200 (docs/validation.md, forty-first
+  // session).
+  // Tiles sized to fill the SMs at the upper end (wave widths, one-wave
+  // wide gated tiles) leave them partly idle, or a thin last wave, where
+  // the bin's lower end has fewer m tiles, and the model does not see
+  // it: S8's bin 513-1024 on 96- or 192-wide tiles ran 1.17-1.3x slower
+  // than on 64-wide ones at M = 513-600 (1.10-1.17x faster at 1024; H200,
+  // docs/validation.md, forty-second session). Such a bin keeps the
+  // plans it had before wave widths.
+  auto spansMTiles = [&](const Plan &p) {
+    int64_t bm = p.blk(Dim::m);
+    return ceilDiv(bin.lo, bm) != ceilDiv(bin.rep, bm);
+  };
+  if (chosen->lowerable && isWaveWidthPlan(chosen->plan, chain) &&
+      spansMTiles(chosen->plan)) {
+    auto it = llvm::find_if(r.rankedLowerable, [&](const Candidate &c) {
+      return !(isWaveWidthPlan(c.plan, chain) && spansMTiles(c.plan));
+    });
+    if (it != r.rankedLowerable.end()) {
+      // A plain GEMM keeps its wave width where the model's mean time
+      // over the bin is no more than the fallback's. Measured on an H200
+      // (forty-seventh session) against the fallback: S7's down GEMM on
+      // 128 x 80 (257-512) 1.16x faster at M = 300, on 128 x 160
+      // (513-1024) 1.02x at 513-640 and 1.14-1.17x at 800-1024, S6's on
+      // 128 x 96 1.13x at M = 600, G4's and G7's 1.03-1.11x at
+      // 600-3000; S1's on 128 x 96 (513-1024, two waves at 1024) 1.12x
+      // slower at M = 600 (160 CTAs, a thin second wave) and even at
+      // 1024, S7's 128 x 160 for 1025-2048 0.97x at 1100 and 0.96-0.99x
+      // at 1536: the model's means keep the first and refuse the last
+      // two. Its price at the lower end alone refused S7's 513-1024
+      // (8 % above its split over 4 at 513-768, 27 % below at 896-1024).
+      if (chain.isGated() ||
+          getMeanKernelNs(chosen->plan, chain, bin, target, options) >
+              getMeanKernelNs(it->plan, chain, bin, target, options))
+        chosen = &*it;
+    }
+  }
+  bool regret = options.binRegret ||
+                (chosen->lowerable && isWideGatedPlan(chosen->plan, chain));
+  if (regret && options.lowerableOnly && bin.lo > 1 && bin.lo < bin.rep &&
+      !r.rankedLowerable.empty()) {
+    std::vector<SearchResult> inner;
+    for (int64_t m : {bin.lo, (bin.lo + bin.rep) / 2}) {
+      ChainDesc at = chain;
+      at.m = m;
+      inner.push_back(searchChain(at, target, options));
+    }
+    double bestHi = r.rankedLowerable.front().cost.kernelNs;
+    double least = std::numeric_limits<double>::infinity();
+    for (const Candidate &c : r.rankedLowerable) {
+      if ((isWideGatedPlan(c.plan, chain) || isWaveWidthPlan(c.plan, chain)) &&
+          spansMTiles(c.plan))
+        continue;
+      double regret = c.cost.kernelNs / bestHi;
+      for (const SearchResult &s : inner) {
+        auto it = llvm::find_if(s.rankedLowerable, [&](const Candidate &l) {
+          return sameButMGrid(l.plan, c.plan);
+        });
+        regret =
+            it == s.rankedLowerable.end()
+                ? std::numeric_limits<double>::infinity()
+                : std::max(regret, it->cost.kernelNs /
+                                       s.rankedLowerable.front().cost.kernelNs);
+      }
+      if (regret < least) {
+        least = regret;
+        chosen = &c;
+      }
+    }
+  }
+  Candidate pick = *chosen;
+  if (opts.swapOperands && options.lowerableOnly && chosen->lowerable)
+    if (std::optional<Candidate> swapped =
+            getBinSwappedPlan(chain, bin, target, opts, pick))
+      pick = *swapped;
+  return pick;
+}
+
+/// The last M of `bin` at which `plan` runs as few token tiles as at the
+/// bin's lower end, where its upper end takes exactly one tile more: a
+/// swapped plan's width fitted below the upper end. Nullopt otherwise.
+static std::optional<int64_t> getTokenTileEdge(const Plan &plan,
+                                               const MBin &bin) {
+  if (!plan.swapAb || bin.hi != bin.rep)
+    return std::nullopt;
+  // A swapped plan's M rows are its product's n.
+  const int64_t width = plan.blk(Dim::n) * plan.cls(Dim::n);
+  const int64_t tiles = ceilDiv(bin.lo, width);
+  if (ceilDiv(bin.rep, width) != tiles + 1)
+    return std::nullopt;
+  return tiles * width;
+}
+
+std::vector<BinnedPlan> mlir::ff::searchMBins(const ChainDesc &chain,
+                                              const GpuTarget &target,
+                                              const SearchOptions &opts) {
   std::vector<BinnedPlan> table;
   const int64_t fineHi =
-      options.fineMBinsHi ? options.fineMBinsHi : getFineMBinsHi(chain);
+      opts.fineMBinsHi ? opts.fineMBinsHi : getFineMBinsHi(chain);
+  // A swapped width that adds a token tile inside the bin splits it there,
+  // and each part takes its own plan (again split where it adds one): the
+  // bin's mean weighs the padded tile against the rows below it, and each
+  // side took the other's loss. S3's and S5's gated GEMMs on 184 tokens
+  // (513-576) ran 1.19-1.23x faster than on 120 at M = 540 (three tiles)
+  // and 1.06x slower at 570 (four), S7's (897-960) 1.05x faster at 905 and
+  // 1.10x slower at 930 (H200, docs/validation.md, fifty-seventh session).
+  std::function<void(const MBin &, const Candidate &)> add =
+      [&](const MBin &bin, const Candidate &pick) {
+        if (std::optional<int64_t> edge = getTokenTileEdge(pick.plan, bin)) {
+          const MBin lower{bin.lo, *edge, *edge};
+          const MBin upper{*edge + 1, bin.hi, bin.rep};
+          std::optional<Candidate> below =
+              getBinPlan(chain, lower, target, opts);
+          std::optional<Candidate> above =
+              getBinPlan(chain, upper, target, opts);
+          if (below && above) {
+            add(lower, *below);
+            add(upper, *above);
+            return;
+          }
+        }
+        table.push_back({bin, pick});
+      };
   for (const MBin &bin : getDefaultMBins(fineHi)) {
-    ChainDesc at = chain;
-    at.m = bin.rep;
-    SearchResult r = searchChain(at, target, options);
-    const Candidate *chosen = r.getChosen(options.lowerableOnly);
-    if (!chosen)
+    std::optional<Candidate> pick = getBinPlan(chain, bin, target, opts);
+    if (!pick)
       return {};
-    // The bin's plan serves every M in it: among the lowerable candidates
-    // at its upper end, take the one whose worst regret (estimate over the
-    // best estimate there) at the bin's lower end, middle and upper end is
-    // least. A plan whose time does not shrink with M (a streamed-n plan,
-    // one CTA per m tile walking every n tile) can be the best at the
-    // upper end and 2.3x the best at the lower (T3-k128-n4096 at M = 1025,
-    // measured on an H100); with the two ends alone, plans good at both
-    // ends lost up to 39 % in the middle (S7 at M = 200).
-    // Without the regret rule (a sequence's halves) a wide gated plan still
-    // takes it: one wave at the upper end, its time hardly falls with M
-    // while narrower tiles' waves do. Taken at the upper end it ran 1.11x
-    // slower at S2's M = 300 and 1.29x at S8's M = 600 (model regret at the
-    // lower end 1.46, 1.44) and 1.07-1.15x faster on S3, S5, S6, S7 at
-    // M = 200 (1.08-1.13), on an H200 (docs/validation.md, forty-first
-    // session).
-    // Tiles sized to fill the SMs at the upper end (wave widths, one-wave
-    // wide gated tiles) leave them partly idle, or a thin last wave, where
-    // the bin's lower end has fewer m tiles, and the model does not see
-    // it: S8's bin 513-1024 on 96- or 192-wide tiles ran 1.17-1.3x slower
-    // than on 64-wide ones at M = 513-600 (1.10-1.17x faster at 1024; H200,
-    // docs/validation.md, forty-second session). Such a bin keeps the
-    // plans it had before wave widths.
-    auto spansMTiles = [&](const Plan &p) {
-      int64_t bm = p.blk(Dim::m);
-      return ceilDiv(bin.lo, bm) != ceilDiv(bin.rep, bm);
-    };
-    if (chosen->lowerable && isWaveWidthPlan(chosen->plan, chain) &&
-        spansMTiles(chosen->plan)) {
-      auto it = llvm::find_if(r.rankedLowerable, [&](const Candidate &c) {
-        return !(isWaveWidthPlan(c.plan, chain) && spansMTiles(c.plan));
-      });
-      if (it != r.rankedLowerable.end()) {
-        // A plain GEMM keeps its wave width where the model's mean time
-        // over the bin is no more than the fallback's. Measured on an H200
-        // (forty-seventh session) against the fallback: S7's down GEMM on
-        // 128 x 80 (257-512) 1.16x faster at M = 300, on 128 x 160
-        // (513-1024) 1.02x at 513-640 and 1.14-1.17x at 800-1024, S6's on
-        // 128 x 96 1.13x at M = 600, G4's and G7's 1.03-1.11x at
-        // 600-3000; S1's on 128 x 96 (513-1024, two waves at 1024) 1.12x
-        // slower at M = 600 (160 CTAs, a thin second wave) and even at
-        // 1024, S7's 128 x 160 for 1025-2048 0.97x at 1100 and 0.96-0.99x
-        // at 1536: the model's means keep the first and refuse the last
-        // two. Its price at the lower end alone refused S7's 513-1024
-        // (8 % above its split over 4 at 513-768, 27 % below at 896-1024).
-        if (chain.isGated() ||
-            getMeanKernelNs(chosen->plan, chain, bin, target, options) >
-                getMeanKernelNs(it->plan, chain, bin, target, options))
-          chosen = &*it;
-      }
-    }
-    bool regret = options.binRegret ||
-                  (chosen->lowerable && isWideGatedPlan(chosen->plan, chain));
-    if (regret && options.lowerableOnly && bin.lo > 1 && bin.lo < bin.rep &&
-        !r.rankedLowerable.empty()) {
-      std::vector<SearchResult> inner;
-      for (int64_t m : {bin.lo, (bin.lo + bin.rep) / 2}) {
-        ChainDesc at = chain;
-        at.m = m;
-        inner.push_back(searchChain(at, target, options));
-      }
-      double bestHi = r.rankedLowerable.front().cost.kernelNs;
-      double least = std::numeric_limits<double>::infinity();
-      for (const Candidate &c : r.rankedLowerable) {
-        if ((isWideGatedPlan(c.plan, chain) ||
-             isWaveWidthPlan(c.plan, chain)) &&
-            spansMTiles(c.plan))
-          continue;
-        double regret = c.cost.kernelNs / bestHi;
-        for (const SearchResult &s : inner) {
-          auto it = llvm::find_if(s.rankedLowerable, [&](const Candidate &l) {
-            return sameButMGrid(l.plan, c.plan);
-          });
-          regret = it == s.rankedLowerable.end()
-                       ? std::numeric_limits<double>::infinity()
-                       : std::max(regret,
-                                  it->cost.kernelNs /
-                                      s.rankedLowerable.front().cost.kernelNs);
-        }
-        if (regret < least) {
-          least = regret;
-          chosen = &c;
-        }
-      }
-    }
-    Candidate pick = *chosen;
-    if (opts.swapOperands && options.lowerableOnly && chosen->lowerable)
-      if (std::optional<Candidate> swapped =
-              getBinSwappedPlan(chain, bin, target, opts, pick))
-        pick = *swapped;
-    table.push_back({bin, pick});
+    add(bin, *pick);
   }
   return table;
 }

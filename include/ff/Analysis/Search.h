@@ -206,7 +206,9 @@ struct BinnedPlan {
 /// Searches every bin at its representative M (its upper end) and picks
 /// among the lowerable candidates there the one whose worst regret at the
 /// bin's lower end, middle and upper end is least: one entry per default
-/// bin. Fails (empty) if some bin has no plan.
+/// bin, or per part of one split where its swapped plan's token width adds
+/// a tile inside it (each part searched as a bin of its own, rows to the
+/// tile's edge and past it). Fails (empty) if some bin has no plan.
 std::vector<BinnedPlan> searchMBins(const ChainDesc &chain,
                                     const GpuTarget &target,
                                     const SearchOptions &options = {});

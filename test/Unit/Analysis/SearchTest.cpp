@@ -1287,8 +1287,9 @@ TEST(SearchTest, SwappedOperands) {
                    bp.bin.lo == 513 || bp.bin.lo == 577 || bp.bin.lo == 641 ||
                    bp.bin.lo == 705;
     EXPECT_EQ(bp.candidate.plan.swapAb, swapped) << bp.bin.lo;
-    if (bp.bin.lo == 321 || bp.bin.lo == 705)
+    if (bp.bin.lo == 321 || bp.bin.lo == 705) {
       EXPECT_EQ(bp.candidate.plan.blk(Dim::n), 192) << bp.bin.lo;
+    }
   }
   // Static M keeps the tenth: at M = 600 (40 rows of padding) no swapped
   // plan is ranked unless asked.
@@ -1460,6 +1461,57 @@ TEST(SearchTest, SwappedMBins) {
   halves.swapOperands = false;
   for (const BinnedPlan &bp : searchMBins(s7Down, h100(), halves))
     EXPECT_FALSE(bp.candidate.plan.swapAb);
+}
+
+// A bin whose swapped plan adds exactly one token tile inside it is split at
+// that tile's edge, each part searched as a bin of its own: S7's gated GEMM
+// (the sequence's half) on 184 tokens for 897-920 (five tiles) and on 120
+// past 920, where 184 takes a sixth tile (ran 1.09x slower at M = 930 and
+// 955, 1.05x faster at 905 on an H200: docs/validation.md, fifty-seventh
+// session); its 104-token bin 385-448 splits at 416. No bounded bin of the
+// tables below keeps a swapped width with one tile more at its upper end
+// than at its lower; the bins stay sorted and contiguous.
+TEST(SearchTest, SwappedBinSplitsAtTokenTileEdge) {
+  SearchOptions halves;
+  halves.binRegret = false;
+  ChainDesc s7 = chainOf(ChainKind::gatedGemm, 0, 9728, 2560, 0);
+  s7.kMajorWeights = true;
+  std::vector<BinnedPlan> table = searchMBins(s7, h100(), halves);
+  auto at = [&](int64_t lo) -> const BinnedPlan * {
+    for (const BinnedPlan &bp : table)
+      if (bp.bin.lo == lo)
+        return &bp;
+    return nullptr;
+  };
+  for (auto [lo, hi, width] :
+       {std::tuple<int64_t, int64_t, int64_t>{385, 416, 104},
+        {897, 920, 184},
+        {921, 960, 120}}) {
+    const BinnedPlan *bp = at(lo);
+    ASSERT_NE(bp, nullptr) << lo;
+    EXPECT_EQ(bp->bin.hi, hi);
+    EXPECT_EQ(bp->bin.rep, hi);
+    EXPECT_TRUE(bp->candidate.plan.swapAb);
+    EXPECT_EQ(bp->candidate.plan.blk(Dim::n), width) << lo;
+  }
+  for (const ChainDesc &chain :
+       {s7, chainOf(ChainKind::gatedGemm, 0, 11008, 4096, 0),
+        chainOf(ChainKind::gemm, 0, 768, 3072, 0)}) {
+    ChainDesc c = chain;
+    c.kMajorWeights = true;
+    int64_t next = 1;
+    for (const BinnedPlan &bp : searchMBins(c, h100(), halves)) {
+      EXPECT_EQ(bp.bin.lo, next);
+      next = bp.bin.hi + 1;
+      const Plan &p = bp.candidate.plan;
+      if (!p.swapAb || bp.bin.hi != bp.bin.rep)
+        continue;
+      const int64_t w = p.blk(Dim::n) * p.cls(Dim::n);
+      EXPECT_NE(llvm::divideCeil(bp.bin.rep, w),
+                llvm::divideCeil(bp.bin.lo, w) + 1)
+          << c.n << " at " << bp.bin.lo << "-" << bp.bin.hi;
+    }
+  }
 }
 
 // A swapped gated pair also takes the token width of as many tiles as 128

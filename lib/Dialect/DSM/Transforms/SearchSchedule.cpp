@@ -261,9 +261,9 @@ private:
                                llvm::json::Object &record,
                                ArrayRef<int64_t> binReps = {});
   /// Set while searchSequence searches the halves: a dynamic M keeps one
-  /// table entry per default bin, so each bin's schedule carries the cost
-  /// at that bin's representative M, as the fused plan it is priced
-  /// against does.
+  /// table entry per default bin (or per part of a split one: searchMBins),
+  /// so each bin's schedule carries the cost at that bin's representative
+  /// M, as the fused plan it is priced against does.
   bool perBinTables = false;
   /// While a sequence's halves are searched: their FFN's 64-row M bins'
   /// upper end (SearchOptions::fineMBinsHi); else 0, a chain's own.
@@ -428,6 +428,7 @@ LogicalResult DSMSearchPass::searchSequence(FusedChainOp op,
   };
   auto cType = cast<ShapedType>(first->getResult(0).getType());
   SmallVector<Attribute> pairs;
+  SmallVector<ScheduleAttr> split;
   llvm::json::Array bins;
   for (auto [i, plan] : llvm::enumerate(fused)) {
     int64_t m = table ? binReps[i] : cType.getDimSize(0);
@@ -435,8 +436,11 @@ LogicalResult DSMSearchPass::searchSequence(FusedChainOp op,
     ScheduleAttr s1 = planAt(second.getScheduleAttr(), m);
     std::string why0, why1;
     if (!s0 || !s1 || failed(planKernel(first, s0, why0)) ||
-        failed(planKernel(second, s1, why1)))
+        failed(planKernel(second, s1, why1))) {
+      if (table)
+        split.push_back(plan);
       continue;
+    }
     int64_t cost = s0.getCostNs() + s1.getCostNs() +
                    int64_t(std::llround(ff::estimateSequenceIntermediateNs(
                        m, cType.getDimSize(1),
@@ -451,10 +455,42 @@ LogicalResult DSMSearchPass::searchSequence(FusedChainOp op,
              << " ns fused: " << (chosen ? "sequence" : "fused");
     }
     if (chosen && table) {
-      pairs.push_back(withMBin(s0, plan.getMLo(), plan.getMHi()));
-      pairs.push_back(withMBin(s1, plan.getMLo(), plan.getMHi()));
+      // A half's table may split the bin (searchMBins splits one at a
+      // swapped plan's token-tile edge): the sequence's bin splits with it,
+      // each part pairing the halves' plans of its own rows.
+      SmallVector<int64_t> edges{plan.getMLo()};
+      for (Attribute half : {first.getScheduleAttr(), second.getScheduleAttr()})
+        for (ScheduleAttr h : cast<ScheduleTableAttr>(half).getPlans())
+          if (h.getMLo() > plan.getMLo() && h.getMLo() <= plan.getMHi())
+            edges.push_back(h.getMLo());
+      llvm::sort(edges);
+      edges.erase(llvm::unique(edges), edges.end());
+      // The last part is the bin's upper end, its pair s0, s1.
+      SmallVector<std::pair<ScheduleAttr, ScheduleAttr>> parts;
+      for (size_t j = 0; j + 1 < edges.size(); ++j) {
+        ScheduleAttr t0 = planAt(first.getScheduleAttr(), edges[j + 1] - 1);
+        ScheduleAttr t1 = planAt(second.getScheduleAttr(), edges[j + 1] - 1);
+        if (!t0 || !t1 || failed(planKernel(first, t0, why0)) ||
+            failed(planKernel(second, t1, why1)))
+          break;
+        parts.push_back({t0, t1});
+      }
+      if (parts.size() + 1 != edges.size()) {
+        edges.assign({plan.getMLo()});
+        parts.clear();
+      }
+      parts.push_back({s0, s1});
+      for (auto [j, part] : llvm::enumerate(parts)) {
+        int64_t lo = edges[j];
+        int64_t hi = j + 1 == parts.size() ? plan.getMHi() : edges[j + 1] - 1;
+        pairs.push_back(withMBin(part.first, lo, hi));
+        pairs.push_back(withMBin(part.second, lo, hi));
+        split.push_back(withMBin(plan, lo, hi));
+      }
     } else if (chosen) {
       pairs.append({s0, s1});
+    } else if (table) {
+      split.push_back(plan);
     }
     bins.push_back(llvm::json::Object{{"m", m},
                                       {"cost_ns", cost},
@@ -462,6 +498,8 @@ LogicalResult DSMSearchPass::searchSequence(FusedChainOp op,
                                       {"chosen", chosen}});
   }
   erase();
+  if (table && split.size() != fused.size())
+    op.setScheduleAttr(ScheduleTableAttr::get(op.getContext(), split));
   if (!pairs.empty())
     op.setSequenceAttr(ArrayAttr::get(op.getContext(), pairs));
   record["sequence"] = std::move(bins);

@@ -90,32 +90,39 @@ func.func @ff_ffn(%x: tensor<?x4096xbf16>, %w1: tensor<16384x4096xbf16>, %w2: te
 // 1100-1536), which keeps its split over 2 and merges with 2049-4096. Priced at
 // the bin's lower end alone, the wave width lost the bin 513-1024 too. From 257
 // to 768 the bins are 64 rows wide: 257-384 merge (the same pair); 385-448 runs
-// both GEMMs swapped (the gated one on 104-token tiles, the down GEMM on 160
-// split over 2), 449-512 the gated one on 120 and the down GEMM on 176 split
-// over 2 (not on 128 tokens, which pad M as 128-row tiles do), 513-576 both
+// both GEMMs swapped (the down GEMM on 160 split over 2), the gated one on
+// 104-token tiles to 416 and on 112 past it: a bin whose swapped width adds a
+// token tile inside it splits at that tile's edge, each part with its own plan
+// (the halves' tables split and the sequence's bins with them). 449-480 runs the
+// gated GEMM on 120, 481-512 on 128 x 128 (not on 128 tokens, which pad M as
+// 128-row tiles do), both with the down GEMM on 176 split over 2; 513-576 both
 // (120; 192 split over 2), 577-640 the down GEMM (224 split over 2), 641-704
 // both (144; 240 split over 2), 705-768 the gated GEMM on 160 with the down
 // GEMM split over 2 on 128 x 256 (getBinSwappedPlan, weighing swapped plans at
 // any M: SearchOptions::swapAtAnyM). A gated FFN's 64-row bins go on to 1024
 // (its halves' tables take them too): 769-832 and 833-896 run the gated GEMM
-// swapped on 168 and 184 tokens and the down GEMM on 128 x 144 (seven m tiles),
-// 897-960 both swapped, the gated GEMM on 184 tokens (six tiles) and the down
-// GEMM on 160 (the swapped products' own wgmma rate; measured 0.92x the 120
-// tokens and 128 x 160 before it on an H200, docs/validation.md, fifty-sixth
-// session).
+// swapped on 168 and 184 tokens and the down GEMM on 128 x 144 (seven m tiles);
+// 897-960 runs the down GEMM swapped on 160 and splits at 920, the gated GEMM's
+// fifth 184-token tile: 184 to 920, 120 past it (on 184 past 920, six tiles,
+// the bin ran 1.09x slower at M = 930 and 955, 1.05x faster at 905 on an H200,
+// docs/validation.md, fifty-seventh session).
 // CHECK-LABEL: func.func @s7_gated_ffn(
-// CHECK: m_lo = 705, m_hi = 768>, #dsm.schedule<{{[^>]*}}m_lo = 769, m_hi = 832>, #dsm.schedule<{{[^>]*}}m_lo = 833, m_hi = 896>, #dsm.schedule<{{[^>]*}}m_lo = 897, m_hi = 960>, #dsm.schedule<{{[^>]*}}m_lo = 961, m_hi = 1024>
+// CHECK: m_lo = 385, m_hi = 416>, #dsm.schedule<{{[^>]*}}m_lo = 417, m_hi = 448>, #dsm.schedule<{{[^>]*}}m_lo = 449, m_hi = 480>, #dsm.schedule<{{[^>]*}}m_lo = 481, m_hi = 512>, #dsm.schedule<{{[^>]*}}m_lo = 513, m_hi = 576>
+// CHECK-SAME: m_lo = 705, m_hi = 768>, #dsm.schedule<{{[^>]*}}m_lo = 769, m_hi = 832>, #dsm.schedule<{{[^>]*}}m_lo = 833, m_hi = 896>, #dsm.schedule<{{[^>]*}}m_lo = 897, m_hi = 920>, #dsm.schedule<{{[^>]*}}m_lo = 921, m_hi = 960>, #dsm.schedule<{{[^>]*}}m_lo = 961, m_hi = 1024>
 // CHECK: sequence = [
 // CHECK-SAME: block = [128, 112, 64, 16]{{[^>]*}}m_lo = 257, m_hi = 384>
-// CHECK-SAME: block = [104, 128, 64, 16]{{[^>]*}}m_lo = 385, m_hi = 448, swap_ab = true>, #dsm.schedule<cluster = [1, 1, 2, 1], block = [160, 128, 4864, 16]{{[^>]*}}m_lo = 385, m_hi = 448, swap_ab = true>
-// CHECK-SAME: block = [120, 128, 64, 16]{{[^>]*}}m_lo = 449, m_hi = 512, swap_ab = true>, #dsm.schedule<cluster = [1, 1, 2, 1], block = [176, 128, 4864, 16]{{[^>]*}}m_lo = 449, m_hi = 512, swap_ab = true>
+// CHECK-SAME: block = [104, 128, 64, 16]{{[^>]*}}m_lo = 385, m_hi = 416, swap_ab = true>, #dsm.schedule<cluster = [1, 1, 2, 1], block = [160, 128, 4864, 16]{{[^>]*}}m_lo = 385, m_hi = 416, swap_ab = true>
+// CHECK-SAME: block = [112, 128, 64, 16]{{[^>]*}}m_lo = 417, m_hi = 448, swap_ab = true>, #dsm.schedule<cluster = [1, 1, 2, 1], block = [160, 128, 4864, 16]{{[^>]*}}m_lo = 417, m_hi = 448, swap_ab = true>
+// CHECK-SAME: block = [120, 128, 64, 16]{{[^>]*}}m_lo = 449, m_hi = 480, swap_ab = true>, #dsm.schedule<cluster = [1, 1, 2, 1], block = [176, 128, 4864, 16]{{[^>]*}}m_lo = 449, m_hi = 480, swap_ab = true>
+// CHECK-SAME: block = [128, 128, 64, 16]{{[^>]*}}m_lo = 481, m_hi = 512>, #dsm.schedule<cluster = [1, 1, 2, 1], block = [176, 128, 4864, 16]{{[^>]*}}m_lo = 481, m_hi = 512, swap_ab = true>
 // CHECK-SAME: cluster = [1, 1, 2, 1], block = [192, 128, 4864, 16]{{[^>]*}}m_lo = 513, m_hi = 576, swap_ab = true>
 // CHECK-SAME: block = [128, 128, 64, 16]{{[^>]*}}m_lo = 577, m_hi = 640>, #dsm.schedule<cluster = [1, 1, 2, 1], block = [224, 128, 4864, 16]{{[^>]*}}m_lo = 577, m_hi = 640, swap_ab = true>
 // CHECK-SAME: block = [144, 128, 64, 16]{{[^>]*}}m_lo = 641, m_hi = 704, swap_ab = true>, #dsm.schedule<cluster = [1, 1, 2, 1], block = [240, 128, 4864, 16]{{[^>]*}}m_lo = 641, m_hi = 704, swap_ab = true>
 // CHECK-SAME: block = [160, 128, 64, 16]{{[^>]*}}m_lo = 705, m_hi = 768, swap_ab = true>, #dsm.schedule<cluster = [1, 1, 2, 1], block = [128, 256, 4864, 16]{{[^>]*}}m_lo = 705, m_hi = 768>
 // CHECK-SAME: block = [168, 128, 64, 16]{{[^>]*}}m_lo = 769, m_hi = 832, swap_ab = true>, #dsm.schedule<cluster = [1, 1, 1, 1], block = [128, 144, 64, 16]{{[^>]*}}m_lo = 769, m_hi = 832>
 // CHECK-SAME: block = [184, 128, 64, 16]{{[^>]*}}m_lo = 833, m_hi = 896, swap_ab = true>
-// CHECK-SAME: block = [184, 128, 64, 16]{{[^>]*}}m_lo = 897, m_hi = 960, swap_ab = true>, #dsm.schedule<cluster = [1, 1, 1, 1], block = [160, 128, 64, 16]{{[^>]*}}m_lo = 897, m_hi = 960, swap_ab = true>
+// CHECK-SAME: block = [184, 128, 64, 16]{{[^>]*}}m_lo = 897, m_hi = 920, swap_ab = true>, #dsm.schedule<cluster = [1, 1, 1, 1], block = [160, 128, 64, 16]{{[^>]*}}m_lo = 897, m_hi = 920, swap_ab = true>
+// CHECK-SAME: block = [120, 128, 64, 16]{{[^>]*}}m_lo = 921, m_hi = 960, swap_ab = true>, #dsm.schedule<cluster = [1, 1, 1, 1], block = [160, 128, 64, 16]{{[^>]*}}m_lo = 921, m_hi = 960, swap_ab = true>
 // CHECK-SAME: cluster = [1, 1, 1, 1], block = [128, 160, 64, 16]{{[^>]*}}m_lo = 961, m_hi = 1024>
 // CHECK-SAME: cluster = [1, 1, 2, 1], block = [128, 256, 4864, 16]{{[^>]*}}m_lo = 1025, m_hi = 4096>
 func.func @s7_gated_ffn(%x: tensor<?x2560xbf16>, %wg: tensor<9728x2560xbf16>, %wu: tensor<9728x2560xbf16>, %wd: tensor<2560x9728xbf16>) -> tensor<?x2560xbf16> {
