@@ -11,7 +11,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <functional>
 #include <limits>
 #include <tuple>
 
@@ -1080,41 +1079,44 @@ static std::optional<int64_t> getTokenTileEdge(const Plan &plan,
   return tiles * width;
 }
 
+/// Appends `bin` with its plan `pick` to `table`, or, where the pick's
+/// swapped token width adds a tile inside the bin (getTokenTileEdge), the
+/// bin's two parts at that tile's edge, each with the plan searched for it
+/// (getBinPlan) and split again where that plan adds a tile. The bin's mean
+/// weighs the padded tile against the rows below it, and each side took
+/// the other's loss: S3's and S5's gated GEMMs on 184 tokens (513-576) ran
+/// 1.21-1.23x faster than on 120 at M = 540 (three tiles) and 1.06-1.07x
+/// slower at 570 (four), S7's (897-960) 1.05x faster at 905 and 1.10x
+/// slower at 930 (H200, docs/validation.md, fifty-seventh session).
+static void appendBinParts(const ChainDesc &chain, const MBin &bin,
+                           const Candidate &pick, const GpuTarget &target,
+                           const SearchOptions &opts,
+                           std::vector<BinnedPlan> &table) {
+  if (std::optional<int64_t> edge = getTokenTileEdge(pick.plan, bin)) {
+    const MBin lower{bin.lo, *edge, *edge};
+    const MBin upper{*edge + 1, bin.hi, bin.rep};
+    std::optional<Candidate> below = getBinPlan(chain, lower, target, opts);
+    std::optional<Candidate> above = getBinPlan(chain, upper, target, opts);
+    if (below && above) {
+      appendBinParts(chain, lower, *below, target, opts, table);
+      appendBinParts(chain, upper, *above, target, opts, table);
+      return;
+    }
+  }
+  table.push_back({bin, pick});
+}
+
 std::vector<BinnedPlan> mlir::ff::searchMBins(const ChainDesc &chain,
                                               const GpuTarget &target,
                                               const SearchOptions &opts) {
   std::vector<BinnedPlan> table;
   const int64_t fineHi =
       opts.fineMBinsHi ? opts.fineMBinsHi : getFineMBinsHi(chain);
-  // A swapped width that adds a token tile inside the bin splits it there,
-  // and each part takes its own plan (again split where it adds one): the
-  // bin's mean weighs the padded tile against the rows below it, and each
-  // side took the other's loss. S3's and S5's gated GEMMs on 184 tokens
-  // (513-576) ran 1.19-1.23x faster than on 120 at M = 540 (three tiles)
-  // and 1.06x slower at 570 (four), S7's (897-960) 1.05x faster at 905 and
-  // 1.10x slower at 930 (H200, docs/validation.md, fifty-seventh session).
-  std::function<void(const MBin &, const Candidate &)> add =
-      [&](const MBin &bin, const Candidate &pick) {
-        if (std::optional<int64_t> edge = getTokenTileEdge(pick.plan, bin)) {
-          const MBin lower{bin.lo, *edge, *edge};
-          const MBin upper{*edge + 1, bin.hi, bin.rep};
-          std::optional<Candidate> below =
-              getBinPlan(chain, lower, target, opts);
-          std::optional<Candidate> above =
-              getBinPlan(chain, upper, target, opts);
-          if (below && above) {
-            add(lower, *below);
-            add(upper, *above);
-            return;
-          }
-        }
-        table.push_back({bin, pick});
-      };
   for (const MBin &bin : getDefaultMBins(fineHi)) {
     std::optional<Candidate> pick = getBinPlan(chain, bin, target, opts);
     if (!pick)
       return {};
-    add(bin, *pick);
+    appendBinParts(chain, bin, *pick, target, opts, table);
   }
   return table;
 }
