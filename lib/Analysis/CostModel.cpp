@@ -775,13 +775,17 @@ double mlir::ff::estimateKernelNs(const ChainDesc &chain, const Plan &plan,
     return k.launchNs + tiles * cta - (tiles - 1) * k.streamLatencyNs + eStore;
   }
   const int64_t fullWaves = ctas / slots, tail = ctas % slots;
-  double total = k.launchNs;
+  double waves = 0;
   if (fullWaves)
-    total += fullWaves * estimateCtaNs(chain, plan, target, slots, perSm == 1);
+    waves += fullWaves * estimateCtaNs(chain, plan, target, slots, perSm == 1);
   if (tail)
-    total += estimateCtaNs(chain, plan, target, tail,
+    waves += estimateCtaNs(chain, plan, target, tail,
                            perSm == 1 || tail <= target.sms);
-  return total;
+  // A gated pair's lone consumer warpgroup past one wave (KernelFit).
+  if (!chain.hasSecondGemm() && chain.isGated() && plan.blk(Dim::m) == 64 &&
+      ctas > slots)
+    waves *= k.gemmGatedLoneWaveFactor;
+  return k.launchNs + waves;
 }
 
 double mlir::ff::estimateCtaNs(const ChainDesc &chain, const Plan &plan,

@@ -256,6 +256,7 @@ llvm::Error mlir::ff::applyCalibration(GpuTarget &target,
         {"gemm_swapped_rate_max_rows", &kernel.gemmSwappedRateMaxRows, false},
         {"gemm_smem_gbps", &kernel.gemmSmemGbps, false},
         {"gemm_lone_warpgroup_factor", &kernel.gemmLoneWarpgroupFactor, false},
+        {"gemm_gated_lone_wave_factor", &kernel.gemmGatedLoneWaveFactor, false},
         {"gemm_halo_l2_gbps", &kernel.gemmHaloL2Gbps, false},
         {"gemm_l2_gbps", &kernel.gemmL2Gbps, false}};
     for (const auto &[key, value] : *obj) {

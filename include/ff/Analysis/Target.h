@@ -140,6 +140,19 @@ struct KernelFit {
   /// a split K's reduction alone. A tie-break (1 %): 3 % or more loses the
   /// 64 x 64 plans that win by CTA count (GEMM-4096 at M = 128).
   double gemmLoneWarpgroupFactor = 1.01;
+  /// Single GEMMs: the factor on a gated pair's 64-row tiles (one consumer
+  /// warpgroup) whose CTAs take more than one wave. Each round ends in the
+  /// warpgroup's silu(gate) * up over its 64 rows, as a 128-row tile's
+  /// round does over twice the rows: past one wave the 64-row tiles run
+  /// more rounds for the same rows. The wgmma and port terms priced S6's
+  /// gated GEMM at M = 440 on 64 x 128 tiles (3.7 waves) 0.92x the 128 x
+  /// 128 tiles (2.1), which measured 1.02-1.06x faster, and at 700-930
+  /// (S6, S7, S1, S3) the pairs' ratio 1.2-1.4x within 2-12 % of measured;
+  /// with the factor S6's chain at M = 400-448 ran 1.04-1.05x faster. In
+  /// one wave it does not hold: applied there, S8's at 257-320 moved onto
+  /// 128 x 72 tiles and ran 0.99x (H200, docs/validation.md, fifty-eighth
+  /// session).
+  double gemmGatedLoneWaveFactor = 1.12;
   /// Single 3x3-convolution GEMMs with a streamed halo (getHaloGemmRows):
   /// the aggregate rate (GB/s) at which L2 serves their halo boxes and B
   /// tiles. C8-b32's 3x3 GEMM at 128 x 64 on an H100 (docs/validation.md,

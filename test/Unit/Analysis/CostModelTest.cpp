@@ -870,6 +870,48 @@ TEST(CostModelTest, LoneWarpgroupBreaksTies) {
               1e-6);
 }
 
+// A gated pair's 64-row tiles past one wave run more rounds, each ending
+// in the lone warpgroup's silu(gate) * up: S6's gate and up at M = 440
+// (N = 8960, K = 1536) on 7 x 70 tiles of 64 x 128 (3.7 waves) against
+// 4 x 70 of 128 x 128 (2.1), which measured faster; within one wave (S8's
+// at M = 300: 5 x 24 tiles) the factor stays off.
+TEST(CostModelTest, GatedLoneWarpgroupPastOneWave) {
+  GpuTarget t = h100();
+  auto kernelNs = [&](const ChainDesc &chain, const Plan &q,
+                      const GpuTarget &g) {
+    return estimateKernelNs(chain, q, analyzeDataflow(chain, q, g), g);
+  };
+  auto tiles = [](int64_t m, int64_t n, int64_t bm, int64_t stages) {
+    return makePlan({1, 1, 1, 1}, {bm, 128, 64, 16},
+                    {(m + bm - 1) / bm, n / 128, 1, 1}, kMN,
+                    {Dim::m, Dim::n, Dim::k, Dim::l}, stages);
+  };
+  ChainDesc s6 = chainOf(ChainKind::gatedGemm, 440, 8960, 1536, 0);
+  Plan lone = tiles(440, 8960, 64, 5), pair = tiles(440, 8960, 128, 4);
+  ASSERT_TRUE(isLowerable(lone, s6));
+  ASSERT_TRUE(isLowerable(pair, s6));
+  ASSERT_GT(analyzeDataflow(s6, lone, t).numCtas, t.sms);
+  GpuTarget off = t;
+  off.kernel.gemmGatedLoneWaveFactor = 1.0;
+  // Without the factor the 64-row tiles rank first; with it the 128-row.
+  EXPECT_LT(kernelNs(s6, lone, off), kernelNs(s6, pair, off));
+  EXPECT_GT(kernelNs(s6, lone, t), kernelNs(s6, pair, t));
+  // It scales the waves, launch excluded, and leaves 128-row tiles alone.
+  EXPECT_NEAR(kernelNs(s6, lone, t) - t.kernel.launchNs,
+              t.kernel.gemmGatedLoneWaveFactor *
+                  (kernelNs(s6, lone, off) - t.kernel.launchNs),
+              1e-6);
+  EXPECT_DOUBLE_EQ(kernelNs(s6, pair, t), kernelNs(s6, pair, off));
+  // One wave: no factor; nor on a plain GEMM's 64-row tiles.
+  ChainDesc s8 = chainOf(ChainKind::gatedGemm, 300, 3072, 1024, 0);
+  Plan oneWave = tiles(300, 3072, 64, 5);
+  ASSERT_LE(analyzeDataflow(s8, oneWave, t).numCtas, t.sms);
+  EXPECT_DOUBLE_EQ(kernelNs(s8, oneWave, t), kernelNs(s8, oneWave, off));
+  ChainDesc plain = s6;
+  plain.kind = ChainKind::gemm;
+  EXPECT_DOUBLE_EQ(kernelNs(plain, lone, t), kernelNs(plain, lone, off));
+}
+
 // A kernel sequence's intermediate act(C): free while it fits in L2 (50 MiB
 // on an H100), else written and read back at HBM bandwidth.
 TEST(CostModelTest, SequenceIntermediateByHand) {

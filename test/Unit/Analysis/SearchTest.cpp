@@ -1455,8 +1455,9 @@ TEST(SearchTest, SwappedMBins) {
   for (const BinnedPlan &bp : searchMBins(s8, h100(), halves)) {
     EXPECT_EQ(bp.candidate.plan.swapAb, s8Widths.count(bp.bin.lo) != 0)
         << bp.bin.lo;
-    if (bp.candidate.plan.swapAb)
+    if (bp.candidate.plan.swapAb) {
       EXPECT_EQ(bp.candidate.plan.blk(Dim::n), s8Widths.lookup(bp.bin.lo));
+    }
   }
   halves.swapOperands = false;
   for (const BinnedPlan &bp : searchMBins(s7Down, h100(), halves))

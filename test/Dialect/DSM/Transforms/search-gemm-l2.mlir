@@ -8,7 +8,9 @@
 // than L2 serves while their wgmmas run, so the 128-row tile ranks above
 // it (on an H200 121 us for 64 x 128, 100 for 128 x 64:
 // docs/benchmarks/gemm-sweep-h200-s38.csv). A calibration that makes L2
-// unbounded brings back the pick the term corrected. Both rank below one
+// unbounded (and drops the gated 64-row tiles' factor past one wave,
+// KernelFit::gemmGatedLoneWaveFactor, which ranks them below too) brings
+// back the pick the term corrected. Both rank below one
 // wave of 128 x 192 tiles (2 x 58, the last partial; 81.7 us measured,
 // passesWideGatedRule), first on 3 stages and then on 2, so the L2 term
 // shows at rank 2.
