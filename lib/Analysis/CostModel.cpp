@@ -856,7 +856,13 @@ double mlir::ff::estimateCtaNs(const ChainDesc &chain, const Plan &plan,
   // stages at 48 B/ns per SM where they streamed 74 (S2's and S4's down
   // GEMMs, 1.17-1.23x the fastest plan; docs/validation.md, twenty-eighth
   // session).
-  const double latency = two ? k.streamLatencyNs : k.gemmStreamLatencyNs;
+  // A split K whose CTAs fit one wave streams at a shorter latency
+  // (KernelFit::gemmSplitKStreamLatencyNs).
+  const bool oneWaveSplitK =
+      gemmSplitK && getKernelCtas(chain, plan, target) <= target.sms;
+  const double latency = two             ? k.streamLatencyNs
+                         : oneWaveSplitK ? k.gemmSplitKStreamLatencyNs
+                                         : k.gemmStreamLatencyNs;
   const double held =
       two ? 1.0 : std::min(1.0, std::max(mma0, smem) / std::max(latency, 1.0));
   double depth = plan.stages;

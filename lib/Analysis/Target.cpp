@@ -163,6 +163,8 @@ static std::vector<GpuTarget> buildTable() {
   h200.name = "h200";
   h200.deviceName = "NVIDIA H200";
   h200.hbmGbps = 4800;
+  // Measured on an H200 (KernelFit::gemmSplitKStreamLatencyNs).
+  h200.kernel.gemmSplitKStreamLatencyNs = 1700;
   table.push_back(h200);
 
   // H800: the H100 SXM die with cut NVLink; on-chip figures are the same.
@@ -255,6 +257,8 @@ llvm::Error mlir::ff::applyCalibration(GpuTarget &target,
         {"gemm_swapped_tflops", &kernel.gemmSwappedTflops, false},
         {"gemm_swapped_rate_max_rows", &kernel.gemmSwappedRateMaxRows, false},
         {"gemm_smem_gbps", &kernel.gemmSmemGbps, false},
+        {"gemm_split_k_stream_latency_ns", &kernel.gemmSplitKStreamLatencyNs,
+         false},
         {"gemm_lone_warpgroup_factor", &kernel.gemmLoneWarpgroupFactor, false},
         {"gemm_gated_lone_wave_factor", &kernel.gemmGatedLoneWaveFactor, false},
         {"gemm_halo_l2_gbps", &kernel.gemmHaloL2Gbps, false},

@@ -39,6 +39,8 @@ from fidelity import read_log  # noqa: E402
 SMS = 132
 GPC_SMS = [18, 18, 18, 18, 18, 16, 16, 10]
 TARGET_HBM_GBPS = {"h100-sxm": 3350.0, "h200": 4800.0}
+# Per-target KernelFit entries that differ from PARAMS (ff::lookupTarget).
+TARGET_PARAMS = {"h200": {"gemmSplitKStreamLatencyNs": 1700.0}}
 DSM_GBPS = {2: 3300.0, 4: 3100.0, 8: 3000.0}
 
 # (name, value of ff::KernelFit): the single-GEMM constants and the shared
@@ -47,12 +49,16 @@ PARAMS = {"gemmTflops": 4.938, "gemmHbmEfficiency": 0.8,
           "gemmStreamLatencyNs": 2000.0, "gemmSmemGbps": 180.0,
           "smGbps": 100.0, "oneWarpgroupRate": 0.8159, "kStepNs": 0.0,
           "barrierNs": 220.1, "launchNs": 2000.0,
-          "gemmLoneWarpgroupFactor": 1.01, "gemmL2Gbps": 9000.0}
+          "gemmLoneWarpgroupFactor": 1.01, "gemmL2Gbps": 9000.0,
+          "gemmSplitKStreamLatencyNs": 2000.0,
+          "gemmGatedLoneWaveFactor": 1.12}
 KEYS = {"gemmTflops": "gemm_tflops", "gemmHbmEfficiency": "gemm_hbm_efficiency",
         "gemmStreamLatencyNs": "gemm_stream_latency_ns",
         "gemmSmemGbps": "gemm_smem_gbps",
         "gemmLoneWarpgroupFactor": "gemm_lone_warpgroup_factor",
-        "gemmL2Gbps": "gemm_l2_gbps"}
+        "gemmL2Gbps": "gemm_l2_gbps",
+        "gemmSplitKStreamLatencyNs": "gemm_split_k_stream_latency_ns",
+        "gemmGatedLoneWaveFactor": "gemm_gated_lone_wave_factor"}
 
 
 def cdiv(a, b):
@@ -91,16 +97,17 @@ def predict_ns(r, p):
 
     # A lone consumer warpgroup (64-row tiles) pays a tie-break factor.
     lone = p["gemmLoneWarpgroupFactor"] if bm == 64 else 1.0
+    # A split K whose CTAs fit one wave streams at its own ring latency.
+    latency = max(p["gemmSplitKStreamLatencyNs"] if ck > 1 and ctas <= SMS
+                  else p["gemmStreamLatencyNs"], 1.0)
 
     def cta(active):
         bw = min(p["smGbps"],
                  p["hbmGbps"] * p["gemmHbmEfficiency"] / active * reuse)
         # The consumers hold a stage only while its wgmmas (or their
         # shared-memory reads) run.
-        held = min(1.0, max(mma, smem / p["gemmSmemGbps"]) /
-                   max(p["gemmStreamLatencyNs"], 1.0))
-        bw0 = min(bw, max(r["stages"] - held, 1) * stage /
-                  max(p["gemmStreamLatencyNs"], 1.0))
+        held = min(1.0, max(mma, smem / p["gemmSmemGbps"]) / latency)
+        bw0 = min(bw, max(r["stages"] - held, 1) * stage / latency)
         # Every active CTA draws its stage from L2 (an aggregate ceiling).
         l2 = stage * active / p["gemmL2Gbps"]
         t = ksteps * (max(stage / bw0, l2, mma, smem / p["gemmSmemGbps"]) +
@@ -113,12 +120,15 @@ def predict_ns(r, p):
         return lone * (t + bm * bn * 2.0 / bw)
 
     full, tail = divmod(ctas, slots)
-    t = p["launchNs"]
+    t = 0.0
     if full:
         t += full * cta(slots)
     if tail:
         t += cta(tail)
-    return t
+    # A gated pair's lone warpgroup past one wave.
+    if g == 2 and bm == 64 and ctas > slots:
+        t *= p["gemmGatedLoneWaveFactor"]
+    return p["launchNs"] + t
 
 
 FIELDS = ["bundle", "workload", "m", "n", "k", "g", "cluster_n",
@@ -226,7 +236,8 @@ def main():
     if args.target not in TARGET_HBM_GBPS:
         sys.exit("fit-gemm-model: --target is one of " +
                  ", ".join(TARGET_HBM_GBPS))
-    p = dict(PARAMS, hbmGbps=TARGET_HBM_GBPS[args.target])
+    p = dict(PARAMS, hbmGbps=TARGET_HBM_GBPS[args.target],
+             **TARGET_PARAMS.get(args.target, {}))
     for kv in filter(None, args.set.split(",")):
         name, value = kv.split("=")
         p[name] = float(value)

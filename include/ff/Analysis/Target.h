@@ -96,6 +96,22 @@ struct KernelFit {
   /// 43-52 at four stages), far below smGbps, while its L2 served several
   /// times the HBM rate (A and the B panels re-read by other CTAs).
   double gemmStreamLatencyNs = 2000;
+  /// The same for a split-K single GEMM whose CTAs fit one wave. The H100
+  /// entries keep gemmStreamLatencyNs: on an H100 the twenty-seventh
+  /// session's sweep ran GEMM-4096 at M = 16-128 fastest on the plans that
+  /// latency picks, and 1700 would take splits over 2 there that measured
+  /// 1.26-1.31x slower. The h200 entry takes 1700: on an H200 S6's down
+  /// GEMM at M = 440 split over 2 on 128 x 128 tiles (4 stages of 32 KB)
+  /// ran a k step in about 370 ns, not the 530 that 2000 prices, 1.06x
+  /// faster than over 4 on 128 x 256 (the pick); over the 51 single GEMMs
+  /// timed alone on an H200 (fifty-sixth and fifty-eighth sessions) the
+  /// picks went from 1.026x to 1.016x the fastest in geomean; with the
+  /// default model so changed, 40 of 43 points of the 12 tables and
+  /// GEMM-4096 it moves ran 1.00-1.25x faster on an H200, S8 at 680-800
+  /// 0.98-0.99x. For every single GEMM (past one wave too) it moved 171
+  /// kernels of 14 tables and lost up to 1.3x (G7 at small M, G4 at 3000,
+  /// S7 at 1500; docs/validation.md, fifty-eighth session).
+  double gemmSplitKStreamLatencyNs = 2000;
   /// Single GEMMs: of hbmGbps their CTAs stream in total (the unique bytes;
   /// the same sweep reached 2.3-2.6 TB/s of them on one wave).
   double gemmHbmEfficiency = 0.8;

@@ -576,11 +576,14 @@ TEST(CostModelTest, GemmStreamByHand) {
       (32768.0 + (128 * 64 + 2 * 64 * 128) * 2) / k.gemmSmemGbps;
   const double mma = 2.0 * 128 * 128 * 64 / (k.gemmTflops * 1e3);
   // The consumers hold a stage for the longer of their wgmmas and port
-  // reads, a fraction of the latency.
-  const double held = std::max(mma, smem) / k.gemmStreamLatencyNs;
+  // reads, a fraction of the latency: a split K in one wave's.
+  const double latency = k.gemmSplitKStreamLatencyNs;
+  const double held = std::max(mma, smem) / latency;
   ASSERT_LT(held, 1.0);
-  const double bw0 = std::min(bw, (4 - held) * 32768.0 / k.gemmStreamLatencyNs);
-  const double kStep = std::max({32768.0 / bw0, mma, smem}) + k.kStepNs;
+  const double bw0 = std::min(bw, (4 - held) * 32768.0 / latency);
+  // Every active CTA draws its stage from L2, an aggregate ceiling.
+  const double l2 = 32768.0 * active / k.gemmL2Gbps;
+  const double kStep = std::max({32768.0 / bw0, l2, mma, smem}) + k.kStepNs;
   // The pair's reduce-scatter: one 128 x 64 fp32 slice pulled at the
   // pair's per-SM DSM rate, two barriers, then this rank's 64 columns.
   const double dsmPerSm = 3300.0 / 132;
@@ -868,6 +871,46 @@ TEST(CostModelTest, LoneWarpgroupBreaksTies) {
               t.kernel.gemmLoneWarpgroupFactor *
                   (kernelNs(lone, even) - t.kernel.launchNs),
               1e-6);
+}
+
+// A split-K GEMM whose CTAs fit one wave streams its ring at its own
+// latency, shorter on an H200: S6's down GEMM at M = 440 (N = 1536, K =
+// 8960) split over 2 on 4 x 12 tiles of 128 x 128 (96 CTAs) ran 1.06x
+// faster there than over 4 on 4 x 6 of 128 x 256, which the H100 entries'
+// latency ranks first. Past one wave, and unsplit, the latency stays.
+TEST(CostModelTest, OneWaveSplitKLatency) {
+  GpuTarget h200 = llvm::cantFail(lookupTarget("h200"));
+  EXPECT_DOUBLE_EQ(h200.kernel.gemmSplitKStreamLatencyNs, 1700);
+  EXPECT_DOUBLE_EQ(h100().kernel.gemmSplitKStreamLatencyNs,
+                   h100().kernel.gemmStreamLatencyNs);
+  ChainDesc down = chainOf(ChainKind::gemm, 440, 1536, 8960, 0);
+  down.kMajorWeights = true;
+  auto split = [](int64_t m, int64_t bn, int64_t ck) {
+    return makePlan({1, 1, ck, 1}, {128, bn, 8960 / ck, 16},
+                    {(m + 127) / 128, 1536 / bn, 1, 1}, kMN | bit(Dim::k),
+                    {Dim::m, Dim::n, Dim::k, Dim::l}, 4);
+  };
+  auto kernelNs = [&](const ChainDesc &c, const Plan &q, const GpuTarget &g) {
+    return estimateKernelNs(c, q, analyzeDataflow(c, q, g), g);
+  };
+  Plan pair = split(440, 128, 2), four = split(440, 256, 4);
+  ASSERT_TRUE(isLowerable(pair, down));
+  ASSERT_TRUE(isLowerable(four, down));
+  GpuTarget h200Old = h200;
+  h200Old.kernel.gemmSplitKStreamLatencyNs = h200.kernel.gemmStreamLatencyNs;
+  EXPECT_GT(kernelNs(down, pair, h200Old), kernelNs(down, four, h200Old));
+  EXPECT_LT(kernelNs(down, pair, h200), kernelNs(down, four, h200));
+  // Past one wave (M = 1500: 12 x 12 x 2 CTAs) and without a split the
+  // latency is gemmStreamLatencyNs.
+  ChainDesc big = down;
+  big.m = 1500;
+  Plan wide = split(1500, 128, 2);
+  ASSERT_GT(analyzeDataflow(big, wide, h200).numCtas, h200.sms);
+  EXPECT_DOUBLE_EQ(kernelNs(big, wide, h200), kernelNs(big, wide, h200Old));
+  Plan unsplit = makePlan({1, 1, 1, 1}, {128, 128, 64, 16}, {4, 12, 1, 1}, kMN,
+                          {Dim::m, Dim::n, Dim::k, Dim::l}, 4);
+  EXPECT_DOUBLE_EQ(kernelNs(down, unsplit, h200),
+                   kernelNs(down, unsplit, h200Old));
 }
 
 // A gated pair's 64-row tiles past one wave run more rounds, each ending

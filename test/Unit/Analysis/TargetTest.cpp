@@ -203,7 +203,8 @@ TEST(TargetTest, CalibrationOfTheKernelModel) {
                  "gemm_hbm_efficiency": 0.7, "gemm_tflops": 6,
                  "gemm_swapped_tflops": 7, "gemm_swapped_rate_max_rows": 1024,
                  "gemm_lone_warpgroup_factor": 1, "solo_chunk_ns": 250,
-                 "gemm_gated_lone_wave_factor": 1.2}})");
+                 "gemm_gated_lone_wave_factor": 1.2,
+                 "gemm_split_k_stream_latency_ns": 1600}})");
   ASSERT_FALSE(static_cast<bool>(err)) << llvm::toString(std::move(err));
   EXPECT_DOUBLE_EQ(t.kernel.kStepNs, 900);
   EXPECT_DOUBLE_EQ(t.kernel.countInNs, 0); // may be zero: the term is off
@@ -217,6 +218,7 @@ TEST(TargetTest, CalibrationOfTheKernelModel) {
   EXPECT_DOUBLE_EQ(t.kernel.gemmLoneWarpgroupFactor, 1);
   EXPECT_DOUBLE_EQ(h100().kernel.gemmLoneWarpgroupFactor, 1.01);
   EXPECT_DOUBLE_EQ(t.kernel.gemmGatedLoneWaveFactor, 1.2);
+  EXPECT_DOUBLE_EQ(t.kernel.gemmSplitKStreamLatencyNs, 1600);
   EXPECT_DOUBLE_EQ(h100().kernel.gemmGatedLoneWaveFactor, 1.12);
   EXPECT_DOUBLE_EQ(t.kernel.soloChunkNs, 250);
   EXPECT_DOUBLE_EQ(t.kernel.chunkNs, h100().kernel.chunkNs);
