@@ -26,9 +26,11 @@ def search_rank(src, rank):
     return res.stdout, SCHED.search(res.stdout), res.stderr
 
 
-def lower(text, bundle):
-    """Lowers a searched module into `bundle`: "" or ff-opt's error."""
-    low = subprocess.run([FF_OPT, "-", "--lower-to-nvvm=format=bin "
+def lower(text, bundle, ff_opt=None, options=""):
+    """Lowers a searched module into `bundle` with `ff_opt` (FF_OPT by
+    default) and more --lower-to-nvvm `options`: "" or ff-opt's error."""
+    low = subprocess.run([ff_opt or FF_OPT, "-", "--lower-to-nvvm=format=bin "
+                          + (options + " " if options else "") +
                           "emit-bundle=" + bundle, "-o", "/dev/null"],
                          input=text, capture_output=True, text=True)
     return "" if low.returncode == 0 else low.stderr[:300]

@@ -48,13 +48,19 @@ def swapped_shape_of(mt):
     return ("s" if mt[10] else "p") + shape_of(mt)
 
 
-def one(out, tmp, ranks, name, kind, n, k, act, m):
-    w = f"{name}{m}"
-    src = f"{tmp}/{w}.mlir"
+def write_source(src, kind, m, n, k, act):
+    """Writes the bf16 GEMM (or gated pair) on PyTorch's weight layout
+    to `src`."""
     with open(src, "w") as f:
         f.write(generate_mlir({
             "kind": kind, "m": m, "n": n, "k": k, "activation": act,
             "dtype": "bf16", "out_dtype": "bf16", "weight_layout": "nk"}))
+
+
+def one(out, tmp, ranks, name, kind, n, k, act, m):
+    w = f"{name}{m}"
+    src = f"{tmp}/{w}.mlir"
+    write_source(src, kind, m, n, k, act)
     lower_each_shape(src, out, w, ranks, swapped_shape_of)
 
 

@@ -5,7 +5,6 @@ OUT/<W><shape>-ki), for the best-ranked plan of every tile shape among the
 search's first RANKS (s56/halves.py's names). (usage: THIS OUT [RANKS]
 [JOBS])."""
 import os
-import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
 
@@ -13,9 +12,8 @@ here = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(here, "..", "..", "..", "..", "python"))
 sys.path.insert(0, os.path.join(here, "..", ".."))
 sys.path.insert(0, os.path.join(here, "..", "s56"))
-from flashfuser.mlirgen import generate_mlir  # noqa: E402
-from halves import swapped_shape_of  # noqa: E402
-from rankplans import FF_OPT, lower, search_rank  # noqa: E402
+from halves import swapped_shape_of, write_source  # noqa: E402
+from rankplans import lower, search_rank  # noqa: E402
 
 # (name, kind, n, k, activation, M...)
 WORK = [("S6DN", "gemm", 1536, 8960, "identity", 440, 560),
@@ -29,21 +27,10 @@ WORK = [("S6DN", "gemm", 1536, 8960, "identity", 440, 560),
         ("S6GG", "gated_gemm", 8960, 1536, "silu", 440)]
 
 
-def lower_ki(text, bundle):
-    low = subprocess.run([FF_OPT, "-", "--lower-to-nvvm=format=bin "
-                          "k-interleave=true emit-bundle=" + bundle,
-                          "-o", "/dev/null"],
-                         input=text, capture_output=True, text=True)
-    return "" if low.returncode == 0 else low.stderr[:200]
-
-
 def one(out, tmp, ranks, name, kind, n, k, act, m):
     w = f"{name}{m}"
     src = f"{tmp}/{w}.mlir"
-    with open(src, "w") as f:
-        f.write(generate_mlir({
-            "kind": kind, "m": m, "n": n, "k": k, "activation": act,
-            "dtype": "bf16", "out_dtype": "bf16", "weight_layout": "nk"}))
+    write_source(src, kind, m, n, k, act)
     seen = set()
     for r in range(ranks):
         text, mt, err = search_rank(src, r)
@@ -57,7 +44,7 @@ def one(out, tmp, ranks, name, kind, n, k, act, m):
         seen.add(shape)
         base = f"{out}/{w}{shape}"
         print(base, "rank", r, "stages", mt[8], lower(text, base + "-base"),
-              lower_ki(text, base + "-ki"))
+              lower(text, base + "-ki", options="k-interleave=true"))
 
 
 def main():

@@ -8,19 +8,30 @@ must take clusters of 4 along n and 11 stages (a test build).
 (usage: THIS OUT)."""
 import os
 import re
-import subprocess
 import sys
 
 here = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(here, "..", "..", "..", "..", "python"))
 sys.path.insert(0, os.path.join(here, "..", ".."))
-from flashfuser.mlirgen import generate_mlir  # noqa: E402
-from rankplans import FF_OPT, lower, search_rank  # noqa: E402
+sys.path.insert(0, os.path.join(here, "..", "s56"))
+from halves import write_source  # noqa: E402
+from rankplans import lower, search_rank  # noqa: E402
 
 # (name, n, k, m, token width)
 WORK = [("S6DN", 1536, 8960, 440, 88), ("S2DN", 2048, 5632, 300, 80),
         ("G8DN", 2048, 8192, 300, 80), ("S7DN", 2560, 9728, 300, 104),
         ("G4DN", 768, 3072, 440, 64), ("G6DN", 1024, 4096, 440, 64)]
+
+
+def swapped_64_row_plan(src, tok=None):
+    """The searched text of the best-ranked swapped plan of `src` on 64
+    weight rows, one CTA per cluster (and `tok` token rows), or None."""
+    for r in range(16):
+        t, mt, _ = search_rank(src, r)
+        if mt and mt[10] and int(mt[5]) == 64 and \
+                int(mt[2]) * int(mt[3]) == 1 and tok in (None, int(mt[4])):
+            return t
+    return None
 
 
 def main():
@@ -30,18 +41,8 @@ def main():
     os.makedirs(tmp, exist_ok=True)
     for name, n, k, m, tok in WORK:
         src = f"{tmp}/{name}{m}.mlir"
-        with open(src, "w") as f:
-            f.write(generate_mlir({
-                "kind": "gemm", "m": m, "n": n, "k": k,
-                "activation": "identity", "dtype": "bf16",
-                "out_dtype": "bf16", "weight_layout": "nk"}))
-        text = None
-        for r in range(16):
-            t, mt, _ = search_rank(src, r)
-            if mt and mt[10] and int(mt[4]) == tok and int(mt[5]) == 64 \
-                    and int(mt[2]) * int(mt[3]) == 1:
-                text = t
-                break
+        write_source(src, "gemm", m, n, k, "identity")
+        text = swapped_64_row_plan(src, tok)
         if text is None:
             print(name, "no swapped", tok, "x 64 plan ranked")
             continue

@@ -14,8 +14,10 @@ import sys
 here = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(here, "..", "..", "..", "..", "python"))
 sys.path.insert(0, os.path.join(here, "..", ".."))
-from flashfuser.mlirgen import generate_mlir  # noqa: E402
-from rankplans import lower, search_rank  # noqa: E402
+sys.path.insert(0, os.path.join(here, "..", "s56"))
+from halves import write_source  # noqa: E402
+from multicast import swapped_64_row_plan  # noqa: E402
+from rankplans import lower  # noqa: E402
 
 # (name, n, k, m, token widths)
 WORK = [("S6DN", 1536, 8960, 440, (88, 96)), ("G4DN", 768, 3072, 440, (64,)),
@@ -30,18 +32,8 @@ def main():
     os.makedirs(tmp, exist_ok=True)
     for name, n, k, m, toks in WORK:
         src = f"{tmp}/{name}{m}.mlir"
-        with open(src, "w") as f:
-            f.write(generate_mlir({
-                "kind": "gemm", "m": m, "n": n, "k": k,
-                "activation": "identity", "dtype": "bf16",
-                "out_dtype": "bf16", "weight_layout": "nk"}))
-        text = None
-        for r in range(16):
-            t, mt, _ = search_rank(src, r)
-            if mt and mt[10] and int(mt[5]) == 64 and \
-                    int(mt[2]) * int(mt[3]) == 1:
-                text = t
-                break
+        write_source(src, "gemm", m, n, k, "identity")
+        text = swapped_64_row_plan(src)
         if text is None:
             print(name, "no swapped x 64 plan ranked")
             continue

@@ -7,7 +7,6 @@ with 10 and 12 stages or the deepest ring that fits shared memory
 (OUT/<W><shape>-d<stages>). (usage: THIS OUT [RANKS] [JOBS])."""
 import os
 import re
-import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
 
@@ -15,8 +14,7 @@ here = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(here, "..", "..", "..", "..", "python"))
 sys.path.insert(0, os.path.join(here, "..", ".."))
 sys.path.insert(0, os.path.join(here, "..", "s56"))
-from flashfuser.mlirgen import generate_mlir  # noqa: E402
-from halves import swapped_shape_of  # noqa: E402
+from halves import swapped_shape_of, write_source  # noqa: E402
 from rankplans import lower, search_rank  # noqa: E402
 
 DEEP = os.environ.get("FF_OPT_DEEP", "/tmp/ffopt-st12")
@@ -30,20 +28,10 @@ WORK = [("S6DN", "gemm", 1536, 8960, "identity", 440, 560),
         ("S6GG", "gated_gemm", 8960, 1536, "silu", 440)]
 
 
-def lower_deep(text, bundle):
-    low = subprocess.run([DEEP, "-", "--lower-to-nvvm=format=bin "
-                          "emit-bundle=" + bundle, "-o", "/dev/null"],
-                         input=text, capture_output=True, text=True)
-    return "" if low.returncode == 0 else low.stderr[:200]
-
-
 def one(out, tmp, ranks, name, kind, n, k, act, m):
     w = f"{name}{m}"
     src = f"{tmp}/{w}.mlir"
-    with open(src, "w") as f:
-        f.write(generate_mlir({
-            "kind": kind, "m": m, "n": n, "k": k, "activation": act,
-            "dtype": "bf16", "out_dtype": "bf16", "weight_layout": "nk"}))
+    write_source(src, kind, m, n, k, act)
     seen = set()
     for r in range(ranks):
         text, mt, err = search_rank(src, r)
@@ -59,12 +47,12 @@ def one(out, tmp, ranks, name, kind, n, k, act, m):
         deepest = 0
         for d in range(st + 1, 13):
             t = re.sub(r"stages = \d+,", f"stages = {d},", text, count=1)
-            if lower_deep(t, f"{tmp}/probe-{w}{shape}-{d}"):
+            if lower(t, f"{tmp}/probe-{w}{shape}-{d}", DEEP):
                 break
             deepest = d
         for d in sorted({x for x in (10, 12, deepest) if st < x <= deepest}):
             t = re.sub(r"stages = \d+,", f"stages = {d},", text, count=1)
-            print(base, "deep", d, lower_deep(t, f"{base}-d{d}"))
+            print(base, "deep", d, lower(t, f"{base}-d{d}", DEEP))
 
 
 def main():
