@@ -159,3 +159,34 @@ for r in rows[1:]:
     t = float(r[v].replace(',', '')) * {'nsecond': 1e-3, 'ns': 1e-3, 'usecond': 1, 'us': 1, 'msecond': 1e3, 'ms': 1e3}[r[u]]
     print('$label', r[k][:60], f'{t:.2f}')"
 }
+# ncu_rows CSV LABEL: an `ncu --csv --metrics ...` log as one line per
+# profiled launch, "LABEL ID KERNEL name=value ...", with short names for
+# the L2 request coalescer's counters (fifty-ninth session).
+ncu_rows() {
+  python3 - "$1" "$2" <<'PY'
+import csv, sys
+rows = list(csv.reader(open(sys.argv[1])))
+head = next((r for r in rows if r[:1] == ["ID"]), None)
+if head is None:
+    print(sys.argv[2], "no ncu rows")
+    print("".join(open(sys.argv[1]).readlines()[-5:]))
+    sys.exit()
+c = {k: head.index(k) for k in ("ID", "Kernel Name", "Metric Name", "Metric Value")}
+short = {"gpu__time_duration.sum": "ns", "lts__t_bytes.sum": "ltsB",
+         "lts__t_sectors_srcunit_tex_op_read.sum": "texSec",
+         "lrc__xbar2lrc_requests_op_read.sum": "lrcReq",
+         "lrc__request_sectors_op_read_coalescable.sum": "coalescable",
+         "lrc__request_sectors_op_read_coalescing_achieved_type_hardware.sum": "hw",
+         "lrc__request_sectors_op_read_coalescing_achieved_type_programmatic.sum": "prog",
+         "lrc__lrc2xbar_sectors_op_read.sum": "lrc2xbar",
+         "lrc__xbar2gpc_sectors_op_read.sum": "xbar2gpc",
+         "l1tex__m_xbar2l1tex_read_bytes.sum": "l1B"}
+by = {}
+for r in rows:
+    if len(r) == len(head) and r is not head:
+        by.setdefault(r[c["ID"]], [r[c["Kernel Name"]][:16], {}])[1][
+            r[c["Metric Name"]]] = r[c["Metric Value"]].replace(",", "")
+for i, (name, m) in by.items():
+    print(sys.argv[2], i, name, " ".join(f"{short.get(k, k)}={v}" for k, v in m.items()))
+PY
+}
