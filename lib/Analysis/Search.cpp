@@ -316,9 +316,16 @@ bool mlir::ff::passesWideGatedRule(const Plan &plan, const ChainDesc &chain,
   // wave) ran 1.23x faster than 2.6 waves of 128 x 64; at M = 512 (1.8
   // waves) 147 against 144 us, at M = 1024 its chain 1.03x slower
   // (docs/validation.md, fortieth session).
-  if (!isWideGatedPlan(plan, chain))
+  // Past one wave only on rings of four stages or more (up to 160
+  // columns), up to two waves: those losses were 192-wide tiles, whose
+  // gate and up slots leave room for three stages. S6's gated GEMM at
+  // M = 440 on 4 x 63 tiles of 128 x 144 (the two-wave width,
+  // getWaveWidths) ran 1.27x faster than on 4 x 70 of 128 x 128 (2.1
+  // waves), 128 x 160 1.20x, 128 x 192 on three stages 0.97x (H200,
+  // docs/validation.md, fifty-ninth session).
+  if (!isWideGatedPlan(plan, chain) || plan.getNumCtas() <= sms)
     return true;
-  return plan.getNumCtas() <= sms;
+  return plan.stages >= 4 && plan.getNumCtas() <= 2 * sms;
 }
 
 bool mlir::ff::passesTileRule(const Plan &plan, const ChainDesc &chain) {
@@ -563,7 +570,17 @@ static void addSwappedCandidates(const ChainDesc &desc, const GpuTarget &target,
         (c.plan.blk(Dim::n) < kMinSwappedRows && !narrowWidth))
       continue;
     c.plan.swapAb = true;
-    if (!result.bestLowerable || betterKernel(c, *result.bestLowerable))
+    // Level with a gated pair's wide tiles past one wave (passesWideGatedRule)
+    // the swapped plan wins: S8's gated GEMM at M = 1500 ran 1.02x faster on
+    // 24 x 11 tiles of 144 tokens than on 12 x 22 of 128 x 144, priced the
+    // same (H200, docs/validation.md, fifty-ninth session).
+    const std::optional<Candidate> &best = result.bestLowerable;
+    const bool levelWithWideWaves =
+        best &&
+        std::llround(c.cost.kernelNs) == std::llround(best->cost.kernelNs) &&
+        !best->plan.swapAb && isWideGatedPlan(best->plan, desc) &&
+        best->plan.getNumCtas() > target.sms;
+    if (!best || betterKernel(c, *best) || levelWithWideWaves)
       result.bestLowerable = c;
     insertRanked(result.rankedLowerable, c, keep, betterKernel);
     insertRanked(result.ranked, std::move(c), keep, better);

@@ -1098,6 +1098,17 @@ TEST(SearchTest, SplitKOver8Tiles) {
   EXPECT_EQ(c->plan.blk(Dim::n), 128);
 }
 
+/// The search's chosen lowerable plan for a one-GEMM (or gated) chain of
+/// K-major weights on the H100 target (a default plan, and a failure, if
+/// none).
+static Plan chosenKMajorPlan(ChainKind kind, int64_t m, int64_t n, int64_t k) {
+  ChainDesc chain = chainOf(kind, m, n, k, 0);
+  chain.kMajorWeights = true;
+  const Candidate *c = searchChain(chain, h100()).getChosen(true);
+  EXPECT_TRUE(c);
+  return c ? c->plan : Plan();
+}
+
 // A gated pair's 128 x 192 tiles (one CTA per cluster, the last n tile
 // partial): S3's gate|up GEMM at M = 256 is 2 x 58 of them, one wave on
 // 132 SMs where 128 x 64 tiles take 2.6 (measured 1.23x faster on an H200,
@@ -1132,6 +1143,24 @@ TEST(SearchTest, WideGatedTiles) {
   EXPECT_TRUE(passesWideGatedRule(
       plan(128, 128, 1024, 11008, 4),
       chainOf(ChainKind::gatedGemm, 1024, 11008, 4096, 0), 132));
+  // Past one wave, up to two, on rings of four stages: S6's gated GEMM at
+  // M = 440 on 4 x 63 tiles of 128 x 144 ran 1.27x faster than on 4 x 70
+  // of 128 x 128 and 128 x 192 (3 stages) 0.97x (H200, fifty-ninth
+  // session); the search now takes 144 there.
+  ChainDesc s6 = chainOf(ChainKind::gatedGemm, 440, 8960, 1536, 0);
+  EXPECT_TRUE(passesWideGatedRule(plan(128, 144, 440, 8960, 4), s6, 132));
+  EXPECT_TRUE(passesWideGatedRule(plan(128, 160, 440, 8960, 4), s6, 132));
+  EXPECT_FALSE(passesWideGatedRule(plan(128, 144, 440, 8960, 3), s6, 132));
+  EXPECT_FALSE(passesWideGatedRule(plan(128, 192, 440, 8960, 3), s6, 132));
+  EXPECT_FALSE(passesWideGatedRule(
+      plan(128, 144, 1024, 11008, 4),
+      chainOf(ChainKind::gatedGemm, 1024, 11008, 4096, 0), 132));
+  const Plan s6Pick = chosenKMajorPlan(ChainKind::gatedGemm, 440, 8960, 1536);
+  EXPECT_FALSE(s6Pick.swapAb);
+  EXPECT_EQ(s6Pick.blk(Dim::m), 128);
+  EXPECT_EQ(s6Pick.blk(Dim::n), 144);
+  EXPECT_EQ(s6Pick.grd(Dim::m) * s6Pick.grd(Dim::n), 4 * 63);
+  EXPECT_GE(s6Pick.stages, 4);
 
   const Candidate *c = searchChain(s3, h100()).getChosen(true);
   ASSERT_TRUE(c);
@@ -1333,17 +1362,6 @@ TEST(SearchTest, SwappedOperands) {
 
 } // namespace
 
-/// The search's chosen lowerable plan for a one-GEMM (or gated) chain of
-/// K-major weights on the H100 target (a default plan, and a failure, if
-/// none).
-static Plan chosenKMajorPlan(ChainKind kind, int64_t m, int64_t n, int64_t k) {
-  ChainDesc chain = chainOf(kind, m, n, k, 0);
-  chain.kMajorWeights = true;
-  const Candidate *c = searchChain(chain, h100()).getChosen(true);
-  EXPECT_TRUE(c);
-  return c ? c->plan : Plan();
-}
-
 // A gated GEMM of static M is also searched swapped: gate's and up's
 // 128-row weight tiles against one fitted token tile, where the tiles fill
 // their waves to 90 % (passesWaveTileRule). On an H200: S7's gate|up GEMM
@@ -1469,7 +1487,9 @@ TEST(SearchTest, SwappedMBins) {
 // (the sequence's half) on 184 tokens for 897-920 (five tiles) and on 120
 // past 920, where 184 takes a sixth tile (ran 1.09x slower at M = 930 and
 // 955, 1.05x faster at 905 on an H200: docs/validation.md, fifty-seventh
-// session); its 104-token bin 385-448 splits at 416. No bounded bin of the
+// session). Its 104-token bin 385-448 split at 416 until two waves of
+// 128 x 160 tiles took 385-512 (1.05-1.10x faster at M = 400-512,
+// fifty-ninth session): no swapped width, no split. No bounded bin of the
 // tables below keeps a swapped width with one tile more at its upper end
 // than at its lower; the bins stay sorted and contiguous.
 TEST(SearchTest, SwappedBinSplitsAtTokenTileEdge) {
@@ -1484,9 +1504,13 @@ TEST(SearchTest, SwappedBinSplitsAtTokenTileEdge) {
         return &bp;
     return nullptr;
   };
+  const BinnedPlan *mid = at(385);
+  ASSERT_NE(mid, nullptr);
+  EXPECT_EQ(mid->bin.hi, 448);
+  EXPECT_FALSE(mid->candidate.plan.swapAb);
+  EXPECT_EQ(mid->candidate.plan.blk(Dim::n), 160);
   for (auto [lo, hi, width] :
-       {std::tuple<int64_t, int64_t, int64_t>{385, 416, 104},
-        {897, 920, 184},
+       {std::tuple<int64_t, int64_t, int64_t>{897, 920, 184},
         {921, 960, 120}}) {
     const BinnedPlan *bp = at(lo);
     ASSERT_NE(bp, nullptr) << lo;
@@ -1545,6 +1569,10 @@ TEST(SearchTest, SwappedGatedTileCountAndLastWave) {
   EXPECT_TRUE(s7.swapAb);
   EXPECT_EQ(s7.blk(Dim::n), 104);
   EXPECT_FALSE(chosen(300, 3072, 1024).swapAb);
+  // Since wide gated tiles run two waves (WideGatedTiles), 12 x 22 of
+  // 128 x 144 are priced level with them; such a tie goes to the swapped
+  // plan (the gated GEMM ran 0.977x on 128 x 144, H200, fifty-ninth
+  // session).
   const Plan s8 = chosen(1500, 3072, 1024);
   EXPECT_TRUE(s8.swapAb);
   EXPECT_EQ(s8.blk(Dim::n), 144);
@@ -1552,6 +1580,10 @@ TEST(SearchTest, SwappedGatedTileCountAndLastWave) {
   const Plan s3 = chosen(512, 11008, 4096);
   EXPECT_TRUE(s3.swapAb);
   EXPECT_EQ(s3.blk(Dim::n), 176);
+  // Level with its three-stage ring, the swapped plan keeps four (the
+  // swapped tie rule judges wide unswapped tiles only).
+  EXPECT_EQ(s3.stages, 4);
+  EXPECT_EQ(s8.stages, 4);
   EXPECT_FALSE(chosen(1500, 8192, 3072).swapAb);
   // The width rule: 104 tokens pass with 3 x 44 tiles (one full wave)
   // and 3 x 76 (86 %), not with 3 x 24 (55 %).
