@@ -379,10 +379,12 @@ const Candidate *SearchResult::getChosen(bool lowerableOnly) const {
   return ranked.empty() ? nullptr : &ranked.front();
 }
 
-/// Strict, deterministic ranking by `ns`: cost, then smaller clusters, then
-/// fewer stages (or more, with `deepRings`), then the plan's fields.
+/// Strict, deterministic ranking by `ns`: cost, then (with `kernel`, the
+/// lowerable family's ranking) plans that yield ties last, then smaller
+/// clusters, then fewer stages (or more, with `kernel`), then the plan's
+/// fields.
 static bool rankBy(const Candidate &a, const Candidate &b, double na, double nb,
-                   bool deepRings = false) {
+                   bool kernel = false) {
   // Costs equal to the nanosecond the schedule records are ties: S3's
   // gated GEMM at M = 1024 priced 128 x 192 tiles on a 3-stage ring a
   // fraction of a ns below 128 x 128 on 4 stages (both 330133 ns), and the
@@ -390,13 +392,18 @@ static bool rankBy(const Candidate &a, const Candidate &b, double na, double nb,
   if (std::llround(na) != std::llround(nb))
     return na < nb;
   // A tie goes to the plan of the chain's own operand order (a swapped
-  // one stores its result transposed, 2 bytes at a time).
-  auto key = [&](const Plan &p) {
-    return std::make_tuple(p.swapAb, p.getClusterSize(),
-                           deepRings ? -p.stages : p.stages, p.cluster, p.block,
+  // one stores its result transposed, 2 bytes at a time), but not to a
+  // gated pair's wide tiles past one wave (Candidate::yieldsTies): S8's
+  // gated GEMM at M = 1500 ran 1.02x faster on 24 x 11 swapped tiles of
+  // 144 tokens than on 12 x 22 of 128 x 144, priced the same (H200,
+  // docs/validation.md, fifty-ninth session).
+  auto key = [&](const Candidate &c) {
+    const Plan &p = c.plan;
+    return std::make_tuple(kernel && c.yieldsTies, p.swapAb, p.getClusterSize(),
+                           kernel ? -p.stages : p.stages, p.cluster, p.block,
                            p.grid, p.spatialMask, p.order);
   };
-  return key(a.plan) < key(b.plan);
+  return key(a) < key(b);
 }
 /// The whole space: the analytical model.
 static bool better(const Candidate &a, const Candidate &b) {
@@ -408,7 +415,7 @@ static bool better(const Candidate &a, const Candidate &b) {
 /// for 22 (up to 20 % faster, at worst 0.9 % slower;
 /// docs/benchmarks/fidelity-h200.csv), so such ties go to the deeper ring.
 static bool betterKernel(const Candidate &a, const Candidate &b) {
-  return rankBy(a, b, a.cost.kernelNs, b.cost.kernelNs, /*deepRings=*/true);
+  return rankBy(a, b, a.cost.kernelNs, b.cost.kernelNs, /*kernel=*/true);
 }
 
 /// Candidate tiles along a temporal dimension (or a spatial one split over
@@ -570,17 +577,7 @@ static void addSwappedCandidates(const ChainDesc &desc, const GpuTarget &target,
         (c.plan.blk(Dim::n) < kMinSwappedRows && !narrowWidth))
       continue;
     c.plan.swapAb = true;
-    // Level with a gated pair's wide tiles past one wave (passesWideGatedRule)
-    // the swapped plan wins: S8's gated GEMM at M = 1500 ran 1.02x faster on
-    // 24 x 11 tiles of 144 tokens than on 12 x 22 of 128 x 144, priced the
-    // same (H200, docs/validation.md, fifty-ninth session).
-    const std::optional<Candidate> &best = result.bestLowerable;
-    const bool levelWithWideWaves =
-        best &&
-        std::llround(c.cost.kernelNs) == std::llround(best->cost.kernelNs) &&
-        !best->plan.swapAb && isWideGatedPlan(best->plan, desc) &&
-        best->plan.getNumCtas() > target.sms;
-    if (!best || betterKernel(c, *best) || levelWithWideWaves)
+    if (!result.bestLowerable || betterKernel(c, *result.bestLowerable))
       result.bestLowerable = c;
     insertRanked(result.rankedLowerable, c, keep, betterKernel);
     insertRanked(result.ranked, std::move(c), keep, better);
@@ -634,6 +631,8 @@ SearchResult mlir::ff::searchChain(const ChainDesc &desc,
     }
     ++st.evaluated;
     if (cand.lowerable) {
+      cand.yieldsTies = isWideGatedPlan(cand.plan, chain) &&
+                        cand.plan.getNumCtas() > target.sms;
       cand.cost.kernelNs =
           estimateKernelNs(chain, cand.plan, kernelFlow, target);
       cand.cost.kernelCtasPerSm = kernelFlow.ctasPerSm;

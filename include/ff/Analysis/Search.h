@@ -152,6 +152,10 @@ struct Candidate {
   Dataflow flow;
   Cost cost;
   bool lowerable = false;
+  /// A lowerable gated pair's tile wider than 128 columns past one wave
+  /// (passesWideGatedRule): priced level with another plan, it ranks after
+  /// it, a swapped one included.
+  bool yieldsTies = false;
 };
 
 struct SearchStats {
