@@ -14,14 +14,7 @@
 
 #include <cuda_runtime.h>
 
-#define CK(x)                                                                  \
-  do {                                                                         \
-    cudaError_t e = (x);                                                       \
-    if (e != cudaSuccess) {                                                    \
-      std::fprintf(stderr, "%s: %s\n", #x, cudaGetErrorString(e));             \
-      std::exit(1);                                                            \
-    }                                                                          \
-  } while (0)
+#include "cuda_check.h"
 
 __global__ void recordSm(int *smOf, unsigned *arrived, unsigned total) {
   if (threadIdx.x == 0) {

@@ -26,15 +26,7 @@
 #include <string>
 #include <vector>
 
-#define CK(x)                                                                  \
-  do {                                                                         \
-    cudaError_t e_ = (x);                                                      \
-    if (e_ != cudaSuccess) {                                                   \
-      std::fprintf(stderr, "%s:%d %s -> %s\n", __FILE__, __LINE__, #x,         \
-                   cudaGetErrorString(e_));                                    \
-      std::exit(1);                                                            \
-    }                                                                          \
-  } while (0)
+#include "cuda_check.h"
 
 __device__ __forceinline__ uint32_t smemAddr(const void *p) {
   return static_cast<uint32_t>(__cvta_generic_to_shared(p));

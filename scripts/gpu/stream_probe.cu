@@ -23,24 +23,7 @@
 #include <cstdlib>
 #include <vector>
 
-#define CK(x)                                                                  \
-  do {                                                                         \
-    cudaError_t e_ = (x);                                                      \
-    if (e_ != cudaSuccess) {                                                   \
-      std::fprintf(stderr, "%s:%d %s -> %s\n", __FILE__, __LINE__, #x,         \
-                   cudaGetErrorString(e_));                                    \
-      std::exit(1);                                                            \
-    }                                                                          \
-  } while (0)
-#define CU(x)                                                                  \
-  do {                                                                         \
-    CUresult r_ = (x);                                                         \
-    if (r_ != CUDA_SUCCESS) {                                                  \
-      std::fprintf(stderr, "%s:%d %s -> %d\n", __FILE__, __LINE__, #x,         \
-                   static_cast<int>(r_));                                      \
-      std::exit(1);                                                            \
-    }                                                                          \
-  } while (0)
+#include "cuda_check.h"
 
 struct Job {
   int tiles;     // row panels, each `boxes` boxes of R rows
