@@ -760,10 +760,17 @@ SearchResult mlir::ff::searchChain(const ChainDesc &desc,
 // (257-384, 385-512, 513-768, which ran 1.053x faster than power-of-two
 // bins, forty-eighth session) the G and S chains ran 1.10-1.30x faster at
 // 8 of 15 points of M = 300-700 and even at the rest (fifty-third
-// session). From 1025 on halving was even (0.999x over 17 points). H200,
+// session). From 1025 on halving was even (0.999x over 17 points).
+// 129-256 is cut in 32-row bins: one bin padded M = 200 to 256 rows of
+// two 128-row tiles where cuBLAS ran one 200-token tile (swapped) or
+// three 64-row ones; the 32-row bins take both and ran 1.05-1.41x faster
+// at 25 of 26 points (S2 0.97x; sixtieth session). H200,
 // docs/cost-model.md, "Dynamic M".
 llvm::SmallVector<MBin> mlir::ff::getDefaultMBins(int64_t fineHi) {
-  llvm::SmallVector<MBin> bins{{1, 64, 64}, {65, 128, 128}, {129, 256, 256}};
+  llvm::SmallVector<MBin> bins{{1, 64, 64}, {65, 128, 128}};
+  constexpr int64_t kNarrowBinRows = 32;
+  for (int64_t hi = 128 + kNarrowBinRows; hi <= 256; hi += kNarrowBinRows)
+    bins.push_back({hi - kNarrowBinRows + 1, hi, hi});
   constexpr int64_t kFineBinRows = 64;
   for (int64_t hi = 256 + kFineBinRows; hi <= fineHi; hi += kFineBinRows)
     bins.push_back({hi - kFineBinRows + 1, hi, hi});

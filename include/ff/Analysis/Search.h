@@ -194,7 +194,8 @@ struct MBin {
 };
 /// Upper bound recorded for the open last bin.
 inline constexpr int64_t kOpenBinHi = 2147483647;
-/// 1-64, 65-128, 129-256, 64-row bins from 257 to `fineHi` (257-320,
+/// 1-64, 65-128, 32-row bins from 129 to 256 (129-160, ..., 225-256),
+/// 64-row bins from 257 to `fineHi` (257-320,
 /// ..., a multiple of 64 up to 1024), one bin from there to 1024,
 /// 1025-2048, 2049-4096, 4097-8192, 8193-open (represented by 16384).
 llvm::SmallVector<MBin> getDefaultMBins(int64_t fineHi = 768);

@@ -642,6 +642,12 @@ TEST(SearchTest, DynamicMBins) {
   for (size_t i = 1; i < bins.size(); ++i)
     EXPECT_EQ(bins[i].lo, bins[i - 1].hi + 1);
   EXPECT_EQ(bins.back().hi, kOpenBinHi);
+  // 32 rows wide from 129 to 256, 64 from there.
+  std::vector<int64_t> his;
+  for (const MBin &b : bins)
+    if (b.hi <= 384)
+      his.push_back(b.hi);
+  EXPECT_EQ(his, (std::vector<int64_t>{64, 128, 160, 192, 224, 256, 320, 384}));
 
   ChainDesc chain = chainOf(ChainKind::ffn, 0, 3072, 768, 768);
   std::vector<BinnedPlan> table = searchDynamicM(chain, h100());
@@ -1310,14 +1316,22 @@ TEST(SearchTest, SwappedOperands) {
   // 577-640 and 641-704, where swapped plans are weighed though 128-row tiles
   // pad M by less than a tenth (SearchOptions::swapAtAnyM). At the swapped
   // products' own wgmma rate also 321-384 and 705-768, on 192 tokens (G5's
-  // chain at 350 and 740 1.03x and 1.07x faster on an H200).
+  // chain at 350 and 740 1.03x and 1.07x faster on an H200). The 32-row
+  // bins 129-160, 161-192 and 193-224 run one tile of tokens as wide as
+  // the bin's upper end (G5 at 150-210 1.11-1.20x faster on an H200); at
+  // 225-256 two 128-row tiles pad nothing.
   for (const BinnedPlan &bp : searchMBins(dynamic, h100())) {
-    bool swapped = bp.bin.lo == 257 || bp.bin.lo == 321 || bp.bin.lo == 385 ||
-                   bp.bin.lo == 513 || bp.bin.lo == 577 || bp.bin.lo == 641 ||
-                   bp.bin.lo == 705;
+    bool oneTokenTile = bp.bin.lo >= 129 && bp.bin.lo <= 193;
+    bool swapped = oneTokenTile || bp.bin.lo == 257 || bp.bin.lo == 321 ||
+                   bp.bin.lo == 385 || bp.bin.lo == 513 || bp.bin.lo == 577 ||
+                   bp.bin.lo == 641 || bp.bin.lo == 705;
     EXPECT_EQ(bp.candidate.plan.swapAb, swapped) << bp.bin.lo;
     if (bp.bin.lo == 321 || bp.bin.lo == 705) {
       EXPECT_EQ(bp.candidate.plan.blk(Dim::n), 192) << bp.bin.lo;
+    }
+    if (oneTokenTile) {
+      EXPECT_EQ(bp.candidate.plan.blk(Dim::n), bp.bin.hi) << bp.bin.lo;
+      EXPECT_EQ(bp.candidate.plan.grd(Dim::n), 1) << bp.bin.lo;
     }
   }
   // Static M keeps the tenth: at M = 600 (40 rows of padding) no swapped

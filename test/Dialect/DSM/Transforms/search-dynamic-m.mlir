@@ -2,7 +2,8 @@
 // RUN: ff-opt %s --dsm-search="family=reduce-scatter" | FileCheck %s --check-prefixes=CHECK,RS
 
 // Dynamic M: --dsm-search records a #dsm.schedule_table with one plan per M
-// bin (1-64, 65-128, 129-256, 64-row bins from 257 to 768, 769-1024,
+// bin (1-64, 65-128, 32-row bins from 129 to 256, 64-row bins from 257 to
+// 768, 769-1024,
 // 1025-2048, 2049-4096, 4097-8192, 8193-open, the open bin represented by
 // 16384): among the lowerable candidates at a bin's upper end, the one
 // whose worst estimate over the best at the bin's lower end, middle and
@@ -14,14 +15,14 @@
 // ANY lines: by default (family=any) every bin of G4's chain takes a
 // shuffle-family plan: clusters of 6 (block[3] = L / 6 = 128) up to M = 128,
 // where bins 1-64 and 65-128 merge; clusters of 3 (L / 3 = 256) for 129-256
-// and most 64-row bins (128 x 128 tiles where their upper end is a multiple
+// (its four 32-row bins merged) and most 64-row bins (128 x 128 tiles where their upper end is a multiple
 // of 128, 64 x 256 where it is not), of 4 for 577-640, of 2 (L / 2 = 384)
 // for 257-320, 641-704 and from 705, where bins 705-768 to 8193-open are
 // merged. RS lines: restricted to the reduce-scatter family
 // (family=reduce-scatter), clusters lie along n only, or one CTA per tile
-// for 257-320, 641-704 and from 705 (128 x 256 for 705-1024 and from 2049);
-// bins 1-64 and 65-128 merge, 321-384 to 577-640, and 705-768 with
-// 769-1024.
+// for 193-320, 641-704 and from 705 (128 x 256 for 705-1024 and from 2049);
+// bins 1-64 and 65-128 merge, 193-224 to 257-320 (three 64-row tiles for
+// 129-192), 321-384 to 577-640, and 705-768 with 769-1024.
 
 // CHECK-LABEL: func.func @ffn_dyn(
 // CHECK: dsm.fused_chain {{.*}} {schedule = #dsm.schedule_table<[
@@ -36,8 +37,8 @@
 // ANY-SAME: <cluster = [1, 2, 1, 2], block = [64, 256, 64, 384], grid = [11, 6, 1, 1], order = [m, n, l, k], spatial = [m, n, l], residency = [dsm], collectives = [shuffle, inter_cluster_reduce], stages = 4, cost_ns = {{[0-9]+}}, m_lo = 641, m_hi = 704>,
 // ANY-SAME: <cluster = [1, 2, 1, 2], block = [128, 256, 64, 384], grid = [128, 6, 1, 1], order = [m, n, l, k], spatial = [m, n, l], residency = [dsm], collectives = [shuffle, inter_cluster_reduce], stages = 4, cost_ns = {{[0-9]+}}, m_lo = 705, m_hi = 2147483647>]>}
 // RS-SAME: <cluster = [1, 8, 1, 1], block = [64, 64, 64, 256], grid = [2, 6, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [reduce_scatter, inter_cluster_reduce], stages = 3, cost_ns = {{[0-9]+}}, m_lo = 1, m_hi = 128>,
-// RS-SAME: <cluster = [1, 4, 1, 1], block = [64, 128, 64, 128], grid = [4, 6, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [reduce_scatter, inter_cluster_reduce], stages = 4, cost_ns = {{[0-9]+}}, m_lo = 129, m_hi = 256>,
-// RS-SAME: <cluster = [1, 1, 1, 1], block = [64, 128, 64, 256], grid = [5, 24, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [inter_cluster_reduce], stages = 2, cost_ns = {{[0-9]+}}, m_lo = 257, m_hi = 320>,
+// RS-SAME: <cluster = [1, 4, 1, 1], block = [64, 128, 64, 128], grid = [3, 6, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [reduce_scatter, inter_cluster_reduce], stages = 4, cost_ns = {{[0-9]+}}, m_lo = 129, m_hi = 192>,
+// RS-SAME: <cluster = [1, 1, 1, 1], block = [64, 128, 64, 256], grid = [5, 24, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [inter_cluster_reduce], stages = 2, cost_ns = {{[0-9]+}}, m_lo = 193, m_hi = 320>,
 // RS-SAME: <cluster = [1, 8, 1, 1], block = [128, 128, 64, 128], grid = [5, 3, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [reduce_scatter, inter_cluster_reduce], stages = 2, cost_ns = {{[0-9]+}}, m_lo = 321, m_hi = 640>,
 // RS-SAME: <cluster = [1, 1, 1, 1], block = [64, 256, 64, 64], grid = [11, 12, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [inter_cluster_reduce], stages = 3, cost_ns = {{[0-9]+}}, m_lo = 641, m_hi = 704>,
 // RS-SAME: <cluster = [1, 1, 1, 1], block = [128, 256, 64, 64], grid = [8, 12, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [inter_cluster_reduce], stages = 2, cost_ns = {{[0-9]+}}, m_lo = 705, m_hi = 1024>,
@@ -76,8 +77,9 @@ func.func @ffn_dyn(%a: tensor<?x768xbf16>, %b: tensor<768x3072xbf16>, %d: tensor
 }
 
 // The gated chain at Llama-2-7B size. ANY lines: shuffle-family plans
-// (cluster [1, 2, 1, 2], block[3] = L / 2 = 2048, but cluster [1, 4, 1, 4],
-// block[3] = L / 4 = 1024 for 129-256); every bin from 257 on differs only in
+// (cluster [1, 2, 1, 2], block[3] = L / 2 = 2048, on three 64-row tiles for
+// 129-192, but cluster [1, 4, 1, 4], block[3] = L / 4 = 1024 for 193-256);
+// every bin from 257 on differs only in
 // the M grid and is merged. RS lines: single-CTA clusters that split N
 // over 86 clusters, with 64-row tiles at 1-64 and 129-256 and 128 x 128
 // tiles at 65-128 and from 257 on (merged).
@@ -85,7 +87,8 @@ func.func @ffn_dyn(%a: tensor<?x768xbf16>, %b: tensor<768x3072xbf16>, %d: tensor
 // CHECK: dsm.fused_chain {{.*}} {schedule = #dsm.schedule_table<[
 // ANY-SAME: <cluster = [1, 2, 1, 2], block = [64, 128, 64, 2048], grid = [1, 43, 1, 1], order = [m, n, l, k], spatial = [m, n, l], residency = [dsm, dsm], collectives = [shuffle, inter_cluster_reduce], stages = 4, cost_ns = {{[0-9]+}}, m_lo = 1, m_hi = 64>,
 // ANY-SAME: <cluster = [1, 2, 1, 2], block = [128, 128, 64, 2048], grid = [1, 43, 1, 1], order = [m, n, l, k], spatial = [m, n, l], residency = [dsm, dsm], collectives = [shuffle, inter_cluster_reduce], stages = 4, cost_ns = {{[0-9]+}}, m_lo = 65, m_hi = 128>,
-// ANY-SAME: <cluster = [1, 4, 1, 4], block = [128, 64, 64, 1024], grid = [2, 43, 1, 1], order = [m, n, l, k], spatial = [m, n, l], residency = [dsm, dsm], collectives = [shuffle, inter_cluster_reduce], stages = 4, cost_ns = {{[0-9]+}}, m_lo = 129, m_hi = 256>,
+// ANY-SAME: <cluster = [1, 2, 1, 2], block = [64, 128, 64, 2048], grid = [3, 43, 1, 1], order = [m, n, l, k], spatial = [m, n, l], residency = [dsm, dsm], collectives = [shuffle, inter_cluster_reduce], stages = 4, cost_ns = {{[0-9]+}}, m_lo = 129, m_hi = 192>,
+// ANY-SAME: <cluster = [1, 4, 1, 4], block = [128, 64, 64, 1024], grid = [2, 43, 1, 1], order = [m, n, l, k], spatial = [m, n, l], residency = [dsm, dsm], collectives = [shuffle, inter_cluster_reduce], stages = 4, cost_ns = {{[0-9]+}}, m_lo = 193, m_hi = 256>,
 // ANY-SAME: <cluster = [1, 2, 1, 2], block = [128, 128, 64, 2048], grid = [128, 43, 1, 1], order = [m, n, l, k], spatial = [m, n, l], residency = [dsm, dsm], collectives = [shuffle, inter_cluster_reduce], stages = 4, cost_ns = {{[0-9]+}}, m_lo = 257, m_hi = 2147483647>]>}
 // RS-SAME: <cluster = [1, 1, 1, 1], block = [64, 128, 64, 256], grid = [1, 86, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem, smem], collectives = [inter_cluster_reduce], stages = 2, cost_ns = {{[0-9]+}}, m_lo = 1, m_hi = 64>,
 // RS-SAME: <cluster = [1, 1, 1, 1], block = [128, 128, 64, 128], grid = [1, 86, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem, smem], collectives = [inter_cluster_reduce], stages = 2, cost_ns = {{[0-9]+}}, m_lo = 65, m_hi = 128>,
