@@ -323,17 +323,17 @@ bool mlir::ff::isLowerable(const Plan &plan, const ChainDesc &chain,
   const bool deepSplitK = gemmSplitK && !chain.isGated() &&
                           plan.blk(Dim::m) == 128 && plan.blk(Dim::n) == 128 &&
                           chain.m > 64 && chain.m <= 128;
-  // A swapped product's token tiles (fitted to M, whole 16-row groups) on
-  // 128 weight rows, split over 2 along k: one wave of CTAs where the
-  // unsplit tiles fill half of it (passesWaveTileRule). Slices of at least
-  // 2048 k: on an H200 seven chains whose slices held 2816-8192 k ran
-  // 1.03-1.18x faster, G6's down GEMM at M = 300 (512 k each) 0.78x
+  // A swapped product's token tiles (fitted to M, whole 16-row groups, 64
+  // to 256 tokens) on 128 weight rows, split over 2 along k: one wave of
+  // CTAs where the unsplit tiles fill half of it (passesWaveTileRule). Slices
+  // of at least 2048 k: on an H200 seven chains whose slices held 2816-8192 k
+  // ran 1.03-1.18x faster, G6's down GEMM at M = 300 (512 k each) 0.78x
   // (docs/validation.md, fiftieth session).
   const bool swappedSplit =
       chain.swappedProduct && !chain.hasSecondGemm() && !chain.isGated() &&
       plan.cluster == std::array<int64_t, 4>{1, 1, 2, 1} &&
       plan.blk(Dim::m) == 128 && plan.blk(Dim::n) % 16 == 0 &&
-      plan.blk(Dim::n) >= 128 && plan.blk(Dim::n) <= 256 &&
+      plan.blk(Dim::n) >= 64 && plan.blk(Dim::n) <= 256 &&
       plan.blk(Dim::k) >= 2048;
   if (plan.stages < 2 ||
       plan.stages > (wide || splitK64 || deepSplitK || swappedSplit ? 8 : 4))

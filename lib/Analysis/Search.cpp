@@ -241,6 +241,20 @@ static int64_t getGatedTileCountWidth(const ChainDesc &chain) {
   return w >= 64 && w < 128 ? w : 0;
 }
 
+/// A swapped plain product's token width for a split over `ck` along k on
+/// 128 weight rows: two token tiles narrowed to cover n in whole 8-column
+/// groups per rank (M = 200, split over 2: 2 tiles of 112), where that is
+/// below getFitWidths' 128; else 0. Only for n of 129-256: three and four
+/// such tiles measured 2-6 % slower than 128-token tiles on an H200 (S7 at
+/// M = 300, G8, S2, S4, S5 at 420; docs/validation.md, sixty-first session).
+static int64_t getSplitTileCountWidth(const ChainDesc &chain, int64_t ck) {
+  if (!chain.swappedProduct || chain.isGated() || ck < 2 ||
+      ceilDiv(chain.n, 128) != 2)
+    return 0;
+  int64_t w = getCoveringWidth(chain.n, ceilDiv(chain.n, 128), 8 * ck);
+  return w >= 64 && w < 128 ? w : 0;
+}
+
 bool mlir::ff::passesWaveTileRule(const Plan &plan, const ChainDesc &chain,
                                   int64_t sms) {
   // A swapped product's 256-row weight tiles: one wave over at least 90 %
@@ -257,7 +271,9 @@ bool mlir::ff::passesWaveTileRule(const Plan &plan, const ChainDesc &chain,
     // A split's token tiles are the fitted ones (whole groups per rank).
     if (plan.cls(Dim::k) > 1 &&
         !llvm::is_contained(getFitWidths(chain, 8 * plan.cls(Dim::k)),
-                            plan.blk(Dim::n)))
+                            plan.blk(Dim::n)) &&
+        !(plan.blk(Dim::m) == 128 &&
+          plan.blk(Dim::n) == getSplitTileCountWidth(chain, plan.cls(Dim::k))))
       return false;
     return ctas <= sms && ctas * 10 >= sms * 9;
   }
@@ -571,7 +587,9 @@ static void addSwappedCandidates(const ChainDesc &desc, const GpuTarget &target,
     const bool narrowWidth =
         (c.plan.blk(Dim::m) == 64 &&
          llvm::is_contained(getNarrowFitWidths(t), c.plan.blk(Dim::n))) ||
-        c.plan.blk(Dim::n) == getGatedTileCountWidth(t);
+        c.plan.blk(Dim::n) == getGatedTileCountWidth(t) ||
+        (c.plan.blk(Dim::m) == 128 &&
+         c.plan.blk(Dim::n) == getSplitTileCountWidth(t, c.plan.cls(Dim::k)));
     if ((c.plan.cluster != std::array<int64_t, 4>{1, 1, 1, 1} &&
          c.plan.cluster != std::array<int64_t, 4>{1, 1, 2, 1}) ||
         (c.plan.blk(Dim::n) < kMinSwappedRows && !narrowWidth))
@@ -714,6 +732,10 @@ SearchResult mlir::ff::searchChain(const ChainDesc &desc,
                       nTiles.push_back(bn);
                 // A gated pair's 128 weight rows: its tile-count width.
                 if (int64_t bn = getGatedTileCountWidth(chain);
+                    bn && bm == 128 && !llvm::is_contained(nTiles, bn))
+                  nTiles.push_back(bn);
+                // A split's 128 weight rows: its tile-count width.
+                if (int64_t bn = getSplitTileCountWidth(chain, ck);
                     bn && bm == 128 && !llvm::is_contained(nTiles, bn))
                   nTiles.push_back(bn);
               }

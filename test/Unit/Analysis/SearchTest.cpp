@@ -1651,3 +1651,48 @@ TEST(SearchTest, SwappedNarrowTiles) {
   EXPECT_TRUE(isLowerable(tiles(40, 104), s7Product));
   EXPECT_FALSE(isLowerable(tiles(40, 100), s7Product));
 }
+
+// A swapped plain product split over 2 along k on 128 weight rows also
+// takes two token tiles narrowed to M (whole 16-row groups): G5's down
+// GEMM at M = 200 on 32 x 2 tiles of 112 tokens, one wave of 128 CTAs,
+// where 128-token tiles pad M by 56 rows (H200: GEMM-4096 at M = 150-210
+// 1.03-1.11x faster, G5 and S3 1.01-1.02x). Not past two token tiles:
+// three and four of 112 ran 0.94-0.98x (S7's down GEMM at M = 300, G8's
+// at 420).
+TEST(SearchTest, SwappedSplitTileCount) {
+  auto chosen = [](int64_t m, int64_t n, int64_t k) {
+    return chosenKMajorPlan(ChainKind::gemm, m, n, k);
+  };
+  for (auto [m, w] : {std::pair<int64_t, int64_t>{150, 80}, {200, 112}}) {
+    const Plan g5 = chosen(m, 4096, 16384);
+    EXPECT_TRUE(g5.swapAb) << m;
+    EXPECT_EQ(g5.cls(Dim::k), 2) << m;
+    EXPECT_EQ(g5.blk(Dim::m), 128) << m;
+    EXPECT_EQ(g5.blk(Dim::n), w) << m;
+    EXPECT_EQ(g5.grd(Dim::m) * g5.grd(Dim::n), 32 * 2) << m;
+  }
+  for (auto [m, n, k] : {std::tuple<int64_t, int64_t, int64_t>{300, 2560, 9728},
+                         {420, 4096, 8192}}) {
+    const Plan p = chosen(m, n, k);
+    EXPECT_FALSE(p.swapAb && p.blk(Dim::n) < 128) << m;
+  }
+  // The rule: 112 tokens over 2 along k pass at M = 200 (two tiles), not
+  // at M = 300 (three tiles, though their 120 CTAs fill the wave).
+  const uint8_t mnk = bit(Dim::m) | bit(Dim::n) | bit(Dim::k);
+  auto split = [&](int64_t weightTiles, int64_t tokenTiles, int64_t k) {
+    return makePlan({1, 1, 2, 1}, {128, 112, k / 2, 16},
+                    {weightTiles, tokenTiles, 1, 1}, mnk,
+                    {Dim::m, Dim::n, Dim::k, Dim::l}, 6);
+  };
+  ChainDesc g5Product = swappedProductOf(ChainKind::gemm, 4096, 200, 16384);
+  ChainDesc s7Product = swappedProductOf(ChainKind::gemm, 2560, 304, 9728);
+  EXPECT_TRUE(passesWaveTileRule(split(32, 2, 16384), g5Product, 132));
+  EXPECT_FALSE(passesWaveTileRule(split(20, 3, 9728), s7Product, 132));
+  EXPECT_TRUE(isLowerable(split(32, 2, 16384), g5Product));
+  // Whole 16-row groups per rank, at least 64 tokens.
+  ChainDesc narrow = swappedProductOf(ChainKind::gemm, 4096, 96, 16384);
+  EXPECT_FALSE(
+      isLowerable(makePlan({1, 1, 2, 1}, {128, 48, 8192, 16}, {32, 2, 1, 1},
+                           mnk, {Dim::m, Dim::n, Dim::k, Dim::l}, 6),
+                  narrow));
+}

@@ -7,7 +7,9 @@
 // pairs split them. The 32-row bins 129-160, 161-192 and 193-224 run the up
 // GEMM swapped on one token tile as wide as the bin's upper end (1.11-1.20x
 // faster at M = 150-210 than two 128-row tiles, H200, sixtieth session), the
-// down GEMM split over 2 on 128 x 128 throughout 129-256. The 64-row bins from 257 to 1024 whose upper end 128-row
+// down GEMM split over 2 swapped on two token tiles narrowed to the bin (80,
+// 96, 112: getSplitTileCountWidth; sixty-first session), 225-256 on 128 x 128
+// unswapped. The 64-row bins from 257 to 1024 whose upper end 128-row
 // tiles pad run both GEMMs swapped on token tiles fitted there (257-320 on 160,
 // 385-448 on 224, 513-576 on 144: getBinSwappedPlan), and so may the others,
 // whose swapped plans are weighed too (SearchOptions::swapAtAnyM): 321-384 the
@@ -36,9 +38,9 @@
 // CHECK-SAME: m_lo = 833, m_hi = 896>, #dsm.schedule<
 // CHECK-SAME: m_lo = 897, m_hi = 960>, #dsm.schedule<
 // CHECK-SAME: m_lo = 961, m_hi = 2147483647>]>, sequence = [
-// CHECK-SAME: block = [160, 128, 64, 16], grid = [1, 128, 1, 1]{{[^>]*}}m_lo = 129, m_hi = 160, swap_ab = true>, #dsm.schedule<cluster = [1, 1, 2, 1], block = [128, 128, 8192, 16]{{[^>]*}}m_lo = 129, m_hi = 160>
-// CHECK-SAME: block = [192, 128, 64, 16], grid = [1, 128, 1, 1]{{[^>]*}}m_lo = 161, m_hi = 192, swap_ab = true>, #dsm.schedule<cluster = [1, 1, 2, 1], block = [128, 128, 8192, 16]{{[^>]*}}m_lo = 161, m_hi = 192>
-// CHECK-SAME: block = [224, 128, 64, 16], grid = [1, 128, 1, 1]{{[^>]*}}m_lo = 193, m_hi = 224, swap_ab = true>, #dsm.schedule<cluster = [1, 1, 2, 1], block = [128, 128, 8192, 16]{{[^>]*}}m_lo = 193, m_hi = 224>
+// CHECK-SAME: block = [160, 128, 64, 16], grid = [1, 128, 1, 1]{{[^>]*}}m_lo = 129, m_hi = 160, swap_ab = true>, #dsm.schedule<cluster = [1, 1, 2, 1], block = [80, 128, 8192, 16], grid = [2, 32, 1, 1]{{[^>]*}}m_lo = 129, m_hi = 160, swap_ab = true>
+// CHECK-SAME: block = [192, 128, 64, 16], grid = [1, 128, 1, 1]{{[^>]*}}m_lo = 161, m_hi = 192, swap_ab = true>, #dsm.schedule<cluster = [1, 1, 2, 1], block = [96, 128, 8192, 16], grid = [2, 32, 1, 1]{{[^>]*}}m_lo = 161, m_hi = 192, swap_ab = true>
+// CHECK-SAME: block = [224, 128, 64, 16], grid = [1, 128, 1, 1]{{[^>]*}}m_lo = 193, m_hi = 224, swap_ab = true>, #dsm.schedule<cluster = [1, 1, 2, 1], block = [112, 128, 8192, 16], grid = [2, 32, 1, 1]{{[^>]*}}m_lo = 193, m_hi = 224, swap_ab = true>
 // CHECK-SAME: block = [128, 256, 64, 16]{{[^>]*}}m_lo = 225, m_hi = 256>, #dsm.schedule<cluster = [1, 1, 2, 1], block = [128, 128, 8192, 16]{{[^>]*}}m_lo = 225, m_hi = 256>
 // CHECK-SAME: block = [160, 256, 64, 16]{{[^>]*}}m_lo = 257, m_hi = 320, swap_ab = true>, #dsm.schedule<cluster = [1, 1, 2, 1], block = [160, 128, 8192, 16]{{[^>]*}}m_lo = 257, m_hi = 320, swap_ab = true>
 // CHECK-SAME: block = [192, 128, 64, 16]{{[^>]*}}m_lo = 321, m_hi = 384, swap_ab = true>, #dsm.schedule<cluster = [1, 1, 2, 1], block = [192, 128, 8192, 16]{{[^>]*}}m_lo = 321, m_hi = 384, swap_ab = true>
