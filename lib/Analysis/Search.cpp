@@ -251,7 +251,7 @@ static int64_t getSplitTileCountWidth(const ChainDesc &chain, int64_t ck) {
   if (!chain.swappedProduct || chain.isGated() || ck < 2 ||
       ceilDiv(chain.n, 128) != 2)
     return 0;
-  int64_t w = getCoveringWidth(chain.n, ceilDiv(chain.n, 128), 8 * ck);
+  int64_t w = getCoveringWidth(chain.n, 2, 8 * ck);
   return w >= 64 && w < 128 ? w : 0;
 }
 

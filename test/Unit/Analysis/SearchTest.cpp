@@ -1672,7 +1672,7 @@ TEST(SearchTest, SwappedSplitTileCount) {
     EXPECT_EQ(g5.grd(Dim::m) * g5.grd(Dim::n), 32 * 2) << m;
   }
   for (auto [m, n, k] : {std::tuple<int64_t, int64_t, int64_t>{300, 2560, 9728},
-                         {420, 4096, 8192}}) {
+                         {420, 2048, 8192}}) {
     const Plan p = chosen(m, n, k);
     EXPECT_FALSE(p.swapAb && p.blk(Dim::n) < 128) << m;
   }
