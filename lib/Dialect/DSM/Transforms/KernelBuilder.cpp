@@ -540,6 +540,25 @@ private:
   /// Arrives on barrier `s` of `group`: this CTA's, or with `multicast`
   /// every CTA's of the cluster.
   void arriveOnSlot(Value group, Value s, bool multicast);
+  /// A multicast's CTAs: B's the cluster along m; A's the cluster along n,
+  /// or over a split K the clusterN ranks of one k place (kRank + j *
+  /// clusterK), each of which loads aRowsPerCta() rows into all of them.
+  int64_t multicastGroupSize() const {
+    return p.aMulticast ? p.clusterN : p.clusterSize();
+  }
+  Value multicastMask() {
+    int64_t bits = 0;
+    for (int64_t j = 0; j < multicastGroupSize(); ++j)
+      bits |= int64_t(1) << (j * p.clusterK);
+    Value mask = arith::ConstantIntOp::create(b, loc, i16, bits);
+    if (!kRank)
+      return mask;
+    Value shift = arith::IndexCastUIOp::create(b, loc, i16, kRank);
+    return arith::ShLIOp::create(b, loc, mask, shift);
+  }
+  /// This rank's place in the group of its split K's reduce-scatter (the
+  /// cluster's rank without a split K).
+  Value groupRank() const { return kRank ? kRank : rank; }
   void emitSetup(gpu::GPUFuncOp func);
   void emitProducer();
   /// The producer's loads of the current tile's GEMM0 operands (A and B,
@@ -704,6 +723,8 @@ private:
   // that issues its loads (else the producer warpgroup's leader).
   Value ringWg, loadLeader;
   Value kOff;     // split K: this rank's first k tile
+  // Split K: this rank's place in its k group (ranks n * clusterK + k).
+  Value kRank;
   Value nCluster; // index of this CTA's cluster along n
   Value lRot; // first l chunk of this cluster (FFN kinds)
   Value full, empty, dfull, dempty, ticks;
@@ -859,8 +880,11 @@ void KernelEmitter::arriveOnSlot(Value group, Value s, bool multicast) {
   }
   Value bar = nvgpu::MBarrierGetOp::create(b, loc, i64, group, s);
   Value bar3 = LLVM::IntToPtrOp::create(b, loc, ptrShared, bar);
-  for (int64_t q = 0; q < p.clusterSize(); ++q) {
-    Value remote = NVVM::MapaOp::create(b, loc, ptrCluster, bar3, cstI32(q));
+  // The CTAs that multicast into this one: the whole cluster, or with A
+  // multicast over a split K the ranks of this rank's k place.
+  for (int64_t q = 0; q < multicastGroupSize(); ++q) {
+    Value peer = kRank ? toI32(add(kRank, q * p.clusterK)) : cstI32(q);
+    Value remote = NVVM::MapaOp::create(b, loc, ptrCluster, bar3, peer);
     NVVM::MBarrierArriveOp::create(
         b, loc, Type(), remote, Value(),
         NVVM::MemScopeKindAttr::get(ctx, NVVM::MemScopeKind::CTA));
@@ -932,8 +956,11 @@ void KernelEmitter::emitSetup(gpu::GPUFuncOp func) {
   // Split K: rank r runs the k tiles of its place in its k group (a
   // shuffle-family cluster holds cls_n groups, k fastest; a split-K GEMM's
   // cluster is one).
-  if (p.clusterK > 1)
-    kOff = mul(rem(rank, p.clusterK), p.kTiles());
+  if (p.clusterK > 1) {
+    Value place = rem(rank, p.clusterK);
+    kOff = mul(place, p.kTiles());
+    kRank = p.clusterK == p.clusterSize() ? rank : place;
+  }
 
   auto smemType = MemRefType::get({ShapedType::kDynamic}, b.getI8Type(),
                                   AffineMap(), wsSpace);
@@ -1005,7 +1032,7 @@ void KernelEmitter::emitSetup(gpu::GPUFuncOp func) {
       } else {
         // The sum lands in this rank's slice of the partial.
         reducedView = partialView;
-        reducedRow0 = mul(rank, p.bm);
+        reducedRow0 = mul(groupRank(), p.bm);
       }
     } else {
       partialBuf = alloc(width, p.smemE);
@@ -1032,7 +1059,8 @@ void KernelEmitter::emitSetup(gpu::GPUFuncOp func) {
   // warpgroup tiles each releases its own.
   // A streamed halo GEMM multicasts B only, through its tap ring.
   int64_t multicastCount =
-      p.numConsumers * (p.aMulticast || p.bMulticast ? p.clusterSize() : 1);
+      p.numConsumers *
+      (p.aMulticast || p.bMulticast ? multicastGroupSize() : 1);
   int64_t emptyCount = p.warpgroupTiles ? 1
                        : p.isHaloGemm() ? p.numConsumers
                                         : multicastCount;
@@ -1406,10 +1434,12 @@ void KernelEmitter::emitTileLoads() {
     Value aRow = m0;
     Value mask;
     if (p.aMulticast) {
-      // Each CTA loads its slice of the shared A rows into every CTA.
-      aOff = add(aOff, mul(rank, aRows * 128));
-      aRow = add(m0, mul(rank, aRows));
-      mask = arith::ConstantIntOp::create(b, loc, i16, (1 << p.clusterN) - 1);
+      // Each CTA loads its slice of the shared A rows into every CTA of its
+      // multicast group (with split K, the ranks of its k place).
+      Value slice = p.clusterK > 1 ? div(rank, p.clusterK) : rank;
+      aOff = add(aOff, mul(slice, aRows * 128));
+      aRow = add(m0, mul(slice, aRows));
+      mask = multicastMask();
     }
     if (p.convIm2col)
       loadIm2colTile(sharedPtr(aOff), slot, kg, aRow, mask);
@@ -1840,7 +1870,7 @@ void KernelEmitter::reduceScatterFragment(
       ReduceOp::create(b, loc, partialBuf, reducedBuf,
                        ReduceMode::reduce_scatter, CombinerKind::add,
                        /*axis=*/1, group, /*group_stride=*/1, threadsAttr);
-      consume(w, mul(rank, w));
+      consume(w, mul(groupRank(), w));
       return;
     }
     // A push: st.async of every peer's slice onto its barrier, one cluster
@@ -1850,7 +1880,7 @@ void KernelEmitter::reduceScatterFragment(
         reduceBarrier, parity(add(mul(use, parts), i), 1),
         ReduceMode::reduce_scatter, CombinerKind::add, /*axis=*/0, group,
         /*group_stride=*/1, threadsAttr);
-    consume(wp, add(mul(rank, wp), i * partW));
+    consume(wp, add(mul(groupRank(), wp), i * partW));
   }
 }
 

@@ -554,17 +554,19 @@ FailureOr<KernelPlan> mlir::dsm::planKernel(FusedChainOp op, ScheduleAttr sched,
   if (sched.getSwapAb()) {
     // A cluster of two along M: the two token tiles share each weight k
     // tile by multicast (the product's A); along N: two weight tiles share
-    // each token k tile (the product's B). Along k: a split K.
+    // each token k tile (the product's B). Along k: a split K, which may
+    // also take the two token tiles along M.
     bool gated = plan.kind == ChainKind::gated_gemm;
     if ((plan.kind != ChainKind::gemm && !gated) || plan.convW ||
         plan.inputViews.size() || !plan.bKMajor ||
         (cl != ArrayRef<int64_t>{1, 1, 1, 1} &&
          cl != ArrayRef<int64_t>{2, 1, 1, 1} &&
          cl != ArrayRef<int64_t>{1, 2, 1, 1} &&
-         !(cl[0] == 1 && cl[1] == 1 && cl[2] > 1 && cl[3] == 1))) {
+         !((cl[0] == 1 || cl[0] == 2) && cl[1] == 1 && cl[2] > 1 &&
+           cl[3] == 1))) {
       why = "swapped operands take a plain or gated GEMM with K-major "
             "([N, K]) weights and no cluster, a cluster of 2 along m or n, or "
-            "one along k";
+            "one along k (and 1 or 2 along m)";
       return failure();
     }
     // Gate's and up's weight tiles against one token tile: a gate and an
@@ -627,8 +629,10 @@ FailureOr<KernelPlan> mlir::dsm::planKernel(FusedChainOp op, ScheduleAttr sched,
   // cls_l = cls_n * cls_k, the k groups reducing C before the gather), or
   // for a single GEMM along k alone (split K, one CTA along n per cluster).
   plan.shuffle = !plan.isSingleGemm() && cl[3] > 1 && cl[3] == cl[1] * cl[2];
-  bool splitK = plan.isSingleGemm() && cl[2] > 1 && cl[1] == 1 && cl[0] == 1 &&
-                cl[3] == 1;
+  // A split K may also multicast A over a pair of n tiles (cls_n = 2: a
+  // swapped product's token tiles share each weight k tile).
+  bool splitK = plan.isSingleGemm() && cl[2] > 1 &&
+                (cl[1] == 1 || cl[1] == 2) && cl[0] == 1 && cl[3] == 1;
   bool gatheredK = plan.shuffle && cl[2] > 1;
   // A GEMM's cluster along m alone: its CTAs share B by multicast.
   bool alongM = plan.isSingleGemm() && cl[0] > 1 && cl[1] == 1 && cl[2] == 1 &&
@@ -637,7 +641,7 @@ FailureOr<KernelPlan> mlir::dsm::planKernel(FusedChainOp op, ScheduleAttr sched,
       (cl[3] != 1 && !plan.shuffle)) {
     why = "only clusters along n (cls_m = cls_k = cls_l = 1), along l over "
           "the cluster (cls_l = cls_n * cls_k, cls_m = 1), or for a single "
-          "GEMM along k or m alone are lowered";
+          "GEMM along k (and 1 or 2 along n) or m alone are lowered";
     return failure();
   }
   if (alongM) {
@@ -698,6 +702,10 @@ FailureOr<KernelPlan> mlir::dsm::planKernel(FusedChainOp op, ScheduleAttr sched,
     if (plan.bn % (8 * cl[2]) != 0) {
       why = "a split-K GEMM's ranks own whole 8-column groups: blk_n a "
             "multiple of 8 * cls_k";
+      return failure();
+    }
+    if (cl[1] > 1 && plan.isGated()) {
+      why = "a gated split-K GEMM takes no cluster along n";
       return failure();
     }
     plan.clusterK = cl[2];

@@ -46,7 +46,7 @@ func.func @gemm(%a: tensor<256x512xbf16>, %b: tensor<512x512xbf16>) -> tensor<25
 
 // A GEMM cluster along both m and n is not lowered (along m alone it is:
 // dsm-materialize-cluster-m.mlir).
-// expected-error @+2 {{schedule cannot be lowered: only clusters along n (cls_m = cls_k = cls_l = 1), along l over the cluster (cls_l = cls_n * cls_k, cls_m = 1), or for a single GEMM along k or m alone are lowered}}
+// expected-error @+2 {{schedule cannot be lowered: only clusters along n (cls_m = cls_k = cls_l = 1), along l over the cluster (cls_l = cls_n * cls_k, cls_m = 1), or for a single GEMM along k (and 1 or 2 along n) or m alone are lowered}}
 func.func @gemm(%a: tensor<256x512xbf16>, %b: tensor<512x512xbf16>) -> tensor<256x512xbf16> {
   %r = dsm.fused_chain gemm (%a, %b) {schedule = #dsm.schedule<cluster = [2, 2, 1, 1], block = [128, 256, 64, 16], grid = [1, 1, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [], collectives = [], stages = 4, cost_ns = 1000>}
       : (tensor<256x512xbf16>, tensor<512x512xbf16>) -> tensor<256x512xbf16> {
@@ -399,7 +399,7 @@ func.func @one_stage(%a0: tensor<256x512xbf16>, %a1: tensor<512x256xbf16>, %a2: 
 
 // Shuffle groups of 2 inside reduce groups of 2 (cls_l = 2 != cls_n = 4):
 // a legal schedule that neither kernel family carries out.
-// expected-error @+2 {{schedule cannot be lowered: only clusters along n (cls_m = cls_k = cls_l = 1), along l over the cluster (cls_l = cls_n * cls_k, cls_m = 1), or for a single GEMM along k or m alone are lowered}}
+// expected-error @+2 {{schedule cannot be lowered: only clusters along n (cls_m = cls_k = cls_l = 1), along l over the cluster (cls_l = cls_n * cls_k, cls_m = 1), or for a single GEMM along k (and 1 or 2 along n) or m alone are lowered}}
 func.func @ffn_cls_l_ne_cls_n(%a0: tensor<256x512xbf16>, %a1: tensor<512x256xbf16>, %a2: tensor<256x512xbf16>) -> tensor<256x512xbf16> {
   %r = dsm.fused_chain ffn (%a0, %a1, %a2) {schedule = #dsm.schedule<cluster = [1, 4, 1, 2], block = [128, 64, 64, 256], grid = [2, 1, 1, 1], order = [m, n, l, k], spatial = [m, n, l], residency = [dsm], collectives = [shuffle, reduce_scatter], stages = 4, cost_ns = 1000>}
       : (tensor<256x512xbf16>, tensor<512x256xbf16>, tensor<256x512xbf16>) -> tensor<256x512xbf16> {
@@ -1118,7 +1118,7 @@ func.func @gated_no_product(%a: tensor<256x512xbf16>, %wg: tensor<512x256xbf16>,
 
 // Swapped operands read the weight as wgmma's K-major A: a row-major
 // [K, N] weight is refused.
-// expected-error @+2 {{schedule cannot be lowered: swapped operands take a plain or gated GEMM with K-major ([N, K]) weights and no cluster, a cluster of 2 along m or n, or one along k}}
+// expected-error @+2 {{schedule cannot be lowered: swapped operands take a plain or gated GEMM with K-major ([N, K]) weights and no cluster, a cluster of 2 along m or n, or one along k (and 1 or 2 along m)}}
 func.func @gemm(%a: tensor<300x512xbf16>, %b: tensor<512x512xbf16>) -> tensor<300x512xbf16> {
   %r = dsm.fused_chain gemm (%a, %b) {schedule = #dsm.schedule<cluster = [1, 1, 1, 1], block = [152, 128, 64, 16], grid = [2, 4, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [], collectives = [], stages = 4, cost_ns = 1000, swap_ab = true>}
       : (tensor<300x512xbf16>, tensor<512x512xbf16>) -> tensor<300x512xbf16> {
@@ -1190,7 +1190,7 @@ func.func @gemm(%a: tensor<300x512xbf16>, %b: tensor<512x512xbf16>) -> tensor<30
 
 // Swapped operands' clusters are pairs along M or N (two tiles sharing the
 // other operand's tile) or a split K; four along N are refused.
-// expected-error @+2 {{schedule cannot be lowered: swapped operands take a plain or gated GEMM with K-major ([N, K]) weights and no cluster, a cluster of 2 along m or n, or one along k}}
+// expected-error @+2 {{schedule cannot be lowered: swapped operands take a plain or gated GEMM with K-major ([N, K]) weights and no cluster, a cluster of 2 along m or n, or one along k (and 1 or 2 along m)}}
 func.func @gemm(%a: tensor<300x512xbf16>, %b: tensor<512x512xbf16>) -> tensor<300x512xbf16> {
   %r = dsm.fused_chain gemm (%a, %b) {schedule = #dsm.schedule<cluster = [1, 4, 1, 1], block = [152, 128, 64, 16], grid = [2, 1, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [], collectives = [], stages = 4, cost_ns = 1000, swap_ab = true>}
       : (tensor<300x512xbf16>, tensor<512x512xbf16>) -> tensor<300x512xbf16> {
@@ -1298,4 +1298,37 @@ func.func @gated_300(%a: tensor<300x256xbf16>, %wg: tensor<256x256xbf16>, %wu: t
     dsm.yield %h : tensor<300x256xbf16>
   }
   return %r : tensor<300x256xbf16>
+}
+
+// -----
+
+// A gated split K holds gate's reduced slice while up's tile is exchanged:
+// no multicast pair along n besides.
+// expected-error @+2 {{schedule cannot be lowered: a gated split-K GEMM takes no cluster along n}}
+func.func @gated_split_pair(%a: tensor<256x512xbf16>, %wg: tensor<512x256xbf16>, %wu: tensor<512x256xbf16>) -> tensor<256x256xbf16> {
+  %r = dsm.fused_chain gated_gemm (%a, %wg, %wu) {schedule = #dsm.schedule<cluster = [1, 2, 2, 1], block = [128, 64, 256, 16], grid = [2, 2, 1, 1], order = [m, n, k, l], spatial = [m, n, k], residency = [], collectives = [all_exchange], stages = 4, cost_ns = 1000>}
+      : (tensor<256x512xbf16>, tensor<512x256xbf16>, tensor<512x256xbf16>) -> tensor<256x256xbf16> {
+  ^bb0(%x: tensor<256x512xbf16>, %g: tensor<512x256xbf16>, %u: tensor<512x256xbf16>):
+    %z = arith.constant 0.0 : f32
+    %one = arith.constant 1.0 : f32
+    %e0 = tensor.empty() : tensor<256x256xf32>
+    %f0 = linalg.fill ins(%z : f32) outs(%e0 : tensor<256x256xf32>) -> tensor<256x256xf32>
+    %cg = linalg.matmul ins(%x, %g : tensor<256x512xbf16>, tensor<512x256xbf16>) outs(%f0 : tensor<256x256xf32>) -> tensor<256x256xf32>
+    %e1 = tensor.empty() : tensor<256x256xf32>
+    %f1 = linalg.fill ins(%z : f32) outs(%e1 : tensor<256x256xf32>) -> tensor<256x256xf32>
+    %cu = linalg.matmul ins(%x, %u : tensor<256x512xbf16>, tensor<512x256xbf16>) outs(%f1 : tensor<256x256xf32>) -> tensor<256x256xf32>
+    %hb = tensor.empty() : tensor<256x256xbf16>
+    %h = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%cg, %cu : tensor<256x256xf32>, tensor<256x256xf32>) outs(%hb : tensor<256x256xbf16>) {
+    ^bb0(%gv: f32, %uv: f32, %out: bf16):
+      %n = arith.negf %gv : f32
+      %ex = math.exp %n : f32
+      %den = arith.addf %ex, %one : f32
+      %s = arith.divf %gv, %den : f32
+      %p = arith.mulf %s, %uv : f32
+      %t = arith.truncf %p : f32 to bf16
+      linalg.yield %t : bf16
+    } -> tensor<256x256xbf16>
+    dsm.yield %h : tensor<256x256xbf16>
+  }
+  return %r : tensor<256x256xbf16>
 }
