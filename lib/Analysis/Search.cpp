@@ -265,17 +265,23 @@ bool mlir::ff::passesWaveTileRule(const Plan &plan, const ChainDesc &chain,
   // (32 x 2 tiles over 2) ran their chains 1.12x and 1.06x faster; with
   // 64-96 CTAs (G8, S1, S7) 0.88-0.99x, split over 4 (2 waves) 0.82-0.94x
   // (H200, docs/validation.md, fiftieth session).
+  // Two token tiles narrowed to M (129-255 rows) fill down to 60 %: S1's
+  // and S7's down GEMMs at M = 150-220 (96 and 80 CTAs on 6-7 stages) ran
+  // their chains 1.02-1.06x faster than on the unswapped 128 x 128 split
+  // (4 stages); G8's 64 CTAs stay out (H200, docs/validation.md,
+  // sixty-second session).
   if (chain.swappedProduct &&
       (plan.blk(Dim::m) == 256 || plan.cls(Dim::k) > 1)) {
     int64_t ctas = plan.getNumCtas();
+    const bool tileCount =
+        plan.cls(Dim::k) > 1 && plan.blk(Dim::m) == 128 &&
+        plan.blk(Dim::n) == getSplitTileCountWidth(chain, plan.cls(Dim::k));
     // A split's token tiles are the fitted ones (whole groups per rank).
-    if (plan.cls(Dim::k) > 1 &&
+    if (plan.cls(Dim::k) > 1 && !tileCount &&
         !llvm::is_contained(getFitWidths(chain, 8 * plan.cls(Dim::k)),
-                            plan.blk(Dim::n)) &&
-        !(plan.blk(Dim::m) == 128 &&
-          plan.blk(Dim::n) == getSplitTileCountWidth(chain, plan.cls(Dim::k))))
+                            plan.blk(Dim::n)))
       return false;
-    return ctas <= sms && ctas * 10 >= sms * 9;
+    return ctas <= sms && ctas * 10 >= sms * (tileCount ? 6 : 9);
   }
   // A swapped plain product's 64-row weight tiles against narrow fitted
   // token tiles: one wave of one CTA per cluster. Set by hand like cuBLAS's

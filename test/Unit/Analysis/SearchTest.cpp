@@ -1426,8 +1426,9 @@ TEST(SearchTest, SwappedGatedPairs) {
 // fitted there, not a multiple of 128) have a mean estimate over the bin
 // below the unswapped choice's and none above it at any of the five M
 // (getBinSwappedPlan), on the grid of the upper end (the runtime scales it
-// by M). S7's down GEMM (the sequence's half: no regret rule) takes
-// three token tiles split over 2 along k, of 160 rows for 385-448, 176 for
+// by M). S7's down GEMM (the sequence's half: no regret rule) takes two
+// token tiles of 112 rows split over 2 along k for 193-224 (80 CTAs:
+// passesWaveTileRule), three of 160 rows for 385-448, 176 for
 // 449-512, 192 for 513-576, 224 for 577-640 and 240 for 641-704 (the
 // swapped plans of the bins whose 128-row tiles pad M by less than a tenth
 // are weighed too: SearchOptions::swapAtAnyM). G5's down GEMM for 577-640
@@ -1448,7 +1449,7 @@ TEST(SearchTest, SwappedMBins) {
   for (const BinnedPlan &bp : searchMBins(s7Down, h100(), halves)) {
     const Candidate &c = bp.candidate;
     const llvm::DenseMap<int64_t, int64_t> widths = {
-        {385, 160}, {449, 176}, {513, 192}, {577, 224}, {641, 240}};
+        {193, 112}, {385, 160}, {449, 176}, {513, 192}, {577, 224}, {641, 240}};
     EXPECT_EQ(c.plan.swapAb, widths.count(bp.bin.lo) != 0) << bp.bin.lo;
     if (!c.plan.swapAb)
       continue;
@@ -1457,10 +1458,10 @@ TEST(SearchTest, SwappedMBins) {
     EXPECT_EQ(c.plan.blk(Dim::m), 128);
     EXPECT_EQ(c.plan.cls(Dim::k), 2);
     EXPECT_EQ(c.plan.blk(Dim::n), widths.lookup(bp.bin.lo));
-    EXPECT_EQ(c.plan.grd(Dim::n), 3);
+    EXPECT_EQ(c.plan.grd(Dim::n), bp.bin.lo == 193 ? 2 : 3);
     EXPECT_GT(c.cost.kernelNs, 0);
   }
-  EXPECT_EQ(swapped, 5);
+  EXPECT_EQ(swapped, 6);
   ChainDesc g5Down = chainOf(ChainKind::gemm, 0, 4096, 16384, 0);
   g5Down.kMajorWeights = true;
   int64_t seen = 0;
@@ -1695,4 +1696,32 @@ TEST(SearchTest, SwappedSplitTileCount) {
       isLowerable(makePlan({1, 1, 2, 1}, {128, 48, 8192, 16}, {32, 2, 1, 1},
                            mnk, {Dim::m, Dim::n, Dim::k, Dim::l}, 6),
                   narrow));
+}
+
+// Two narrowed token tiles over 2 along k fill down to 60 % of the SMs:
+// S1's and S7's down GEMMs (24 and 20 weight tiles: 96 and 80 CTAs) take
+// them at M = 180 and 210; G8's 16 weight tiles (64 CTAs) do not.
+TEST(SearchTest, SwappedSplitTileCountFill) {
+  for (auto [m, n, k, w] :
+       {std::tuple<int64_t, int64_t, int64_t, int64_t>{180, 3072, 8192, 96},
+        {210, 2560, 9728, 112}}) {
+    const Plan p = chosenKMajorPlan(ChainKind::gemm, m, n, k);
+    EXPECT_TRUE(p.swapAb) << n;
+    EXPECT_EQ(p.cls(Dim::k), 2) << n;
+    EXPECT_EQ(p.blk(Dim::m), 128) << n;
+    EXPECT_EQ(p.blk(Dim::n), w) << n;
+    EXPECT_EQ(p.grd(Dim::m) * p.grd(Dim::n), n / 128 * 2) << n;
+    EXPECT_GE(p.stages, 6) << n;
+  }
+  const uint8_t mnk = bit(Dim::m) | bit(Dim::n) | bit(Dim::k);
+  auto split = [&](int64_t weightTiles, int64_t k) {
+    return makePlan({1, 1, 2, 1}, {128, 112, k / 2, 16}, {weightTiles, 2, 1, 1},
+                    mnk, {Dim::m, Dim::n, Dim::k, Dim::l}, 6);
+  };
+  EXPECT_TRUE(passesWaveTileRule(
+      split(20, 9728), swappedProductOf(ChainKind::gemm, 2560, 210, 9728),
+      132));
+  EXPECT_FALSE(passesWaveTileRule(
+      split(16, 8192), swappedProductOf(ChainKind::gemm, 2048, 210, 8192),
+      132));
 }
