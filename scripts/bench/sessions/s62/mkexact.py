@@ -11,6 +11,7 @@ sys.path.insert(0, "scripts/bench")
 spec = importlib.util.spec_from_file_location("cw", "scripts/compile-workloads.py")
 cw = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(cw)
+import rankplans  # noqa: E402
 import workloads  # noqa: E402
 
 old, new, out = sys.argv[1:4]
@@ -19,8 +20,8 @@ for point in sys.argv[4:]:
     name, m = point.split(":")
     w = dataclasses.replace(ws[name], m=int(m))
     for side, ff in (("old", old), ("new", new)):
-        s = subprocess.run([ff, "-", "--dsm-fuse", "--dsm-search=target=h200",
-                            f"--lower-to-nvvm=format=bin emit-bundle={out}/{name}m{m}-{side}",
-                            "-o", "/dev/null"], input=cw.linalg_text(w, weight_layout="nk"),
-                           capture_output=True, text=True)
-        print(name, m, side, s.returncode, s.stderr[:200])
+        s = subprocess.run([ff, "-", "--dsm-fuse", "--dsm-search=target=h200"],
+                           input=cw.linalg_text(w, weight_layout="nk"),
+                           capture_output=True, text=True, check=True).stdout
+        print(name, m, side,
+              rankplans.lower(s, f"{out}/{name}m{m}-{side}", ff_opt=ff) or "ok")

@@ -29,6 +29,7 @@ sys.path.insert(0, "scripts/bench")
 spec = importlib.util.spec_from_file_location("cw", "scripts/compile-workloads.py")
 cw = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(cw)
+import rankplans  # noqa: E402
 import workloads  # noqa: E402
 
 out = sys.argv[1]
@@ -43,12 +44,6 @@ points = args or [f"{n}:{m}" for n in ("G5", "S3", "GEMM-4096")
                           for m in (150, 180, 210)] + \
     ["GEMM-8192:150", "GEMM-8192:210"] + \
     [f"{n}:210" for n in ("G8", "S2", "S4", "S5")]
-
-
-def lower(src, d):
-    return subprocess.run(
-        ["build/bin/ff-opt", "-", f"--lower-to-nvvm=format=bin emit-bundle={d}",
-         "-o", "/dev/null"], input=src, capture_output=True, text=True)
 
 
 def field(sched, name):
@@ -106,18 +101,18 @@ for point in points:
                        input=cw.linalg_text(w, weight_layout="nk"),
                        capture_output=True, text=True, check=True).stdout
     tag = f"{name}m{m}"
-    r = lower(s, f"{out}/{tag}-base")
-    print(tag, "base", r.returncode, r.stderr[:200])
-    split = list(re.finditer(r"#dsm.schedule<[^>]*>", s))[-1]
+    print(tag, "base", rankplans.lower(s, f"{out}/{tag}-base") or "ok")
+    split = list(rankplans.ANY_SCHED.finditer(s))[-1]
     print("  searched:", split.group(0))
     for v, new in staged(variants(split.group(0), m)):
         if (only is None and re.search(r"s\d$", v)) or (only and v not in only):
             continue
         for st in range(int(re.search(r"stages = (\d+)", new).group(1)), 1, -1):
             cand = re.sub(r"stages = \d+", f"stages = {st}", new)
-            r = lower(s[:split.start()] + cand + s[split.end():], f"{out}/{tag}-{v}")
-            if r.returncode == 0:
+            err = rankplans.lower(s[:split.start()] + cand + s[split.end():],
+                                  f"{out}/{tag}-{v}")
+            if not err:
                 print(" ", v, "stages", st, cand)
                 break
         else:
-            print(" ", v, "failed", r.stderr[:400])
+            print(" ", v, "failed", err)

@@ -133,8 +133,9 @@ struct KernelPlan {
   /// Split K (cls_k > 1): the cluster's CTAs (the x cluster extent) each
   /// run kTiles() of the k tiles, rank r from (r mod clusterK) * kTiles(),
   /// and reduce-scatter their fp32 tiles over DSM. GEMM kind: rank r stores
-  /// columns [r * bn / clusterK, (r + 1) * bn / clusterK) of the output
-  /// tile. Shuffle family: ranks n * clusterK + k share an n tile (k
+  /// columns [k * bn / clusterK, (k + 1) * bn / clusterK) of the output
+  /// tile, k = r mod clusterK (a split pair, clusterN = 2, holds two n
+  /// tiles, ranks n * clusterK + k, and multicasts A). Shuffle family: ranks n * clusterK + k share an n tile (k
   /// fastest); rank k of the group keeps 1 / clusterK of the summed C tile
   /// (columns, or rows where reduceRows()), applies the activation and
   /// publishes that slice of act(C) to the cluster's gather.
