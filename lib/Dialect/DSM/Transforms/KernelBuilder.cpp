@@ -2817,9 +2817,19 @@ void KernelEmitter::emit(gpu::GPUFuncOp func) {
     emitConsumer();
   }
   // No CTA may exit while peers can still multicast into, arrive on or read
-  // its shared memory.
-  if (p.clusterSize() > 1)
-    clusterSync();
+  // its shared memory. Only the consumers of a multicast ring arrive on a
+  // peer's barriers (releaseStage) with nothing to wait for them; every
+  // other peer access lands on an mbarrier this CTA waited on (st.async,
+  // bulk and multicast copies) or is a load whose value its thread used
+  // before arriving. So the arrive is relaxed elsewhere: a release would
+  // first wait for the epilogue's global stores (docs/lowering.md, "The exit
+  // barrier").
+  if (p.clusterSize() > 1) {
+    bool remoteArrives = p.aMulticast || p.bMulticast;
+    ClusterArriveOp::create(b, loc,
+                            remoteArrives ? UnitAttr() : b.getUnitAttr());
+    ClusterWaitOp::create(b, loc);
+  }
   gpu::ReturnOp::create(b, loc);
 }
 

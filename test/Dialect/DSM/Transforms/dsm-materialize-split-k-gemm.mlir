@@ -38,7 +38,7 @@
 // CHECK: vector.load %{{.*}} : memref<128x64xf32, #gpu.address_space<workgroup>>, vector<4xf32>
 // CHECK: arith.truncf
 // CHECK: llvm.store %{{.*}} : vector<4xbf16>, !llvm.ptr
-// CHECK: dsm.cluster_arrive
+// CHECK: dsm.cluster_arrive relaxed
 // CHECK-NEXT: dsm.cluster_wait
 // CHECK-NEXT: gpu.return
 // CHECK-LABEL: func.func @gemm_0_launch
@@ -68,7 +68,7 @@
 // PUSH: %[[ROW:.*]] = arith.addi %[[ROW0]], %{{.*}}
 // PUSH: vector.load %[[PV]][%[[ROW]], %{{.*}}] {{.*}} : memref<512x64xf32, #gpu.address_space<workgroup>>, vector<4xf32>
 // PUSH: llvm.store %{{.*}} : vector<4xbf16>, !llvm.ptr
-// PUSH: dsm.cluster_arrive
+// PUSH: dsm.cluster_arrive relaxed
 // PUSH-NEXT: dsm.cluster_wait
 // PUSH-NEXT: gpu.return
 

@@ -33,6 +33,11 @@
 // CHECK: nvvm.mapa %{{.*}}, %[[P1]]
 // CHECK-NOT: nvvm.mapa
 // CHECK: dsm.reduce reduce_scatter add %{{.*}} axis = 0 group(2, 1) push({{.*}} : !dsm.buffer<128x56xf32, split = [1, 1]>
+// The consumers release stages on the peers' barriers, so the exit
+// barrier's arrive keeps its release semantics (not relaxed).
+// CHECK: dsm.cluster_arrive{{$}}
+// CHECK-NEXT: dsm.cluster_wait
+// CHECK-NEXT: gpu.return
 func.func @gemm(%a: tensor<200x4096xbf16>, %b: tensor<512x4096xbf16>) -> tensor<200x512xbf16> {
   %r = dsm.fused_chain gemm (%a, %b) {schedule = #dsm.schedule<cluster = [2, 1, 2, 1], block = [112, 128, 2048, 16], grid = [1, 4, 1, 1], order = [m, n, k, l], spatial = [m, n, k], residency = [], collectives = [all_exchange], stages = 6, cost_ns = 1000, swap_ab = true>}
       : (tensor<200x4096xbf16>, tensor<512x4096xbf16>) -> tensor<200x512xbf16> {
@@ -71,6 +76,9 @@ func.func @gemm(%a: tensor<200x4096xbf16>, %b: tensor<512x4096xbf16>) -> tensor<
 // CHECK: %[[MASK:.*]] = arith.shli %[[FIVE]], %[[SHIFT]] : i16
 // CHECK: nvgpu.tma.async.load {{.*}} multicast_mask = %[[MASK]] : <tensor = memref<32x64xbf16, 3>
 // CHECK: dsm.reduce reduce_scatter add %{{.*}} axis = 0 group(2, 1)
+// CHECK: dsm.cluster_arrive{{$}}
+// CHECK-NEXT: dsm.cluster_wait
+// CHECK-NEXT: gpu.return
 func.func @pair(%a: tensor<256x4096xbf16>, %b: tensor<4096x512xbf16>) -> tensor<256x512xbf16> {
   %r = dsm.fused_chain gemm (%a, %b) {schedule = #dsm.schedule<cluster = [1, 2, 2, 1], block = [64, 128, 2048, 16], grid = [4, 2, 1, 1], order = [m, n, k, l], spatial = [m, n, k], residency = [], collectives = [all_exchange], stages = 4, cost_ns = 1000>}
       : (tensor<256x4096xbf16>, tensor<4096x512xbf16>) -> tensor<256x512xbf16> {
