@@ -254,8 +254,9 @@ private:
     NVVM::BarrierOp::create(b, loc, Type(), cstI32(id), cstI32(threads),
                             NVVM::BarrierReductionAttr(), Value());
   }
-  void clusterSync() {
-    ClusterArriveOp::create(b, loc, UnitAttr());
+  /// A cluster barrier; `relaxed` drops the arrive's release semantics.
+  void clusterSync(bool relaxed = false) {
+    ClusterArriveOp::create(b, loc, relaxed ? b.getUnitAttr() : UnitAttr());
     ClusterWaitOp::create(b, loc);
   }
   /// The cluster barriers of the consumers' dsm.shuffle, for the threads
@@ -870,7 +871,7 @@ void KernelEmitter::forEachTile(Fn &&fn) {
 }
 
 void KernelEmitter::releaseStage(Value s) {
-  arriveOnSlot(empty, s, p.aMulticast || p.bMulticast);
+  arriveOnSlot(empty, s, p.multicasts());
 }
 
 void KernelEmitter::arriveOnSlot(Value group, Value s, bool multicast) {
@@ -1059,8 +1060,7 @@ void KernelEmitter::emitSetup(gpu::GPUFuncOp func) {
   // warpgroup tiles each releases its own.
   // A streamed halo GEMM multicasts B only, through its tap ring.
   int64_t multicastCount =
-      p.numConsumers *
-      (p.aMulticast || p.bMulticast ? multicastGroupSize() : 1);
+      p.numConsumers * (p.multicasts() ? multicastGroupSize() : 1);
   int64_t emptyCount = p.warpgroupTiles ? 1
                        : p.isHaloGemm() ? p.numConsumers
                                         : multicastCount;
@@ -1112,8 +1112,7 @@ void KernelEmitter::emitSetup(gpu::GPUFuncOp func) {
     // Barrier inits must be visible cluster-wide before any multicast,
     // remote arrive or DSM access.
     ifThen(t0, [&] { NVVM::FenceMbarrierInitOp::create(b, loc); });
-    ClusterArriveOp::create(b, loc, b.getUnitAttr());
-    ClusterWaitOp::create(b, loc);
+    clusterSync(/*relaxed=*/true);
   } else {
     gpu::BarrierOp::create(b, loc);
   }
@@ -2824,12 +2823,8 @@ void KernelEmitter::emit(gpu::GPUFuncOp func) {
   // before arriving. So the arrive is relaxed elsewhere: a release would
   // first wait for the epilogue's global stores (docs/lowering.md, "The exit
   // barrier").
-  if (p.clusterSize() > 1) {
-    bool remoteArrives = p.aMulticast || p.bMulticast;
-    ClusterArriveOp::create(b, loc,
-                            remoteArrives ? UnitAttr() : b.getUnitAttr());
-    ClusterWaitOp::create(b, loc);
-  }
+  if (p.clusterSize() > 1)
+    clusterSync(/*relaxed=*/!p.multicasts());
   gpu::ReturnOp::create(b, loc);
 }
 

@@ -223,6 +223,9 @@ struct KernelPlan {
   bool aMulticast = false;
   /// B is multicast across a cluster along m (clusterM > 1, GEMM kind).
   bool bMulticast = false;
+  /// A or B multicast: the consumers release each stage on the barrier of
+  /// every CTA that loads into it (remote mbarrier arrives).
+  bool multicasts() const { return aMulticast || bMulticast; }
   /// GEMM kernels: consecutive clusters walk groups of this many m tiles
   /// m-fastest, so that the B panels one wave reads are shared by the
   /// group's m tiles in L2 (--dsm-materialize=raster-group-m); 0 or 1:
