@@ -1,5 +1,5 @@
 #!/bin/bash
-# Sixty-third session, call 9 (.device/s63-x, relax_all.py): the landed
+# Sixty-third session, call 9 (.device/s63-x, relax_exit.py --all): the landed
 # kernels (new: only the exit arrive relaxed) against every cluster
 # arrive relaxed (all: the exchange barriers too), an upper bound for
 # the exchange barriers' release; both orders, checked.
