@@ -3,6 +3,7 @@
 // RUN: rm -rf %t && ff-opt %s --lower-to-nvvm="emit-bundle=%t" -o /dev/null
 // RUN: FileCheck %s < %t/ffn_0.ptx
 // RUN: FileCheck %s --check-prefix=WARP < %t/ffn_0.ptx
+// RUN: FileCheck %s --check-prefix=RS < %t/ffn_0.ptx
 
 // A (1,4) cluster FFN over 2 clusters: cluster launch, both GEMMs on
 // tensor cores, the intermediate through swizzled shared memory, the DSM
@@ -21,7 +22,6 @@
 // CHECK-DAG: fence.proxy.async.shared::cta
 // CHECK-DAG: bar.sync
 // CHECK-DAG: wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16
-// CHECK-DAG: barrier.cluster.arrive.aligned
 // CHECK-DAG: bar.warp.sync -1
 // CHECK-DAG: mapa.shared::cluster.u64
 // CHECK-DAG: st.async.shared::cluster.mbarrier::complete_tx::bytes.v4.b32
@@ -34,6 +34,19 @@
 // Whole warps meet every cluster barrier (a diverged warp's non-.aligned
 // arrive deadlocked on an H100): no non-.aligned form is left.
 // WARP-NOT: barrier.cluster.{{(arrive|wait|arrive.relaxed)}};
+
+// The reduce-scatter's threads push rows that other threads stored: a
+// named barrier publishes them within the CTA, so the cluster barrier's
+// arrive is relaxed (its release waited for every earlier global access).
+// Without multicast no arrive of the kernel keeps the release.
+// RS: st.shared.v2.b32
+// RS: bar.sync {{.*}}15, 256;
+// RS-NEXT: bar.warp.sync -1;
+// RS-NEXT: barrier.cluster.arrive.relaxed.aligned;
+// RS-NEXT: bar.warp.sync -1;
+// RS-NEXT: barrier.cluster.wait.aligned;
+// RS: st.async.shared::cluster.mbarrier::complete_tx::bytes.v4.b32
+// RS-NOT: barrier.cluster.arrive.aligned
 
 func.func @ffn(%a0: tensor<256x512xbf16>, %a1: tensor<512x1024xbf16>, %a2: tensor<1024x512xbf16>) -> tensor<256x512xbf16> {
   %r = dsm.fused_chain ffn (%a0, %a1, %a2) {schedule = #dsm.schedule<cluster = [1, 4, 1, 1], block = [128, 128, 64, 64], grid = [2, 2, 1, 1], order = [m, n, k, l], spatial = [m, n], residency = [smem], collectives = [reduce_scatter, inter_cluster_reduce], stages = 3, cost_ns = 1000>}

@@ -2,13 +2,16 @@
 // Split-K GEMM kernels (cls_k = 4) assemble for sm_90a without spills, with
 // 128-row tiles and with 64-row tiles (one consumer warpgroup): the
 // reduce-scatter pushes each peer's slice of the fp32 tile by st.async
-// onto its mbarrier (the default), or with reduce-push=false reads the
-// peers' tiles through mapa and ld.shared::cluster between cluster
-// barriers.
+// onto its mbarrier (the default; a named barrier publishes the partial
+// within the CTA, and the cluster arrive is relaxed), or with
+// reduce-push=false reads the peers' tiles through mapa and
+// ld.shared::cluster between cluster barriers (the first arrive releases
+// the partial to the peers).
 // RUN: rm -rf %t && ff-opt %s --lower-to-nvvm="emit-bundle=%t format=bin" -o /dev/null
 // RUN: %ptxas -arch=sm_90a -O3 -v %t/splitk_0/splitk_0.ptx -o %t/g.cubin 2>&1 | FileCheck %s
 // RUN: %ptxas -arch=sm_90a -O3 -v %t/splitk_rows64_1/splitk_rows64_1.ptx -o %t/g.cubin 2>&1 | FileCheck %s
 // RUN: FileCheck %s --check-prefix=PTX < %t/splitk_0/splitk_0.ptx
+// RUN: FileCheck %s --check-prefix=PUSH < %t/splitk_0/splitk_0.ptx
 // RUN: FileCheck %s --check-prefix=PTX < %t/splitk_rows64_1/splitk_rows64_1.ptx
 // RUN: FileCheck %s --check-prefix=MANIFEST < %t/splitk_rows64_1/manifest.json
 // RUN: rm -rf %t.pull && ff-opt %s --lower-to-nvvm="emit-bundle=%t.pull format=bin reduce-push=false" -o /dev/null
@@ -21,14 +24,22 @@
 // PTX: .reqnctapercluster 4, 1, 1
 // PTX-DAG: cp.async.bulk.tensor
 // PTX-DAG: wgmma.mma_async
-// PTX-DAG: barrier.cluster.arrive.aligned
+// PTX-DAG: barrier.cluster.arrive.relaxed.aligned
 // PTX-DAG: mapa.shared::cluster
 // PTX-DAG: st.async.shared::cluster.mbarrier::complete_tx::bytes.v4.b32
 // PTX-DAG: mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64
 // PTX-DAG: barrier.cluster.wait.aligned
 
+// PUSH: st.shared.v2.b32
+// PUSH: bar.sync {{.*}}15, 256;
+// PUSH-NEXT: bar.warp.sync -1;
+// PUSH-NEXT: barrier.cluster.arrive.relaxed.aligned;
+// PUSH: st.async.shared::cluster
+// PUSH-NOT: barrier.cluster.arrive.aligned
+
 // reduce-push=false: the pull.
 // PULL-NOT: st.async
+// PULL: barrier.cluster.arrive.aligned;
 // PULL: ld.shared::cluster.v4.b32
 
 // MANIFEST: "block": [

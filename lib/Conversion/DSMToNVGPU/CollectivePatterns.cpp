@@ -231,7 +231,16 @@ public:
           .getResult();
     };
 
-    beginPush(barrier, (n - 1) * sliceBytes, /*arrived=*/false);
+    // The executing threads read slices other threads stored: a CTA-level
+    // barrier publishes them, so the cluster barrier only has to order the
+    // peers' writes into `scratch` after this rank's last use of it. Those
+    // uses (wgmma reads, loads of a previous phase's slices) have all
+    // returned before this thread arrives, so the arrive is relaxed: a
+    // release one waits for every earlier global access of the thread
+    // (MEMBAR.ALL.GPU in SASS).
+    executingBarrier();
+    beginPush(barrier, (n - 1) * sliceBytes, /*arrived=*/false,
+              /*relaxed=*/true);
     int64_t unroll = chooseUnroll(dstShape, n - 1);
     scf::ForOp loop =
         createVectorLoop(b, loc, dstShape, width, spec.threads, unroll);
@@ -287,15 +296,7 @@ public:
                               accessBytes);
     }
     // The combined slice, for every executing thread.
-    Type i32 = b.getI32Type();
-    if (spec.threads)
-      NVVM::BarrierOp::create(
-          b, loc, Type(), arith::ConstantIntOp::create(b, loc, i32, 15),
-          arith::ConstantIntOp::create(b, loc, i32, *spec.threads),
-          NVVM::BarrierReductionAttr(), Value());
-    else
-      NVVM::BarrierOp::create(b, loc, Type(), Value(), Value(),
-                              NVVM::BarrierReductionAttr(), Value());
+    executingBarrier();
     return success();
   }
 
@@ -347,12 +348,28 @@ public:
   }
 
 private:
-  /// The start of both pushes: the cluster barrier (its arrive skipped
-  /// when the caller `arrived`), then the first executing thread arms this
-  /// rank's barrier for `expectedBytes`. Returns that thread's block.
-  scf::IfOp beginPush(Value barrier, int64_t expectedBytes, bool arrived) {
+  /// A barrier among the executing threads: named barrier 15 with
+  /// `threads`, else the CTA barrier.
+  void executingBarrier() {
+    Type i32 = b.getI32Type();
+    if (spec.threads)
+      NVVM::BarrierOp::create(
+          b, loc, Type(), arith::ConstantIntOp::create(b, loc, i32, 15),
+          arith::ConstantIntOp::create(b, loc, i32, *spec.threads),
+          NVVM::BarrierReductionAttr(), Value());
+    else
+      NVVM::BarrierOp::create(b, loc, Type(), Value(), Value(),
+                              NVVM::BarrierReductionAttr(), Value());
+  }
+
+  /// The start of every push: the cluster barrier (its arrive skipped
+  /// when the caller `arrived`, without release semantics when `relaxed`),
+  /// then the first executing thread arms this rank's barrier for
+  /// `expectedBytes`. Returns that thread's block.
+  scf::IfOp beginPush(Value barrier, int64_t expectedBytes, bool arrived,
+                      bool relaxed = false) {
     if (!arrived)
-      ClusterArriveOp::create(b, loc, UnitAttr());
+      ClusterArriveOp::create(b, loc, relaxed ? b.getUnitAttr() : UnitAttr());
     ClusterWaitOp::create(b, loc);
     Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
     auto first = scf::IfOp::create(

@@ -312,8 +312,9 @@ gpu.module @shpi {
 
 // -----
 
-// reduce_scatter with push, in place, run by 64 threads: one cluster
-// barrier, the first thread arms this CTA's barrier for the 3 peers' slices
+// reduce_scatter with push, in place, run by 64 threads: named barrier 15
+// over them (a thread pushes rows other threads stored), one cluster
+// barrier whose arrive is relaxed, the first thread arms this CTA's barrier for the 3 peers' slices
 // of 2048 bytes (16x32 f32), then each executing thread loads its vector of
 // the 3 slices that are not its own (the next peer's first) and st.asyncs
 // them into this rank's scratch slot of their owners; after the wait it
@@ -321,7 +322,10 @@ gpu.module @shpi {
 // others from scratch) and stores the sum into its own slice; named barrier
 // 15 over the 64 threads ends the op.
 // CHECK-LABEL: gpu.func @push_reduce_in_place
-// CHECK: nvvm.cluster.arrive {aligned}
+// CHECK: nvvm.barrier id = %c15_i32 number_of_threads = %c64_i32
+// CHECK-NEXT: %{{.*}} = arith.constant -1 : i32
+// CHECK-NEXT: nvvm.bar.warp.sync
+// CHECK-NEXT: nvvm.cluster.arrive.relaxed {aligned}
 // CHECK: nvvm.cluster.wait {aligned}
 // CHECK: scf.if
 // CHECK: arith.constant 6144 : i32
@@ -340,7 +344,7 @@ gpu.module @shpi {
 // CHECK: arith.addf
 // CHECK: llvm.store %{{.*}}, %{{.*}} {alignment = 16 : i64} : vector<4xf32>, !llvm.ptr<3>
 // CHECK-NOT: nvvm.cluster.arrive
-// CHECK: nvvm.barrier id = %c15_i32 number_of_threads = %c64_i32
+// CHECK: nvvm.barrier id = %c15_i32_{{[0-9]+}} number_of_threads = %c64_i32_{{[0-9]+}}
 // CHECK: gpu.return
 gpu.module @rsp {
   gpu.func @push_reduce_in_place(%parity: i1) kernel {
@@ -354,9 +358,12 @@ gpu.module @rsp {
 
 // -----
 
-// The same into a destination, by the whole block: the sum goes to %q and
-// the CTA barrier ends the op.
+// The same into a destination, by the whole block: the CTA barrier before
+// the relaxed cluster arrive, the sum goes to %q and the CTA barrier ends
+// the op.
 // CHECK-LABEL: gpu.func @push_reduce_into
+// CHECK: nvvm.barrier{{$}}
+// CHECK: nvvm.cluster.arrive.relaxed {aligned}
 // CHECK: st.async.shared::cluster.mbarrier::complete_tx::bytes.v4.b32
 // CHECK: mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64
 // CHECK: arith.addf

@@ -649,10 +649,11 @@ private:
                              llvm::function_ref<void(int64_t, Value)> consume,
                              int64_t fragWidth = 0, Value fragCol0 = Value());
   /// The cluster barriers a producer takes part in for each reduce-scatter
-  /// of its consumers: two for a pull, one per part for a push.
+  /// of its consumers: two for a pull, one per part for a push, whose
+  /// arrives are relaxed like the consumers' (dsm.reduce).
   void reduceClusterSyncs() {
     for (int64_t i = 0; i < (p.reducePush ? p.reduceParts : 2); ++i)
-      clusterSync();
+      clusterSync(/*relaxed=*/p.reducePush);
   }
   /// This rank's reduced columns (reducedView, `w` wide, owned from column
   /// `colOwned` of the reduced tile) through `epi` into `out` columns
@@ -2422,9 +2423,10 @@ void KernelEmitter::emitShuffleProducer() {
   // wait in the exchange, release one).
   Value tmD = tmaps.back();
   // A push's cluster barrier only needs the stage rings dead: every load
-  // the producer issued lands before a consumer retires its step.
+  // the producer issued lands before a consumer retires its step. Nothing
+  // to release (the consumers' arrive below).
   if (p.arrivesBeforeGather())
-    ClusterArriveOp::create(b, loc, UnitAttr());
+    ClusterArriveOp::create(b, loc, b.getUnitAttr());
   // Before the exchange's cluster barrier only the slots at smemD: the late
   // ones lie over the main-loop ring, dead once every consumer of the
   // cluster has arrived.
@@ -2542,8 +2544,12 @@ void KernelEmitter::emitShuffleConsumer(ArrayRef<Value> accs) {
     // (arrive and wait: an arrive before the writes left them ordered only
     // by the reduce's second barrier, which compute-sanitizer's racecheck
     // reports). The reduced slice lies past the slots (KernelPlan).
+    // The arrive is relaxed: the peers' copies only need this thread's
+    // wgmma reads of the rings, which have retired; the slot's writes
+    // reach this CTA's copy through the fence and named barrier after
+    // them, and the peers through the copies' mbarrier.
     if (p.arrivesBeforeGather())
-      ClusterArriveOp::create(b, loc, UnitAttr());
+      ClusterArriveOp::create(b, loc, b.getUnitAttr());
     namedBarrier(9, threads);
     Value slot = add(mul(rank, p.sliceRows() * 128), p.smemGathered);
     if (p.clusterK > 1)

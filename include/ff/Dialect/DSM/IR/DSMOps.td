@@ -198,7 +198,10 @@ def DSM_ClusterArriveOp : DSM_Op<"cluster_arrive"> {
   let summary = "Arrive at the cluster barrier (barrier.cluster.arrive)";
   let description = [{
     Non-blocking half of the cluster-wide barrier. `relaxed` drops the
-    release semantics (used at kernel start, after `fence.mbarrier_init`).
+    release semantics: at kernel start (after `fence.mbarrier_init`), and
+    wherever the barrier only has to order a peer's later writes after
+    accesses of this thread that have already returned (the exit barrier,
+    a push's stage rings or scratch slots).
     Every thread of every CTA in the cluster executes it, all 32 lanes of a
     warp together: the lowering reconverges the warp (`bar.warp.sync`) and
     emits the `.aligned` form.
@@ -306,9 +309,11 @@ def DSM_ReduceOp : DSM_CollectiveOp<"reduce", [AttrSizedOperandSegments]> {
 
     With `push(%scratch, %barrier, %phase)` (reduce_scatter only) rank `i`
     pushes every slice `j != i` of its `src` into its slot of rank `j`'s
-    `scratch` by `st.async`, which completes on rank `j`'s `barrier`: one
-    cluster barrier first (every `scratch` free, every barrier
-    initialised), then this rank arms its barrier for the `group_size - 1`
+    `scratch` by `st.async`, which completes on rank `j`'s `barrier`: a
+    barrier among the executing threads first (each may push slices that
+    others stored), then one cluster barrier with a relaxed arrive (every
+    `scratch` free, every barrier initialised), then this rank arms its
+    barrier for the `group_size - 1`
     incoming slices and waits on phase parity `phase` with cluster-scope
     acquire. It then combines its own slice with the received ones, in rank
     order like the pull, into `dst`, or in place into slice `i` of `src`
