@@ -121,7 +121,7 @@ public:
     auto [inGroup, base] = group();
 
     // Every rank's source is written before anyone reads it.
-    ClusterArriveOp::create(b, loc, UnitAttr());
+    ClusterArriveOp::create(b, loc);
     ClusterWaitOp::create(b, loc);
     int64_t unroll = chooseUnroll();
     scf::ForOp loop =
@@ -146,7 +146,7 @@ public:
     }
     // No source is overwritten, and no destination read, while a peer may
     // still be pulling.
-    ClusterArriveOp::create(b, loc, UnitAttr());
+    ClusterArriveOp::create(b, loc);
     ClusterWaitOp::create(b, loc);
     return success();
   }
@@ -369,7 +369,7 @@ private:
   scf::IfOp beginPush(Value barrier, int64_t expectedBytes, bool arrived,
                       bool relaxed = false) {
     if (!arrived)
-      ClusterArriveOp::create(b, loc, relaxed ? b.getUnitAttr() : UnitAttr());
+      ClusterArriveOp::create(b, loc, relaxed);
     ClusterWaitOp::create(b, loc);
     Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
     auto first = scf::IfOp::create(

@@ -256,7 +256,7 @@ private:
   }
   /// A cluster barrier; `relaxed` drops the arrive's release semantics.
   void clusterSync(bool relaxed = false) {
-    ClusterArriveOp::create(b, loc, relaxed ? b.getUnitAttr() : UnitAttr());
+    ClusterArriveOp::create(b, loc, relaxed);
     ClusterWaitOp::create(b, loc);
   }
   /// The cluster barriers of the consumers' dsm.shuffle, for the threads
@@ -2426,7 +2426,7 @@ void KernelEmitter::emitShuffleProducer() {
   // the producer issued lands before a consumer retires its step. Nothing
   // to release (the consumers' arrive below).
   if (p.arrivesBeforeGather())
-    ClusterArriveOp::create(b, loc, b.getUnitAttr());
+    ClusterArriveOp::create(b, loc, /*relaxed=*/true);
   // Before the exchange's cluster barrier only the slots at smemD: the late
   // ones lie over the main-loop ring, dead once every consumer of the
   // cluster has arrived.
@@ -2549,7 +2549,7 @@ void KernelEmitter::emitShuffleConsumer(ArrayRef<Value> accs) {
     // reach this CTA's copy through the fence and named barrier after
     // them, and the peers through the copies' mbarrier.
     if (p.arrivesBeforeGather())
-      ClusterArriveOp::create(b, loc, b.getUnitAttr());
+      ClusterArriveOp::create(b, loc, /*relaxed=*/true);
     namedBarrier(9, threads);
     Value slot = add(mul(rank, p.sliceRows() * 128), p.smemGathered);
     if (p.clusterK > 1)
