@@ -52,6 +52,11 @@ struct Target {
 struct Entry {
   PyObject *token = nullptr;  ///< Python's key of the launch (discard())
   PyObject *layout = nullptr; ///< per argument (shape, strides, dtype, device)
+  /// Optional: called with the arguments, true where their layouts are the
+  /// registered ones (a check in C++ that PyTorch offers, cheaper than
+  /// reading shape, stride(), dtype and device of each; kernel.py). Where
+  /// set it replaces the comparison with `layout`; it may be stricter.
+  PyObject *guard = nullptr;
   PyObject *alloc = nullptr;  ///< makes `out` when the call omits it
   std::vector<uint64_t> ptrs; ///< data pointers, out's last
   long long device = 0;
@@ -81,6 +86,7 @@ void clearTarget(Target &t) { Py_CLEAR(t.keep); }
 void clearEntry(Entry &e) {
   Py_CLEAR(e.token);
   Py_CLEAR(e.layout);
+  Py_CLEAR(e.guard);
   Py_CLEAR(e.alloc);
   clearTarget(e.target);
 }
@@ -250,20 +256,28 @@ struct ArgInfo {
     Py_XDECREF(device);
   }
 
-  /// False (no exception) when `t` is not a tensor-like object.
-  bool read(PyObject *t) {
+  /// The data pointer; false (no exception) when `t` has none.
+  bool readPtr(PyObject *t) {
+    static PyObject *sDataPtr = PyUnicode_InternFromString("data_ptr");
+    PyObject *p = PyObject_CallMethodNoArgs(t, sDataPtr);
+    bool ok = p && toU64(p, ptr);
+    Py_XDECREF(p);
+    if (!ok)
+      PyErr_Clear();
+    return ok;
+  }
+
+  /// Shape, strides, dtype and device; false (no exception) when `t` is
+  /// not a tensor-like object.
+  bool readLayout(PyObject *t) {
     static PyObject *sShape = PyUnicode_InternFromString("shape");
     static PyObject *sStride = PyUnicode_InternFromString("stride");
     static PyObject *sDtype = PyUnicode_InternFromString("dtype");
     static PyObject *sDevice = PyUnicode_InternFromString("device");
-    static PyObject *sDataPtr = PyUnicode_InternFromString("data_ptr");
-    PyObject *p = nullptr;
     bool ok = (shape = PyObject_GetAttr(t, sShape)) &&
               (strides = PyObject_CallMethodNoArgs(t, sStride)) &&
               (dtype = PyObject_GetAttr(t, sDtype)) &&
-              (device = PyObject_GetAttr(t, sDevice)) &&
-              (p = PyObject_CallMethodNoArgs(t, sDataPtr)) && toU64(p, ptr);
-    Py_XDECREF(p);
+              (device = PyObject_GetAttr(t, sDevice));
     if (!ok)
       PyErr_Clear();
     return ok;
@@ -359,6 +373,7 @@ int fastTraverse(FastCall *self, visitproc visit, void *arg) {
     for (Entry &e : *self->entries) {
       Py_VISIT(e.token);
       Py_VISIT(e.layout);
+      Py_VISIT(e.guard);
       Py_VISIT(e.alloc);
       Py_VISIT(e.target.keep);
     }
@@ -404,18 +419,22 @@ int discardToken(FastCall *self, PyObject *token) {
 }
 
 PyObject *fastAdd(FastCall *self, PyObject *args, PyObject *kwds) {
-  PyObject *token, *layout, *alloc, *ptrs, *target;
+  PyObject *token, *layout, *alloc, *ptrs, *target, *guard = Py_None;
   long long device;
   unsigned long long stream, epochAt = 0;
   int graph = 0, eagerOk = 0;
   static const char *kwlist[] = {"token",    "layout",   "alloc",  "ptrs",
                                  "device",   "stream",   "target", "graph",
-                                 "eager_ok", "epoch_at", nullptr};
+                                 "eager_ok", "epoch_at", "guard",  nullptr};
   if (!PyArg_ParseTupleAndKeywords(
-          args, kwds, "OO!OO!LKO|ppK", const_cast<char **>(kwlist), &token,
+          args, kwds, "OO!OO!LKO|ppKO", const_cast<char **>(kwlist), &token,
           &PyTuple_Type, &layout, &alloc, &PyTuple_Type, &ptrs, &device,
-          &stream, &target, &graph, &eagerOk, &epochAt))
+          &stream, &target, &graph, &eagerOk, &epochAt, &guard))
     return nullptr;
+  if (guard != Py_None && !PyCallable_Check(guard)) {
+    PyErr_SetString(PyExc_TypeError, "guard must be callable or None");
+    return nullptr;
+  }
   Py_ssize_t n = PyTuple_GET_SIZE(layout);
   bool allocates = alloc != Py_None;
   if (n < 1 || n > kMaxArgs ||
@@ -464,6 +483,10 @@ PyObject *fastAdd(FastCall *self, PyObject *args, PyObject *kwds) {
   Py_XINCREF(allocates ? alloc : nullptr);
   e.token = token;
   e.layout = layout;
+  if (guard != Py_None) {
+    Py_INCREF(guard);
+    e.guard = guard;
+  }
   e.alloc = allocates ? alloc : nullptr;
   e.device = device;
   e.stream = stream;
@@ -604,13 +627,35 @@ PyObject *fastCall(FastCall *self, PyObject *const *argv, size_t nargsf,
     ++self->misses;
     Py_RETURN_NONE;
   }
+  // The arguments in call order (out last, if given), borrowed.
+  PyObject *argv2[kMaxArgs];
   ArgInfo info[kMaxArgs];
   for (Py_ssize_t i = 0; i < n; ++i) {
-    if (!info[i].read(i < nin ? PyTuple_GET_ITEM(inputs, i) : out)) {
+    argv2[i] = i < nin ? PyTuple_GET_ITEM(inputs, i) : out;
+    if (!info[i].readPtr(argv2[i])) {
       ++self->misses;
       Py_RETURN_NONE;
     }
   }
+  // Layouts are read once, for the first candidate without a guard.
+  int haveLayouts = 0; // 1 read, -1 not tensor-like
+  auto layoutsMatch = [&](PyObject *layout) -> int {
+    if (!haveLayouts) {
+      haveLayouts = 1;
+      for (Py_ssize_t i = 0; i < n && haveLayouts > 0; ++i)
+        if (!info[i].readLayout(argv2[i]))
+          haveLayouts = -1;
+    }
+    return haveLayouts < 0 ? 0 : layoutMatches(layout, n, info);
+  };
+  auto guardPasses = [&](PyObject *guard) -> int {
+    PyObject *r = PyObject_Vectorcall(guard, argv2, n, nullptr);
+    if (!r)
+      return -1;
+    int t = PyObject_IsTrue(r);
+    Py_DECREF(r);
+    return t;
+  };
   CallState st{self, stream};
   const unsigned long long generation = self->generation;
   PyObject *made = nullptr; // out allocated for the matching layout
@@ -635,19 +680,19 @@ PyObject *fastCall(FastCall *self, PyObject *const *argv, size_t nargsf,
       continue;
     // What the rest reads of `e`, its objects referenced just below.
     const Target target = e.target;
-    PyObject *layout = e.layout, *alloc = e.alloc;
+    PyObject *layout = e.layout, *alloc = e.alloc, *guard = e.guard;
     const long long device = e.device;
     const uint64_t want = e.stream, epochAt = e.epochAt;
     const uint64_t outPtr = alloc ? e.ptrs[n] : 0;
     const bool graph = e.graph;
-    PyObject *refs[3] = {layout, alloc, target.keep};
+    PyObject *refs[4] = {layout, alloc, target.keep, guard};
     for (PyObject *r : refs)
       Py_XINCREF(r);
     auto release = [&refs] {
       for (PyObject *r : refs)
         Py_XDECREF(r);
     };
-    int ok = layoutMatches(layout, n, info);
+    int ok = guard ? guardPasses(guard) : layoutsMatch(layout);
     if (ok > 0)
       ok = st.onDevice(device);
     if (ok > 0)
@@ -719,8 +764,9 @@ PyMethodDef fastMethods[] = {
      reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(fastAdd)),
      METH_VARARGS | METH_KEYWORDS,
      "add(token, layout, alloc, ptrs, device, stream, target, graph=False, "
-     "eager_ok=False, epoch_at=0): registers a validated launch (a launch "
-     "with the same token is replaced)"},
+     "eager_ok=False, epoch_at=0, guard=None): registers a validated "
+     "launch (a launch with the same token is replaced); guard(*args), "
+     "where given, checks the arguments' layouts instead of `layout`"},
     {"discard",
      reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(fastDiscard)),
      METH_O, "discard(token): forgets the launches registered with token"},

@@ -129,6 +129,41 @@ def _capture_hook(torch) -> Callable[[], bool]:
     return cap
 
 
+def _tensor_guards(torch):
+    """PyTorch's C++ check of tensor layouts (dynamo's TensorGuards), or
+    None where this PyTorch has none."""
+    try:
+        return torch._C._dynamo.guards.TensorGuards
+    except AttributeError:
+        pass
+    try:
+        from torch._C._dynamo.guards import TensorGuards
+        return TensorGuards
+    except Exception:  # noqa: BLE001 (an internal API: any failure, none)
+        return None
+
+
+def _tensor_guard(guards, tensor_type, args):
+    """guard(*args) -> whether tensors have the layouts `args` have now
+    (dtype, device, sizes and strides, as the fast path's layout key; also
+    requires_grad and dispatch keys, which only make it stricter), checked
+    in C++ by `guards` (_tensor_guards): a fraction of what reading the key
+    costs the fast path (docs/runtime.md, "The cached call in C"). None
+    without `guards`, for arguments that are not `tensor_type`, and where
+    the guard does not accept the very tensors it was made from (it
+    refuses one tensor passed twice)."""
+    if guards is None or tensor_type is None or \
+            not all(isinstance(t, tensor_type) for t in args):
+        return None
+    try:
+        # No dynamic dimensions: every size and stride is compared.
+        check = guards(*args, dynamic_dims_sizes=None,
+                       dynamic_dims_strides=None).check
+        return check if check(*args) is True else None
+    except Exception:  # noqa: BLE001 (an internal API: any failure, none)
+        return None
+
+
 def _put(cache: dict, key, value, limit: int):
     """cache[key] = value, dropping the oldest entries beyond `limit`."""
     while len(cache) >= limit:
@@ -287,6 +322,7 @@ class Kernel:
         self._runners: Dict[Any, Callable] = {}
         self._torch = None          # set with the first torch call
         self._cur_dev = self._raw_stream = self._is_capturing = None
+        self._guards = None
         # _cached's registered launches, run in C (_use_torch makes it).
         self._fast = None
         # Eager calls from CUDA graphs, keyed by (path, entry, pointers...,
@@ -497,7 +533,7 @@ class Kernel:
                 if self._replay(key, lambda: self._fused_body(e, ptrs, dev),
                                 self._epoch):
                     if fast is not None:
-                        self._fast_graph(fast, key)
+                        self._fast_graph(fast, key, args)
                     return out
             go = self._launches.get((e, ptrs, h))
             if go is None:
@@ -507,7 +543,8 @@ class Kernel:
                 # Launched directly now and on every such call: a given
                 # stream, no graphs, or a set that stays eager.
                 fast.add((e, ptrs, h), e.lay, self._fast_alloc(e), ptrs,
-                         dev, h, _runtime.native(go), False, stream is None)
+                         dev, h, _runtime.native(go), False, stream is None,
+                         guard=self._guard(args))
             if dev is None or self._cur_dev() == dev:
                 rc = go()
             else:
@@ -593,17 +630,24 @@ class Kernel:
                                            dtype=dtype, device=device)
         return e.alloc_fn
 
-    def _fast_graph(self, fast, key):
+    def _guard(self, args):
+        """The fast path's layout guard for a launch registered with
+        `args` (_tensor_guard), or None."""
+        return _tensor_guard(self._guards,
+                             getattr(self._torch, "Tensor", None), args)
+
+    def _fast_graph(self, fast, key, args):
         """Registers the fused graph of argument set `key` (path, entry,
-        pointers, stream) with the fast path, which replays it while the
-        runtime's epoch keeps its capture-time value and no capture is
-        under way (as _replay)."""
+        pointers, stream), called with `args`, with the fast path, which
+        replays it while the runtime's epoch keeps its capture-time value
+        and no capture is under way (as _replay)."""
         g = self._graphs.get(key)
         if g is None:
             return
         _, e, ptrs, h = key
         fast.add(key, e.lay, self._fast_alloc(e), ptrs, e.dev, h,
-                 _runtime.native(g[0].replay), True, False, g[1])
+                 _runtime.native(g[0].replay), True, False, g[1],
+                 guard=self._guard(args))
 
     def _store_graph(self, key, value):
         """self._graphs[key] = value, the oldest graphs dropped beyond
@@ -772,6 +816,7 @@ class Kernel:
                 hasattr(torch.cuda, a) for a in
                 ("CUDAGraph", "graph_pool_handle", "Stream"))
             self._torch = torch
+            self._guards = _tensor_guards(torch)
             mod = _runtime.fastcall_module()
             self._fast = None if mod is None else mod.FastCall(
                 self._cur_dev, self._raw_stream, self._is_capturing,

@@ -215,6 +215,55 @@ class FastCallTest(unittest.TestCase):
         with self.assertRaises(ZeroDivisionError):
             self.call(a)
 
+    def test_a_guard_checks_the_layouts(self):
+        # A guard, where given, decides the layouts instead of the
+        # registered ones (it sees every argument, out last); pointers,
+        # device and stream are still compared, and no layout is read.
+        a = self.args()
+        seen, verdict = [], [True]
+
+        def guard(*args):
+            seen.append(args)
+            return verdict[0]
+        self.add_launch(a, guard=guard)
+        self.assertIs(self.call(a), a[-1])
+        self.assertEqual(seen, [a])
+        # It is the layout check: a shape it accepts runs, a call it
+        # refuses misses although its layouts are the registered ones.
+        b = self.args(m=256)
+        self.assertIs(self.call(b), b[-1])
+        verdict[0] = False
+        self.assertIsNone(self.call(a))
+        verdict[0] = True
+        self.assertIsNone(self.call(self.args(x=X + 16)))  # pointer
+        self.device = 1
+        self.assertIsNone(self.call(a))                    # device
+        # Asked for every call whose pointers match (the device after it).
+        self.assertEqual(len(seen), 4)
+        self.assertEqual(self.ran, ["L", "L"])
+
+        class NoLayout:
+            """A tensor whose layout reads fail: only a guard can match."""
+            def __init__(self, t):
+                self.ptr = t.ptr
+
+            def data_ptr(self):
+                return self.ptr
+        self.device = 0
+        bare = tuple(NoLayout(t) for t in a)
+        self.assertIs(self.call(bare), bare[-1])
+        self.fast.clear()
+        self.add_launch(a)                                 # no guard
+        self.assertIsNone(self.call(bare))
+
+    def test_guard_errors_propagate_and_bad_guards_are_refused(self):
+        a = self.args()
+        self.add_launch(a, guard=lambda *args: 1 / 0)
+        with self.assertRaises(ZeroDivisionError):
+            self.call(a)
+        with self.assertRaisesRegex(TypeError, "guard must be callable"):
+            self.add_launch(a, token="bad", guard=42)
+
     def test_bad_registrations(self):
         a = self.args()
         lay = tuple(t.layout() for t in a)

@@ -966,6 +966,45 @@ class FastPathTest(GraphTest):
         k.clear_cache()
         self.assertEqual(len(k._fast), 0)
 
+    def test_layouts_checked_by_pytorchs_tensor_guard(self):
+        # Where PyTorch has dynamo's TensorGuards, a registered launch
+        # checks its arguments' layouts with one (made from the registering
+        # call's tensors) instead of reading them; a guard that refuses
+        # sends the call back through _cached.
+        made, checks, verdict = [], [], [True]
+        test = self
+
+        class TensorGuards:
+            def __init__(self, *tensors, dynamic_dims_sizes=None,
+                         dynamic_dims_strides=None):
+                test.assertIsNone(dynamic_dims_sizes)
+                test.assertIsNone(dynamic_dims_strides)
+                made.append([t.ptr for t in tensors])
+
+            def check(self, *tensors):
+                checks.append(len(tensors))
+                return verdict[0]
+        self.torch.Tensor = Tensor
+        self.torch._C = types.SimpleNamespace(_dynamo=types.SimpleNamespace(
+            guards=types.SimpleNamespace(TensorGuards=TensorGuards)))
+        k, epoch, x, w, out = self.six_fused_calls()
+        self.assertEqual(self.cached, 4)
+        self.assertEqual(made, [[X, W, OUT]])
+        # The guard's own check when made, then one per call from C.
+        self.assertEqual(checks, [3, 3, 3])
+        self.assertEqual(self.rec.replays, [1, 1])
+        verdict[0] = False
+        k(x, w, out=out)
+        self.assertEqual(self.cached, 5)
+        # A guard that refuses the tensors it was made from is not used:
+        # the launch registers without one and still runs from C.
+        k.clear_cache()
+        made.clear()
+        for _ in range(6):
+            k(x, w, out=out)
+        self.assertEqual(len(made), 1)
+        self.assertEqual(k._fast.stats()["hits"], 4)
+
     def test_given_stream_launches_from_c(self):
         k = load(self.dir)
         x, w, out = self.args()
