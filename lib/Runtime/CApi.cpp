@@ -204,4 +204,14 @@ void ffrt_graph_destroy(ffrt_graph *graph) {
   delete graph;
 }
 
+int ffrt_stream_capturing(void *stream) {
+  std::string error;
+  const cu::Driver *d = cu::getDriver(error);
+  int status = cu::CU_STREAM_CAPTURE_STATUS_NONE;
+  if (!d || d->cuStreamIsCapturing(static_cast<cu::CUstream>(stream),
+                                   &status) != cu::CUDA_SUCCESS)
+    return -1;
+  return status != cu::CU_STREAM_CAPTURE_STATUS_NONE;
+}
+
 } // extern "C"

@@ -103,6 +103,7 @@ void loadDriver(DriverState &st) {
       resolve(lib, d.cuStreamBeginCapture, {"cuStreamBeginCapture_v2"},
               missing) &&
       resolve(lib, d.cuStreamEndCapture, {"cuStreamEndCapture"}, missing) &&
+      resolve(lib, d.cuStreamIsCapturing, {"cuStreamIsCapturing"}, missing) &&
       resolve(lib, d.cuGraphInstantiateWithFlags,
               {"cuGraphInstantiateWithFlags"}, missing) &&
       resolve(lib, d.cuGraphLaunch, {"cuGraphLaunch"}, missing) &&

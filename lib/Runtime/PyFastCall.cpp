@@ -13,7 +13,9 @@
 // outcome Python already fixed (docs/runtime.md, "Per call").
 //
 // No link dependencies: the ffrt entry points arrive as addresses from
-// ctypes, the torch hooks as Python callables.
+// ctypes, the torch hooks as Python callables. Where ffrt offers it, the
+// capture check asks the driver about the call's stream handle instead of
+// calling PyTorch's hook (the costliest of the three).
 //
 //===----------------------------------------------------------------------===//
 
@@ -34,6 +36,7 @@ using LaunchFn = int (*)(void *bundle, const void *args, int nargs,
                          void *stream);
 using GraphLaunchFn = int (*)(void *graph, void *stream);
 using EpochFn = uint64_t (*)(const void *bundle);
+using CapturingFn = int (*)(void *stream);
 
 /// What an entry runs: an ffrt entry point called directly, or a Python
 /// callable (tests' stand-ins; PyTorch's CUDAGraph.replay) returning None
@@ -77,6 +80,9 @@ struct FastCall {
   PyObject *curDevice;           ///< () -> current device index
   PyObject *rawStream;           ///< (device) -> current stream handle
   PyObject *isCapturing;         ///< () -> whether the current stream captures
+  /// Optional ffrt_stream_capturing: asks the driver about the call's stream
+  /// handle in place of isCapturing, whose Python call costs more.
+  CapturingFn streamCapturing;
   Target epoch;                  ///< () -> the runtime's freed-buffer count
   unsigned long long hits, misses;
 };
@@ -314,13 +320,36 @@ PyObject *fastVectorcall(PyObject *callable, PyObject *const *args,
                          size_t nargsf, PyObject *kwnames);
 
 PyObject *fastNew(PyTypeObject *type, PyObject *args, PyObject *kwds) {
-  PyObject *cur, *raw, *cap, *epoch;
-  static const char *kwlist[] = {"cur_device", "raw_stream", "is_capturing",
-                                 "epoch", nullptr};
-  if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOOO",
+  PyObject *cur, *raw, *cap, *epoch, *streamCap = Py_None;
+  static const char *kwlist[] = {"cur_device",       "raw_stream",
+                                 "is_capturing",     "epoch",
+                                 "stream_capturing", nullptr};
+  if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOOO|O",
                                    const_cast<char **>(kwlist), &cur, &raw,
-                                   &cap, &epoch))
+                                   &cap, &epoch, &streamCap))
     return nullptr;
+  uint64_t capAddr = 0;
+  if (streamCap != Py_None) {
+    // ("ffrt_stream_capturing", address)
+    const char *name = nullptr;
+    PyObject *fn = nullptr;
+    if (!PyTuple_Check(streamCap) ||
+        !PyArg_ParseTuple(streamCap, "sO", &name, &fn) ||
+        std::string(name) != "ffrt_stream_capturing") {
+      PyErr_Clear();
+      PyErr_Format(PyExc_ValueError,
+                   "stream_capturing must be (\"ffrt_stream_capturing\", "
+                   "address), not %R",
+                   streamCap);
+      return nullptr;
+    }
+    if (!toU64(fn, capAddr))
+      return nullptr;
+    if (!capAddr) {
+      PyErr_SetString(PyExc_ValueError, "null function address");
+      return nullptr;
+    }
+  }
   if (!PyCallable_Check(cur) || !PyCallable_Check(raw) ||
       !PyCallable_Check(cap)) {
     PyErr_SetString(PyExc_TypeError, "torch hooks must be callable");
@@ -349,6 +378,8 @@ PyObject *fastNew(PyTypeObject *type, PyObject *args, PyObject *kwds) {
   self->curDevice = cur;
   self->rawStream = raw;
   self->isCapturing = cap;
+  self->streamCapturing =
+      reinterpret_cast<CapturingFn>(static_cast<uintptr_t>(capAddr));
   self->epoch = ep;
   self->hits = self->misses = 0;
   return reinterpret_cast<PyObject *>(self);
@@ -575,7 +606,16 @@ struct CallState {
     return handleOk && handle == want;
   }
 
+  /// Only asked once onStream() held, so `handle` is the current stream's.
   int isCapturing() {
+    if (!haveCapturing && self->streamCapturing && haveHandle && handleOk) {
+      // -1 (the driver cannot tell) counts as capturing: a miss, and the
+      // Python path asks PyTorch.
+      // A query of a few hundred ns: the GIL stays held.
+      capturing = self->streamCapturing(reinterpret_cast<void *>(
+                      static_cast<uintptr_t>(handle))) != 0;
+      haveCapturing = true;
+    }
     if (!haveCapturing) {
       PyObject *r = PyObject_CallNoArgs(self->isCapturing);
       if (!r)
@@ -801,8 +841,9 @@ PyMODINIT_FUNC PyInit__ffrt_fastcall(void) {
   FastCallType.tp_flags =
       Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | Py_TPFLAGS_HAVE_VECTORCALL;
   FastCallType.tp_doc =
-      "FastCall(cur_device, raw_stream, is_capturing, epoch): the launches "
-      "Kernel registered, run by calling fast(inputs, out, stream)";
+      "FastCall(cur_device, raw_stream, is_capturing, epoch, "
+      "stream_capturing=None): the launches Kernel registered, run by "
+      "calling fast(inputs, out, stream)";
   FastCallType.tp_new = fastNew;
   FastCallType.tp_dealloc = reinterpret_cast<destructor>(fastDealloc);
   FastCallType.tp_traverse = reinterpret_cast<traverseproc>(fastTraverse);

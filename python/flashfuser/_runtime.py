@@ -127,6 +127,11 @@ def lib():
         l.ffrt_graph_destroy.restype = None
     except AttributeError:      # a library older than the calls
         pass
+    try:
+        l.ffrt_stream_capturing.argtypes = [ctypes.c_void_p]
+        l.ffrt_stream_capturing.restype = ctypes.c_int
+    except AttributeError:      # a library older than the call
+        pass
     _lib = l
     return l
 
@@ -183,6 +188,13 @@ def fastcall_status() -> str:
 def _address(fn) -> int:
     """A ctypes function's entry point, for _ffrt_fastcall's targets."""
     return ctypes.cast(fn, ctypes.c_void_p).value
+
+
+def stream_capturing():
+    """_ffrt_fastcall's native capture check: ("ffrt_stream_capturing",
+    address), or None where the loaded library lacks the call."""
+    f = getattr(lib(), "ffrt_stream_capturing", None)
+    return None if f is None else ("ffrt_stream_capturing", _address(f))
 
 
 def native(fn):

@@ -818,10 +818,13 @@ class Kernel:
             self._torch = torch
             self._guards = _tensor_guards(torch)
             mod = _runtime.fastcall_module()
+            # The capture check in C asks the driver about the call's
+            # stream handle (the one PyTorch's hook would ask about).
             self._fast = None if mod is None else mod.FastCall(
                 self._cur_dev, self._raw_stream, self._is_capturing,
                 None if self._epoch is None else
-                _runtime.native(self._epoch))
+                _runtime.native(self._epoch),
+                stream_capturing=_runtime.stream_capturing())
 
     def _capturing(self, stream, dev) -> bool:
         """Whether the stream a call runs on (`stream`, else PyTorch's

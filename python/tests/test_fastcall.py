@@ -50,6 +50,7 @@ LAUNCH = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p,
                           ctypes.c_int, ctypes.c_void_p)
 GRAPH = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p)
 EPOCH = ctypes.CFUNCTYPE(ctypes.c_uint64, ctypes.c_void_p)
+CAPTURING = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p)
 
 
 @unittest.skipIf(MOD is None, "_ffrt_fastcall not built")
@@ -263,6 +264,38 @@ class FastCallTest(unittest.TestCase):
             self.call(a)
         with self.assertRaisesRegex(TypeError, "guard must be callable"):
             self.add_launch(a, token="bad", guard=42)
+
+    def test_native_capture_check(self):
+        # ffrt_stream_capturing: asked with the current stream's handle, in
+        # place of the Python hook; -1 (the driver cannot tell) is a miss.
+        asked, answer = [], [0]
+
+        def capturing(stream):
+            asked.append(stream or 0)
+            return answer[0]
+        cb = CAPTURING(capturing)
+        hook = []
+        fast = MOD.FastCall(lambda: 0, lambda d: 0x40 + d,
+                            lambda: hook.append(1) or False, lambda: 5,
+                            stream_capturing=(
+                                "ffrt_stream_capturing",
+                                ctypes.cast(cb, ctypes.c_void_p).value))
+        a = self.args()
+        fast.add("G", tuple(t.layout() for t in a), None,
+                 tuple(t.ptr for t in a), 0, 0x40, self.target("G"), True,
+                 False, 5)
+        call = lambda: fast(tuple(a[:-1]), a[-1], None)  # noqa: E731
+        self.assertIs(call(), a[-1])
+        for answer[0] in (1, -1):
+            self.assertIsNone(call())
+        self.assertEqual(asked, [0x40] * 3)
+        self.assertEqual(hook, [])
+        self.assertEqual(self.ran, ["G"])
+        for bad in (("ffrt_stream_capturing", 0), ("other", 1), 5,
+                    ("ffrt_stream_capturing",)):
+            with self.assertRaises(ValueError):
+                MOD.FastCall(lambda: 0, lambda d: 0, lambda: False, None,
+                             stream_capturing=bad)
 
     def test_bad_registrations(self):
         a = self.args()

@@ -115,6 +115,9 @@ class FakeTorch:
             is_current_stream_capturing=lambda: fake.capturing)
 
 
+CAPTURING = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p)
+
+
 class Recorder:
     """Counts the uncached path's steps and records every launch."""
 
@@ -126,9 +129,19 @@ class Recorder:
         self.captures = []          # (pointers, stream) per runtime capture
         self.replays = []           # capture index per runtime replay
         self.replay_rc = 0          # what a replay returns
+        self.capture_queries = []   # stream handles the C path asked about
         real_make, real_describe = _runtime.make_tensor, \
             kernel_mod.describe_tensor
         rec = self
+
+        def stream_capturing(stream):
+            # ffrt_stream_capturing's stand-in: the fake's capture state,
+            # which (as its torch hook's) holds for every stream.
+            rec.capture_queries.append(stream or 0)
+            return int(test.fake.capturing)
+        self._capturing = CAPTURING(stream_capturing)
+        capturing_fn = ("ffrt_stream_capturing",
+                        ctypes.cast(self._capturing, ctypes.c_void_p).value)
 
         def make_tensor(*a, **kw):
             rec.make_tensor += 1
@@ -161,7 +174,9 @@ class Recorder:
             mock.patch.object(_runtime, "make_tensor", make_tensor),
             mock.patch.object(kernel_mod, "describe_tensor", describe_tensor),
             mock.patch.object(_runtime.Handle, "launcher", launcher),
-            mock.patch.object(_runtime.Handle, "capture", capture)]
+            mock.patch.object(_runtime.Handle, "capture", capture),
+            mock.patch.object(_runtime, "stream_capturing",
+                              lambda: capturing_fn)]
 
     def counts(self):
         return self.make_tensor, self.launchers, len(self.launches)
@@ -1031,12 +1046,29 @@ class FastPathTest(GraphTest):
 
     def test_capture_takes_the_python_path(self):
         k, epoch, x, w, out = self.six_fused_calls()
+        # The C path asked the runtime's capture check about the current
+        # stream before each replay, not PyTorch's hook.
+        self.assertEqual(self.rec.capture_queries, [0, 0])
         self.fake.capturing = True
         k(x, w, out=out)
         # Launched into the caller's capture, not replayed.
         self.assertEqual(self.cached, 5)
         self.assertEqual(self.rec.launches[-1], ((X, W, OUT), 0))
         self.assertEqual(self.rec.replays, [1, 1])
+
+    def test_native_capture_check_asks_about_the_call_stream(self):
+        self.fake.current_stream = 0x5a
+        k, epoch, x, w, out = self.six_fused_calls()
+        self.assertEqual(self.rec.replays, [1, 1])
+        self.assertEqual(self.rec.capture_queries, [0x5a, 0x5a])
+        # Where the runtime lacks the call, PyTorch's hook answers.
+        with mock.patch.object(_runtime, "stream_capturing", lambda: None):
+            k2, _, _, _, _ = self.six_fused_calls()
+        self.assertEqual(k2._fast.stats()["hits"], 2)
+        self.assertEqual(len(self.rec.capture_queries), 2)
+        self.fake.capturing = True
+        k2(x, w, out=out)
+        self.assertEqual(k2._fast.stats()["hits"], 2)
 
     def test_allocated_out(self):
         k = load(self.dir)

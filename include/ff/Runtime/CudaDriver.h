@@ -38,6 +38,9 @@ constexpr CUresult CUDA_ERROR_INVALID_IMAGE = 200;
 constexpr unsigned CU_STREAM_NON_BLOCKING = 1;
 constexpr int CU_STREAM_CAPTURE_MODE_THREAD_LOCAL = 1;
 
+// CUstreamCaptureStatus
+constexpr int CU_STREAM_CAPTURE_STATUS_NONE = 0;
+
 // CUdevice_attribute
 constexpr int CU_DEVICE_ATTRIBUTE_CLOCK_RATE = 13;
 constexpr int CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT = 16;
@@ -157,6 +160,7 @@ struct Driver {
   CUresult (*cuStreamDestroy)(CUstream);
   CUresult (*cuStreamBeginCapture)(CUstream, int);
   CUresult (*cuStreamEndCapture)(CUstream, CUgraph *);
+  CUresult (*cuStreamIsCapturing)(CUstream, int *);
   CUresult (*cuGraphInstantiateWithFlags)(CUgraphExec *, CUgraph,
                                           unsigned long long);
   CUresult (*cuGraphLaunch)(CUgraphExec, CUstream);

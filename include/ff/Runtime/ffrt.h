@@ -102,6 +102,13 @@ int ffrt_graph_capture(ffrt_bundle *bundle, const ffrt_tensor *args, int nargs,
 int ffrt_graph_launch(ffrt_graph *graph, void *stream);
 void ffrt_graph_destroy(ffrt_graph *graph);
 
+/** Whether `stream` (NULL: the legacy default stream) is capturing a CUDA
+ *  graph: 1 while a capture on it is active or invalidated, 0 when none is,
+ *  -1 when the driver cannot tell (no driver; the query refused, e.g. on the
+ *  legacy stream while another stream captures in global mode). Records no
+ *  error message: it is the cached call's per-call check. */
+int ffrt_stream_capturing(void *stream);
+
 #ifdef __cplusplus
 }
 #endif

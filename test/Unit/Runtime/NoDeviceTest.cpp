@@ -81,6 +81,10 @@ TEST(NoDeviceTest, DeviceEntryPointsFailCleanly) {
   EXPECT_EQ(ffrt_graph_capture(b, t, 4, nullptr), FFRT_ERROR_INVALID_ARGUMENT);
   EXPECT_EQ(ffrt_graph_launch(nullptr, nullptr), FFRT_ERROR_INVALID_ARGUMENT);
   ffrt_graph_destroy(nullptr);
+  // Without a driver the capture state is unknown (-1), and the last error
+  // is left alone: the cached call asks this on every replay.
+  EXPECT_EQ(ffrt_stream_capturing(nullptr), -1);
+  EXPECT_EQ(std::string(ffrt_last_error()), "null graph");
   t[1].dtype = "f64";
   EXPECT_EQ(ffrt_validate(b, t, 4, 0, &plan), FFRT_ERROR_INVALID_ARGUMENT);
   EXPECT_NE(std::string(ffrt_last_error()).find("unsupported dtype \"f64\""),
