@@ -4,8 +4,9 @@
 // real driver about real allocations: a pageable host pointer, pinned host
 // memory, a misaligned device pointer and (with two GPUs) memory of another
 // device are refused, by validate() and by launch() before anything reaches
-// the GPU. DeviceIm2colTest launches a PTX kernel that reads an image
-// through the runtime's im2col tensor map. Skipped without a CUDA driver and
+// the GPU; the capture check sees a real stream capture. DeviceIm2colTest
+// launches a PTX kernel that reads an image through the runtime's im2col
+// tensor map. Skipped without a CUDA driver and
 // device (CI); the wrong-device test also needs a second GPU, the im2col one
 // an sm_90 device. scripts/gpu/reliability.sh and validate.sh run them on
 // the GPU machine.
@@ -16,6 +17,7 @@
 
 #include "ff/Runtime/CudaDriver.h"
 #include "ff/Runtime/Runtime.h"
+#include "ff/Runtime/ffrt.h"
 
 #include "gtest/gtest.h"
 
@@ -178,6 +180,24 @@ TEST_F(DeviceTest, RejectsMemoryOfAnotherDevice) {
   d->cuDevicePrimaryCtxRelease(dev1);
   EXPECT_EQ(error, "input 'w2': lives on device 1, the launch targets "
                    "device 0");
+}
+
+// The cached call's capture check (ffrt_stream_capturing) against a real
+// capture: 1 while one is under way on the stream, 0 before and after.
+TEST_F(DeviceTest, ReportsStreamCapture) {
+  CUstream s = nullptr;
+  ASSERT_EQ(d->cuStreamCreate(&s, CU_STREAM_NON_BLOCKING), CUDA_SUCCESS);
+  EXPECT_EQ(ffrt_stream_capturing(s), 0);
+  EXPECT_EQ(ffrt_stream_capturing(nullptr), 0);
+  ASSERT_EQ(d->cuStreamBeginCapture(s, CU_STREAM_CAPTURE_MODE_THREAD_LOCAL),
+            CUDA_SUCCESS);
+  EXPECT_EQ(ffrt_stream_capturing(s), 1);
+  CUgraph g = nullptr;
+  ASSERT_EQ(d->cuStreamEndCapture(s, &g), CUDA_SUCCESS);
+  if (g)
+    d->cuGraphDestroy(g);
+  EXPECT_EQ(ffrt_stream_capturing(s), 0);
+  d->cuStreamDestroy(s);
 }
 
 /// Each of 3 CTAs TMA-loads 128 pixels (64 channels) of the im2col box of a
