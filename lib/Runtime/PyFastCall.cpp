@@ -119,6 +119,20 @@ bool toU64(PyObject *o, uint64_t &out) {
   return !(out == static_cast<uint64_t>(-1) && PyErr_Occurred());
 }
 
+/// An ffrt entry point's address (a Python int, never 0); false with an
+/// exception set.
+bool functionAddress(PyObject *fn, void *&out) {
+  uint64_t addr = 0;
+  if (!toU64(fn, addr))
+    return false;
+  if (!addr) {
+    PyErr_SetString(PyExc_ValueError, "null function address");
+    return false;
+  }
+  out = reinterpret_cast<void *>(static_cast<uintptr_t>(addr));
+  return true;
+}
+
 /// Parses a target: a callable, or ("ffrt_launch", fn, bundle, array,
 /// stream), ("ffrt_graph_launch", fn, graph, stream), ("ffrt_bundle_epoch",
 /// fn, bundle) with fn an address and bundle/graph ctypes c_void_p objects.
@@ -137,14 +151,8 @@ bool parseTarget(PyObject *spec, Target &t) {
   PyObject *fn = nullptr, *handle = nullptr, *a = nullptr, *b = nullptr;
   if (!PyArg_ParseTuple(spec, "sOO|OO", &name, &fn, &handle, &a, &b))
     return false;
-  uint64_t addr = 0;
-  if (!toU64(fn, addr))
+  if (!functionAddress(fn, t.fn))
     return false;
-  if (!addr) {
-    PyErr_SetString(PyExc_ValueError, "null function address");
-    return false;
-  }
-  t.fn = reinterpret_cast<void *>(static_cast<uintptr_t>(addr));
   t.handle = static_cast<void **>(bufferOf(handle));
   if (!t.handle)
     return false;
@@ -328,7 +336,7 @@ PyObject *fastNew(PyTypeObject *type, PyObject *args, PyObject *kwds) {
                                    const_cast<char **>(kwlist), &cur, &raw,
                                    &cap, &epoch, &streamCap))
     return nullptr;
-  uint64_t capAddr = 0;
+  void *capFn = nullptr;
   if (streamCap != Py_None) {
     // ("ffrt_stream_capturing", address)
     const char *name = nullptr;
@@ -343,12 +351,8 @@ PyObject *fastNew(PyTypeObject *type, PyObject *args, PyObject *kwds) {
                    streamCap);
       return nullptr;
     }
-    if (!toU64(fn, capAddr))
+    if (!functionAddress(fn, capFn))
       return nullptr;
-    if (!capAddr) {
-      PyErr_SetString(PyExc_ValueError, "null function address");
-      return nullptr;
-    }
   }
   if (!PyCallable_Check(cur) || !PyCallable_Check(raw) ||
       !PyCallable_Check(cap)) {
@@ -378,8 +382,7 @@ PyObject *fastNew(PyTypeObject *type, PyObject *args, PyObject *kwds) {
   self->curDevice = cur;
   self->rawStream = raw;
   self->isCapturing = cap;
-  self->streamCapturing =
-      reinterpret_cast<CapturingFn>(static_cast<uintptr_t>(capAddr));
+  self->streamCapturing = reinterpret_cast<CapturingFn>(capFn);
   self->epoch = ep;
   self->hits = self->misses = 0;
   return reinterpret_cast<PyObject *>(self);
@@ -610,8 +613,7 @@ struct CallState {
   int isCapturing() {
     if (!haveCapturing && self->streamCapturing && haveHandle && handleOk) {
       // -1 (the driver cannot tell) counts as capturing: a miss, and the
-      // Python path asks PyTorch.
-      // A query of a few hundred ns: the GIL stays held.
+      // Python path asks PyTorch. A short driver query: the GIL stays held.
       capturing = self->streamCapturing(reinterpret_cast<void *>(
                       static_cast<uintptr_t>(handle))) != 0;
       haveCapturing = true;
