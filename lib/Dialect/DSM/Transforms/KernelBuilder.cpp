@@ -1929,10 +1929,14 @@ void KernelEmitter::storeQuad(Value row, Value col, int64_t cols,
                               function_ref<Value(int64_t)> y) {
   Value gRow = add(m0, row);
   ifThen(ult(gRow, rowEnd), [&] {
-    SmallVector<Value> ys;
-    for (int64_t i = 0; i < 4; ++i)
-      ys.push_back(y(i));
-    storeOut(gRow, col, cols, ys);
+    // A partial last n tile: N is a multiple of 8, so a quad lies wholly
+    // below or past it.
+    whereColumn(col, cols, [&] {
+      SmallVector<Value> ys;
+      for (int64_t i = 0; i < 4; ++i)
+        ys.push_back(y(i));
+      storeOut(gRow, col, cols, ys);
+    });
   });
 }
 

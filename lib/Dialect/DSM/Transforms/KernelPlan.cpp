@@ -726,10 +726,15 @@ FailureOr<KernelPlan> mlir::dsm::planKernel(FusedChainOp op, ScheduleAttr sched,
   // (ff::getSoloGemmNTileViolation): 192-wide n tiles, a partial last one.
   bool soloGemm = plan.isSingleGemm() && !splitK && !alongM && !plan.convW &&
                   cl[0] == 1 && cl[1] == 1 && cl[2] == 1 && cl[3] == 1;
+  // A plain split K over a k group alone takes the same widths, sized to
+  // the chip's cluster slots (N = 2048 over 30 clusters of 4: 128 x 96).
+  bool fittedSplitK = plan.isSingleGemm() && splitK && !plan.isGated() &&
+                      !plan.swapAb && !alongM && !plan.convW && cl[0] == 1 &&
+                      cl[1] == 1 && cl[3] == 1;
   // Swapped operands: the token tile (n) takes any multiple of 8 rows, with
   // or without the cluster that multicasts the weight tile.
   why = ff::getTileViolation(plan.shape.k, plan.bm / plan.wgRowBlocks, plan.bn,
-                             plan.bk, soloGemm || plan.swapAb);
+                             plan.bk, soloGemm || fittedSplitK || plan.swapAb);
   if (!why.empty())
     return failure();
   // The kernel's k step is one 128B-swizzled bf16 row (64 elements). A
@@ -756,7 +761,7 @@ FailureOr<KernelPlan> mlir::dsm::planKernel(FusedChainOp op, ScheduleAttr sched,
     // B's rows past M are zero-filled by TMA; the epilogue stores by value.
     plan.partialN =
         plan.swapsDynamicM() || plan.ctasN * plan.bn != plan.shape.n;
-  } else if (soloGemm) {
+  } else if (soloGemm || fittedSplitK) {
     why = ff::getSoloGemmNTileViolation(plan.isGated(), plan.shape.n, plan.bn,
                                         plan.ctasN, plan.bKMajor);
     if (!why.empty())
