@@ -141,6 +141,14 @@ bool mlir::ff::passesSplitKRule(const Plan &plan, const ChainDesc &chain) {
     // (H200, docs/validation.md, fifty-fifth session).
     if (plan.cls(Dim::k) >= 4 && rows > 5 * 128)
       return false;
+    // Nor over 8 on unswapped 128-row tiles: S6's down GEMM at M = 128 on
+    // 12 x 8 CTAs of 128 x 128 ran its chain 1.06x slower than on 24 x 4 of
+    // 128 x 64, and G8's, S1's, S2's, S4's, S5's, S7's and S8's on 128-row
+    // tiles over 8 (64-112 CTAs) 1.03-1.10x slower than over 4 (H200,
+    // docs/validation.md, sixty-seventh session). 64-row tiles keep it:
+    // there the model's next plan over 4 (G4's 128 x 64) ran slower.
+    if (plan.cls(Dim::k) == 8 && !swapped && plan.blk(Dim::m) == 128)
+      return false;
     return rows <= plan.blk(swapped ? Dim::n : Dim::m) || chain.k >= cols;
   }
   // Split K inside a fused chain pays a reduce-scatter of fp32 partials, the

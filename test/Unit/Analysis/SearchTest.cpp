@@ -357,6 +357,35 @@ TEST(SearchTest, SingleGemmSplitKRule) {
   EXPECT_LT(g9->plan.cls(Dim::k), 4);
 }
 
+// Not over 8 on unswapped 128-row tiles: S6's down GEMM (128 x 1536 x 8960)
+// on 12 x 8 CTAs of 128 x 128 ran its chain 1.06x slower than on 24 x 4 of
+// 128 x 64 (H200, sixty-seventh session). 64-row tiles over 8 (G4's, G9's,
+// G10's down GEMMs) and swapped 128-row weight tiles keep it.
+TEST(SearchTest, SingleGemmSplitKOver8Rule) {
+  const uint8_t mnk = bit(Dim::m) | bit(Dim::n) | bit(Dim::k);
+  const std::array<Dim, 4> order{Dim::m, Dim::n, Dim::k, Dim::l};
+  ChainDesc s6down = chainOf(ChainKind::gemm, 128, 1536, 8960, 0);
+  s6down.kMajorWeights = true;
+  Plan over8 = makePlan({1, 1, 8, 1}, {128, 128, 1120, 16}, {1, 12, 1, 1}, mnk,
+                        order, 6);
+  EXPECT_FALSE(passesSplitKRule(over8, s6down));
+  Plan over4 =
+      makePlan({1, 1, 4, 1}, {128, 64, 2240, 16}, {1, 24, 1, 1}, mnk, order, 8);
+  EXPECT_TRUE(passesSplitKRule(over4, s6down));
+  Plan rows64 =
+      makePlan({1, 1, 8, 1}, {64, 128, 384, 16}, {2, 6, 1, 1}, mnk, order, 4);
+  EXPECT_TRUE(
+      passesSplitKRule(rows64, chainOf(ChainKind::gemm, 128, 768, 3072, 0)));
+  ChainDesc swapped = chainOf(ChainKind::gemm, 1536, 128, 8960, 0);
+  swapped.swappedProduct = true;
+  Plan swapped8 = makePlan({1, 1, 8, 1}, {128, 128, 1120, 16}, {12, 1, 1, 1},
+                           mnk, order, 6);
+  EXPECT_TRUE(passesSplitKRule(swapped8, swapped));
+  // The search then takes no such plan for it.
+  for (const Candidate &c : searchChain(s6down, h100()).rankedLowerable)
+    EXPECT_FALSE(c.plan.cls(Dim::k) == 8 && c.plan.blk(Dim::m) == 128);
+}
+
 TEST(SearchTest, Lowerable) {
   ChainDesc chain = chainOf(ChainKind::ffn, 200, 1024, 512, 768);
   Plan p;
