@@ -726,11 +726,12 @@ FailureOr<KernelPlan> mlir::dsm::planKernel(FusedChainOp op, ScheduleAttr sched,
   // (ff::getSoloGemmNTileViolation): 192-wide n tiles, a partial last one.
   bool soloGemm = plan.isSingleGemm() && !splitK && !alongM && !plan.convW &&
                   cl[0] == 1 && cl[1] == 1 && cl[2] == 1 && cl[3] == 1;
-  // A plain split K over a k group alone takes the same widths, sized to
-  // the chip's cluster slots (N = 2048 over 30 clusters of 4: 128 x 96).
+  // A plain split K over a k group alone with K-major weights takes the
+  // same widths, sized to the chip's cluster slots (N = 2048 over 30
+  // clusters of 4: 128 x 96). Measured on an H200 only with K-major B.
   bool fittedSplitK = plan.isSingleGemm() && splitK && !plan.isGated() &&
-                      !plan.swapAb && !alongM && !plan.convW && cl[0] == 1 &&
-                      cl[1] == 1 && cl[3] == 1;
+                      !plan.swapAb && plan.bKMajor && !alongM && !plan.convW &&
+                      cl[0] == 1 && cl[1] == 1 && cl[3] == 1;
   // Swapped operands: the token tile (n) takes any multiple of 8 rows, with
   // or without the cluster that multicasts the weight tile.
   why = ff::getTileViolation(plan.shape.k, plan.bm / plan.wgRowBlocks, plan.bn,

@@ -1236,6 +1236,31 @@ func.func @gemm(%a: tensor<300x512xbf16>, %b: tensor<512x512xbf16>) -> tensor<30
 
 // -----
 
+// A plain split K takes n widths past 64, 128 and 256 only with K-major
+// weights (dsm-materialize-split-k-fitted-width.mlir); row-major [K, N]
+// weights load B in 64-column boxes.
+// expected-error @+2 {{schedule cannot be lowered: blk_n must be 64, 128 or 256}}
+func.func @gemm(%a: tensor<128x512xbf16>, %b: tensor<512x192xbf16>) -> tensor<128x192xbf16> {
+  %r = dsm.fused_chain gemm (%a, %b) {schedule = #dsm.schedule<cluster = [1, 1, 4, 1], block = [128, 96, 128, 16], grid = [1, 2, 1, 1], order = [m, n, k, l], spatial = [m, n, k], residency = [], collectives = [all_exchange], stages = 2, cost_ns = 1000>}
+      : (tensor<128x512xbf16>, tensor<512x192xbf16>) -> tensor<128x192xbf16> {
+  ^bb0(%x: tensor<128x512xbf16>, %w: tensor<512x192xbf16>):
+    %cst = arith.constant 0.0 : f32
+    %e = tensor.empty() : tensor<128x192xf32>
+    %f = linalg.fill ins(%cst : f32) outs(%e : tensor<128x192xf32>) -> tensor<128x192xf32>
+    %mm = linalg.matmul ins(%x, %w : tensor<128x512xbf16>, tensor<512x192xbf16>) outs(%f : tensor<128x192xf32>) -> tensor<128x192xf32>
+    %e2 = tensor.empty() : tensor<128x192xbf16>
+    %t = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%mm : tensor<128x192xf32>) outs(%e2 : tensor<128x192xbf16>) {
+    ^bb0(%in: f32, %o: bf16):
+      %v = arith.truncf %in : f32 to bf16
+      linalg.yield %v : bf16
+    }  -> tensor<128x192xbf16>
+    dsm.yield %t : tensor<128x192xbf16>
+  }
+  return %r : tensor<128x192xbf16>
+}
+
+// -----
+
 // A swapped gated GEMM keeps a gate and an up accumulator per consumer
 // warpgroup: no 256-row weight tiles.
 // expected-error @+2 {{schedule cannot be lowered: a swapped gated GEMM takes no cluster, blk_n of 64 or 128 and blk_m <= 184 (gate and up accumulators per consumer warpgroup)}}
