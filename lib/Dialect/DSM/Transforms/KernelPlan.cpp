@@ -722,16 +722,17 @@ FailureOr<KernelPlan> mlir::dsm::planKernel(FusedChainOp op, ScheduleAttr sched,
     plan.clusterK = cl[2];
     plan.bk = 64;
   }
-  // A GEMM kernel of one CTA per cluster over all of K, not a convolution
-  // (ff::getSoloGemmNTileViolation): 192-wide n tiles, a partial last one.
-  bool soloGemm = plan.isSingleGemm() && !splitK && !alongM && !plan.convW &&
-                  cl[0] == 1 && cl[1] == 1 && cl[2] == 1 && cl[3] == 1;
+  // A GEMM kernel, not a convolution, whose cluster (if any) lies along k.
+  bool aloneAlongK = plan.isSingleGemm() && !alongM && !plan.convW &&
+                     cl[0] == 1 && cl[1] == 1 && cl[3] == 1;
+  // One CTA per cluster over all of K (ff::getSoloGemmNTileViolation):
+  // 192-wide n tiles, a partial last one.
+  bool soloGemm = aloneAlongK && !splitK && cl[2] == 1;
   // A plain split K over a k group alone with K-major weights takes the
   // same widths, sized to the chip's cluster slots (N = 2048 over 30
   // clusters of 4: 128 x 96). Measured on an H200 only with K-major B.
-  bool fittedSplitK = plan.isSingleGemm() && splitK && !plan.isGated() &&
-                      !plan.swapAb && plan.bKMajor && !alongM && !plan.convW &&
-                      cl[0] == 1 && cl[1] == 1 && cl[3] == 1;
+  bool fittedSplitK =
+      aloneAlongK && splitK && !plan.isGated() && !plan.swapAb && plan.bKMajor;
   // Swapped operands: the token tile (n) takes any multiple of 8 rows, with
   // or without the cluster that multicasts the weight tile.
   why = ff::getTileViolation(plan.shape.k, plan.bm / plan.wgRowBlocks, plan.bn,
