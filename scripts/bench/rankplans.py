@@ -16,6 +16,9 @@ SCHED = re.compile(r"#dsm\.schedule<cluster = \[(\d+), (\d+), (\d+), 1\], "
                    r"[^>]*stages = (\d+), cost_ns = (\d+)(, swap_ab = true)?>")
 
 ANY_SCHED = re.compile(r"#dsm\.schedule<[^>]*>")
+# A searched chain's kernel sequence: the up GEMM's schedule, the down's.
+SEQUENCE = re.compile(r"sequence = \[(#dsm\.schedule<[^>]*>), "
+                      r"(#dsm\.schedule<[^>]*>)\]")
 
 
 def search_rank(src, rank):
@@ -36,10 +39,11 @@ def lower(text, bundle, ff_opt=None, options=""):
     return "" if low.returncode == 0 else low.stderr[:300]
 
 
-def searched_chain(cw, name, tmp, m=None):
+def searched_chain(cw, name, tmp, m=None, options=""):
     """(searched module text, its last `#dsm.schedule`: a sequence's down
     GEMM) of paper workload `name` at its M (or at `m`), PyTorch weight
-    layout; `cw` is compile-workloads.py as a module
+    layout, with more --dsm-search `options` (e.g. "target=h200
+    dump=PATH"); `cw` is compile-workloads.py as a module
     (handset.load_compile_workloads)."""
     w = {w.name: w for w in cw.selected()}[name]
     if m is not None:
@@ -48,9 +52,25 @@ def searched_chain(cw, name, tmp, m=None):
     src = os.path.join(tmp, f"{name}-m{w.m}-chain.mlir")
     with open(src, "w") as f:
         f.write(cw.linalg_text(w, False, "nk"))
-    res = subprocess.run([FF_OPT, src, "--dsm-fuse", "--dsm-search"],
+    search = "--dsm-search" + ("=" + options if options else "")
+    res = subprocess.run([FF_OPT, src, "--dsm-fuse", search],
                          capture_output=True, text=True, check=True)
     return res.stdout, ANY_SCHED.findall(res.stdout)[-1]
+
+
+def candidate_schedule(c):
+    """The `#dsm.schedule` of a single-GEMM candidate of the search's dump
+    (`--dsm-search=dump=PATH`: a chain half's `lowerable_candidates`): a
+    split K's collective is its reduce-scatter (`all_exchange`)."""
+    return ("#dsm.schedule<cluster = [%s], block = [%s], grid = [%s], "
+            "order = [%s], spatial = [%s], residency = [], collectives = "
+            "[%s], stages = %d, cost_ns = %d%s>" % (
+                ", ".join(map(str, c["cluster"])),
+                ", ".join(map(str, c["block"])),
+                ", ".join(map(str, c["grid"])), ", ".join(c["order"]),
+                ", ".join(c["spatial"]),
+                "all_exchange" if c["cluster"][2] > 1 else "", c["stages"],
+                c["cost_ns"], ", swap_ab = true" if c.get("swap_ab") else ""))
 
 
 def shape_of(mt):

@@ -10,19 +10,14 @@ the fitted one.
 
   python3 fit_variants.py OUTDIR W...      (needs build/bin/ff-opt)
 """
-import importlib.util
 import os
-import re
-import subprocess
 import sys
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
-    os.path.dirname(os.path.abspath(__file__))))))
-FF_OPT = os.path.join(ROOT, "build", "bin", "ff-opt")
-spec = importlib.util.spec_from_file_location(
-    "cw", os.path.join(ROOT, "scripts", "compile-workloads.py"))
-cw = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(cw)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", ".."))
+from handset import load_compile_workloads  # noqa: E402
+from rankplans import SEQUENCE, lower, searched_chain  # noqa: E402
+
 SLOTS = {4: 30, 8: 15}
 
 
@@ -33,21 +28,12 @@ def cdiv(a, b):
 def main():
     out, names = sys.argv[1], sys.argv[2:]
     tmp = os.path.join(out, ".src")
-    os.makedirs(tmp, exist_ok=True)
+    cw = load_compile_workloads()
     ws = {w.name: w for w in cw.selected()}
     for name in names:
         w = ws[name]
-        src = os.path.join(tmp, name + ".mlir")
-        with open(src, "w") as f:
-            f.write(cw.linalg_text(w, weight_layout="nk"))
-        searched = os.path.join(tmp, name + "-searched.mlir")
-        subprocess.run([FF_OPT, src, cw.fuse_flag(w), "--dsm-search=target=h200",
-                        "-o", searched], check=True)
-        text = open(searched).read()
-        seq = re.search(r"sequence = \[(#dsm\.schedule<[^>]*>), "
-                        r"(#dsm\.schedule<[^>]*>)\]", text)
-        assert seq, name
-        old = seq.group(2)
+        text, _ = searched_chain(cw, name, tmp, options="target=h200")
+        old = SEQUENCE.search(text).group(2)
         # The down GEMM: M x L x N of the chain (its n is L, its k is N).
         n, k = w.l, w.n
         variants = {"base": [old]}
@@ -66,17 +52,13 @@ def main():
                 for s in range(8, 1, -1)]
         for v, attrs in variants.items():
             for a in attrs:
-                s = os.path.join(tmp, "%s-%s.mlir" % (name, v))
-                open(s, "w").write(text.replace(old, a))
-                bundle = os.path.join(out, "%s-%s" % (name, v))
-                p = subprocess.run([FF_OPT, s, "--lower-to-nvvm=format=bin "
-                                    "emit-bundle=" + bundle, "-o", os.devnull],
-                                   capture_output=True, text=True)
-                if p.returncode == 0:
+                err = lower(text.replace(old, a),
+                            os.path.join(out, "%s-%s" % (name, v)))
+                if not err:
                     print(name, v, a)
                     break
             else:
-                print(name, v, "not lowered:", p.stderr.strip()[:200])
+                print(name, v, "not lowered:", err.strip()[:200])
 
 
 if __name__ == "__main__":
