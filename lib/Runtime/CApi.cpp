@@ -214,4 +214,13 @@ int ffrt_stream_capturing(void *stream) {
   return status != cu::CU_STREAM_CAPTURE_STATUS_NONE;
 }
 
+int ffrt_current_device(void) {
+  std::string error;
+  const cu::Driver *d = cu::getDriver(error);
+  cu::CUdevice dev = 0;
+  if (!d || d->cuCtxGetDevice(&dev) != cu::CUDA_SUCCESS)
+    return -1;
+  return static_cast<int>(dev);
+}
+
 } // extern "C"

@@ -14,8 +14,11 @@
 //
 // No link dependencies: the ffrt entry points arrive as addresses from
 // ctypes, the torch hooks as Python callables. Where ffrt offers it, the
-// capture check asks the driver about the call's stream handle instead of
-// calling PyTorch's hook (the costliest of the three).
+// capture and device checks ask the driver instead of PyTorch's hooks.
+// Where PyTorch publishes DLPack's C exchange API (2.10+), the tensors'
+// pointers and layouts and the current stream are read through it: a few
+// loads per tensor where calling data_ptr() and PyTorch's layout guard
+// took ~1.5 us of a ~5.5 us call (docs/runtime.md, "The cached call in C").
 //
 //===----------------------------------------------------------------------===//
 
@@ -31,12 +34,120 @@ namespace {
 
 constexpr Py_ssize_t kMaxArgs = 16;
 constexpr size_t kMaxEntries = 32;
+constexpr int kMaxDims = 8;
+
+// DLPack's C exchange API (dlpack.h 1.2+, DLPackExchangeAPI), mirrored in
+// its ABI layout: PyTorch publishes one as the capsule
+// torch.Tensor.__dlpack_c_exchange_api__ ("dlpack_exchange_api").
+struct DLDevice {
+  int32_t deviceType;
+  int32_t deviceId;
+};
+struct DLDataType {
+  uint8_t code;
+  uint8_t bits;
+  uint16_t lanes;
+};
+struct DLTensor {
+  void *data;
+  DLDevice device;
+  int32_t ndim;
+  DLDataType dtype;
+  int64_t *shape;
+  int64_t *strides; ///< elements; NULL: compact row-major
+  uint64_t byteOffset;
+};
+struct DLPackVersion {
+  uint32_t major;
+  uint32_t minor;
+};
+struct DLPackExchangeAPIHeader {
+  DLPackVersion version;
+  DLPackExchangeAPIHeader *prevApi;
+};
+struct DLPackExchangeAPI {
+  DLPackExchangeAPIHeader header;
+  void *managedTensorAllocator;
+  void *managedTensorFromPyObjectNoSync;
+  void *managedTensorToPyObjectNoSync;
+  /// Fills a DLTensor viewing the object (no ownership, no sync): 0, or -1
+  /// with a Python exception set.
+  int (*dltensorFromPyObjectNoSync)(void *pyObject, DLTensor *out);
+  /// The framework's current stream of a device: 0, or -1 with an
+  /// exception set.
+  int (*currentWorkStream)(int deviceType, int32_t deviceId, void **out);
+};
+constexpr int32_t kDLCUDA = 2;
+
+/// What the fast path compares of a tensor read through DLPack: what
+/// Kernel's layout key holds (shape, strides, dtype, device).
+struct DlLayout {
+  int32_t ndim = 0;
+  int64_t shape[kMaxDims] = {};
+  int64_t strides[kMaxDims] = {};
+  DLDataType dtype = {};
+  DLDevice device = {};
+
+  bool operator==(const DlLayout &o) const {
+    if (ndim != o.ndim || dtype.code != o.dtype.code ||
+        dtype.bits != o.dtype.bits || dtype.lanes != o.dtype.lanes ||
+        device.deviceType != o.device.deviceType ||
+        device.deviceId != o.device.deviceId)
+      return false;
+    for (int32_t i = 0; i < ndim; ++i)
+      if (shape[i] != o.shape[i] || strides[i] != o.strides[i])
+        return false;
+    return true;
+  }
+};
+
+/// Reads `t` through the exchange API into its layout and data pointer;
+/// false (no exception) when the API refuses it or it has too many dims.
+bool readDl(const DLPackExchangeAPI *api, PyObject *t, DlLayout &lay,
+            uint64_t &ptr) {
+  DLTensor dt = {};
+  if (api->dltensorFromPyObjectNoSync(t, &dt) != 0) {
+    PyErr_Clear();
+    return false;
+  }
+  if (dt.ndim < 0 || dt.ndim > kMaxDims || (dt.ndim && !dt.shape))
+    return false;
+  lay.ndim = dt.ndim;
+  lay.dtype = dt.dtype;
+  lay.device = dt.device;
+  int64_t stride = 1;
+  for (int32_t i = dt.ndim; i-- > 0;) {
+    lay.shape[i] = dt.shape[i];
+    lay.strides[i] = dt.strides ? dt.strides[i] : stride;
+    stride *= dt.shape[i];
+  }
+  ptr = reinterpret_cast<uintptr_t>(dt.data) + dt.byteOffset;
+  return true;
+}
+
+/// The object a weak reference points to (borrowed, compared by identity
+/// only), or nullptr where it is gone.
+PyObject *weakTarget(PyObject *ref) {
+#if PY_VERSION_HEX >= 0x030D0000
+  PyObject *obj = nullptr;
+  if (PyWeakref_GetRef(ref, &obj) < 0) {
+    PyErr_Clear();
+    return nullptr;
+  }
+  Py_XDECREF(obj); // identity only: the caller holds the argument
+  return obj;
+#else
+  PyObject *obj = PyWeakref_GetObject(ref);
+  return obj == Py_None ? nullptr : obj;
+#endif
+}
 
 using LaunchFn = int (*)(void *bundle, const void *args, int nargs,
                          void *stream);
 using GraphLaunchFn = int (*)(void *graph, void *stream);
 using EpochFn = uint64_t (*)(const void *bundle);
 using CapturingFn = int (*)(void *stream);
+using CurrentDeviceFn = int (*)();
 
 /// What an entry runs: an ffrt entry point called directly, or a Python
 /// callable (tests' stand-ins; PyTorch's CUDAGraph.replay) returning None
@@ -62,6 +173,15 @@ struct Entry {
   PyObject *guard = nullptr;
   PyObject *alloc = nullptr;  ///< makes `out` when the call omits it
   std::vector<uint64_t> ptrs; ///< data pointers, out's last
+  /// Where registered with the call's arguments and the exchange API: per
+  /// argument its layout, exact type (owned) and a weak reference to it
+  /// (nullptr where the type takes none). Calls whose arguments match these
+  /// skip `guard`/`layout`; the guard still runs for an argument that is
+  /// not the registered object, as what DLPack does not show (PyTorch's
+  /// negative and conjugate bits) can differ only between objects.
+  std::vector<DlLayout> dl;
+  std::vector<PyObject *> types;
+  std::vector<PyObject *> refs;
   long long device = 0;
   uint64_t stream = 0;
   bool graph = false;   ///< current stream only, not capturing, same epoch
@@ -83,6 +203,13 @@ struct FastCall {
   /// Optional ffrt_stream_capturing: asks the driver about the call's stream
   /// handle in place of isCapturing, whose Python call costs more.
   CapturingFn streamCapturing;
+  /// Optional ffrt_current_device: asks the driver in place of curDevice.
+  CurrentDeviceFn currentDevice;
+  /// Optional DLPack exchange API (owned by `dlCapsule`) and the types it
+  /// reads (a tuple: torch.Tensor, torch.nn.Parameter).
+  const DLPackExchangeAPI *dl;
+  PyObject *dlCapsule;
+  PyObject *tensorTypes;
   Target epoch;                  ///< () -> the runtime's freed-buffer count
   unsigned long long hits, misses;
 };
@@ -94,7 +221,35 @@ void clearEntry(Entry &e) {
   Py_CLEAR(e.layout);
   Py_CLEAR(e.guard);
   Py_CLEAR(e.alloc);
+  for (PyObject *&o : e.types)
+    Py_CLEAR(o);
+  for (PyObject *&o : e.refs)
+    Py_CLEAR(o);
   clearTarget(e.target);
+}
+
+/// Whether `type` is one of the types the exchange API reads.
+bool trustedType(const FastCall *self, PyTypeObject *type) {
+  if (!self->tensorTypes)
+    return false;
+  for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(self->tensorTypes); ++i)
+    if (PyTuple_GET_ITEM(self->tensorTypes, i) ==
+        reinterpret_cast<PyObject *>(type))
+      return true;
+  return false;
+}
+
+/// Reads every argument through the exchange API: false (no exception)
+/// unless all are of a trusted type and read.
+bool readAllDl(const FastCall *self, PyObject *const *argv, Py_ssize_t n,
+               DlLayout *lay, uint64_t *ptrs) {
+  if (!self->dl)
+    return false;
+  for (Py_ssize_t i = 0; i < n; ++i)
+    if (!trustedType(self, Py_TYPE(argv[i])) ||
+        !readDl(self->dl, argv[i], lay[i], ptrs[i]))
+      return false;
+  return true;
 }
 
 /// The address a ctypes object's buffer starts at (a c_void_p's value
@@ -328,31 +483,61 @@ PyObject *fastVectorcall(PyObject *callable, PyObject *const *args,
                          size_t nargsf, PyObject *kwnames);
 
 PyObject *fastNew(PyTypeObject *type, PyObject *args, PyObject *kwds) {
-  PyObject *cur, *raw, *cap, *epoch, *streamCap = Py_None;
-  static const char *kwlist[] = {"cur_device",       "raw_stream",
-                                 "is_capturing",     "epoch",
-                                 "stream_capturing", nullptr};
-  if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOOO|O",
-                                   const_cast<char **>(kwlist), &cur, &raw,
-                                   &cap, &epoch, &streamCap))
+  PyObject *cur, *raw, *cap, *epoch, *streamCap = Py_None, *curDev = Py_None,
+                                     *dlpack = Py_None, *types = Py_None;
+  static const char *kwlist[] = {
+      "cur_device", "raw_stream",       "is_capturing",
+      "epoch",      "stream_capturing", "current_device",
+      "dlpack",     "tensor_types",     nullptr};
+  if (!PyArg_ParseTupleAndKeywords(
+          args, kwds, "OOOO|OOOO", const_cast<char **>(kwlist), &cur, &raw,
+          &cap, &epoch, &streamCap, &curDev, &dlpack, &types))
     return nullptr;
-  void *capFn = nullptr;
-  if (streamCap != Py_None) {
-    // ("ffrt_stream_capturing", address)
+  // (name, address) of an ffrt entry point, or None.
+  auto entryPoint = [](PyObject *spec, const char *want, void *&out) {
+    out = nullptr;
+    if (spec == Py_None)
+      return true;
     const char *name = nullptr;
     PyObject *fn = nullptr;
-    if (!PyTuple_Check(streamCap) ||
-        !PyArg_ParseTuple(streamCap, "sO", &name, &fn) ||
-        std::string(name) != "ffrt_stream_capturing") {
+    if (!PyTuple_Check(spec) || !PyArg_ParseTuple(spec, "sO", &name, &fn) ||
+        std::string(name) != want) {
       PyErr_Clear();
+      PyErr_Format(PyExc_ValueError, "expected (\"%s\", address), not %R", want,
+                   spec);
+      return false;
+    }
+    return functionAddress(fn, out);
+  };
+  void *capFn = nullptr, *devFn = nullptr;
+  if (!entryPoint(streamCap, "ffrt_stream_capturing", capFn) ||
+      !entryPoint(curDev, "ffrt_current_device", devFn))
+    return nullptr;
+  const DLPackExchangeAPI *dl = nullptr;
+  if (dlpack != Py_None) {
+    dl = static_cast<const DLPackExchangeAPI *>(
+        PyCapsule_GetPointer(dlpack, "dlpack_exchange_api"));
+    if (!dl)
+      return nullptr;
+    if (dl->header.version.major != 1 || dl->header.version.minor < 2 ||
+        !dl->dltensorFromPyObjectNoSync || !dl->currentWorkStream) {
       PyErr_Format(PyExc_ValueError,
-                   "stream_capturing must be (\"ffrt_stream_capturing\", "
-                   "address), not %R",
-                   streamCap);
+                   "dlpack: exchange API %u.%u without the DLTensor and "
+                   "stream queries",
+                   dl->header.version.major, dl->header.version.minor);
       return nullptr;
     }
-    if (!functionAddress(fn, capFn))
+    if (!PyTuple_Check(types) || PyTuple_GET_SIZE(types) < 1) {
+      PyErr_SetString(PyExc_TypeError,
+                      "dlpack needs tensor_types: a tuple of the types it "
+                      "reads");
       return nullptr;
+    }
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(types); ++i)
+      if (!PyType_Check(PyTuple_GET_ITEM(types, i))) {
+        PyErr_SetString(PyExc_TypeError, "tensor_types must hold types");
+        return nullptr;
+      }
   }
   if (!PyCallable_Check(cur) || !PyCallable_Check(raw) ||
       !PyCallable_Check(cap)) {
@@ -383,6 +568,10 @@ PyObject *fastNew(PyTypeObject *type, PyObject *args, PyObject *kwds) {
   self->rawStream = raw;
   self->isCapturing = cap;
   self->streamCapturing = reinterpret_cast<CapturingFn>(capFn);
+  self->currentDevice = reinterpret_cast<CurrentDeviceFn>(devFn);
+  self->dl = dl;
+  self->dlCapsule = dl ? (Py_INCREF(dlpack), dlpack) : nullptr;
+  self->tensorTypes = dl ? (Py_INCREF(types), types) : nullptr;
   self->epoch = ep;
   self->hits = self->misses = 0;
   return reinterpret_cast<PyObject *>(self);
@@ -402,6 +591,8 @@ int fastTraverse(FastCall *self, visitproc visit, void *arg) {
   Py_VISIT(self->curDevice);
   Py_VISIT(self->rawStream);
   Py_VISIT(self->isCapturing);
+  Py_VISIT(self->dlCapsule);
+  Py_VISIT(self->tensorTypes);
   Py_VISIT(self->epoch.keep);
   if (self->entries) {
     for (Entry &e : *self->entries) {
@@ -410,6 +601,10 @@ int fastTraverse(FastCall *self, visitproc visit, void *arg) {
       Py_VISIT(e.guard);
       Py_VISIT(e.alloc);
       Py_VISIT(e.target.keep);
+      for (PyObject *o : e.types)
+        Py_VISIT(o);
+      for (PyObject *o : e.refs)
+        Py_VISIT(o);
     }
   }
   return 0;
@@ -421,6 +616,9 @@ int fastClearRefs(FastCall *self) {
   Py_CLEAR(self->curDevice);
   Py_CLEAR(self->rawStream);
   Py_CLEAR(self->isCapturing);
+  Py_CLEAR(self->dlCapsule);
+  Py_CLEAR(self->tensorTypes);
+  self->dl = nullptr;
   clearTarget(self->epoch);
   return 0;
 }
@@ -453,18 +651,26 @@ int discardToken(FastCall *self, PyObject *token) {
 }
 
 PyObject *fastAdd(FastCall *self, PyObject *args, PyObject *kwds) {
-  PyObject *token, *layout, *alloc, *ptrs, *target, *guard = Py_None;
+  PyObject *token, *layout, *alloc, *ptrs, *target, *guard = Py_None,
+                                                    *exemplars = Py_None;
   long long device;
   unsigned long long stream, epochAt = 0;
   int graph = 0, eagerOk = 0;
-  static const char *kwlist[] = {"token",    "layout",   "alloc",  "ptrs",
-                                 "device",   "stream",   "target", "graph",
-                                 "eager_ok", "epoch_at", "guard",  nullptr};
+  static const char *kwlist[] = {
+      "token", "layout",   "alloc",    "ptrs",  "device",    "stream", "target",
+      "graph", "eager_ok", "epoch_at", "guard", "exemplars", nullptr};
   if (!PyArg_ParseTupleAndKeywords(
-          args, kwds, "OO!OO!LKO|ppKO", const_cast<char **>(kwlist), &token,
+          args, kwds, "OO!OO!LKO|ppKOO", const_cast<char **>(kwlist), &token,
           &PyTuple_Type, &layout, &alloc, &PyTuple_Type, &ptrs, &device,
-          &stream, &target, &graph, &eagerOk, &epochAt, &guard))
+          &stream, &target, &graph, &eagerOk, &epochAt, &guard, &exemplars))
     return nullptr;
+  if (exemplars != Py_None &&
+      (!PyTuple_Check(exemplars) ||
+       PyTuple_GET_SIZE(exemplars) != PyTuple_GET_SIZE(layout))) {
+    PyErr_SetString(PyExc_ValueError,
+                    "exemplars must be the call's arguments, one per layout");
+    return nullptr;
+  }
   if (guard != Py_None && !PyCallable_Check(guard)) {
     PyErr_SetString(PyExc_TypeError, "guard must be callable or None");
     return nullptr;
@@ -522,6 +728,26 @@ PyObject *fastAdd(FastCall *self, PyObject *args, PyObject *kwds) {
     e.guard = guard;
   }
   e.alloc = allocates ? alloc : nullptr;
+  // The registering call's arguments, read through the exchange API: kept
+  // only where every one reads and points where `ptrs` says.
+  if (exemplars != Py_None) {
+    PyObject *const *ex = PySequence_Fast_ITEMS(exemplars);
+    DlLayout lay[kMaxArgs];
+    uint64_t at[kMaxArgs];
+    bool ok = readAllDl(self, ex, n, lay, at);
+    for (Py_ssize_t i = 0; ok && i < n; ++i)
+      ok = at[i] == e.ptrs[i];
+    for (Py_ssize_t i = 0; ok && i < n; ++i) {
+      e.dl.push_back(lay[i]);
+      PyObject *type = reinterpret_cast<PyObject *>(Py_TYPE(ex[i]));
+      Py_INCREF(type);
+      e.types.push_back(type);
+      PyObject *ref = PyWeakref_NewRef(ex[i], nullptr);
+      if (!ref)
+        PyErr_Clear();
+      e.refs.push_back(ref);
+    }
+  }
   e.device = device;
   e.stream = stream;
   e.graph = graph;
@@ -571,6 +797,14 @@ struct CallState {
 
   /// -1 with an exception set, else whether the current device is `want`.
   int onDevice(long long want) {
+    if (!haveDevice && self->currentDevice) {
+      // -1 (no current context) leaves the question to PyTorch's hook.
+      int d = self->currentDevice();
+      if (d >= 0) {
+        device = d;
+        haveDevice = true;
+      }
+    }
     if (!haveDevice) {
       PyObject *r = PyObject_CallNoArgs(self->curDevice);
       if (!r)
@@ -587,6 +821,16 @@ struct CallState {
   /// -1 with an exception set, else whether the call's stream is `want`.
   /// Only asked once onDevice() held, so the current device is the one.
   int onStream(uint64_t want) {
+    if (!haveHandle && stream == Py_None && self->dl) {
+      void *s = nullptr;
+      if (self->dl->currentWorkStream(kDLCUDA, static_cast<int32_t>(device),
+                                      &s) == 0) {
+        handle = reinterpret_cast<uintptr_t>(s);
+        handleOk = haveHandle = true;
+      } else {
+        PyErr_Clear(); // PyTorch's hook below
+      }
+    }
     if (!haveHandle) {
       if (stream == Py_None) {
         PyObject *dev = PyLong_FromLongLong(device);
@@ -642,24 +886,13 @@ struct CallState {
   }
 };
 
-/// fast(inputs, out, stream): out after launching a registered launch that
-/// matches; None, having launched nothing, when none does; ffrt's nonzero
-/// status (an int) when the launch failed.
-PyObject *fastCall(FastCall *self, PyObject *const *argv, size_t nargsf,
-                   PyObject *kwnames) {
-  Py_ssize_t argc = PyVectorcall_NARGS(nargsf);
-  if (argc != 3 || (kwnames && PyTuple_GET_SIZE(kwnames))) {
-    PyErr_SetString(PyExc_TypeError,
-                    "FastCall takes (inputs, out, stream) positionally");
-    return nullptr;
-  }
-  PyObject *inputs = argv[0], *out = argv[1], *stream = argv[2];
-  if (!PyTuple_Check(inputs)) {
-    PyErr_SetString(PyExc_TypeError, "inputs must be a tuple");
-    return nullptr;
-  }
+/// The call of `nin` inputs (out and stream None where not given): out after
+/// launching a registered launch that matches; None, having launched
+/// nothing, when none does; ffrt's nonzero status (an int) when the launch
+/// failed.
+PyObject *runCall(FastCall *self, PyObject *const *inputs, Py_ssize_t nin,
+                  PyObject *out, PyObject *stream) {
   std::vector<Entry> &entries = *self->entries;
-  Py_ssize_t nin = PyTuple_GET_SIZE(inputs);
   bool given = out != Py_None;
   Py_ssize_t n = nin + (given ? 1 : 0);
   bool any = false;
@@ -672,9 +905,17 @@ PyObject *fastCall(FastCall *self, PyObject *const *argv, size_t nargsf,
   // The arguments in call order (out last, if given), borrowed.
   PyObject *argv2[kMaxArgs];
   ArgInfo info[kMaxArgs];
+  for (Py_ssize_t i = 0; i < n; ++i)
+    argv2[i] = i < nin ? inputs[i] : out;
+  // Pointers and layouts through the exchange API where it reads them all,
+  // else each data_ptr().
+  DlLayout dlArgs[kMaxArgs];
+  uint64_t dlPtrs[kMaxArgs];
+  const bool dlRead = readAllDl(self, argv2, n, dlArgs, dlPtrs);
   for (Py_ssize_t i = 0; i < n; ++i) {
-    argv2[i] = i < nin ? PyTuple_GET_ITEM(inputs, i) : out;
-    if (!info[i].readPtr(argv2[i])) {
+    if (dlRead) {
+      info[i].ptr = dlPtrs[i];
+    } else if (!info[i].readPtr(argv2[i])) {
       ++self->misses;
       Py_RETURN_NONE;
     }
@@ -720,6 +961,23 @@ PyObject *fastCall(FastCall *self, PyObject *const *argv, size_t nargsf,
       continue;
     if (!e.graph && stream == Py_None && !e.eagerOk)
       continue;
+    // The registered layouts, compared in C: -1 none kept (the guard or
+    // `layout` decides), 0 differ, 1 equal and every argument the
+    // registered object, 2 equal but some argument another object.
+    int dlMatch = -1;
+    if (dlRead && !e.dl.empty()) {
+      dlMatch = 1;
+      for (Py_ssize_t i = 0; i < n && dlMatch; ++i) {
+        if (reinterpret_cast<PyObject *>(Py_TYPE(argv2[i])) != e.types[i] ||
+            !(dlArgs[i] == e.dl[i]))
+          dlMatch = 0;
+        else if (dlMatch == 1 &&
+                 (!e.refs[i] || weakTarget(e.refs[i]) != argv2[i]))
+          dlMatch = 2;
+      }
+      if (!dlMatch)
+        continue;
+    }
     // What the rest reads of `e`, its objects referenced just below.
     const Target target = e.target;
     PyObject *layout = e.layout, *alloc = e.alloc, *guard = e.guard;
@@ -734,7 +992,10 @@ PyObject *fastCall(FastCall *self, PyObject *const *argv, size_t nargsf,
       for (PyObject *r : refs)
         Py_XDECREF(r);
     };
-    int ok = guard ? guardPasses(guard) : layoutsMatch(layout);
+    int ok = dlMatch == 1   ? 1
+             : dlMatch == 2 ? (guard ? guardPasses(guard) : 1)
+             : guard        ? guardPasses(guard)
+                            : layoutsMatch(layout);
     if (ok > 0)
       ok = st.onDevice(device);
     if (ok > 0)
@@ -795,20 +1056,180 @@ PyObject *fastCall(FastCall *self, PyObject *const *argv, size_t nargsf,
   Py_RETURN_NONE;
 }
 
-PyObject *fastVectorcall(PyObject *callable, PyObject *const *args,
+/// fast(inputs, out, stream): runCall with the inputs as a tuple.
+PyObject *fastVectorcall(PyObject *callable, PyObject *const *argv,
                          size_t nargsf, PyObject *kwnames) {
-  return fastCall(reinterpret_cast<FastCall *>(callable), args, nargsf,
-                  kwnames);
+  Py_ssize_t argc = PyVectorcall_NARGS(nargsf);
+  if (argc != 3 || (kwnames && PyTuple_GET_SIZE(kwnames))) {
+    PyErr_SetString(PyExc_TypeError,
+                    "FastCall takes (inputs, out, stream) positionally");
+    return nullptr;
+  }
+  PyObject *inputs = argv[0];
+  if (!PyTuple_Check(inputs)) {
+    PyErr_SetString(PyExc_TypeError, "inputs must be a tuple");
+    return nullptr;
+  }
+  return runCall(reinterpret_cast<FastCall *>(callable),
+                 PySequence_Fast_ITEMS(inputs), PyTuple_GET_SIZE(inputs),
+                 argv[1], argv[2]);
 }
+
+// ---------------------------------------------------------------------------
+// The KernelCall type: Kernel.__call__ in C
+// ---------------------------------------------------------------------------
+
+/// KernelCall(call, missed): a method descriptor that kernel.py installs as
+/// Kernel.__call__ once this module loads. k(*inputs, out=, stream=) runs
+/// k._fast's registered launches from here, without the Python frame of
+/// `call` (the Python __call__, ~0.6 us of a cached call); a miss calls
+/// missed(k, inputs, out, stream), anything else (other keywords, no
+/// FastCall) `call` itself. `call` stays its __wrapped__, for
+/// inspect.signature and help().
+struct KernelCall {
+  PyObject_HEAD vectorcallfunc vectorcall;
+  PyObject *call;
+  PyObject *missed;
+};
+
+PyObject *kernelCallVectorcall(PyObject *callable, PyObject *const *args,
+                               size_t nargsf, PyObject *kwnames);
+
+PyTypeObject FastCallType = {PyVarObject_HEAD_INIT(nullptr, 0)};
+PyTypeObject KernelCallType = {PyVarObject_HEAD_INIT(nullptr, 0)};
+
+PyObject *kernelCallNew(PyTypeObject *type, PyObject *args, PyObject *kwds) {
+  PyObject *call, *missed;
+  static const char *kwlist[] = {"call", "missed", nullptr};
+  if (!PyArg_ParseTupleAndKeywords(args, kwds, "OO",
+                                   const_cast<char **>(kwlist), &call, &missed))
+    return nullptr;
+  if (!PyCallable_Check(call) || !PyCallable_Check(missed)) {
+    PyErr_SetString(PyExc_TypeError, "call and missed must be callable");
+    return nullptr;
+  }
+  auto *self = reinterpret_cast<KernelCall *>(type->tp_alloc(type, 0));
+  if (!self)
+    return nullptr;
+  self->vectorcall = kernelCallVectorcall;
+  Py_INCREF(call);
+  Py_INCREF(missed);
+  self->call = call;
+  self->missed = missed;
+  return reinterpret_cast<PyObject *>(self);
+}
+
+int kernelCallTraverse(KernelCall *self, visitproc visit, void *arg) {
+  Py_VISIT(self->call);
+  Py_VISIT(self->missed);
+  return 0;
+}
+
+int kernelCallClear(KernelCall *self) {
+  Py_CLEAR(self->call);
+  Py_CLEAR(self->missed);
+  return 0;
+}
+
+void kernelCallDealloc(KernelCall *self) {
+  PyObject_GC_UnTrack(self);
+  kernelCallClear(self);
+  Py_TYPE(self)->tp_free(reinterpret_cast<PyObject *>(self));
+}
+
+/// k.__call__: bound to the instance, as a function would be.
+PyObject *kernelCallGet(PyObject *self, PyObject *obj, PyObject *) {
+  if (!obj || obj == Py_None) {
+    Py_INCREF(self);
+    return self;
+  }
+  return PyMethod_New(self, obj);
+}
+
+PyObject *kernelCallWrapped(KernelCall *self, void *) {
+  Py_INCREF(self->call);
+  return self->call;
+}
+
+PyObject *kernelCallVectorcall(PyObject *callable, PyObject *const *args,
+                               size_t nargsf, PyObject *kwnames) {
+  static PyObject *sFast = PyUnicode_InternFromString("_fast");
+  static PyObject *sOut = PyUnicode_InternFromString("out");
+  static PyObject *sStream = PyUnicode_InternFromString("stream");
+  static PyObject *sFailed = PyUnicode_InternFromString("_launch_failed");
+  auto *kc = reinterpret_cast<KernelCall *>(callable);
+  Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
+  // Only k(*inputs, out=..., stream=...) with k a Kernel: anything else is
+  // the Python __call__'s to accept or refuse.
+  PyObject *out = Py_None, *stream = Py_None;
+  bool plain = nargs >= 1;
+  Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+  for (Py_ssize_t i = 0; i < nkw && plain; ++i) {
+    PyObject *name = PyTuple_GET_ITEM(kwnames, i);
+    if (name == sOut || PyUnicode_Compare(name, sOut) == 0)
+      out = args[nargs + i];
+    else if (name == sStream || PyUnicode_Compare(name, sStream) == 0)
+      stream = args[nargs + i];
+    else
+      plain = false;
+  }
+  if (!plain)
+    return PyObject_Vectorcall(kc->call, args, nargsf, kwnames);
+  PyObject *self = args[0];
+  PyObject *fast = PyObject_GetAttr(self, sFast);
+  if (!fast)
+    return nullptr;
+  PyObject *r = Py_None;
+  if (Py_TYPE(fast) == &FastCallType) {
+    r = runCall(reinterpret_cast<FastCall *>(fast), args + 1, nargs - 1, out,
+                stream);
+    Py_DECREF(fast);
+    if (!r || (r != Py_None && !PyLong_CheckExact(r)))
+      return r;
+    if (r != Py_None) { // ffrt's status of a failed launch: Python raises
+      PyObject *res = PyObject_CallMethodOneArg(self, sFailed, r);
+      if (!res) {
+        Py_DECREF(r);
+        return nullptr;
+      }
+      Py_DECREF(res);
+      return r; // as the Python __call__ does where it did not raise
+    }
+    Py_DECREF(r);
+  } else {
+    bool none = fast == Py_None;
+    Py_DECREF(fast);
+    if (!none) // not this module's FastCall: Python's __call__ decides
+      return PyObject_Vectorcall(kc->call, args, nargsf, kwnames);
+  }
+  PyObject *inputs = PyTuple_New(nargs - 1);
+  if (!inputs)
+    return nullptr;
+  for (Py_ssize_t i = 1; i < nargs; ++i) {
+    Py_INCREF(args[i]);
+    PyTuple_SET_ITEM(inputs, i - 1, args[i]);
+  }
+  PyObject *missArgs[4] = {self, inputs, out, stream};
+  PyObject *res = PyObject_Vectorcall(kc->missed, missArgs, 4, nullptr);
+  Py_DECREF(inputs);
+  return res;
+}
+
+PyGetSetDef kernelCallGetSet[] = {
+    {"__wrapped__", reinterpret_cast<getter>(kernelCallWrapped), nullptr,
+     "the Python __call__ this one runs ahead of", nullptr},
+    {nullptr, nullptr, nullptr, nullptr, nullptr}};
 
 PyMethodDef fastMethods[] = {
     {"add",
      reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(fastAdd)),
      METH_VARARGS | METH_KEYWORDS,
      "add(token, layout, alloc, ptrs, device, stream, target, graph=False, "
-     "eager_ok=False, epoch_at=0, guard=None): registers a validated "
-     "launch (a launch with the same token is replaced); guard(*args), "
-     "where given, checks the arguments' layouts instead of `layout`"},
+     "eager_ok=False, epoch_at=0, guard=None, exemplars=None): registers a "
+     "validated launch (a launch with the same token is replaced); "
+     "guard(*args), where given, checks the arguments' layouts instead of "
+     "`layout`; exemplars, the registering call's arguments, let the "
+     "DLPack exchange API check them in C"},
     {"discard",
      reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(fastDiscard)),
      METH_O, "discard(token): forgets the launches registered with token"},
@@ -821,8 +1242,6 @@ PyMethodDef fastMethods[] = {
     {nullptr, nullptr, 0, nullptr}};
 
 PySequenceMethods fastSequence = {};
-
-PyTypeObject FastCallType = {PyVarObject_HEAD_INIT(nullptr, 0)};
 
 PyModuleDef moduleDef = {PyModuleDef_HEAD_INIT,
                          "_ffrt_fastcall",
@@ -844,8 +1263,9 @@ PyMODINIT_FUNC PyInit__ffrt_fastcall(void) {
       Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | Py_TPFLAGS_HAVE_VECTORCALL;
   FastCallType.tp_doc =
       "FastCall(cur_device, raw_stream, is_capturing, epoch, "
-      "stream_capturing=None): the launches Kernel registered, run by "
-      "calling fast(inputs, out, stream)";
+      "stream_capturing=None, current_device=None, dlpack=None, "
+      "tensor_types=None): the launches Kernel registered, run by calling "
+      "fast(inputs, out, stream)";
   FastCallType.tp_new = fastNew;
   FastCallType.tp_dealloc = reinterpret_cast<destructor>(fastDealloc);
   FastCallType.tp_traverse = reinterpret_cast<traverseproc>(fastTraverse);
@@ -856,6 +1276,25 @@ PyMODINIT_FUNC PyInit__ffrt_fastcall(void) {
   FastCallType.tp_vectorcall_offset = offsetof(FastCall, vectorcall);
   if (PyType_Ready(&FastCallType) < 0)
     return nullptr;
+  KernelCallType.tp_name = "_ffrt_fastcall.KernelCall";
+  KernelCallType.tp_basicsize = sizeof(KernelCall);
+  KernelCallType.tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC |
+                            Py_TPFLAGS_HAVE_VECTORCALL |
+                            Py_TPFLAGS_METHOD_DESCRIPTOR;
+  KernelCallType.tp_doc =
+      "KernelCall(call, missed): Kernel.__call__ in C; runs the Kernel's "
+      "FastCall, on a miss missed(kernel, inputs, out, stream)";
+  KernelCallType.tp_new = kernelCallNew;
+  KernelCallType.tp_dealloc = reinterpret_cast<destructor>(kernelCallDealloc);
+  KernelCallType.tp_traverse =
+      reinterpret_cast<traverseproc>(kernelCallTraverse);
+  KernelCallType.tp_clear = reinterpret_cast<inquiry>(kernelCallClear);
+  KernelCallType.tp_descr_get = kernelCallGet;
+  KernelCallType.tp_getset = kernelCallGetSet;
+  KernelCallType.tp_call = PyVectorcall_Call;
+  KernelCallType.tp_vectorcall_offset = offsetof(KernelCall, vectorcall);
+  if (PyType_Ready(&KernelCallType) < 0)
+    return nullptr;
   PyObject *m = PyModule_Create(&moduleDef);
   if (!m)
     return nullptr;
@@ -863,6 +1302,13 @@ PyMODINIT_FUNC PyInit__ffrt_fastcall(void) {
   if (PyModule_AddObject(m, "FastCall",
                          reinterpret_cast<PyObject *>(&FastCallType)) < 0) {
     Py_DECREF(&FastCallType);
+    Py_DECREF(m);
+    return nullptr;
+  }
+  Py_INCREF(&KernelCallType);
+  if (PyModule_AddObject(m, "KernelCall",
+                         reinterpret_cast<PyObject *>(&KernelCallType)) < 0) {
+    Py_DECREF(&KernelCallType);
     Py_DECREF(m);
     return nullptr;
   }

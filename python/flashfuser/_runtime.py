@@ -130,6 +130,9 @@ def lib():
     try:
         l.ffrt_stream_capturing.argtypes = [ctypes.c_void_p]
         l.ffrt_stream_capturing.restype = ctypes.c_int
+        if hasattr(l, "ffrt_current_device"):
+            l.ffrt_current_device.argtypes = []
+            l.ffrt_current_device.restype = ctypes.c_int
     except AttributeError:      # a library older than the call
         pass
     _lib = l
@@ -195,6 +198,13 @@ def stream_capturing():
     address), or None where the loaded library lacks the call."""
     f = getattr(lib(), "ffrt_stream_capturing", None)
     return None if f is None else ("ffrt_stream_capturing", _address(f))
+
+
+def current_device():
+    """_ffrt_fastcall's native device check: ("ffrt_current_device",
+    address), or None where the loaded library lacks the call."""
+    f = getattr(lib(), "ffrt_current_device", None)
+    return None if f is None else ("ffrt_current_device", _address(f))
 
 
 def native(fn):

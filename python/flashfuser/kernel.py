@@ -38,6 +38,12 @@ def describe_tensor(t: Any):
         dev = getattr(t, "device", None)
         if dev is not None and getattr(dev, "type", "cuda") != "cuda":
             raise ValidationError(f"tensor is on {dev}, not on a CUDA device")
+        is_neg = getattr(t, "is_neg", None)
+        if is_neg is not None and is_neg():
+            # A lazy negation view: its memory holds the unnegated values.
+            raise ValidationError("tensor has PyTorch's negative bit set "
+                                  "(a lazy negation view): pass "
+                                  "t.resolve_neg()")
         return (int(t.data_ptr()), dtype, tuple(t.shape), tuple(t.stride()),
                 getattr(dev, "index", None))
     cai = getattr(t, "__cuda_array_interface__", None)
@@ -141,6 +147,33 @@ def _tensor_guards(torch):
         return TensorGuards
     except Exception:  # noqa: BLE001 (an internal API: any failure, none)
         return None
+
+
+def _install_kernel_call(mod):
+    """Kernel.__call__ = mod.KernelCall (once): Kernel's call in C, falling
+    back to the Python __call__ (its __wrapped__) and _call_missed."""
+    kc = getattr(mod, "KernelCall", None)
+    current = Kernel.__dict__["__call__"]
+    if kc is None or isinstance(current, kc):
+        return
+    Kernel.__call__ = kc(current, Kernel._call_missed)
+
+
+def _dlpack_api(torch):
+    """PyTorch's DLPack C exchange API (the capsule
+    torch.Tensor.__dlpack_c_exchange_api__, PyTorch 2.10+), through which
+    the fast path reads tensors' pointers and layouts and the current
+    stream in C; None where this PyTorch has none."""
+    return getattr(getattr(torch, "Tensor", None),
+                   "__dlpack_c_exchange_api__", None)
+
+
+def _dlpack_types(torch):
+    """The tensor types the fast path reads through _dlpack_api: plain
+    tensors and parameters (subclasses keep the checks in Python)."""
+    nn = getattr(torch, "nn", None)
+    param = getattr(nn, "Parameter", None) if nn is not None else None
+    return tuple(t for t in (torch.Tensor, param) if isinstance(t, type))
 
 
 def _tensor_guard(guards, tensor_type, args):
@@ -454,6 +487,8 @@ class Kernel:
         return torch.empty(shape, dtype=dtype, device=device)
 
     def __call__(self, *inputs, out=None, stream=None):
+        # Where _ffrt_fastcall loads, _use_torch installs its KernelCall in
+        # this method's place: the same steps without this Python frame.
         fast = self._fast
         if fast is not None:
             # The launches _cached registered, matched and run in C
@@ -464,6 +499,11 @@ class Kernel:
                 if r.__class__ is int:
                     self._launch_failed(r)
                 return r
+        return self._call_missed(inputs, out, stream)
+
+    def _call_missed(self, inputs, out, stream):
+        """A call the fast path did not run: the Python caches, else the
+        first call's checks."""
         if len(inputs) == self._n_in:
             r = self._cached(inputs, out, stream, None)
             if r is not None:
@@ -499,6 +539,12 @@ class Kernel:
             return None
         if e is None:
             return None
+        try:
+            # A negation view has its tensor's key: the full path refuses it.
+            if any([t.is_neg() for t in args]):
+                return None
+        except AttributeError:      # not PyTorch's
+            pass
         # Only a regular call of a layout whose eager and captured paths are
         # both the fused launch registers with the fast path.
         fast = self._fast if path is None and graphs and \
@@ -544,7 +590,7 @@ class Kernel:
                 # stream, no graphs, or a set that stays eager.
                 fast.add((e, ptrs, h), e.lay, self._fast_alloc(e), ptrs,
                          dev, h, _runtime.native(go), False, stream is None,
-                         guard=self._guard(args))
+                         guard=self._guard(args), exemplars=args)
             if dev is None or self._cur_dev() == dev:
                 rc = go()
             else:
@@ -647,7 +693,7 @@ class Kernel:
         _, e, ptrs, h = key
         fast.add(key, e.lay, self._fast_alloc(e), ptrs, e.dev, h,
                  _runtime.native(g[0].replay), True, False, g[1],
-                 guard=self._guard(args))
+                 guard=self._guard(args), exemplars=args)
 
     def _store_graph(self, key, value):
         """self._graphs[key] = value, the oldest graphs dropped beyond
@@ -818,13 +864,20 @@ class Kernel:
             self._torch = torch
             self._guards = _tensor_guards(torch)
             mod = _runtime.fastcall_module()
-            # The capture check in C asks the driver about the call's
-            # stream handle (the one PyTorch's hook would ask about).
+            # The capture and device checks in C ask the driver (about the
+            # call's stream handle and the thread's context: what PyTorch's
+            # hooks would ask about); tensors and the current stream are
+            # read through DLPack's exchange API where PyTorch has one.
+            dl = _dlpack_api(torch)
+            if mod is not None:
+                _install_kernel_call(mod)
             self._fast = None if mod is None else mod.FastCall(
                 self._cur_dev, self._raw_stream, self._is_capturing,
                 None if self._epoch is None else
                 _runtime.native(self._epoch),
-                stream_capturing=_runtime.stream_capturing())
+                stream_capturing=_runtime.stream_capturing(),
+                current_device=_runtime.current_device(),
+                dlpack=dl, tensor_types=_dlpack_types(torch) if dl else None)
 
     def _capturing(self, stream, dev) -> bool:
         """Whether the stream a call runs on (`stream`, else PyTorch's

@@ -421,5 +421,234 @@ class NativeTargetTest(unittest.TestCase):
         self.assertIs(_runtime.native(f), f)
 
 
+# DLPack's exchange API (dlpack.h 1.2+) in its ABI layout, for a stand-in
+# producer whose "tensors" are DlTensor objects.
+class DLDevice(ctypes.Structure):
+    _fields_ = [("device_type", ctypes.c_int32), ("device_id", ctypes.c_int32)]
+
+
+class DLDataType(ctypes.Structure):
+    _fields_ = [("code", ctypes.c_uint8), ("bits", ctypes.c_uint8),
+                ("lanes", ctypes.c_uint16)]
+
+
+class DLTensor(ctypes.Structure):
+    _fields_ = [("data", ctypes.c_void_p), ("device", DLDevice),
+                ("ndim", ctypes.c_int32), ("dtype", DLDataType),
+                ("shape", ctypes.POINTER(ctypes.c_int64)),
+                ("strides", ctypes.POINTER(ctypes.c_int64)),
+                ("byte_offset", ctypes.c_uint64)]
+
+
+DL_FROM = ctypes.PYFUNCTYPE(ctypes.c_int, ctypes.py_object,
+                            ctypes.POINTER(DLTensor))
+DL_STREAM = ctypes.PYFUNCTYPE(ctypes.c_int, ctypes.c_int, ctypes.c_int32,
+                              ctypes.POINTER(ctypes.c_void_p))
+CURRENT_DEVICE = ctypes.CFUNCTYPE(ctypes.c_int)
+
+
+class DLPackExchangeAPI(ctypes.Structure):
+    _fields_ = [("major", ctypes.c_uint32), ("minor", ctypes.c_uint32),
+                ("prev_api", ctypes.c_void_p),
+                ("managed_tensor_allocator", ctypes.c_void_p),
+                ("managed_tensor_from_py_object_no_sync", ctypes.c_void_p),
+                ("managed_tensor_to_py_object_no_sync", ctypes.c_void_p),
+                ("dltensor_from_py_object_no_sync", DL_FROM),
+                ("current_work_stream", DL_STREAM)]
+
+
+DL_CODES = {"bf16": (4, 16), "f16": (2, 16), "f32": (2, 32)}
+
+
+class DlTensor(Tensor):
+    """A Tensor the stand-in producer reads; data_ptr() and stride() count
+    their calls (the DLPack path makes none)."""
+    reads = 0
+
+    def data_ptr(self):
+        DlTensor.reads += 1
+        return self.ptr
+
+    def stride(self):
+        DlTensor.reads += 1
+        return self.strides
+
+
+class OtherTensor(DlTensor):
+    """A subclass the fast path does not read through DLPack."""
+
+
+def capsule(api, name=b"dlpack_exchange_api"):
+    new = ctypes.pythonapi.PyCapsule_New
+    new.restype = ctypes.py_object
+    new.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_void_p]
+    return new(ctypes.addressof(api), name, None)
+
+
+@unittest.skipIf(MOD is None, "_ffrt_fastcall not built")
+class DLPackTest(unittest.TestCase):
+    """The fast path with DLPack's exchange API: pointers, layouts and the
+    current stream read in C, the driver's current device, the guard only
+    for arguments that are not the registered objects."""
+
+    def setUp(self):
+        self.device, self.stream = 0, 0x40
+        self.refuse = False
+        self.hooks, self.ran, self.guarded = [], [], []
+        self.keep = []
+
+        def from_py(obj, out):
+            if self.refuse:     # a producer's failure (its exception
+                return -1       # is cleared: ctypes cannot leave one set)
+            t = out.contents
+            t.data = obj.ptr
+            t.device = DLDevice(2, obj.device.index)
+            t.ndim = len(obj.shape)
+            t.dtype = DLDataType(*DL_CODES[obj.dtype], 1)
+            shape = (ctypes.c_int64 * len(obj.shape))(*obj.shape)
+            strides = (ctypes.c_int64 * len(obj.shape))(*obj.strides)
+            self.keep += [shape, strides]
+            t.shape, t.strides = shape, strides
+            t.byte_offset = 0
+            return 0
+
+        def work_stream(dev_type, dev, out):
+            self.assertEqual(dev_type, 2)
+            out[0] = self.stream + 100 * dev
+            return 0
+
+        self.api = DLPackExchangeAPI(1, 3, None, None, None, None,
+                                     DL_FROM(from_py), DL_STREAM(work_stream))
+        self.cur = CURRENT_DEVICE(lambda: self.device)
+        self.fast = self.make()
+
+    def make(self, **kw):
+        def hook(name, value):
+            def f(*a):
+                self.hooks.append(name)
+                return value(*a)
+            return f
+        kw.setdefault("dlpack", capsule(self.api))
+        kw.setdefault("tensor_types", (DlTensor,))
+        kw.setdefault("current_device", (
+            "ffrt_current_device",
+            ctypes.cast(self.cur, ctypes.c_void_p).value))
+        return MOD.FastCall(hook("device", lambda: self.device),
+                            hook("stream", lambda d: self.stream + 100 * d),
+                            hook("capturing", lambda: False), lambda: 5,
+                            **kw)
+
+    def args(self, x=X, cls=DlTensor, **kw):
+        return (cls(x, (128, 64), **kw), cls(W, (256, 64)),
+                cls(OUT, (128, 256), "f32"))
+
+    def guard(self, verdict=True):
+        def g(*args):
+            self.guarded.append(len(args))
+            return verdict
+        return g
+
+    def add(self, a, graph=True, guard=None, exemplars=True, fast=None):
+        def go():
+            self.ran.append("G")
+        (fast or self.fast).add(
+            "G", tuple(t.layout() for t in a), None, tuple(t.ptr for t in a),
+            0, self.stream, go, graph, not graph, 5, guard=guard,
+            exemplars=a if exemplars else None)
+
+    def call(self, a, fast=None):
+        return (fast or self.fast)(tuple(a[:-1]), a[-1], None)
+
+    def test_registered_objects_run_without_python_reads(self):
+        a = self.args()
+        self.add(a, guard=self.guard())
+        DlTensor.reads = 0
+        self.assertIs(self.call(a), a[-1])
+        self.assertIs(self.call(a), a[-1])
+        # No data_ptr()/stride(), no guard, no device or stream hook.
+        self.assertEqual((DlTensor.reads, self.guarded, self.hooks),
+                         (0, [], ["capturing"] * 2))
+        self.assertEqual(self.ran, ["G", "G"])
+
+    def test_changes_of_the_registered_objects_are_misses(self):
+        a = self.args()
+        self.add(a)
+        for field, value in (("ptr", X + 16), ("shape", (256, 64)),
+                             ("strides", (128, 1)), ("dtype", "f16"),
+                             ("device", CUDA1)):
+            old = getattr(a[0], field)
+            setattr(a[0], field, value)
+            self.assertIsNone(self.call(a), field)
+            setattr(a[0], field, old)
+        self.assertIs(self.call(a), a[-1])
+        self.assertEqual(self.ran, ["G"])
+
+    def test_other_objects_pass_the_guard_first(self):
+        a = self.args()
+        self.add(a, guard=self.guard())
+        b = self.args()             # equal, other objects
+        self.assertIs(self.call(b), b[-1])
+        self.assertEqual(self.guarded, [3])
+        # A guard that refuses them (PyTorch's negative bit, say): a miss.
+        fast = self.make()
+        self.add(a, guard=self.guard(False), fast=fast)
+        self.assertIsNone(self.call(b, fast))
+        self.assertIs(self.call(a, fast), a[-1])
+        self.assertEqual(self.ran, ["G", "G"])
+
+    def test_current_stream_and_device_from_c(self):
+        a = self.args()
+        self.add(a)
+        self.stream = 0x50          # PyTorch's current stream changed
+        self.assertIsNone(self.call(a))
+        self.stream, self.device = 0x40, 1
+        self.assertIsNone(self.call(a))
+        # No current context (-1): PyTorch's hook answers.
+        self.device = -1
+        self.assertIsNone(self.call(a))
+        self.assertIn("device", self.hooks)
+        self.assertEqual(self.ran, [])
+
+    def test_unread_arguments_take_the_python_checks(self):
+        # Another type, or a producer that refuses: data_ptr() and the
+        # registered layout decide, and nothing leaks.
+        a = self.args(cls=OtherTensor)
+        self.add(a)
+        DlTensor.reads = 0
+        self.assertIs(self.call(a), a[-1])
+        self.assertGreater(DlTensor.reads, 0)
+        b = self.args()
+        self.add(b)
+        self.refuse = True
+        self.assertIs(self.call(b), b[-1])
+        self.refuse = False
+        self.assertEqual(self.ran, ["G", "G"])
+
+    def test_entries_without_exemplars(self):
+        a = self.args()
+        self.add(a, exemplars=False, guard=self.guard())
+        self.assertIs(self.call(a), a[-1])
+        self.assertEqual(self.guarded, [3])
+        with self.assertRaises(ValueError):
+            self.fast.add("G", tuple(t.layout() for t in a), None,
+                          tuple(t.ptr for t in a), 0, self.stream, print,
+                          True, False, 5, exemplars=a[:2])
+
+    def test_bad_apis(self):
+        with self.assertRaises(ValueError):
+            self.make(dlpack=capsule(self.api, b"other"))
+        old = DLPackExchangeAPI(1, 1, None, None, None, None,
+                                self.api.dltensor_from_py_object_no_sync,
+                                self.api.current_work_stream)
+        with self.assertRaises(ValueError):
+            self.make(dlpack=capsule(old))
+        with self.assertRaises(TypeError):
+            self.make(tensor_types=None)
+        with self.assertRaises(TypeError):
+            self.make(tensor_types=(1,))
+        with self.assertRaises(ValueError):
+            self.make(current_device=("ffrt_stream_capturing", 1))
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -214,6 +214,22 @@ class GpuTest(unittest.TestCase):
                                     "output 'out': pointer is pinned host"):
             kern(x, w, out=FakeTensor(pinned.data_ptr(), (128, 512), "<f4"))
 
+    def test_rejects_negative_views(self):
+        # A lazy negation view shares its tensor's pointer and layout: it
+        # is refused on its first call, and after its tensor's calls have
+        # been cached (the fast path and the Python cache both step aside).
+        t = self.torch
+        kern = flashfuser.load(TMAVAL)
+        x = self.rand(128, 512)
+        w = self.rand(512, 512)
+        out = t.empty(128, 512, device="cuda")
+        with self.assertRaisesRegex(ValidationError, "negative bit"):
+            kern(x._neg_view(), w, out=out)
+        for _ in range(4):
+            kern(x, w, out=out)
+        with self.assertRaisesRegex(ValidationError, "negative bit"):
+            kern(x, w._neg_view(), out=out)
+
     def test_rejects_pageable_host_memory(self):
         import ctypes
         kern = flashfuser.load(TMAVAL)

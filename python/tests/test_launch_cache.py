@@ -116,6 +116,7 @@ class FakeTorch:
 
 
 CAPTURING = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p)
+CURRENT_DEVICE = ctypes.CFUNCTYPE(ctypes.c_int)
 
 
 class Recorder:
@@ -142,6 +143,11 @@ class Recorder:
         self._capturing = CAPTURING(stream_capturing)
         capturing_fn = ("ffrt_stream_capturing",
                         ctypes.cast(self._capturing, ctypes.c_void_p).value)
+        # ffrt_current_device's stand-in: the fake's current device (the
+        # real one answers the GPU machine's context, not the fake's).
+        self._current = CURRENT_DEVICE(lambda: test.fake.current_device)
+        current_fn = ("ffrt_current_device",
+                      ctypes.cast(self._current, ctypes.c_void_p).value)
 
         def make_tensor(*a, **kw):
             rec.make_tensor += 1
@@ -176,7 +182,9 @@ class Recorder:
             mock.patch.object(_runtime.Handle, "launcher", launcher),
             mock.patch.object(_runtime.Handle, "capture", capture),
             mock.patch.object(_runtime, "stream_capturing",
-                              lambda: capturing_fn)]
+                              lambda: capturing_fn),
+            mock.patch.object(_runtime, "current_device",
+                              lambda: current_fn)]
 
     def counts(self):
         return self.make_tensor, self.launchers, len(self.launches)
@@ -1069,6 +1077,30 @@ class FastPathTest(GraphTest):
         self.fake.capturing = True
         k2(x, w, out=out)
         self.assertEqual(k2._fast.stats()["hits"], 2)
+
+    def test_kernel_call_in_c(self):
+        # Kernel.__call__ becomes the module's KernelCall: the same calls,
+        # replayed from C without the Python __call__'s frame.
+        import inspect
+        k, epoch, x, w, out = self.six_fused_calls()
+        call = Kernel.__dict__["__call__"]
+        self.assertIs(type(call), _runtime.fastcall_module().KernelCall)
+        self.assertEqual(list(inspect.signature(call).parameters),
+                         ["self", "inputs", "out", "stream"])
+        self.assertEqual(k._fast.stats()["hits"], 2)
+        self.assertIs(k.__call__(x, w, out=out), out)     # bound, as before
+        self.assertIs(k(x, w, out=out, stream=None), out)
+        self.assertEqual(k._fast.stats()["hits"], 4)
+        # What the Python __call__ refuses, it still refuses.
+        with self.assertRaises(TypeError):
+            k(x, w, out=out, streams=0)
+        with self.assertRaises(TypeError):
+            Kernel.__call__()
+        # A failed replay from C raises like a failed launch.
+        self.rec.replay_rc = _runtime.ERROR_CUDA
+        with self.assertRaises(_runtime.FFRTError):
+            k(x, w, out=out)
+        self.assertEqual(self.cached, 4)
 
     def test_allocated_out(self):
         k = load(self.dir)

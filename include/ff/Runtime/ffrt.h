@@ -109,6 +109,12 @@ void ffrt_graph_destroy(ffrt_graph *graph);
  *  error message: it is the cached call's per-call check. */
 int ffrt_stream_capturing(void *stream);
 
+/** The device ordinal of the calling thread's current CUDA context (the
+ *  device PyTorch's current device names), or -1 with no driver or no
+ *  current context. Records no error message: it is the cached call's
+ *  per-call check. */
+int ffrt_current_device(void);
+
 #ifdef __cplusplus
 }
 #endif

@@ -200,6 +200,18 @@ TEST_F(DeviceTest, ReportsStreamCapture) {
   d->cuStreamDestroy(s);
 }
 
+// The cached call's device check (ffrt_current_device): the device of the
+// thread's current context, -1 with none current.
+TEST_F(DeviceTest, ReportsCurrentDevice) {
+  CUdevice dev = -1;
+  ASSERT_EQ(d->cuCtxGetDevice(&dev), CUDA_SUCCESS);
+  EXPECT_EQ(ffrt_current_device(), dev);
+  ASSERT_EQ(d->cuCtxSetCurrent(nullptr), CUDA_SUCCESS);
+  EXPECT_EQ(ffrt_current_device(), -1);
+  ASSERT_EQ(d->cuCtxSetCurrent(ctx0), CUDA_SUCCESS);
+  EXPECT_EQ(ffrt_current_device(), dev);
+}
+
 /// Each of 3 CTAs TMA-loads 128 pixels (64 channels) of the im2col box of a
 /// [2, 16, 16, 64] NHWC image through the tensor map of param 0, starting
 /// at box pixel 160 * ctaid, once per tap (r, s) of a 3x3 filter (offsets

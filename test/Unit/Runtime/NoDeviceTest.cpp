@@ -84,6 +84,7 @@ TEST(NoDeviceTest, DeviceEntryPointsFailCleanly) {
   // Without a driver the capture state is unknown (-1), and the last error
   // is left alone: the cached call asks this on every replay.
   EXPECT_EQ(ffrt_stream_capturing(nullptr), -1);
+  EXPECT_EQ(ffrt_current_device(), -1);
   EXPECT_EQ(std::string(ffrt_last_error()), "null graph");
   t[1].dtype = "f64";
   EXPECT_EQ(ffrt_validate(b, t, 4, 0, &plan), FFRT_ERROR_INVALID_ARGUMENT);
