@@ -160,6 +160,23 @@ def event_us(fn, reps, warmup):
     return bench.time_ms(fn, reps, cold=False, warmup=warmup) * 1e3
 
 
+def ab_figures(torch, kernels, inputs, out, rounds=5):
+    """{name: ([per-call figure per round], [host us per round])} of
+    kernels = {name: Kernel} called as k(*inputs, out=out), `rounds` rounds
+    each starting one name further on (alternating, for two): bench.py's
+    per-call figure (event_us, median of 200) and the host time per call
+    (host_us, batches of 32, the GPU drained between them untimed)."""
+    names = list(kernels)
+    figs = {n: ([], []) for n in names}
+    for r in range(rounds):
+        for name in names[r % len(names):] + names[:r % len(names)]:
+            k = kernels[name]
+            fn = lambda k=k: k(*inputs, out=out)  # noqa: E731
+            figs[name][0].append(event_us(fn, 200, 20))
+            figs[name][1].append(host_us(torch, fn, 4096, 64, batch=32)[0])
+    return figs
+
+
 def graph_replay(torch, kernel, inputs, out):
     kernel.prepare()    # module loads are no stream work to capture
     s = torch.cuda.Stream()

@@ -35,14 +35,7 @@ def main():
             inputs, out = lo.make_inputs(torch, kernels["hook"], m)
             for _ in range(8):     # registers with the patch in place
                 kernels["hook"](*inputs, out=out)
-        figs = {k: ([], []) for k in kernels}
-        for r in range(5):
-            for name in (("hook", "driver") if r % 2 else ("driver", "hook")):
-                k = kernels[name]
-                fn = lambda k=k: k(*inputs, out=out)  # noqa: E731
-                figs[name][0].append(lo.event_us(fn, 200, 20))
-                figs[name][1].append(lo.host_us(torch, fn, 4096, 64,
-                                                batch=32)[0])
+        figs = lo.ab_figures(torch, kernels, inputs, out)
         for name, k in kernels.items():
             st = k._fast.stats() if k._fast is not None else {}
             assert st.get("hits", 0) > 4000, (name, st)
