@@ -81,12 +81,14 @@ constexpr int32_t kDLCUDA = 2;
 
 /// What the fast path compares of a tensor read through DLPack: what
 /// Kernel's layout key holds (shape, strides, dtype, device).
+/// Left uninitialized (a call's arrays of them sit on its stack): readDl
+/// fills every field that operator== reads.
 struct DlLayout {
-  int32_t ndim = 0;
-  int64_t shape[kMaxDims] = {};
-  int64_t strides[kMaxDims] = {};
-  DLDataType dtype = {};
-  DLDevice device = {};
+  int32_t ndim;
+  int64_t shape[kMaxDims];
+  int64_t strides[kMaxDims];
+  DLDataType dtype;
+  DLDevice device;
 
   bool operator==(const DlLayout &o) const {
     if (ndim != o.ndim || dtype.code != o.dtype.code ||
@@ -903,7 +905,7 @@ PyObject *runCall(FastCall *self, PyObject *const *inputs, Py_ssize_t nin,
     Py_RETURN_NONE;
   }
   // The arguments in call order (out last, if given), borrowed.
-  PyObject *argv2[kMaxArgs];
+  PyObject *argv2[kMaxArgs] = {};
   ArgInfo info[kMaxArgs];
   for (Py_ssize_t i = 0; i < n; ++i)
     argv2[i] = i < nin ? inputs[i] : out;
