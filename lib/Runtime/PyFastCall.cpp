@@ -1300,17 +1300,16 @@ PyMODINIT_FUNC PyInit__ffrt_fastcall(void) {
   PyObject *m = PyModule_Create(&moduleDef);
   if (!m)
     return nullptr;
-  Py_INCREF(&FastCallType);
-  if (PyModule_AddObject(m, "FastCall",
-                         reinterpret_cast<PyObject *>(&FastCallType)) < 0) {
-    Py_DECREF(&FastCallType);
-    Py_DECREF(m);
-    return nullptr;
-  }
-  Py_INCREF(&KernelCallType);
-  if (PyModule_AddObject(m, "KernelCall",
-                         reinterpret_cast<PyObject *>(&KernelCallType)) < 0) {
-    Py_DECREF(&KernelCallType);
+  // The module holds a reference to each type it names.
+  auto addType = [m](const char *name, PyTypeObject &type) {
+    Py_INCREF(&type);
+    if (PyModule_AddObject(m, name, reinterpret_cast<PyObject *>(&type)) == 0)
+      return true;
+    Py_DECREF(&type);
+    return false;
+  };
+  if (!addType("FastCall", FastCallType) ||
+      !addType("KernelCall", KernelCallType)) {
     Py_DECREF(m);
     return nullptr;
   }

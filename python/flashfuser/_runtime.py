@@ -193,18 +193,22 @@ def _address(fn) -> int:
     return ctypes.cast(fn, ctypes.c_void_p).value
 
 
+def _entry_point(name: str):
+    """(name, address) of the loaded library's entry point `name`, as
+    _ffrt_fastcall takes its native checks; None where the library lacks
+    it."""
+    f = getattr(lib(), name, None)
+    return None if f is None else (name, _address(f))
+
+
 def stream_capturing():
-    """_ffrt_fastcall's native capture check: ("ffrt_stream_capturing",
-    address), or None where the loaded library lacks the call."""
-    f = getattr(lib(), "ffrt_stream_capturing", None)
-    return None if f is None else ("ffrt_stream_capturing", _address(f))
+    """_ffrt_fastcall's native capture check (ffrt_stream_capturing)."""
+    return _entry_point("ffrt_stream_capturing")
 
 
 def current_device():
-    """_ffrt_fastcall's native device check: ("ffrt_current_device",
-    address), or None where the loaded library lacks the call."""
-    f = getattr(lib(), "ffrt_current_device", None)
-    return None if f is None else ("ffrt_current_device", _address(f))
+    """_ffrt_fastcall's native device check (ffrt_current_device)."""
+    return _entry_point("ffrt_current_device")
 
 
 def native(fn):
