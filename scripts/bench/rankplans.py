@@ -2,6 +2,7 @@
 at a given rank over a single-GEMM module, the fields of the schedule it
 records, and lowering the searched module into a kernel bundle."""
 import dataclasses
+import json
 import os
 import re
 import subprocess
@@ -56,6 +57,17 @@ def searched_chain(cw, name, tmp, m=None, options=""):
     res = subprocess.run([FF_OPT, src, "--dsm-fuse", search],
                          capture_output=True, text=True, check=True)
     return res.stdout, ANY_SCHED.findall(res.stdout)[-1]
+
+
+def searched_half(cw, name, tmp, index, options="target=h200"):
+    """(searched module text, the search dump's entry of sequence half
+    `index` (0 the up GEMM, 1 the down GEMM), that half's `#dsm.schedule`
+    in the text) of paper workload `name` (searched_chain with `options`
+    and a dump in `tmp`)."""
+    dump = os.path.join(tmp, name + ".json")
+    text, _ = searched_chain(cw, name, tmp, options=f"{options} dump={dump}")
+    half = json.load(open(dump))["chains"][0]["halves"][index]
+    return text, half, SEQUENCE.search(text).group(index + 1)
 
 
 def candidate_schedule(c):

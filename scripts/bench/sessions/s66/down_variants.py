@@ -8,15 +8,13 @@ write theirs; W-base is the unedited plan.
 
   python3 down_variants.py OUTDIR W...      (needs build/bin/ff-opt)
 """
-import json
 import os
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 "..", ".."))
 from handset import load_compile_workloads  # noqa: E402
-from rankplans import (SEQUENCE, candidate_schedule, lower,  # noqa: E402
-                       searched_chain)
+from rankplans import candidate_schedule, lower, searched_half  # noqa: E402
 
 
 def main():
@@ -24,12 +22,8 @@ def main():
     tmp = os.path.join(out, ".src")
     cw = load_compile_workloads()
     for name in names:
-        dump = os.path.join(tmp, name + ".json")
-        text, _ = searched_chain(cw, name, tmp,
-                                 options="target=h200 dump=" + dump)
-        half = json.load(open(dump))["chains"][0]["halves"][1]
+        text, half, down = searched_half(cw, name, tmp, 1)
         chosen = half["chosen"]
-        down = SEQUENCE.search(text).group(2)
         bm, bn, bk, _ = chosen["block"]
         split = chosen["cluster"][2]
         want = {

@@ -9,15 +9,13 @@ the I-th shape by the model's price.
 
   python3 half_variants.py OUTDIR HALF COUNT W...      (needs build/bin/ff-opt)
 """
-import json
 import os
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 "..", ".."))
 from handset import load_compile_workloads  # noqa: E402
-from rankplans import (SEQUENCE, candidate_schedule, lower,  # noqa: E402
-                       searched_chain)
+from rankplans import candidate_schedule, lower, searched_half  # noqa: E402
 
 
 def shape(c):
@@ -30,11 +28,7 @@ def main():
     tmp = os.path.join(out, ".src")
     cw = load_compile_workloads()
     for name in names:
-        dump = os.path.join(tmp, name + ".json")
-        text, _ = searched_chain(cw, name, tmp,
-                                 options="target=h200 dump=" + dump)
-        half = json.load(open(dump))["chains"][0]["halves"][half_index]
-        old = SEQUENCE.search(text).group(half_index + 1)
+        text, half, old = searched_half(cw, name, tmp, half_index)
         seen = {shape(half["chosen"])}
         variants = {"base": old}
         for c in sorted(half["lowerable_candidates"],
