@@ -122,7 +122,7 @@ def main():
         overrides[key] = value
 
     text, m = source_text(args)
-    search = "--dsm-search" + ('="%s"' % args.search_options
+    search = "--dsm-search" + ('=%s' % args.search_options
                                if args.search_options else "")
     searched = subprocess.run(
         [args.ff_opt, "-", "--dsm-fuse", search], input=text,
