@@ -710,6 +710,13 @@ FailureOr<KernelPlan> mlir::dsm::planKernel(FusedChainOp op, ScheduleAttr sched,
     }
     plan.clusterK = cl[2];
     plan.bk = 64;
+    // A split-K CTA runs one tile (never persistent): stages past its k
+    // steps would stay empty. The model prices a deeper ring lower even
+    // so (G7's 3-step slices on 8 stages); held in full, G7's chain ran
+    // 1.2 % slower than on 4 stages, cut to its 3 steps as fast (H200,
+    // docs/validation.md, sixty-ninth session).
+    if (plan.stages > plan.kTiles())
+      plan.stages = std::max<int64_t>(plan.kTiles(), 2);
   }
   if (gatheredK) {
     // Each rank of a k group runs K / cls_k of GEMM0 (whole 64-wide tiles,

@@ -5,8 +5,9 @@
 // tile, rank r runs k tiles [3r, 3r + 3), the reduce-scatter pushes each
 // peer's 16-column slice of the 64 x 64 fp32 tile (slice-major partial of
 // 4 x 64 rows, three peer slices in scratch), and rank r stores columns
-// [16r, 16r + 16). 2 m tiles x 12 n tiles x 4 ranks: 96 CTAs.
-// CHECK: cluster = array<i64: 4, 1, 1>, dynamic_smem = 65536 : i64, grid = array<i64: 48, 1, 1>, grid_m_tile = 64
+// [16r, 16r + 16). 2 m tiles x 12 n tiles x 4 ranks: 96 CTAs. Its ring
+// holds the slice's three k steps, not the schedule's four stages.
+// CHECK: cluster = array<i64: 4, 1, 1>, dynamic_smem = 49152 : i64, grid = array<i64: 48, 1, 1>, grid_m_tile = 64
 // CHECK-LABEL: gpu.func @gemm64_0
 // CHECK-SAME: known_cluster_size = array<i32: 4, 1, 1>
 // CHECK: %[[RANK:.*]] = dsm.cluster_rank : index

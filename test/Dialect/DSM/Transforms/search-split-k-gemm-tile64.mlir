@@ -5,7 +5,9 @@
 // 3 k tiles each); G7's up GEMM so ran 5.69 us per call on an H100 against
 // 6.07 for the 64 x 64 tiles over all of K chosen before and 6.71-7.36 for
 // 128 x 64 or 64 x 128 splits (docs/validation.md, twenty-ninth session).
-// CHECK: #dsm.schedule<cluster = [1, 1, 4, 1], block = [64, 64, 192, 16], grid = [2, 12, 1, 1], order = [m, n, k, l], spatial = [m, n, k], residency = [], collectives = [all_exchange], stages = 4,
+// At M = 65-128 these tiles take rings of up to 8 stages (the kernel holds
+// only the slice's 3 k steps: dsm-materialize-split-k-ring-stages.mlir).
+// CHECK: #dsm.schedule<cluster = [1, 1, 4, 1], block = [64, 64, 192, 16], grid = [2, 12, 1, 1], order = [m, n, k, l], spatial = [m, n, k], residency = [], collectives = [all_exchange], stages = 8,
 
 func.func @mm(%a: tensor<128x768xbf16>, %b: tensor<768x768xbf16>) -> tensor<128x768xf32> {
   %e = dsm.fused_chain gemm (%a, %b) : (tensor<128x768xbf16>, tensor<768x768xbf16>) -> tensor<128x768xf32> {
