@@ -323,17 +323,18 @@ bool mlir::ff::isLowerable(const Plan &plan, const ChainDesc &chain,
   const bool deepSplitK = gemmSplitK && !chain.isGated() &&
                           plan.blk(Dim::m) == 128 && plan.blk(Dim::n) == 128 &&
                           chain.m > 64 && chain.m <= 128;
-  // 64 x 64 tiles over 4 take them too where two m tiles cover M: G4's and
-  // G9's down GEMMs at M = 128 on them ran their chains as fast at 6 and 8
-  // stages as at 4, and 1.06x and 1.11-1.12x faster than on the 64 x 128
-  // split over 8 the search took, which it priced below them at 4 stages.
-  // With 8 it takes them for G3, G4, G9 and G10 at M = 65-128 (their chains
-  // 1.09x, 1.06x, 1.12x and 1.00x faster; H200, docs/validation.md,
-  // sixty-ninth session).
+  // 64 x 64 tiles over 4 take them too where two to four m tiles cover M:
+  // G4's and G9's down GEMMs at M = 128 on them ran their chains as fast at
+  // 6 and 8 stages as at 4, and 1.06x and 1.11-1.12x faster than on the 64
+  // x 128 split over 8 the search took, which it priced below them at 4
+  // stages. With 8 it takes them for G3, G4, G9 and G10 at M = 65-128
+  // (their chains 1.09x, 1.06x, 1.12x and 1.00x faster) and for G3, G9 and
+  // G10 at 129-256 (1.07-1.11x; H200, docs/validation.md, sixty-ninth
+  // session).
   const bool deepSplitK64 = gemmSplitK && gemmClsK == 4 && !chain.isGated() &&
                             !chain.swappedProduct && plan.blk(Dim::m) == 64 &&
                             plan.blk(Dim::n) == 64 && chain.m > 64 &&
-                            chain.m <= 128;
+                            chain.m <= 256;
   // A swapped product's token tiles (fitted to M, whole 16-row groups, 64
   // to 256 tokens) on 128 weight rows, split over 2 along k: one wave of
   // CTAs where the unsplit tiles fill half of it (passesWaveTileRule). Slices

@@ -41,6 +41,14 @@ ab_table() {
   echo "|---|---|---|---|---|---|"
   paste -d' ' <(sed -n 'p;n' "$1") <(sed -n 'n;p' "$1") | awk '{printf "| %s | %s | %s/%s | %s %s %s %s | %s %s %s %s | %.3f |\n", $1, $7, $4, $16, $6, $10, $20, $24, $8, $12, $18, $22, ($6+$10+$20+$24)/($8+$12+$18+$22)}'
 }
+# ab_m_table FILE: ab_both's lines (A = old, B = new) as one row per chain
+# and M: both checks (old's, new's), old's and new's four times and
+# old/new over the four.
+ab_m_table() {
+  echo "| chain | M | check old/new | old us (4 runs) | new us (4 runs) | old / new |"
+  echo "|---|---|---|---|---|---|"
+  paste -d' ' <(sed -n 'p;n' "$1") <(sed -n 'n;p' "$1") | awk '{printf "| %s | %s | %s/%s | %s %s %s %s | %s %s %s %s | %.3f |\n", $1, $2, $16, $4, $6, $10, $20, $24, $8, $12, $18, $22, ($6+$10+$20+$24)/($8+$12+$18+$22)}'
+}
 # memcheck DIR [M]: compute-sanitizer memcheck's summary of bundle DIR's
 # --check (at M) on one line.
 memcheck() {

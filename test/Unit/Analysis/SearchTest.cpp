@@ -13,6 +13,7 @@
 
 #include <chrono>
 #include <cmath>
+#include <tuple>
 
 using namespace mlir::ff;
 using namespace mlir::ff::test;
@@ -389,9 +390,9 @@ TEST(SearchTest, SingleGemmSplitKOver8Rule) {
 TEST(SearchTest, SplitK64x64DeepRings) {
   const uint8_t mnk = bit(Dim::m) | bit(Dim::n) | bit(Dim::k);
   const std::array<Dim, 4> order{Dim::m, Dim::n, Dim::k, Dim::l};
-  // 64 x 64 tiles over 4 take rings of up to 8 stages where two m tiles
-  // cover M (65-128 rows); at M <= 64, on 64 x 128 tiles or over 8 the
-  // fitted families' 4.
+  // 64 x 64 tiles over 4 take rings of up to 8 stages where two to four m
+  // tiles cover M (65-256 rows); at M <= 64 or past 256, on 64 x 128 tiles
+  // or over 8 the fitted families' 4.
   ChainDesc g4down = chainOf(ChainKind::gemm, 128, 768, 3072, 0);
   Plan deep =
       makePlan({1, 1, 4, 1}, {64, 64, 768, 16}, {2, 12, 1, 1}, mnk, order, 8);
@@ -400,17 +401,23 @@ TEST(SearchTest, SplitK64x64DeepRings) {
   oneTile.grid = {1, 12, 1, 1};
   EXPECT_FALSE(
       isLowerable(oneTile, chainOf(ChainKind::gemm, 64, 768, 3072, 0)));
+  Plan fiveTiles = deep;
+  fiveTiles.grid = {5, 12, 1, 1};
+  EXPECT_FALSE(
+      isLowerable(fiveTiles, chainOf(ChainKind::gemm, 320, 768, 3072, 0)));
   Plan wide =
       makePlan({1, 1, 4, 1}, {64, 128, 768, 16}, {2, 6, 1, 1}, mnk, order, 8);
   EXPECT_FALSE(isLowerable(wide, g4down));
   Plan over8 =
       makePlan({1, 1, 8, 1}, {64, 64, 384, 16}, {2, 12, 1, 1}, mnk, order, 8);
   EXPECT_FALSE(isLowerable(over8, g4down));
-  // On an H200 the search then takes them for G4's and G9's down GEMMs
-  // (64 x 128 over 8 on 4 stages before).
+  // On an H200 the search then takes them for G4's and G9's down GEMMs at
+  // M = 128 and G9's at 192 (64 x 128 over 8 on 4 stages before).
   GpuTarget h200 = llvm::cantFail(lookupTarget("h200"));
-  for (auto [n, k] : {std::pair<int64_t, int64_t>{768, 3072}, {512, 2048}}) {
-    SearchResult r = searchChain(chainOf(ChainKind::gemm, 128, n, k, 0), h200);
+  for (auto [m, n, k] : {std::tuple<int64_t, int64_t, int64_t>{128, 768, 3072},
+                         {128, 512, 2048},
+                         {192, 512, 2048}}) {
+    SearchResult r = searchChain(chainOf(ChainKind::gemm, m, n, k, 0), h200);
     ASSERT_FALSE(r.rankedLowerable.empty());
     const Plan &best = r.rankedLowerable.front().plan;
     EXPECT_EQ(best.cls(Dim::k), 4) << best.str();

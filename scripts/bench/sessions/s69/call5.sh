@@ -13,5 +13,4 @@ D=.device/s69-dyn
 { for w in G3 G4 G9 G10; do for m in 100 128; do ab_both $D old new $w $m; done; done
   for m in 64 100; do ab_both $D old new G7 $m; done
   ab_both $D old new G10m300 0; } > $OUT/ab.txt
-echo "| chain | M | check old/new | old us (4 runs) | new us (4 runs) | old / new |"; echo "|---|---|---|---|---|---|"
-paste -d' ' <(sed -n 'p;n' $OUT/ab.txt) <(sed -n 'n;p' $OUT/ab.txt) | awk '{printf "| %s | %s | %s/%s | %s %s %s %s | %s %s %s %s | %.3f |\n", $1, $2, $16, $4, $6, $10, $20, $24, $8, $12, $18, $22, ($6+$10+$20+$24)/($8+$12+$18+$22)}' | tee $OUT/ab.md
+ab_m_table $OUT/ab.txt | tee $OUT/ab.md
