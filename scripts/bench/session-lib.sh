@@ -34,12 +34,19 @@ ab_line() { local d=$1 a=$2 b=$3 w=$4 m=$5
 }
 # ab_both DIR A B W M: ab_line in both orders (A first, then B first).
 ab_both() { ab_line "$1" "$2" "$3" "$4" "$5"; ab_line "$1" "$3" "$2" "$4" "$5"; }
+# ab_rows FILE COL2 CHECK1 CHECK2: ab_both's lines paired into one row
+# each: the chain, field COL2 of the first line, the checks in fields
+# CHECK1 and CHECK2 (field 4: B's, checked first in the A-first line; 16:
+# A's, in the B-first line), A's and B's four times and A/B over the four.
+ab_rows() {
+  paste -d' ' <(sed -n 'p;n' "$1") <(sed -n 'n;p' "$1") | awk -v c2="$2" -v k1="$3" -v k2="$4" '{printf "| %s | %s | %s/%s | %s %s %s %s | %s %s %s %s | %.3f |\n", $1, $c2, $k1, $k2, $6, $10, $20, $24, $8, $12, $18, $22, ($6+$10+$20+$24)/($8+$12+$18+$22)}'
+}
 # ab_table FILE: ab_both's lines as one row per chain: B's name, both
-# checks, A's and B's four times and A/B over the four.
+# checks (B's, A's), A's and B's four times and A/B over the four.
 ab_table() {
   echo "| chain | variant | check | base us (4 runs) | variant us (4 runs) | base / variant |"
   echo "|---|---|---|---|---|---|"
-  paste -d' ' <(sed -n 'p;n' "$1") <(sed -n 'n;p' "$1") | awk '{printf "| %s | %s | %s/%s | %s %s %s %s | %s %s %s %s | %.3f |\n", $1, $7, $4, $16, $6, $10, $20, $24, $8, $12, $18, $22, ($6+$10+$20+$24)/($8+$12+$18+$22)}'
+  ab_rows "$1" 7 4 16
 }
 # ab_m_table FILE: ab_both's lines (A = old, B = new) as one row per chain
 # and M: both checks (old's, new's), old's and new's four times and
@@ -47,7 +54,7 @@ ab_table() {
 ab_m_table() {
   echo "| chain | M | check old/new | old us (4 runs) | new us (4 runs) | old / new |"
   echo "|---|---|---|---|---|---|"
-  paste -d' ' <(sed -n 'p;n' "$1") <(sed -n 'n;p' "$1") | awk '{printf "| %s | %s | %s/%s | %s %s %s %s | %s %s %s %s | %.3f |\n", $1, $2, $16, $4, $6, $10, $20, $24, $8, $12, $18, $22, ($6+$10+$20+$24)/($8+$12+$18+$22)}'
+  ab_rows "$1" 2 16 4
 }
 # memcheck DIR [M]: compute-sanitizer memcheck's summary of bundle DIR's
 # --check (at M) on one line.
