@@ -324,10 +324,12 @@ bool mlir::ff::isLowerable(const Plan &plan, const ChainDesc &chain,
                           plan.blk(Dim::m) == 128 && plan.blk(Dim::n) == 128 &&
                           chain.m > 64 && chain.m <= 128;
   // 64 x 64 tiles over 4 take them too where two to four m tiles cover M:
-  // G4's and G9's down GEMMs at M = 128 on them ran their chains as fast at
-  // 6 and 8 stages as at 4, and 1.06x and 1.11-1.12x faster than on the 64
-  // x 128 split over 8 the search took, which it priced below them at 4
-  // stages. With 8 it takes them for G3, G4, G9 and G10 at M = 65-128
+  // G4's and G9's down GEMMs at M = 128 on them ran their chains 1.06x and
+  // 1.11-1.12x faster than on the 64 x 128 split over 8 the search took,
+  // which it priced below them at 4 stages. With their weights in L2 they
+  // ran as fast at 4 stages as at 8; from HBM 4-7 % slower at 4, as the
+  // depth term prices them (seventieth session, ff-run --cold). With 8
+  // stages the search takes them for G3, G4, G9 and G10 at M = 65-128
   // (their chains 1.09x, 1.06x, 1.12x and 1.00x faster) and for G3, G9 and
   // G10 at 129-256 (1.07-1.11x; H200, docs/validation.md, sixty-ninth
   // session).

@@ -20,6 +20,7 @@
 // RUN: not ff-run %t.fused --sustain 100 2>&1 | FileCheck %s --check-prefix=SUSTAIN
 // RUN: not ff-run %t.fused --bench 5 --sustain 1e3 2>&1 | FileCheck %s --check-prefix=SUSTAIN-MS
 // RUN: not ff-run %t.fused --graph 2>&1 | FileCheck %s --check-prefix=GRAPH
+// RUN: not ff-run %t.fused --cold 2>&1 | FileCheck %s --check-prefix=COLD
 
 // CHECK: bundle {{.*}}: valid, hash [[HASH:[0-9a-f]{64}]]
 // CHECK: kernel ffn_g4_0_s0: M in [1, 128], grid {{[0-9]+}} x 1 x 1, cluster {{[0-9]+}} x 1 x 1, block {{[0-9]+}}, {{[0-9]+}} B dynamic smem, 4 params
@@ -42,3 +43,4 @@
 // SUSTAIN: ff-run: --sustain only precedes --bench
 // SUSTAIN-MS: ff-run: --sustain needs milliseconds in [0, 600000], got '1e3'
 // GRAPH: ff-run: --graph only changes how --bench times
+// COLD: ff-run: --cold only changes how --bench times

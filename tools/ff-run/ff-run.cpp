@@ -1,8 +1,8 @@
 //===- ff-run.cpp - Run, check and time a FlashFuser kernel bundle --------===//
 //
-//   ff-run BUNDLE [--m M] [--check] [--bench N] [--graph] [--sustain MS]
-//                 [--seed S] [--verify] [--inputs random|large|denormal]
-//                 [--repeat N]
+//   ff-run BUNDLE [--m M] [--check] [--bench N] [--graph] [--cold]
+//                 [--sustain MS] [--seed S] [--verify]
+//                 [--inputs random|large|denormal] [--repeat N]
 //
 // Allocates random inputs (scaled so bf16 results are well conditioned and
 // never zero), poisons the outputs with NaN, launches the bundle through the
@@ -12,7 +12,10 @@
 // batches of 10 back-to-back launches, after warm-up; with --graph each
 // batch is one replay of a CUDA graph of the 10 launches, so kernels shorter
 // than the host's launch path are timed on the GPU, as in a model's forward
-// graph, not at the host's launch rate. Such a run lasts
+// graph, not at the host's launch rate. --cold times single launches (a
+// graph of one with --graph) instead, each after a 256 MiB memset that
+// evicts the inputs and weights from L2, as a call whose weights were not
+// used since (bench.py's cold column). Such a run lasts
 // milliseconds, at the GPU's boost clock; --sustain MS first keeps the GPU
 // busy with the bundle for MS milliseconds, so the figure is the steady-state
 // one a long run sees (an H200 held at its power cap ran S3 at M = 256 in
@@ -70,7 +73,7 @@ enum Exit {
 void usage() {
   std::fprintf(
       stderr,
-      "usage: ff-run BUNDLE [--m M] [--check] [--bench N] [--graph]\n"
+      "usage: ff-run BUNDLE [--m M] [--check] [--bench N] [--graph] [--cold]\n"
       "              [--sustain MS] [--seed S] [--tol-l2 X] [--tol-max X]\n"
       "              [--verify]\n"
       "              [--inputs random|large|denormal] [--repeat N]\n");
@@ -108,7 +111,7 @@ int cudaFail(const Driver &d, const char *what, CUresult r) {
 int main(int argc, char **argv) {
   std::string bundleDir;
   int64_t m = 0;
-  bool check = false, verifyOnly = false, graph = false;
+  bool check = false, verifyOnly = false, graph = false, cold = false;
   int bench = 0, repeat = 1, sustainMs = 0;
   uint64_t seed = 1;
   double tolL2 = 1e-2, tolMax = 4e-2;
@@ -132,6 +135,8 @@ int main(int argc, char **argv) {
       bench = std::atoi(next("--bench"));
     else if (a == "--graph")
       graph = true;
+    else if (a == "--cold")
+      cold = true;
     else if (a == "--sustain") {
       const char *v = next("--sustain");
       char *end = nullptr;
@@ -188,6 +193,10 @@ int main(int argc, char **argv) {
   }
   if (graph && bench <= 0) {
     std::fprintf(stderr, "ff-run: --graph only changes how --bench times\n");
+    return kUsage;
+  }
+  if (cold && bench <= 0) {
+    std::fprintf(stderr, "ff-run: --cold only changes how --bench times\n");
     return kUsage;
   }
   if (bundleDir.empty() || bench < 0) {
@@ -581,8 +590,14 @@ int main(int argc, char **argv) {
     // Each sample times a batch of back-to-back launches, so the GPU queue
     // (not the host's launch latency) sets the pace unless the kernel is
     // shorter than the host's launch rate; a graph of the batch takes the
-    // host out for those too.
-    constexpr int kBatch = 10;
+    // host out for those too. A cold sample is one launch queued behind
+    // the memset that flushes L2, so the GPU starts it as soon as the
+    // memset ends.
+    const int kBatch = cold ? 1 : 10;
+    constexpr size_t kFlushBytes = size_t(256) << 20;
+    CUdeviceptr flush = 0;
+    if (cold && (r = d.cuMemAlloc(&flush, kFlushBytes)) != CUDA_SUCCESS)
+      return cudaFail(d, "cuMemAlloc", r);
     void *exec = nullptr;
     if (graph && !bundle->captureLaunch(args, exec, error, kBatch)) {
       std::fprintf(stderr, "ff-run: %s\n", error.c_str());
@@ -591,12 +606,17 @@ int main(int argc, char **argv) {
     std::vector<float> samples;
     for (int i = 0; i < bench; ++i) {
       float ms = 0;
+      if (cold && (r = d.cuMemsetD8Async(flush, uint8_t(i), kFlushBytes,
+                                         nullptr)) != CUDA_SUCCESS)
+        return cudaFail(d, "cuMemsetD8Async", r);
       if (int rc = timeBatch(kBatch, exec, ms))
         return rc;
       samples.push_back(ms / kBatch);
     }
     if (exec)
       d.cuGraphExecDestroy(static_cast<CUgraphExec>(exec));
+    if (flush)
+      d.cuMemFree(flush);
     std::sort(samples.begin(), samples.end());
     medianUs = 1e3 * samples[samples.size() / 2];
     const ChainSpec &c = man.chain;
@@ -608,12 +628,12 @@ int main(int argc, char **argv) {
               2.0 * double(m) * double(c.n) * double(c.l);
     if (c.kind == ChainKind::GatedGemm)
       flops = 4.0 * double(m) * double(c.n) * double(c.k);
-    std::printf("bench: median %.2f us per launch over %d %s of 10 "
+    std::printf("bench: median %.2f us per launch over %d %s of %d%s "
                 "(min %.2f, max %.2f), "
                 "%.1f TFLOP/s\n",
-                medianUs, bench, exec ? "graph replays" : "batches",
-                1e3 * samples.front(), 1e3 * samples.back(),
-                flops / (medianUs * 1e-6) / 1e12);
+                medianUs, bench, exec ? "graph replays" : "batches", kBatch,
+                cold ? ", L2 flushed before each" : "", 1e3 * samples.front(),
+                1e3 * samples.back(), flops / (medianUs * 1e-6) / 1e12);
     d.cuEventDestroy(e0);
     d.cuEventDestroy(e1);
   }
@@ -622,7 +642,9 @@ int main(int argc, char **argv) {
   // its workspace dirty (self-cleaning workspaces are cleared only when
   // allocated) or depends on stale state fails here, not on the first run.
   if (check && (repeat > 1 || bench > 0)) {
-    int launches = repeat + (bench > 0 ? 5 + sustainLaunches + 10 * bench : 0);
+    int launches =
+        repeat +
+        (bench > 0 ? 5 + sustainLaunches + (cold ? 1 : 10) * bench : 0);
     std::vector<std::vector<uint8_t>> last;
     if (int rc = launchAgain(last); rc >= 0)
       return rc;
